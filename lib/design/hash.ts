@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/** Canonical JSON: object keys sorted, no whitespace — so equal content hashes equal. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value as object).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** `tool_set_ref`: SHA-256 of the canonical JSON of the tool list actually sent (in order). */
+export function toolSetRef(tools: unknown[]): string {
+  return `sha256:${sha256(canonicalJson(tools))}`;
+}

@@ -1,0 +1,158 @@
+import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../spec/experiment';
+import type { ProviderRequest, WireTool } from '../providers/types';
+import { sha256, toolSetRef } from './hash';
+
+/** One formal request of the matrix: study × scenario × locale × case × condition × order × replicate. */
+export interface TrialSpec {
+  trialKey: string;
+  /** The trial key without the condition: trials sharing it form a pair. */
+  pairKey: string;
+  study: string;
+  kind: Study['kind'];
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  baseline: boolean;
+  orderIndex: number;
+  /** Scenario tool ids in the order sent (aligned across conditions, so pairs share an order). */
+  toolOrder: string[];
+  /** Tool names in the order sent (names may differ between conditions). */
+  order: string[];
+  replicate: number;
+  toolSetRef: string;
+}
+
+export function trialKeyOf(t: Pick<TrialSpec, 'study' | 'scenario' | 'locale' | 'caseId' | 'condition' | 'orderIndex' | 'replicate'>): string {
+  return [t.study, t.scenario, t.locale, t.caseId, t.condition, `o${t.orderIndex}`, `r${t.replicate}`].join('|');
+}
+
+export function pairKeyOf(t: Pick<TrialSpec, 'study' | 'scenario' | 'locale' | 'caseId' | 'orderIndex' | 'replicate'>): string {
+  return [t.study, t.scenario, t.locale, t.caseId, `o${t.orderIndex}`, `r${t.replicate}`].join('|');
+}
+
+/** Deterministic trial id (also the BullMQ job id, which may not contain ':'). */
+export function trialIdOf(runId: string, trialKey: string): string {
+  return `t_${sha256(`${runId}\n${trialKey}`).slice(0, 32)}`;
+}
+
+/** Orders as permutations of indices into the natural (scenario-declared) tool order. */
+export function candidateOrders(n: number, policy: OrderPolicy): number[][] {
+  const natural = Array.from({ length: n }, (_, i) => i);
+  if (policy === 'fixed' || n < 2) return [natural];
+  if (policy === 'reverse-swap') return [natural, [...natural].reverse()];
+  if (n > 6) throw new Error(`all-permutations with ${n} tools would make ${factorial(n)} orders; use reverse-swap`);
+  return permutations(natural);
+}
+
+function permutations(xs: number[]): number[][] {
+  if (xs.length <= 1) return [xs];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+function factorial(n: number): number {
+  return n <= 1 ? 1 : n * factorial(n - 1);
+}
+
+/** The definitions a condition sends for a scenario/locale, in the scenario's declared tool order. */
+export function naturalDefinitions(spec: ExperimentSpec, condition: Condition, scenario: string, locale: string): ToolDefinition[] {
+  const defs = condition.tools[scenario]?.[locale];
+  if (!defs) throw new Error(`condition "${condition.id}" has no tools for ${scenario}/${locale}`);
+  const rank = new Map(spec.scenarios.find((s) => s.id === scenario)?.tools.map((t, i) => [t.id, i]) ?? []);
+  return [...defs].sort((a, b) => (rank.get(a.tool) ?? 0) - (rank.get(b.tool) ?? 0));
+}
+
+export function toWireTool(d: ToolDefinition): WireTool {
+  return { name: d.name, description: d.description, parameters: d.parameters };
+}
+
+export function expandTrials(spec: ExperimentSpec): TrialSpec[] {
+  const out: TrialSpec[] = [];
+  for (const study of spec.studies) {
+    for (const c of study.cases) {
+      const n = naturalDefinitions(spec, study.conditions[0], c.scenario, c.locale).length;
+      const orders = candidateOrders(n, study.orderPolicy);
+      for (const condition of study.conditions) {
+        const defs = naturalDefinitions(spec, condition, c.scenario, c.locale);
+        orders.forEach((perm, orderIndex) => {
+          const sent = perm.map((i) => defs[i]).filter(Boolean);
+          for (let replicate = 1; replicate <= spec.replicates; replicate++) {
+            const base = { study: study.id, scenario: c.scenario, locale: c.locale, caseId: c.id, orderIndex, replicate };
+            out.push({
+              ...base,
+              kind: study.kind,
+              condition: condition.id,
+              baseline: condition.baseline,
+              trialKey: trialKeyOf({ ...base, condition: condition.id }),
+              pairKey: pairKeyOf(base),
+              toolOrder: sent.map((d) => d.tool),
+              order: sent.map((d) => d.name),
+              toolSetRef: toolSetRef(sent.map(toWireTool)),
+            });
+          }
+        });
+      }
+    }
+  }
+  return out;
+}
+
+export interface TrialCoordinates {
+  study: string;
+  caseId: string;
+  condition: string;
+  /** Scenario tool ids in send order; defaults to the natural order. */
+  toolOrder?: string[];
+}
+
+export function findStudyCase(spec: ExperimentSpec, studyId: string, caseId: string): { study: Study; kase: Case } {
+  const study = spec.studies.find((s) => s.id === studyId);
+  if (!study) throw new Error(`unknown study "${studyId}"`);
+  const kase = study.cases.find((c) => c.id === caseId);
+  if (!kase) throw new Error(`unknown case "${caseId}" in study "${studyId}"`);
+  return { study, kase };
+}
+
+/** The provider-neutral request for a trial (or a pre-check). Never includes the case card. */
+export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): ProviderRequest {
+  const { study, kase } = findStudyCase(spec, t.study, t.caseId);
+  const condition = study.conditions.find((c) => c.id === t.condition);
+  if (!condition) throw new Error(`unknown condition "${t.condition}" in study "${study.id}"`);
+  const defs = naturalDefinitions(spec, condition, kase.scenario, kase.locale);
+  const ordered = t.toolOrder ? t.toolOrder.map((id) => defs.find((d) => d.tool === id)!).filter(Boolean) : defs;
+  const request: ProviderRequest = {
+    kind: study.kind,
+    locale: kase.locale,
+    system: study.protocol.system[kase.locale] ?? Object.values(study.protocol.system)[0],
+    markers: study.protocol.markers,
+    labels: study.protocol.labels,
+    tools: ordered.map(toWireTool),
+    task: kase.task,
+  };
+  if (study.kind === 'interpretation' && kase.fixedCall) {
+    const def = defs.find((d) => d.tool === kase.fixedCall!.tool);
+    if (!def) throw new Error(`case "${kase.id}": condition "${condition.id}" does not define tool "${kase.fixedCall.tool}"`);
+    request.interpretation = { call: { name: def.name, arguments: kase.fixedCall.arguments }, result: kase.toolResult };
+  }
+  return request;
+}
+
+export interface MatrixCount {
+  studies: { study: string; kind: Study['kind']; conditions: { condition: string; baseline: boolean; trials: number }[]; pairs: number; trials: number }[];
+  formal: number;
+  prechecks: number;
+}
+
+export function countMatrix(spec: ExperimentSpec, trials: TrialSpec[] = expandTrials(spec)): MatrixCount {
+  const studies = spec.studies.map((study) => {
+    const mine = trials.filter((t) => t.study === study.id);
+    return {
+      study: study.id,
+      kind: study.kind,
+      conditions: study.conditions.map((c) => ({ condition: c.id, baseline: c.baseline, trials: mine.filter((t) => t.condition === c.id).length })),
+      pairs: new Set(mine.map((t) => t.pairKey)).size,
+      trials: mine.length,
+    };
+  });
+  return { studies, formal: trials.length, prechecks: spec.prechecks.length };
+}

@@ -1,0 +1,32 @@
+import 'dotenv/config';
+import { z } from 'zod';
+
+// The one place that reads process.env. Provider keys are parsed here but only lib/providers uses them.
+// Empty strings count as unset.
+const empty = (v: unknown) => (v === '' ? undefined : v);
+
+const EnvSchema = z.object({
+  DATABASE_URL: z.preprocess(empty, z.string().default('postgresql://postgres@127.0.0.1:5432/tclab')),
+  REDIS_URL: z.preprocess(empty, z.string().default('redis://127.0.0.1:6379')),
+  /** Prefix of every BullMQ key, so tests and several installations can share one Redis. */
+  TCLAB_QUEUE_PREFIX: z.preprocess(empty, z.string().default('tclab')),
+  TCLAB_WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(2048).default(64)),
+  TCLAB_LOG_LEVEL: z.preprocess(empty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+  PORT: z.preprocess(empty, z.coerce.number().int().default(3000)),
+  OPENAI_API_KEY: z.preprocess(empty, z.string().optional()),
+  OPENAI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
+  GEMINI_API_KEY: z.preprocess(empty, z.string().optional()),
+  GOOGLE_API_KEY: z.preprocess(empty, z.string().optional()),
+  GEMINI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= EnvSchema.parse(process.env);
+  return cached;
+}
+/** Tests change the environment between suites. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

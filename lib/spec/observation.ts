@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { JsonObject } from './common';
+
+export const ToolCall = z.object({
+  name: z.string(),
+  /** Parsed arguments; null when the model's argument text was not a JSON object. */
+  arguments: JsonObject.nullable(),
+  /** The argument text as the model produced it, when the wire format carries text. */
+  rawArguments: z.string().optional(),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const Marker = z.enum(['CLARIFY', 'STOP']);
+export type Marker = z.infer<typeof Marker>;
+
+/** What the model did, parsed from its final answer. Model-side problems live here, not in transport errors. */
+export const Observation = z.object({
+  toolCalls: z.array(ToolCall),
+  /** First protocol marker in the final text (CLARIFY / STOP), if any. */
+  marker: Marker.nullable(),
+  /** Label reported after `STATUS:` in the final text, upper-cased, if any. */
+  label: z.string().nullable(),
+  text: z.string().nullable(),
+  /** The model refused or was blocked by a safety filter. */
+  refusal: z.boolean().default(false),
+  /** Why a call could not be used: `MALFORMED_FUNCTION_CALL`, `unparseable_arguments`, `unknown_tool:<name>`. */
+  malformed: z.string().nullable().default(null),
+  finishReason: z.string().nullable().default(null),
+});
+export type Observation = z.infer<typeof Observation>;
+
+export function emptyObservation(text: string | null = null): Observation {
+  return { toolCalls: [], marker: null, label: null, text, refusal: false, malformed: null, finishReason: null };
+}
