@@ -13,6 +13,7 @@ const EnvSchema = z.object({
   TCLAB_WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(2048).default(64)),
   TCLAB_LOG_LEVEL: z.preprocess(empty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   PORT: z.preprocess(empty, z.coerce.number().int().default(3000)),
+  TCLAB_DB_POOL: z.preprocess(empty, z.coerce.number().int().min(1).max(500).default(20)),
   OPENAI_API_KEY: z.preprocess(empty, z.string().optional()),
   OPENAI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
   GEMINI_API_KEY: z.preprocess(empty, z.string().optional()),

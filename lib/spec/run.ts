@@ -16,6 +16,8 @@ export const RunSettings = z.object({
   requestsPerMinute: z.number().int().min(1).nullable().default(null),
   maxAttempts: z.number().int().min(1).max(20).default(5),
   timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+  /** First retry delay; doubles per attempt with jitter, never below the server's Retry-After. */
+  retryBaseMs: z.number().int().min(0).max(60_000).default(1000),
 });
 export type RunSettings = z.infer<typeof RunSettings>;
 export type RunSettingsInput = z.input<typeof RunSettings>;

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { controlRun, type ControlAction } from '../../lib/runner/control';
+import { getRun, runProgress } from '../../lib/db/runs';
+import { UsageError } from '../errors';
+import { shutdown } from './shared';
+
+export function register(program: Command): void {
+  for (const action of ['pause', 'resume', 'cancel'] as ControlAction[]) {
+    program
+      .command(`${action} <runId>`)
+      .description(
+        action === 'pause' ? 'stop sending new requests until resumed' : action === 'resume' ? 'resume a paused (or stopped) run' : 'stop new requests; what was sent stays recorded',
+      )
+      .action(async (runId: string) => {
+        const r = await controlRun(runId, action);
+        await shutdown();
+        if (r.status === 'missing') throw new UsageError(r.message);
+        process.stdout.write(`${runId}: ${r.message}\n`);
+        process.exitCode = r.ok ? 0 : 1;
+      });
+  }
+  program
+    .command('status <runId>')
+    .description('print the run’s status and progress as JSON')
+    .action(async (runId: string) => {
+      const run = await getRun(runId);
+      if (!run) {
+        await shutdown();
+        throw new UsageError(`no run "${runId}"`);
+      }
+      const progress = await runProgress(runId);
+      await shutdown();
+      process.stdout.write(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, progress }, null, 2)}\n`);
+    });
+}

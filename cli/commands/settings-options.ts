@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { RunSettings } from '../../lib/spec/run';
+import { formatZodError } from '../../lib/spec/common';
+import { UsageError } from '../errors';
+
+export interface SettingsOptions {
+  provider?: string;
+  model?: string;
+  temperature?: string;
+  maxOutputTokens?: string;
+  seed?: string;
+  baseUrl?: string;
+  concurrency?: string;
+  rpm?: string;
+  maxAttempts?: string;
+  timeoutMs?: string;
+  retryBaseMs?: string;
+}
+
+export function settingsOptions(cmd: Command): Command {
+  return cmd
+    .option('--provider <id>', 'simulated | openai | gemini | openai-compatible', 'simulated')
+    .option('--model <name>', 'model name (default: the provider’s default)')
+    .option('--temperature <t>', 'sampling temperature')
+    .option('--max-output-tokens <n>', 'maximum output tokens')
+    .option('--seed <n>', 'seed, where the API has one')
+    .option('--base-url <url>', 'base URL of an OpenAI-compatible server')
+    .option('--concurrency <n>', 'requests in flight for this run, across all workers')
+    .option('--rpm <n>', 'requests per minute for this run')
+    .option('--max-attempts <n>', 'attempts per trial before it is unresolved')
+    .option('--timeout-ms <n>', 'timeout of one request')
+    .option('--retry-base-ms <n>', 'first retry delay (doubles per attempt, with jitter)');
+}
+
+const DEFAULT_MODELS: Record<string, string> = { simulated: 'simulated-lexical-v1', openai: 'gpt-4.1-mini', gemini: 'gemini-2.5-flash-lite', 'openai-compatible': 'default' };
+
+/** CLI flags → RunSettings; errors name the flag. */
+export function runSettingsFromOptions(o: SettingsOptions): RunSettings {
+  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  const provider = o.provider ?? 'simulated';
+  const input = {
+    provider,
+    model: o.model ?? DEFAULT_MODELS[provider] ?? 'default',
+    temperature: num(o.temperature),
+    maxOutputTokens: num(o.maxOutputTokens),
+    seed: num(o.seed),
+    baseUrl: o.baseUrl,
+    concurrency: num(o.concurrency),
+    requestsPerMinute: num(o.rpm),
+    maxAttempts: num(o.maxAttempts),
+    timeoutMs: num(o.timeoutMs),
+    retryBaseMs: num(o.retryBaseMs),
+  };
+  const r = RunSettings.safeParse(Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+  if (!r.success) throw new UsageError(`invalid run settings:\n${formatZodError(r.error)}`);
+  return r.data;
+}

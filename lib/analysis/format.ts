@@ -1,0 +1,41 @@
+import type { PassCount, RunSummary } from '../spec/export';
+import { wilson } from '../stats/wilson';
+
+/** `28/48 58% [44–71]` (+ unresolved / untested beside n when there are any). */
+export function formatCount(c: PassCount): string {
+  const ci = wilson(c.pass, c.n);
+  const pct = (x: number) => Math.round(x * 100);
+  const base = ci ? `${c.pass}/${c.n} ${pct(ci.estimate)}% [${pct(ci.low)}–${pct(ci.high)}]` : `${c.pass}/${c.n}`;
+  const beside = [c.unresolved ? `${c.unresolved} unresolved` : '', c.untested ? `${c.untested} untested` : ''].filter(Boolean);
+  return beside.length ? `${base} (+${beside.join(', ')})` : base;
+}
+
+export function formatP(p: number | null): string {
+  if (p === null) return '—';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+
+/** Table 1 as plain text for the terminal: rows scenario × locale, one column per study. */
+export function formatTable1(summary: RunSummary): string {
+  const header = ['scenario / locale', ...summary.studies.map((s) => `${s.study}: ${s.baseline} → ${s.treatment}`)];
+  const keys: string[] = [];
+  for (const s of summary.studies) for (const r of s.rows) if (!keys.includes(`${r.scenario} / ${r.locale}`)) keys.push(`${r.scenario} / ${r.locale}`);
+  const rows = keys.map((k) => [
+    k,
+    ...summary.studies.map((s) => {
+      const r = s.rows.find((x) => `${x.scenario} / ${x.locale}` === k);
+      return r ? `${formatCount(r.baseline)} → ${formatCount(r.treatment)}` : '';
+    }),
+  ]);
+  rows.push(['Total', ...summary.studies.map((s) => `${formatCount(s.total.baseline)} → ${formatCount(s.total.treatment)}`)]);
+  rows.push(['pairs improved/same/regressed', ...summary.studies.map((s) => `${s.pairs.improved} / ${s.pairs.same} / ${s.pairs.regressed}${s.pairs.incomplete ? ` (${s.pairs.incomplete} incomplete)` : ''}`)]);
+  rows.push(['exact McNemar p', ...summary.studies.map((s) => formatP(s.mcnemarP))]);
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => [...(r[i] ?? '')].length)));
+  const line = (r: string[]) => r.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
+  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+  for (const s of summary.studies) {
+    const cats = Object.entries(s.categories).filter(([, v]) => v.baseline || v.treatment);
+    if (cats.length) out.push('', `${s.study} failure categories (${s.baseline} → ${s.treatment}): ${cats.map(([c, v]) => `${c} ${v.baseline} → ${v.treatment}`).join(', ')}`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { RunSummary, type TrialOutcome } from '../spec/export';
+import { summarizeComparisons, summarizeRun, type SummarySpec } from './summary';
+import { compareWithPublished, REFERENCE_STUDY_PUBLISHED } from './published';
+
+const spec: SummarySpec = {
+  scenarios: [{ id: 'restaurant' }, { id: 'invoice' }],
+  locales: ['zh-TW', 'en'],
+  studies: [
+    { id: 'selection', kind: 'selection', conditions: [{ id: 'overlapping', baseline: true }, { id: 'clear', baseline: false }] },
+    { id: 'interpretation', kind: 'interpretation', conditions: [{ id: 'no-code-meanings', baseline: true }, { id: 'code-meanings', baseline: false }] },
+  ],
+};
+
+type Outcome = 'passed' | 'failed';
+let seq = 0;
+function pair(study: string, [base, treat]: [string, string], scenario: string, locale: string, b: Outcome, t: Outcome, cats: [string[], string[]] = [[], []]): TrialOutcome[] {
+  const pairKey = `${study}|${scenario}|${locale}|p${seq++}`;
+  return [
+    { id: `${pairKey}|b`, study, scenario, locale, condition: base, pairKey, status: b, categories: cats[0] },
+    { id: `${pairKey}|t`, study, scenario, locale, condition: treat, pairKey, status: t, categories: cats[1] },
+  ];
+}
+
+/** Trials reproducing Table 1 of the reference study (DESIGN §5). */
+function referenceTrials(): TrialOutcome[] {
+  const sel: [string, string] = ['overlapping', 'clear'];
+  const out: TrialOutcome[] = [];
+  // [scenario, locale, improved, regressed, both passed]; no pair failed on both sides.
+  const rows: [string, string, number, number, number][] = [
+    ['restaurant', 'zh-TW', 4, 1, 7],
+    ['restaurant', 'en', 4, 0, 8],
+    ['invoice', 'zh-TW', 6, 1, 5],
+    ['invoice', 'en', 6, 0, 6],
+  ];
+  let unwanted = 12;
+  for (const [s, l, imp, reg, both] of rows) {
+    for (let i = 0; i < imp; i++) {
+      const cats: [string[], string[]] = unwanted-- > 0 ? [['unwanted_write', 'unwanted_write'], []] : [['missing_marker'], []];
+      out.push(...pair('selection', sel, s, l, 'failed', 'passed', cats));
+    }
+    for (let i = 0; i < reg; i++) out.push(...pair('selection', sel, s, l, 'passed', 'failed', [[], ['invented_argument']]));
+    for (let i = 0; i < both; i++) out.push(...pair('selection', sel, s, l, 'passed', 'passed'));
+  }
+  for (const s of ['invoice', 'restaurant'])
+    for (const l of ['en', 'zh-TW'])
+      for (let i = 0; i < 7; i++)
+        out.push(...pair('interpretation', ['no-code-meanings', 'code-meanings'], s, l, i < 3 ? 'passed' : 'failed', 'passed', [i < 3 ? [] : ['guessed_label'], []]));
+  return out;
+}
+
+describe('summarizeRun', () => {
+  it('reproduces Table 1 of the reference study', () => {
+    const summary = summarizeRun(spec, referenceTrials());
+    expect(RunSummary.parse(summary)).toEqual(summary);
+    const [sel, int] = summary.studies;
+    expect(sel).toMatchObject({ study: 'selection', kind: 'selection', baseline: 'overlapping', treatment: 'clear' });
+    expect(sel.rows.map((r) => [r.scenario, r.locale, r.baseline.pass, r.baseline.n, r.treatment.pass, r.treatment.n])).toEqual([
+      ['restaurant', 'zh-TW', 8, 12, 11, 12],
+      ['restaurant', 'en', 8, 12, 12, 12],
+      ['invoice', 'zh-TW', 6, 12, 11, 12],
+      ['invoice', 'en', 6, 12, 12, 12],
+    ]);
+    expect(sel.total).toEqual({ baseline: { pass: 28, n: 48, unresolved: 0, untested: 0 }, treatment: { pass: 46, n: 48, unresolved: 0, untested: 0 } });
+    expect(sel.pairs).toEqual({ improved: 20, same: 26, regressed: 2, incomplete: 0 });
+    expect(sel.mcnemarP).toBeCloseTo((2 * (1 + 22 + 231)) / 2 ** 22, 15);
+    expect(sel.categories).toEqual({
+      invented_argument: { baseline: 0, treatment: 2 },
+      missing_marker: { baseline: 8, treatment: 0 },
+      unwanted_write: { baseline: 12, treatment: 0 }, // counted per trial, not per failed check
+    });
+    expect(int.total.baseline).toMatchObject({ pass: 12, n: 28 });
+    expect(int.total.treatment).toMatchObject({ pass: 28, n: 28 });
+    expect(int.pairs).toMatchObject({ improved: 16, same: 12, regressed: 0 });
+    // rows follow the spec's scenario then locale order, not the order trials arrived in
+    expect(int.rows.map((r) => `${r.scenario}/${r.locale}`)).toEqual(['restaurant/zh-TW', 'restaurant/en', 'invoice/zh-TW', 'invoice/en']);
+
+    const cmp = compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED);
+    for (const s of cmp.studies) {
+      expect(s.rows.every((r) => r.baseline.equal && r.treatment.equal)).toBe(true);
+      expect(s.total.baseline.equal && s.total.treatment.equal).toBe(true);
+    }
+    expect(cmp.studies[0].pairs.equal).toBe(true);
+    expect(cmp.studies[0].categories.unwanted_write).toEqual({ baseline: { ours: 12, published: 12 }, treatment: { ours: 0, published: 0 } });
+    expect(cmp.studies[1].pairs).toMatchObject({ published: null, equal: null });
+  });
+
+  it('keeps unresolved, untested and unfinished trials out of n and out of the pairs', () => {
+    const c: [string, string] = ['overlapping', 'clear'];
+    const trials: TrialOutcome[] = [
+      ...pair('selection', c, 'invoice', 'en', 'passed', 'passed'),
+      ...pair('selection', c, 'invoice', 'en', 'failed', 'passed'),
+      ...pair('selection', c, 'invoice', 'en', 'passed', 'failed').map((t) => (t.condition === 'clear' ? { ...t, status: 'unresolved' } : t)),
+      ...pair('selection', c, 'invoice', 'en', 'failed', 'failed').map((t) => (t.condition === 'overlapping' ? { ...t, status: 'untested' } : t)),
+      ...pair('selection', c, 'invoice', 'en', 'failed', 'failed').map((t) => ({ ...t, status: t.condition === 'clear' ? 'queued' : 'cancelled' })),
+      { id: 'lonely', study: 'selection', scenario: 'invoice', locale: 'en', condition: 'clear', pairKey: 'lonely', status: 'running' },
+      { id: 'other-study', study: 'nope', scenario: 'invoice', locale: 'en', condition: 'clear', pairKey: 'x', status: 'passed' },
+      { id: 'other-cond', study: 'selection', scenario: 'invoice', locale: 'en', condition: 'nope', pairKey: 'y', status: 'passed' },
+    ];
+    const [sel, int] = summarizeRun(spec, trials).studies;
+    expect(sel.rows).toHaveLength(1);
+    expect(sel.total.baseline).toEqual({ pass: 2, n: 3, unresolved: 0, untested: 1 });
+    expect(sel.total.treatment).toEqual({ pass: 2, n: 3, unresolved: 1, untested: 0 });
+    expect(sel.pairs).toEqual({ improved: 1, same: 1, regressed: 0, incomplete: 4 });
+    expect(sel.mcnemarP).toBe(1);
+    expect(int).toMatchObject({ rows: [], pairs: { improved: 0, same: 0, regressed: 0, incomplete: 0 }, mcnemarP: null, categories: {} });
+  });
+
+  it('without scenarios/locales in the spec, sorts rows by scenario then locale', () => {
+    const c: [string, string] = ['overlapping', 'clear'];
+    const trials = [['b', 'en'], ['a', 'zh-TW'], ['b', 'de'], ['a', 'en']].flatMap(([s, l]) => pair('selection', c, s, l, 'passed', 'passed'));
+    const rows = summarizeRun({ studies: spec.studies }, trials).studies[0].rows;
+    expect(rows.map((r) => `${r.scenario}/${r.locale}`)).toEqual(['a/en', 'a/zh-TW', 'b/de', 'b/en']);
+  });
+
+  it('compares the first non-baseline condition; summarizeComparisons compares each', () => {
+    const three: SummarySpec = {
+      studies: [{ id: 's', kind: 'selection', conditions: [{ id: 'v2', baseline: false }, { id: 'v1', baseline: true }, { id: 'v3', baseline: false }] }],
+    };
+    const trials = [
+      ...pair('s', ['v1', 'v2'], 'x', 'en', 'failed', 'passed'),
+      { id: 'v3', study: 's', scenario: 'x', locale: 'en', condition: 'v3', pairKey: `s|x|en|p${seq - 1}`, status: 'failed' },
+    ];
+    expect(summarizeRun(three, trials).studies.map((s) => [s.baseline, s.treatment, s.pairs.improved])).toEqual([['v1', 'v2', 1]]);
+    expect(summarizeComparisons(three, trials).studies.map((s) => [s.baseline, s.treatment, s.pairs.improved, s.pairs.same])).toEqual([
+      ['v1', 'v2', 1, 0],
+      ['v1', 'v3', 0, 1],
+    ]);
+    expect(() => summarizeRun({ studies: [{ id: 's', kind: 'selection', conditions: [{ id: 'only', baseline: true }] }] }, [])).toThrow(/baseline and at least one other/);
+  });
+
+  it('summarises 20,000 trials in under 50 ms', () => {
+    const trials: TrialOutcome[] = [];
+    const statuses = ['passed', 'failed', 'passed', 'unresolved', 'untested'];
+    for (let i = 0; i < 10_000; i++) {
+      const s = ['restaurant', 'invoice'][i % 2];
+      const l = ['en', 'zh-TW'][(i >> 1) % 2];
+      const study = i % 3 === 0 ? 'interpretation' : 'selection';
+      const conds = study === 'selection' ? ['overlapping', 'clear'] : ['no-code-meanings', 'code-meanings'];
+      const pairKey = `${study}|${s}|${l}|case${i}|o0|r1`;
+      conds.forEach((condition, j) =>
+        trials.push({ id: `${pairKey}|${condition}`, study, scenario: s, locale: l, condition, pairKey, status: statuses[(i + j) % 5], categories: (i + j) % 5 === 1 ? ['wrong_tool'] : [] }),
+      );
+    }
+    summarizeRun(spec, trials); // warm-up
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const summary = summarizeRun(spec, trials);
+      best = Math.min(best, performance.now() - t0);
+      expect(summary.studies[0].pairs.improved + summary.studies[0].pairs.same + summary.studies[0].pairs.regressed + summary.studies[0].pairs.incomplete).toBe(6666);
+    }
+    expect(best).toBeLessThan(50);
+  });
+});

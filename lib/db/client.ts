@@ -1,0 +1,36 @@
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client';
+import { env } from '../env';
+
+// lib/db is the only importer of Prisma. One pg pool serves both Prisma (through its adapter) and the
+// hand-written SQL of the hot path (claim, result), so a worker holds one set of connections.
+type Handles = { pool: pg.Pool; prisma: PrismaClient; url: string };
+const globalForDb = globalThis as unknown as { __tclabDb?: Handles };
+
+function handles(): Handles {
+  const url = env().DATABASE_URL;
+  const existing = globalForDb.__tclabDb;
+  if (existing && existing.url === url) return existing;
+  const pool = new pg.Pool({ connectionString: url, max: env().TCLAB_DB_POOL });
+  pool.on('error', () => {}); // idle client errors (server restart) must not crash the process
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  globalForDb.__tclabDb = { pool, prisma, url };
+  return globalForDb.__tclabDb;
+}
+
+export function db(): PrismaClient {
+  return handles().prisma;
+}
+
+export function pool(): pg.Pool {
+  return handles().pool;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = globalForDb.__tclabDb;
+  globalForDb.__tclabDb = undefined;
+  if (!h) return;
+  await h.prisma.$disconnect().catch(() => {});
+  await h.pool.end().catch(() => {});
+}

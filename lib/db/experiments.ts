@@ -1,0 +1,56 @@
+import { ExperimentSpec } from '../spec/experiment';
+import { parseOrThrow } from '../spec/common';
+import { canonicalJson, sha256 } from '../design/hash';
+import { db } from './client';
+
+export interface ExperimentRow {
+  id: string;
+  slug: string;
+  version: number;
+  name: string;
+  specHash: string;
+  template: string | null;
+  createdAt: Date;
+}
+
+export function specHashOf(spec: ExperimentSpec): string {
+  return `sha256:${sha256(canonicalJson(spec))}`;
+}
+
+/**
+ * Store a spec as a frozen experiment version. The same content returns the existing version; changed
+ * content under the same id becomes the next version — nothing stored is ever edited in place.
+ */
+export async function saveExperiment(input: unknown, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {
+  const spec = parseOrThrow(ExperimentSpec, input, 'experiment spec');
+  const specHash = specHashOf(spec);
+  const prisma = db();
+  for (let tries = 0; tries < 3; tries++) {
+    const latest = await prisma.experiment.findFirst({ where: { slug: spec.id }, orderBy: { version: 'desc' } });
+    if (latest && latest.specHash === specHash) return { ...latest, created: false };
+    const version = (latest?.version ?? 0) + 1;
+    try {
+      const row = await prisma.experiment.create({
+        data: { id: `${spec.id}-v${version}`, slug: spec.id, version, name: spec.name, spec: spec as object, specHash, template: opts.template ?? null },
+      });
+      return { ...row, created: true };
+    } catch (e) {
+      // two savers raced for the same version: read again
+      if ((e as { code?: string }).code !== 'P2002') throw e;
+    }
+  }
+  throw new Error(`could not store experiment "${spec.id}": version conflict`);
+}
+
+export async function getExperiment(id: string): Promise<(ExperimentRow & { spec: ExperimentSpec }) | null> {
+  const row = await db().experiment.findUnique({ where: { id } });
+  if (!row) return null;
+  return { ...row, spec: ExperimentSpec.parse(row.spec) };
+}
+
+export async function listExperiments(): Promise<(ExperimentRow & { runs: number; versions: number })[]> {
+  const rows = await db().experiment.findMany({ orderBy: [{ slug: 'asc' }, { version: 'desc' }], include: { _count: { select: { runs: true } } } });
+  const versions = new Map<string, number>();
+  for (const r of rows) versions.set(r.slug, Math.max(versions.get(r.slug) ?? 0, r.version));
+  return rows.map(({ _count, spec: _spec, ...r }) => ({ ...r, runs: _count.runs, versions: versions.get(r.slug) ?? r.version }));
+}

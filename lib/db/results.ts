@@ -1,0 +1,119 @@
+import { summarizeRun, type SummarySpec } from '../analysis/summary';
+import type { RunSummary } from '../spec/export';
+import type { TrialOutcome } from '../spec/export';
+import { pool } from './client';
+
+/** The per-trial facts Table 1 needs, in one query (categories of failed checks aggregated SQL-side). */
+export async function trialOutcomes(runId: string): Promise<TrialOutcome[]> {
+  const r = await pool().query<{ id: string; study: string; scenario: string; locale: string; condition: string; pair_key: string; status: string; categories: string[] | null }>(
+    `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status,
+            (SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = t.id AND v.category IS NOT NULL) AS categories
+       FROM trials t WHERE t.run_id = $1 ORDER BY t.trial_key`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ id: x.id, study: x.study, scenario: x.scenario, locale: x.locale, condition: x.condition, pairKey: x.pair_key, status: x.status, categories: x.categories ?? [] }));
+}
+
+export interface AttemptRecord {
+  n: number;
+  kind: string;
+  outcome: string;
+  errorKind: string | null;
+  errorMessage: string | null;
+  httpStatus: number | null;
+  retryAfterMs: number | null;
+  latencyMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  request: unknown;
+  response: unknown;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface TrialRecord {
+  id: string;
+  trialKey: string;
+  study: string;
+  kind: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  order: string[];
+  replicate: number;
+  pairKey: string;
+  status: string;
+  toolSetRef: string;
+  attempts: AttemptRecord[];
+  observation: { toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[]; marker: string | null; label: string | null; text: string | null; refusal: boolean; malformed: string | null } | null;
+  verdicts: { checkId: string; axis: string; status: string; category: string | null; reason: string; evidence: Record<string, unknown> }[];
+}
+
+const TRIAL_SELECT = `
+  SELECT t.id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
+    COALESCE((SELECT jsonb_agg(jsonb_build_object('n', a.n, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
+        'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
+        'request', a.request, 'response', a.response, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
+      FROM attempts a WHERE a.trial_id = t.id), '[]'::jsonb) AS attempts,
+    (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
+       FROM observations o WHERE o.trial_id = t.id) AS observation,
+    COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence) ORDER BY v.check_id)
+      FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb) AS verdicts
+  FROM trials t`;
+
+type Raw = Record<string, unknown> & { attempts: (Omit<AttemptRecord, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null })[] };
+
+function toRecord(x: Raw): TrialRecord {
+  return {
+    id: x.id as string,
+    trialKey: x.trial_key as string,
+    study: x.study as string,
+    kind: x.kind as string,
+    scenario: x.scenario as string,
+    locale: x.locale as string,
+    caseId: x.case_id as string,
+    condition: x.condition as string,
+    order: x.order as string[],
+    replicate: x.replicate as number,
+    pairKey: x.pair_key as string,
+    status: x.status as string,
+    toolSetRef: x.tool_set_ref as string,
+    attempts: x.attempts.map((a) => ({ ...a, startedAt: new Date(a.startedAt), finishedAt: a.finishedAt ? new Date(a.finishedAt) : null })),
+    observation: x.observation as TrialRecord['observation'],
+    verdicts: x.verdicts as TrialRecord['verdicts'],
+  };
+}
+
+/** Every trial of a run with its attempts, observation and verdicts, streamed in keyset pages. */
+export async function* iterateTrialRecords(runId: string, pageSize = 500): AsyncGenerator<TrialRecord> {
+  let after = '';
+  for (;;) {
+    const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`, [runId, after, pageSize]);
+    for (const row of r.rows) yield toRecord(row);
+    if (r.rows.length < pageSize) return;
+    after = r.rows[r.rows.length - 1].trial_key as string;
+  }
+}
+
+export async function getTrialRecord(trialId: string): Promise<TrialRecord | null> {
+  const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.id = $1`, [trialId]);
+  return r.rows[0] ? toRecord(r.rows[0]) : null;
+}
+
+export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> {
+  const r = await pool().query(
+    `SELECT n, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, request, response, started_at, finished_at
+       FROM attempts WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
+    [runId],
+  );
+  return r.rows.map((a) => ({
+    n: a.n, kind: a.kind, outcome: a.outcome, errorKind: a.error_kind, errorMessage: a.error_message, httpStatus: a.http_status, retryAfterMs: a.retry_after_ms,
+    latencyMs: a.latency_ms, inputTokens: a.input_tokens, outputTokens: a.output_tokens, request: a.request, response: a.response, startedAt: a.started_at, finishedAt: a.finished_at,
+  }));
+}
+
+/** Table 1 of a run: trial outcomes from PostgreSQL, aggregated by lib/analysis (pure). */
+export async function loadRunSummary(runId: string, spec: SummarySpec): Promise<RunSummary> {
+  return summarizeRun(spec, await trialOutcomes(runId));
+}

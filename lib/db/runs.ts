@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { RunSettings, RunStatus } from '../spec/run';
+import { RunSettings as RunSettingsSchema } from '../spec/run';
+import { db, pool } from './client';
+
+export interface RunRow {
+  id: string;
+  experimentId: string;
+  provider: string;
+  model: string;
+  settings: RunSettings;
+  status: RunStatus;
+  statusReason: string | null;
+  totalTrials: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export function newRunId(): string {
+  return `r_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+}
+
+function toRunRow(r: { settings: unknown; status: string } & Omit<RunRow, 'settings' | 'status'>): RunRow {
+  return { ...r, settings: RunSettingsSchema.parse(r.settings), status: r.status as RunStatus };
+}
+
+export async function insertRun(run: { id: string; experimentId: string; settings: RunSettings; totalTrials: number }): Promise<RunRow> {
+  const row = await db().run.create({
+    data: {
+      id: run.id,
+      experimentId: run.experimentId,
+      provider: run.settings.provider,
+      model: run.settings.model,
+      settings: run.settings as object,
+      totalTrials: run.totalTrials,
+    },
+  });
+  return toRunRow(row);
+}
+
+export async function getRun(id: string): Promise<RunRow | null> {
+  const row = await db().run.findUnique({ where: { id } });
+  return row ? toRunRow(row) : null;
+}
+
+export async function listRuns(experimentId?: string): Promise<RunRow[]> {
+  const rows = await db().run.findMany({ where: experimentId ? { experimentId } : {}, orderBy: { createdAt: 'desc' }, take: 200 });
+  return rows.map(toRunRow);
+}
+
+/** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
+export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<boolean> {
+  const stamps =
+    to === 'running' ? ', started_at = COALESCE(started_at, now())' : ['completed', 'cancelled', 'failed'].includes(to) ? ', finished_at = now()' : '';
+  const r = await pool().query(
+    `UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])`,
+    [id, to, reason, from],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Marks a running run completed once no trial is left queued or running. Cheap: uses (run_id, status). */
+export async function completeRunIfDone(id: string): Promise<boolean> {
+  const r = await pool().query(
+    `UPDATE runs SET status = 'completed', finished_at = now(), status_reason = NULL
+       WHERE id = $1 AND status = 'running'
+         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status IN ('queued', 'running'))`,
+    [id],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+export interface RunProgress {
+  total: number;
+  byStatus: Record<string, number>;
+  done: number;
+  inFlight: number;
+  queued: number;
+  transportErrors: number;
+  lostAttempts: number;
+  attempts: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export async function runProgress(id: string): Promise<RunProgress> {
+  const [t, a] = await Promise.all([
+    pool().query<{ status: string; n: string }>('SELECT status, count(*)::text AS n FROM trials WHERE run_id = $1 GROUP BY status', [id]),
+    pool().query<{ attempts: string; transport: string; lost: string; input: string | null; output: string | null }>(
+      `SELECT count(*)::text AS attempts,
+              count(*) FILTER (WHERE outcome = 'transport_error')::text AS transport,
+              count(*) FILTER (WHERE outcome = 'lost')::text AS lost,
+              sum(input_tokens)::text AS input, sum(output_tokens)::text AS output
+         FROM attempts WHERE run_id = $1 AND kind = 'formal'`,
+      [id],
+    ),
+  ]);
+  const byStatus: Record<string, number> = {};
+  for (const r of t.rows) byStatus[r.status] = Number(r.n);
+  const total = Object.values(byStatus).reduce((s, n) => s + n, 0);
+  const queued = byStatus.queued ?? 0;
+  const inFlight = byStatus.running ?? 0;
+  const row = a.rows[0];
+  return {
+    total,
+    byStatus,
+    queued,
+    inFlight,
+    done: total - queued - inFlight,
+    attempts: Number(row.attempts),
+    transportErrors: Number(row.transport),
+    lostAttempts: Number(row.lost),
+    inputTokens: Number(row.input ?? 0),
+    outputTokens: Number(row.output ?? 0),
+  };
+}
+
+/** Runs whose trials should be flowing (for reconcile). */
+export async function activeRunIds(): Promise<string[]> {
+  const r = await pool().query<{ id: string }>(`SELECT id FROM runs WHERE status = 'running'`);
+  return r.rows.map((x) => x.id);
+}

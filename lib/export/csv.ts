@@ -1,0 +1,98 @@
+import { Readable, pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { ExportAttempt, TrialExportRow } from '../spec/run-export';
+
+export type { TrialExportRow } from '../spec/run-export';
+
+/** Columns of the trials CSV: the JSON export's names, flattened (DESIGN §10.5). */
+export const TRIAL_CSV_COLUMNS = [
+  'id', 'study', 'kind', 'scenario', 'locale', 'caseId', 'condition', 'order', 'replicate', 'pairKey', 'status',
+  'toolSetRef', 'attempts', 'lastOutcome', 'lastErrorKind', 'httpStatus', 'latencyMs', 'toolCalls', 'marker',
+  'label', 'text', 'verdicts', 'categories',
+] as const;
+
+/** Columns of the checks CSV: one row per verdict. */
+export const CHECK_CSV_COLUMNS = [
+  'trialId', 'study', 'scenario', 'locale', 'caseId', 'condition', 'checkId', 'axis', 'checkpoint', 'status',
+  'category', 'reason',
+] as const;
+
+export interface CsvOptions {
+  /** Prefix a UTF-8 byte-order mark (helps spreadsheet programs read zh-TW text). Default false. */
+  bom?: boolean;
+}
+
+type Rows = AsyncIterable<TrialExportRow> | Iterable<TrialExportRow>;
+type Cell = string | number | boolean | null | undefined;
+
+/**
+ * One CSV row per trial, streamed: rows are pulled from `rows` as the reader consumes the stream, so a
+ * database cursor can feed it. `order` joins the tool names with " > "; `attempts` is the count and
+ * lastOutcome/lastErrorKind/httpStatus/latencyMs come from the last attempt; `toolCalls` is JSON;
+ * `verdicts` reads `checkId=status(category)` joined by "; "; `categories` the distinct failure
+ * categories joined by ";". Every cell is neutralised against formula injection (see `neutralise`).
+ */
+export function trialsCsv(rows: Rows, options: CsvOptions = {}): Readable {
+  return toCsv(rows, TRIAL_CSV_COLUMNS, options, function* (t) {
+    const last = lastAttempt(t.attempts);
+    const obs = t.observation;
+    yield [
+      t.id, t.study, t.kind, t.scenario, t.locale, t.caseId, t.condition, t.order.join(' > '), t.replicate, t.pairKey,
+      t.status, t.toolSetRef, t.attempts.length, last?.outcome, last?.errorKind, last?.httpStatus, last?.latencyMs,
+      obs ? JSON.stringify(obs.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))) : null,
+      obs?.marker, obs?.label, obs?.text,
+      t.verdicts.map((v) => `${v.checkId}=${v.status}${v.category ? `(${v.category})` : ''}`).join('; '),
+      failureCategories(t).join(';'),
+    ];
+  });
+}
+
+/** One CSV row per check (verdict) of every trial, streamed like `trialsCsv`. */
+export function checksCsv(rows: Rows, options: CsvOptions = {}): Readable {
+  return toCsv(rows, CHECK_CSV_COLUMNS, options, function* (t) {
+    for (const v of t.verdicts)
+      yield [t.id, t.study, t.scenario, t.locale, t.caseId, t.condition, v.checkId, v.axis, v.checkpoint, v.status, v.category, v.reason];
+  });
+}
+
+/**
+ * OWASP CSV-injection rule: a cell starting with `=`, `+`, `-`, `@`, tab or carriage return gets a
+ * leading apostrophe, so a spreadsheet shows it as text instead of evaluating it. Model output is untrusted.
+ */
+export function neutralise(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** The distinct failure categories of a trial's verdicts, in verdict order. */
+export function failureCategories(t: Pick<TrialExportRow, 'verdicts'>): string[] {
+  const out = new Set<string>();
+  for (const v of t.verdicts) if (v.status === 'fail' && v.category) out.add(v.category);
+  return [...out];
+}
+
+function lastAttempt(attempts: readonly ExportAttempt[]): ExportAttempt | undefined {
+  let last: ExportAttempt | undefined;
+  for (const a of attempts) if (!last || a.n >= last.n) last = a;
+  return last;
+}
+
+function cellText(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  return neutralise(typeof v === 'string' ? v : String(v));
+}
+
+function toCsv(
+  rows: Rows,
+  columns: readonly string[],
+  options: CsvOptions,
+  toRecords: (row: TrialExportRow) => Iterable<Cell[]>,
+): Readable {
+  const out = stringify({ header: true, columns: [...columns], bom: options.bom ?? false, record_delimiter: 'unix' });
+  async function* records(): AsyncGenerator<string[]> {
+    for await (const row of rows) for (const r of toRecords(row)) yield r.map(cellText);
+  }
+  // Errors of the source (e.g. a failing cursor) destroy `out`, so the reader sees them; a reader that
+  // stops early destroys the source in turn, which closes the underlying iterator.
+  pipeline(Readable.from(records()), out, () => {});
+  return out;
+}

@@ -1,0 +1,68 @@
+import type { Writable } from 'node:stream';
+import type { ExperimentSpec } from '../spec/experiment';
+import { RUN_EXPORT_FORMAT } from '../spec/export';
+import type { ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../spec/run-export';
+
+export interface RunJsonParts {
+  experiment: ExperimentSpec;
+  /** Dates may be Date objects or ISO strings; JSON.stringify writes Dates as ISO strings. */
+  run: ExportRunInput;
+  prechecks: readonly ExportPrecheck[];
+  /** Pulled one at a time, so a database cursor can feed 20k trials without holding them. */
+  trials: AsyncIterable<TrialExportRow> | Iterable<TrialExportRow>;
+  summary: ExportSummary;
+}
+
+export interface WriteRunJsonOptions {
+  /** End `out` when done and wait until it has flushed ('finish'). Default true. */
+  end?: boolean;
+}
+
+/**
+ * Streams the public run export (`tclab.run/v1`, schema `RunExport` in lib/spec/run-export.ts) to `out`,
+ * piece by piece: the head, then one trial per line, then the summary. Waits for 'drain' whenever `out`
+ * asks it to (backpressure). Rejects if `out` errors or closes early, or if the trials iterator throws —
+ * then the output is incomplete and must be discarded. The values are written as given, not re-validated.
+ */
+export async function writeRunJson(parts: RunJsonParts, out: Writable, options: WriteRunJsonOptions = {}): Promise<void> {
+  const w = (chunk: string) => write(out, chunk);
+  await w(`{"format":${JSON.stringify(RUN_EXPORT_FORMAT)},\n"experiment":${JSON.stringify(parts.experiment)},\n`);
+  await w(`"run":${JSON.stringify(parts.run)},\n"prechecks":[`);
+  for (let i = 0; i < parts.prechecks.length; i++) await w(`${i ? ',' : ''}\n${JSON.stringify(parts.prechecks[i])}`);
+  await w(`${parts.prechecks.length ? '\n' : ''}],\n"trials":[`);
+  let first = true;
+  for await (const trial of parts.trials) {
+    await w(`${first ? '' : ','}\n${JSON.stringify(trial)}`);
+    first = false;
+  }
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)}}\n`);
+  if (options.end ?? true) await finish(out);
+}
+
+async function write(out: Writable, chunk: string): Promise<void> {
+  if (out.destroyed || out.writableEnded) throw new Error('writeRunJson: the output stream is closed');
+  if (!out.write(chunk)) await waitFor(out, 'drain');
+}
+
+function finish(out: Writable): Promise<void> {
+  const done = waitFor(out, 'finish');
+  out.end();
+  return done;
+}
+
+/** Resolves on `event`; rejects on 'error', or on 'close' before it (a destroyed stream never drains). */
+function waitFor(out: Writable, event: 'drain' | 'finish'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      out.off(event, onEvent);
+      out.off('error', onError);
+      out.off('close', onClose);
+    };
+    const onEvent = () => (cleanup(), resolve());
+    const onError = (err: Error) => (cleanup(), reject(err));
+    const onClose = () => (cleanup(), reject(new Error(`writeRunJson: the output stream closed before '${event}'`)));
+    out.on(event, onEvent);
+    out.on('error', onError);
+    out.on('close', onClose);
+  });
+}

@@ -1,0 +1,96 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../spec/run-export';
+import type { Checkpoint } from '../spec/verdict';
+import { getExperiment } from '../db/experiments';
+import { getRun } from '../db/runs';
+import { iterateTrialRecords, loadRunSummary, precheckAttempts, type AttemptRecord, type TrialRecord } from '../db/results';
+import { redactSecrets } from '../providers/redact';
+import { checksCsv, trialsCsv } from './csv';
+import { writeRunJson } from './json';
+
+// Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
+// Everything passes redactSecrets once more on the way out — a key must never leave in an export.
+
+function toExportAttempt(a: AttemptRecord): ExportAttempt {
+  return {
+    n: a.n,
+    outcome: a.outcome as ExportAttempt['outcome'],
+    errorKind: a.errorKind as ExportAttempt['errorKind'],
+    httpStatus: a.httpStatus,
+    latencyMs: a.latencyMs,
+    request: redactSecrets(a.request),
+    response: redactSecrets(a.response),
+    errorMessage: a.errorMessage,
+    retryAfterMs: a.retryAfterMs,
+    inputTokens: a.inputTokens,
+    outputTokens: a.outputTokens,
+    startedAt: a.startedAt ? new Date(a.startedAt).toISOString() : null,
+    finishedAt: a.finishedAt ? new Date(a.finishedAt).toISOString() : null,
+  };
+}
+
+export function toExportTrial(t: TrialRecord): TrialExportRow {
+  return {
+    id: t.id,
+    study: t.study,
+    kind: t.kind as TrialExportRow['kind'],
+    scenario: t.scenario,
+    locale: t.locale,
+    caseId: t.caseId,
+    condition: t.condition,
+    order: t.order,
+    replicate: t.replicate,
+    pairKey: t.pairKey,
+    status: t.status as TrialExportRow['status'],
+    toolSetRef: t.toolSetRef,
+    attempts: t.attempts.map(toExportAttempt),
+    observation: t.observation ? (redactSecrets(t.observation) as TrialExportRow['observation']) : null,
+    verdicts: t.verdicts.map((v) => {
+      const { checkpoint, ...evidence } = v.evidence as { checkpoint?: Checkpoint } & Record<string, unknown>;
+      return {
+        checkId: v.checkId,
+        axis: v.axis as 'task_fit' | 'call_result',
+        status: v.status as 'pass' | 'fail' | 'untested',
+        category: v.category as TrialExportRow['verdicts'][number]['category'],
+        reason: v.reason,
+        checkpoint,
+        evidence: evidence as TrialExportRow['verdicts'][number]['evidence'],
+      };
+    }),
+  };
+}
+
+async function* exportTrials(runId: string): AsyncGenerator<TrialExportRow> {
+  for await (const t of iterateTrialRecords(runId)) yield toExportTrial(t);
+}
+
+export class RunNotFoundError extends Error {}
+
+/** The whole run as `tclab.run/v1` JSON, streamed. */
+export async function runJsonStream(runId: string): Promise<Readable> {
+  const run = await getRun(runId);
+  if (!run) throw new RunNotFoundError(`no run "${runId}"`);
+  const exp = await getExperiment(run.experimentId);
+  if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
+  const [summary, prechecks] = await Promise.all([loadRunSummary(runId, exp.spec), precheckAttempts(runId)]);
+  const out = new PassThrough();
+  const parts = {
+    experiment: exp.spec,
+    run: { ...run.settings, id: run.id, experimentId: run.experimentId, status: run.status, statusReason: run.statusReason, totalTrials: run.totalTrials, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, simulated: run.provider === 'simulated' },
+    prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
+    trials: exportTrials(runId),
+    summary,
+  };
+  writeRunJson(parts, out).catch((e: Error) => out.destroy(e));
+  return out;
+}
+
+export async function trialsCsvStream(runId: string): Promise<Readable> {
+  if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
+  return trialsCsv(exportTrials(runId), { bom: false });
+}
+
+export async function checksCsvStream(runId: string): Promise<Readable> {
+  if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
+  return checksCsv(exportTrials(runId));
+}

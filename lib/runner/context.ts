@@ -1,0 +1,50 @@
+import type { ExperimentSpec, Study } from '../spec/experiment';
+import type { RunSettings } from '../spec/run';
+import type { Provider } from '../providers/types';
+import { getExperiment } from '../db/experiments';
+import { getRun } from '../db/runs';
+import { getProvider } from '../providers/registry';
+
+export interface RunContext {
+  runId: string;
+  spec: ExperimentSpec;
+  settings: RunSettings;
+  provider: Provider;
+  studies: Map<string, Study>;
+  /** scenario → tool id → effect (hidden metadata) */
+  effects: Map<string, Map<string, 'read' | 'write'>>;
+}
+
+// A run's spec and settings never change once the run exists (experiments are frozen), so each worker
+// loads them once per run instead of once per trial.
+const cache = new Map<string, Promise<RunContext>>();
+
+export function runContext(runId: string): Promise<RunContext> {
+  let p = cache.get(runId);
+  if (!p) {
+    p = load(runId);
+    p.catch(() => cache.delete(runId));
+    cache.set(runId, p);
+    if (cache.size > 64) cache.delete(cache.keys().next().value as string);
+  }
+  return p;
+}
+
+async function load(runId: string): Promise<RunContext> {
+  const run = await getRun(runId);
+  if (!run) throw new Error(`run ${runId} not found`);
+  const exp = await getExperiment(run.experimentId);
+  if (!exp) throw new Error(`experiment ${run.experimentId} of run ${runId} not found`);
+  return contextOf(runId, exp.spec, run.settings);
+}
+
+export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSettings): RunContext {
+  return {
+    runId,
+    spec,
+    settings,
+    provider: getProvider(settings.provider),
+    studies: new Map(spec.studies.map((s) => [s.id, s])),
+    effects: new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))])),
+  };
+}

@@ -1,0 +1,102 @@
+import type { Study, ToolDefinition } from '../spec/experiment';
+import { trialStatusFromVerdicts } from '../spec/verdict';
+import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
+import { claimTrial, markExhausted, recordResult, recordTransportError, type ClaimedTrial } from '../db/trials';
+import { setRunStatus } from '../db/runs';
+import { scoreTrial } from '../scoring/score';
+import { describeProviderFailure } from '../providers/precheck';
+import type { ProviderResult } from '../providers/types';
+import { runContext, type RunContext } from './context';
+import { retryDelayMs } from './retry';
+
+/** What the queue should do with the job that delivered this trial. */
+export type TrialOutcome =
+  | { kind: 'done'; status: 'passed' | 'failed' | 'untested' | 'unresolved' }
+  | { kind: 'retry'; atMs: number }
+  | { kind: 'dropped'; reason: string }
+  | { kind: 'stopped'; reason: string };
+
+export interface TrialWorkerOptions {
+  owner: string;
+  /** Called around the provider call: rate limiter / concurrency slot (issue 5). */
+  gate?: (ctx: RunContext, fn: () => Promise<ProviderResult>) => Promise<ProviderResult>;
+  /** Test hook: called after the request went out and before its result is recorded. */
+  afterSend?: (trialId: string) => Promise<void>;
+}
+
+/** Lease: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
+export function leaseMsFor(timeoutMs: number): number {
+  return Math.round(timeoutMs * 1.5 + 5000);
+}
+
+export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
+  const ctx = await runContext(job.runId);
+  const claim = await claimTrial(job.trialId, opts.owner, leaseMsFor(ctx.settings.timeoutMs), ctx.settings.maxAttempts);
+  if (!('leaseToken' in claim)) {
+    switch (claim.reason) {
+      case 'not-before':
+        return { kind: 'retry', atMs: claim.notBefore.getTime() };
+      case 'exhausted':
+        await markExhausted(job.trialId);
+        return { kind: 'done', status: 'unresolved' };
+      case 'leased':
+        return { kind: 'dropped', reason: 'held by another worker' };
+      case 'run-not-running':
+        return { kind: 'dropped', reason: `run is ${claim.runStatus}` };
+      default:
+        return { kind: 'dropped', reason: claim.reason };
+    }
+  }
+  const { study, sent, request } = prepare(ctx, claim);
+  const send = () => ctx.provider.send(request, { settings: ctx.settings });
+  const result: ProviderResult = opts.gate ? await opts.gate(ctx, send) : await send();
+  if (opts.afterSend) await opts.afterSend(claim.id);
+
+  if (result.outcome === 'ok' && result.observation) {
+    const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
+    const { verdicts } = scoreTrial({
+      checks: kase.checks,
+      observation: result.observation,
+      attemptN: claim.attemptN,
+      tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),
+      markers: study.protocol.markers,
+      labels: study.protocol.labels,
+      task: kase.task,
+    });
+    const verdict = trialStatusFromVerdicts(verdicts);
+    const status = verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'untested';
+    const won = await recordResult(claim, result, result.observation, verdicts, status);
+    return won ? { kind: 'done', status } : { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
+  }
+
+  const kind = result.error?.kind;
+  if (kind === 'http_4xx') {
+    // A request or configuration error repeats for every trial: stop the run instead of burning the matrix.
+    await recordTransportError(claim, result, { kind: 'hold' });
+    const reason = describeProviderFailure(result, ctx.settings.provider);
+    await setRunStatus(claim.runId, ['running'], 'failed', `stopped: ${reason}`);
+    return { kind: 'stopped', reason };
+  }
+  if (claim.attemptN >= ctx.settings.maxAttempts) {
+    await recordTransportError(claim, result, { kind: 'unresolved' });
+    return { kind: 'done', status: 'unresolved' };
+  }
+  const atMs = Date.now() + retryDelayMs(claim.attemptN, result.error?.retryAfterMs, ctx.settings.retryBaseMs);
+  const won = await recordTransportError(claim, result, { kind: 'retry', notBefore: new Date(atMs) });
+  return won ? { kind: 'retry', atMs } : { kind: 'dropped', reason: 'fenced out' };
+}
+
+function prepare(ctx: RunContext, claim: ClaimedTrial): { study: Study; sent: ToolDefinition[]; request: ReturnType<typeof buildRequest> } {
+  const study = ctx.studies.get(claim.study);
+  if (!study) throw new Error(`run ${claim.runId}: unknown study ${claim.study}`);
+  const condition = study.conditions.find((c) => c.id === claim.condition);
+  if (!condition) throw new Error(`run ${claim.runId}: unknown condition ${claim.condition}`);
+  const defs = naturalDefinitions(ctx.spec, condition, claim.scenario, claim.locale);
+  const sent = claim.order.map((name) => {
+    const d = defs.find((x) => x.name === name);
+    if (!d) throw new Error(`trial ${claim.id}: tool "${name}" is not defined in condition ${condition.id}`);
+    return d;
+  });
+  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, toolOrder: sent.map((d) => d.tool) });
+  return { study, sent, request };
+}

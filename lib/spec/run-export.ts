@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { ExperimentSpec } from './experiment';
+import { RUN_EXPORT_FORMAT, StudySummary } from './export';
+import { Marker, ToolCall } from './observation';
+import { RunSettings, RunStatus, TransportErrorKind, TrialStatus } from './run';
+import { TccAxis } from './tcc';
+import { CheckStatus, Checkpoint, Evidence, FailureCategory } from './verdict';
+
+/**
+ * The public JSON export of a run (`tclab.run/v1`), written by lib/export/json.ts. The names listed in
+ * DESIGN §10.5 are required; the optional ones are extensions. Unknown keys are accepted (and dropped on
+ * parse), so newer writers stay readable.
+ */
+
+/** One HTTP exchange (a trial's attempt or a pre-check). */
+export const ExportAttempt = z.object({
+  n: z.number().int().min(1),
+  outcome: z.enum(['ok', 'transport_error', 'lost']),
+  errorKind: TransportErrorKind.nullable(),
+  httpStatus: z.number().int().nullable(),
+  latencyMs: z.number().int().min(0).nullable(),
+  /** Raw request body as sent, secrets redacted. */
+  request: z.unknown(),
+  /** Raw response body as received; null when none came. */
+  response: z.unknown(),
+  errorMessage: z.string().nullable().optional(),
+  retryAfterMs: z.number().int().nullable().optional(),
+  inputTokens: z.number().int().nullable().optional(),
+  outputTokens: z.number().int().nullable().optional(),
+  startedAt: z.string().nullable().optional(),
+  finishedAt: z.string().nullable().optional(),
+});
+export type ExportAttempt = z.infer<typeof ExportAttempt>;
+
+/** A pre-check attempt, recorded apart and in no denominator; it may say which case it sent. */
+export const ExportPrecheck = ExportAttempt.extend({
+  study: z.string().optional(),
+  condition: z.string().optional(),
+  caseId: z.string().optional(),
+});
+export type ExportPrecheck = z.infer<typeof ExportPrecheck>;
+
+export const ExportObservation = z.object({
+  toolCalls: z.array(ToolCall),
+  marker: Marker.nullable(),
+  label: z.string().nullable(),
+  text: z.string().nullable(),
+  refusal: z.boolean().optional(),
+  malformed: z.string().nullable().optional(),
+  finishReason: z.string().nullable().optional(),
+});
+export type ExportObservation = z.infer<typeof ExportObservation>;
+
+export const ExportVerdict = z.object({
+  checkId: z.string(),
+  axis: TccAxis,
+  status: CheckStatus,
+  category: FailureCategory.nullable(),
+  reason: z.string(),
+  checkpoint: Checkpoint.optional(),
+  evidence: Evidence.optional(),
+});
+export type ExportVerdict = z.infer<typeof ExportVerdict>;
+
+export const ExportTrial = z.object({
+  id: z.string(),
+  study: z.string(),
+  kind: z.enum(['selection', 'interpretation']),
+  scenario: z.string(),
+  locale: z.string(),
+  caseId: z.string(),
+  condition: z.string(),
+  /** Tool names in the order they were sent. */
+  order: z.array(z.string()),
+  replicate: z.number().int().min(1),
+  pairKey: z.string(),
+  status: TrialStatus,
+  toolSetRef: z.string(),
+  attempts: z.array(ExportAttempt),
+  observation: ExportObservation.nullable(),
+  verdicts: z.array(ExportVerdict),
+});
+/** One trial of the JSON export; also the row type of the CSV exports. */
+export type TrialExportRow = z.infer<typeof ExportTrial>;
+
+const Timestamp = z.union([z.iso.datetime({ offset: true }), z.date().transform((d) => d.toISOString())]);
+
+export const ExportRun = RunSettings.extend({
+  id: z.string(),
+  status: RunStatus,
+  statusReason: z.string().nullable().optional(),
+  totalTrials: z.number().int().optional(),
+  createdAt: Timestamp,
+  startedAt: Timestamp.nullable(),
+  finishedAt: Timestamp.nullable(),
+  /** True for the simulated provider: a heuristic, not a language model. */
+  simulated: z.boolean(),
+});
+export type ExportRun = z.infer<typeof ExportRun>;
+/** What a writer may pass: dates as Date or ISO strings, settings with their defaults. */
+export type ExportRunInput = z.input<typeof ExportRun>;
+
+/** A Table 1 column as exported; `kind`, `incomplete`, counts beside n and `categories` are extensions. */
+export const ExportStudySummary = StudySummary.extend({ kind: StudySummary.shape.kind.optional() });
+export const ExportSummary = z.object({ studies: z.array(ExportStudySummary) });
+export type ExportSummary = z.infer<typeof ExportSummary>;
+
+export const RunExport = z.object({
+  format: z.literal(RUN_EXPORT_FORMAT),
+  experiment: ExperimentSpec,
+  run: ExportRun,
+  prechecks: z.array(ExportPrecheck),
+  trials: z.array(ExportTrial),
+  summary: ExportSummary,
+});
+export type RunExport = z.infer<typeof RunExport>;
