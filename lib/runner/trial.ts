@@ -26,7 +26,7 @@ export interface TrialWorkerOptions {
 
 /** Lease: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
 export function leaseMsFor(timeoutMs: number): number {
-  return Math.round(timeoutMs * 1.5 + 5000);
+  return timeoutMs + 5000;
 }
 
 export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
@@ -40,7 +40,9 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
         await markExhausted(job.trialId);
         return { kind: 'done', status: 'unresolved' };
       case 'leased':
-        return { kind: 'dropped', reason: 'held by another worker' };
+        // Held by another worker: come back when its lease ends. If the holder finishes, the trial is
+        // final by then and this delivery is dropped; if it died, this one takes over.
+        return { kind: 'retry', atMs: claim.leaseExpiresAt.getTime() + 50 };
       case 'run-not-running':
         return { kind: 'dropped', reason: `run is ${claim.runStatus}` };
       default:

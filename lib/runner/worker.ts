@@ -34,7 +34,7 @@ export interface StartWorkerOptions {
 export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const concurrency = opts.concurrency ?? env().TCLAB_WORKER_CONCURRENCY;
-  const lockDuration = opts.lockDurationMs ?? 30_000;
+  const lockDuration = opts.lockDurationMs ?? env().TCLAB_LOCK_MS;
   const touched = new Set<string>();
   const limiter = new Limiter();
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'gate'> = { gate: limiterGate(limiter), ...opts.hooks };
@@ -85,7 +85,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       .then((r) => (r.pending || r.completed ? log('debug', 'reconciled', r) : undefined))
       .catch((e: Error) => log('warn', 'reconcile failed', { err: e.message }));
   const ready = pass();
-  const reconcileTimer = setInterval(pass, opts.reconcileEveryMs ?? 10_000);
+  const reconcileTimer = setInterval(pass, opts.reconcileEveryMs ?? env().TCLAB_RECONCILE_MS);
   log('info', 'worker started', { id, concurrency });
 
   return {

@@ -1,0 +1,178 @@
+import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part } from '@google/genai';
+import { env } from '../env';
+import { parseFinalText } from '../scoring/markers';
+import type { Observation, ToolCall } from '../spec/observation';
+import type { RunSettings } from '../spec/run';
+import {
+  configErrorResult,
+  failedResult,
+  isPlainObject,
+  newExchange,
+  okResult,
+  parseArguments,
+  recordingFetch,
+  type AttemptContext,
+} from './exchange';
+import type { Provider, ProviderRequest, ProviderResult, SendOptions } from './types';
+
+// Gemini generateContent with functionDeclarations, through the official @google/genai SDK. Vendor types
+// stay in this file.
+
+/**
+ * Gemini 3 rejects a model turn whose functionCall part has no thought signature (HTTP 400). The
+ * interpretation study injects a call the model never made, so there is no real signature; Google
+ * documents this value for exactly that case. Older models neither need nor get it.
+ */
+export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
+
+/** finishReason / blockReason values that mean the answer was withheld by a safety or policy filter. */
+const REFUSAL_REASONS = new Set(['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'MODEL_ARMOR']);
+
+export function needsThoughtSignature(model: string): boolean {
+  const m = /(?:^|\/)gemini-(\d+)/i.exec(model);
+  return m !== null && Number(m[1]) >= 3;
+}
+
+export interface GeminiRequestParts {
+  contents: Content[];
+  config: GenerateContentConfig;
+}
+
+/** Contents and config for one request: tools in the request's order, protocol as systemInstruction. */
+export function buildGeminiRequest(request: ProviderRequest, settings: RunSettings): GeminiRequestParts {
+  const contents: Content[] = [{ role: 'user', parts: [{ text: request.task }] }];
+  if (request.kind === 'interpretation' && request.interpretation) {
+    const { call, result } = request.interpretation;
+    const callPart: Part = { functionCall: { name: call.name, args: call.arguments } };
+    if (needsThoughtSignature(settings.model)) callPart.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+    contents.push(
+      { role: 'model', parts: [callPart] },
+      // functionResponse.response must be a JSON object; anything else goes under `output`, as Google documents
+      { role: 'user', parts: [{ functionResponse: { name: call.name, response: isPlainObject(result) ? result : { output: result } } }] },
+    );
+  }
+  const functionDeclarations: FunctionDeclaration[] = request.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    // the full JSON Schema as written: `parameters` would restrict it to Gemini's OpenAPI subset
+    parametersJsonSchema: t.parameters,
+  }));
+  const config: GenerateContentConfig = { systemInstruction: request.system };
+  if (functionDeclarations.length > 0) config.tools = [{ functionDeclarations }];
+  if (settings.temperature != null) config.temperature = settings.temperature;
+  if (settings.maxOutputTokens != null) config.maxOutputTokens = settings.maxOutputTokens;
+  if (settings.seed != null) config.seed = settings.seed;
+  return { contents, config };
+}
+
+/**
+ * A generateContent response → Observation; null when it is not one (malformed_body). A prompt blocked
+ * before any candidate (promptFeedback.blockReason) is a refusal, not a transport error.
+ */
+export function reshapeGeminiResponse(response: unknown, request: ProviderRequest): { observation: Observation; usage: ProviderResult['usage'] } | null {
+  if (!isPlainObject(response)) return null;
+  const usage = geminiUsage(response.usageMetadata);
+  const candidate: unknown = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
+  const blockReason = isPlainObject(response.promptFeedback) && typeof response.promptFeedback.blockReason === 'string'
+    ? response.promptFeedback.blockReason
+    : null;
+  if (!isPlainObject(candidate)) {
+    if (!blockReason) return null;
+    return { observation: { toolCalls: [], marker: null, label: null, text: null, refusal: true, malformed: null, finishReason: blockReason }, usage };
+  }
+  const finishReason = typeof candidate.finishReason === 'string' ? candidate.finishReason : null;
+  const parts: unknown[] = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+  const known = new Set(request.tools.map((t) => t.name));
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  let malformed: string | null = finishReason === 'MALFORMED_FUNCTION_CALL' ? 'MALFORMED_FUNCTION_CALL' : null;
+  for (const part of parts) {
+    if (!isPlainObject(part)) continue;
+    if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
+    if (!isPlainObject(part.functionCall)) continue;
+    const fc = part.functionCall;
+    const name = typeof fc.name === 'string' ? fc.name : '';
+    const call = readArgs(fc.args);
+    toolCalls.push({ name, ...call });
+    if (malformed) continue;
+    if (!known.has(name)) malformed = `unknown_tool:${name}`;
+    else if (call.arguments === null) malformed = 'unparseable_arguments';
+  }
+  const text = texts.length > 0 ? texts.join('') : null;
+  const parsed = parseFinalText(text, request.markers);
+  const refusal = (finishReason !== null && REFUSAL_REASONS.has(finishReason)) || (blockReason !== null && blockReason !== 'BLOCKED_REASON_UNSPECIFIED');
+  return { observation: { toolCalls, marker: parsed.marker, label: parsed.label, text, refusal, malformed, finishReason }, usage };
+}
+
+/** The wire carries args as a JSON object; a string (some proxies) is parsed; anything else is unusable. */
+function readArgs(args: unknown): Pick<ToolCall, 'arguments' | 'rawArguments'> {
+  if (args === undefined || args === null) return { arguments: {} };
+  if (isPlainObject(args)) return { arguments: args };
+  if (typeof args === 'string') return { arguments: parseArguments(args), rawArguments: args };
+  return { arguments: null, rawArguments: JSON.stringify(args) };
+}
+
+function geminiUsage(meta: unknown): ProviderResult['usage'] {
+  if (!isPlainObject(meta)) return null;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const candidates = num(meta.candidatesTokenCount);
+  const thoughts = num(meta.thoughtsTokenCount);
+  // thinking tokens are billed as output: count them there
+  const output = candidates === null && thoughts === null ? null : (candidates ?? 0) + (thoughts ?? 0);
+  return { inputTokens: num(meta.promptTokenCount), outputTokens: output };
+}
+
+/** The key: GEMINI_API_KEY, else GOOGLE_API_KEY. */
+export function geminiApiKey(): string | undefined {
+  const e = env();
+  return e.GEMINI_API_KEY ?? e.GOOGLE_API_KEY;
+}
+
+// One SDK client per (key, base URL): its constructor inspects the environment and warns when both key
+// variables are set, which must not happen once per request. The per-request fetch and timeout go in
+// config.httpOptions, which the SDK merges over the client's options.
+const clients = new Map<string, GoogleGenAI>();
+function clientFor(apiKey: string, baseUrl: string | undefined): GoogleGenAI {
+  const cacheKey = `${baseUrl ?? ''}\u0000${apiKey}`;
+  let client = clients.get(cacheKey);
+  if (!client) {
+    client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: baseUrl ? { baseUrl } : undefined });
+    clients.set(cacheKey, client);
+  }
+  return client;
+}
+
+export const geminiProvider: Provider = {
+  id: 'gemini',
+  label: 'Google Gemini (generateContent)',
+  simulated: false,
+  async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+    const { settings, signal } = options;
+    const { contents, config } = buildGeminiRequest(request, settings);
+    const built = { model: settings.model, contents, ...config };
+    const apiKey = geminiApiKey();
+    if (!apiKey) return configErrorResult(built, 'neither GEMINI_API_KEY nor GOOGLE_API_KEY is set: the gemini provider needs a key');
+
+    const ctx: AttemptContext = { exchange: newExchange(), built, t0: performance.now(), signal };
+    try {
+      const ai = clientFor(apiKey, settings.baseUrl ?? env().GEMINI_BASE_URL);
+      const response: unknown = await ai.models.generateContent({
+        model: settings.model,
+        contents,
+        config: {
+          ...config,
+          // one attempt per HTTP exchange: no retryOptions (the SDK then never retries) and no automatic
+          // continuation (which would send follow-up requests)
+          automaticContinuation: false,
+          abortSignal: signal,
+          httpOptions: { timeout: settings.timeoutMs, fetch: recordingFetch(ctx.exchange) },
+        },
+      });
+      const reshaped = reshapeGeminiResponse(response, request);
+      if (!reshaped) return failedResult(ctx, new Error('the body is not a generateContent response'));
+      return okResult(ctx, reshaped.observation, reshaped.usage);
+    } catch (error) {
+      return failedResult(ctx, error);
+    }
+  },
+};

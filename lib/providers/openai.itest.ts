@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
+import {
+  FAKE_KEY,
+  INVOICE_TOOLS,
+  interpretationRequest,
+  selectionRequest,
+  setProviderEnv,
+  settingsFor,
+} from '../testing/provider-fixtures';
+import { openaiProvider } from './openai';
+import { openaiCompatibleProvider } from './openai-compatible';
+import type { ProviderRequest, ProviderResult } from './types';
+
+// The real openai SDK against the loopback server: what the model did ends as the right observation,
+// and the request on the wire has the study's form.
+
+let server: LoopbackServer;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  server = await startLoopbackServer();
+  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: undefined });
+});
+afterAll(async () => {
+  await server.close();
+  restoreEnv();
+});
+
+async function send(reply: Reply, request: ProviderRequest = selectionRequest()): Promise<ProviderResult> {
+  server.setScript(() => reply);
+  server.clearRequests();
+  const result = await openaiProvider.send(request, { settings: settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl }) });
+  expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
+  return result;
+}
+
+function lastBody(): Record<string, unknown> {
+  const body = server.requests.at(-1)?.body;
+  if (!body || typeof body !== 'object') throw new Error('no request recorded');
+  return body as Record<string, unknown>;
+}
+
+describe('openai adapter: observations', () => {
+  it('one tool call → parsed call, usage, status; key sent as Bearer', async () => {
+    const r = await send({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' } }] });
+    expect(r.outcome).toBe('ok');
+    expect(r.httpStatus).toBe(200);
+    expect(r.usage).toEqual({ inputTokens: 100, outputTokens: 10 });
+    expect(r.observation).toMatchObject({
+      toolCalls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' }, rawArguments: '{"invoice_number":"INV-2041"}' }],
+      marker: null,
+      malformed: null,
+      refusal: false,
+      finishReason: 'tool_calls',
+    });
+    expect(server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
+  });
+
+  it('two tool calls → both, in order', async () => {
+    const r = await send({
+      kind: 'toolCalls',
+      calls: [
+        { name: 'lookup_invoice', arguments: { invoice_number: 'INV-1' } },
+        { name: 'pay_invoice', arguments: { invoice_number: 'INV-1', amount: 12.5 } },
+      ],
+    });
+    expect(r.observation?.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice', 'pay_invoice']);
+    expect(r.observation?.toolCalls[1].arguments).toEqual({ invoice_number: 'INV-1', amount: 12.5 });
+  });
+
+  it('text with CLARIFY → marker, no calls', async () => {
+    const r = await send({ kind: 'text', text: 'CLARIFY: which invoice number do you mean?' });
+    expect(r.observation).toMatchObject({ toolCalls: [], marker: 'CLARIFY', label: null, text: 'CLARIFY: which invoice number do you mean?' });
+  });
+
+  it('text with STATUS → label', async () => {
+    const r = await send({ kind: 'text', text: 'The lookup returned code 17.\nSTATUS: cannot_determine' }, interpretationRequest());
+    expect(r.observation).toMatchObject({ marker: null, label: 'CANNOT_DETERMINE' });
+  });
+
+  it('arguments that are not valid JSON → unparseable_arguments, raw text kept', async () => {
+    const r = await send({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: '{"invoice_number": "INV-2041"' }] });
+    expect(r.outcome).toBe('ok');
+    expect(r.observation?.malformed).toBe('unparseable_arguments');
+    expect(r.observation?.toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": "INV-2041"' });
+  });
+
+  it('a tool name not among the tools sent → unknown_tool:<name>', async () => {
+    const r = await send({ kind: 'toolCalls', calls: [{ name: 'void_invoice', arguments: {} }] });
+    expect(r.observation?.malformed).toBe('unknown_tool:void_invoice');
+    expect(r.observation?.toolCalls[0].name).toBe('void_invoice');
+  });
+
+  it('message.refusal → refusal', async () => {
+    const r = await send({ kind: 'refusal' });
+    expect(r.outcome).toBe('ok');
+    expect(r.observation).toMatchObject({ refusal: true, toolCalls: [], text: expect.stringContaining("can't help") });
+  });
+
+  it('the malformed-call reply (broken argument JSON on OpenAI) → unparseable_arguments', async () => {
+    const r = await send({ kind: 'malformedFunctionCall' });
+    expect(r.observation?.malformed).toBe('unparseable_arguments');
+  });
+});
+
+describe('openai adapter: the request on the wire', () => {
+  it('selection: system protocol, user task, tools in the request order; settings mapped', async () => {
+    const reversed = selectionRequest([...INVOICE_TOOLS].reverse());
+    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+    server.clearRequests();
+    const settings = settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl, temperature: 0.3, maxOutputTokens: 99, seed: 42 });
+    const r = await openaiProvider.send(reversed, { settings });
+    const stored = r.request as { tools: { function: { name: string } }[] };
+    expect(stored.tools.map((t) => t.function.name)).toEqual(['pay_invoice', 'lookup_invoice']);
+    expect(r.request).toEqual(lastBody());
+    expect(lastBody()).toMatchObject({
+      model: 'gpt-test',
+      messages: [
+        { role: 'system', content: reversed.system },
+        { role: 'user', content: reversed.task },
+      ],
+      temperature: 0.3,
+      max_completion_tokens: 99,
+      seed: 42,
+    });
+    expect(lastBody()).not.toHaveProperty('max_tokens');
+  });
+
+  it('interpretation: assistant tool_calls + tool message with tool_call_id, then the label', async () => {
+    const request = interpretationRequest({ invoice_number: 'INV-2041', status_code: 17 });
+    const r = await send({ kind: 'text', text: 'STATUS: TIMEOUT' }, request);
+    expect(r.observation?.label).toBe('TIMEOUT');
+    const messages = lastBody().messages as Record<string, unknown>[];
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(messages[2]).toMatchObject({
+      tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'lookup_invoice', arguments: '{"invoice_number":"INV-2041"}' } }],
+    });
+    expect(messages[3]).toEqual({ role: 'tool', tool_call_id: 'call_0', content: '{"invoice_number":"INV-2041","status_code":17}' });
+    expect(lastBody().tools).toHaveLength(2);
+  });
+
+  it('null settings are left out of the body', async () => {
+    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+    server.clearRequests();
+    const settings = settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl, temperature: null, maxOutputTokens: null, seed: null });
+    await openaiProvider.send(selectionRequest(), { settings });
+    expect(Object.keys(lastBody()).sort()).toEqual(['messages', 'model', 'tools']);
+  });
+
+  it('OPENAI_BASE_URL is used when the run has no base URL', async () => {
+    const undo = setProviderEnv({ OPENAI_BASE_URL: server.openaiBaseUrl });
+    try {
+      server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+      const r = await openaiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai', model: 'gpt-test' }) });
+      expect(r.outcome).toBe('ok');
+    } finally {
+      undo();
+    }
+  });
+
+  it('without OPENAI_API_KEY nothing is sent: a configuration error', async () => {
+    const undo = setProviderEnv({ OPENAI_API_KEY: undefined });
+    try {
+      server.clearRequests();
+      const r = await openaiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl }) });
+      expect(r.error).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('OPENAI_API_KEY') });
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      undo();
+    }
+  });
+});
+
+describe('openai-compatible adapter', () => {
+  it('sends max_tokens, and no Authorization header when there is no key', async () => {
+    const undo = setProviderEnv({ OPENAI_API_KEY: undefined });
+    try {
+      server.setScript(() => ({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-9' } }] }));
+      server.clearRequests();
+      const settings = settingsFor({ provider: 'openai-compatible', model: 'qwen3:8b', baseUrl: server.openaiBaseUrl, maxOutputTokens: 64 });
+      const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
+      expect(r.outcome).toBe('ok');
+      expect(r.observation?.toolCalls[0].arguments).toEqual({ invoice_number: 'INV-9' });
+      expect(server.requests[0].headers.authorization).toBeUndefined();
+      expect(lastBody()).toMatchObject({ max_tokens: 64 });
+      expect(lastBody()).not.toHaveProperty('max_completion_tokens');
+    } finally {
+      undo();
+    }
+  });
+
+  it('sends the key when one is set', async () => {
+    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+    server.clearRequests();
+    const settings = settingsFor({ provider: 'openai-compatible', model: 'm', baseUrl: server.openaiBaseUrl });
+    const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
+    expect(server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
+    expect(JSON.stringify(r)).not.toContain(FAKE_KEY);
+  });
+
+  it('without any base URL nothing is sent: a configuration error', async () => {
+    const r = await openaiCompatibleProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai-compatible', model: 'm' }) });
+    expect(r.error).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('base URL') });
+  });
+});

@@ -1,0 +1,188 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { env } from '../env';
+import { parseFinalText } from '../scoring/markers';
+import type { Observation, ToolCall } from '../spec/observation';
+import type { RunSettings } from '../spec/run';
+import {
+  configErrorResult,
+  failedResult,
+  isPlainObject,
+  newExchange,
+  okResult,
+  parseArguments,
+  recordingFetch,
+  type AttemptContext,
+} from './exchange';
+import type { Provider, ProviderRequest, ProviderResult, SendOptions } from './types';
+
+// OpenAI Chat Completions with `tools`, through the official SDK. The same adapter serves any
+// OpenAI-compatible server (vLLM, Ollama, llama.cpp) — see openai-compatible.ts. OpenAI's vendor types
+// stay in this file: requests are built from ProviderRequest, responses reshaped into an Observation.
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * Which field carries the output limit. OpenAI itself deprecated `max_tokens` and its reasoning models
+ * reject it, so the `openai` adapter sends `max_completion_tokens`. OpenAI-compatible servers do not all
+ * know that newer field (older vLLM, Ollama and llama.cpp builds read only `max_tokens`, and ignore
+ * unknown fields silently), so the compatible adapter sends `max_tokens`, which all of them accept.
+ */
+export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
+
+/** The id of the fixed call in the interpretation study's injected history. */
+export const INTERPRETATION_CALL_ID = 'call_0';
+
+export interface OpenAIConnection {
+  baseURL: string;
+  /** null: send no Authorization header (local servers without a key). */
+  apiKey: string | null;
+}
+
+export interface OpenAIAdapterConfig {
+  id: 'openai' | 'openai-compatible';
+  label: string;
+  maxTokensField: MaxTokensField;
+  /** Where to send and with which key; a string is a configuration error reported without sending. */
+  connection(settings: RunSettings): OpenAIConnection | string;
+}
+
+/** The wire body for one request: tools in the request's order, protocol as the system message. */
+export function buildOpenAIBody(
+  request: ProviderRequest,
+  settings: RunSettings,
+  maxTokensField: MaxTokensField,
+): ChatCompletionCreateParamsNonStreaming {
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: request.system },
+    { role: 'user', content: request.task },
+  ];
+  if (request.kind === 'interpretation' && request.interpretation) {
+    const { call, result } = request.interpretation;
+    messages.push(
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: INTERPRETATION_CALL_ID, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
+        ],
+      },
+      { role: 'tool', tool_call_id: INTERPRETATION_CALL_ID, content: typeof result === 'string' ? result : JSON.stringify(result) },
+    );
+  }
+  const tools: ChatCompletionTool[] = request.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+  const body: ChatCompletionCreateParamsNonStreaming = { model: settings.model, messages };
+  if (tools.length > 0) body.tools = tools;
+  if (settings.temperature != null) body.temperature = settings.temperature;
+  if (settings.maxOutputTokens != null) body[maxTokensField] = settings.maxOutputTokens;
+  if (settings.seed != null) body.seed = settings.seed;
+  return body;
+}
+
+export interface Reshaped {
+  observation: Observation;
+  usage: ProviderResult['usage'];
+}
+
+/**
+ * A chat completion → Observation; null when the body is not a chat completion at all (malformed_body).
+ * Takes `unknown` on purpose: with a non-JSON content type the SDK hands back a string, and a proxy's
+ * JSON error page parses into any shape.
+ */
+export function reshapeOpenAIResponse(completion: unknown, request: ProviderRequest): Reshaped | null {
+  if (!isPlainObject(completion) || !Array.isArray(completion.choices)) return null;
+  const choice: unknown = completion.choices[0];
+  if (!isPlainObject(choice) || !isPlainObject(choice.message)) return null;
+  const message = choice.message;
+  const content = typeof message.content === 'string' ? message.content : null;
+  const refusalText = typeof message.refusal === 'string' && message.refusal.trim() !== '' ? message.refusal : null;
+  const known = new Set(request.tools.map((t) => t.name));
+  const toolCalls: ToolCall[] = [];
+  let malformed: string | null = null;
+  const rawCalls: unknown[] = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  for (const raw of rawCalls) {
+    if (!isPlainObject(raw)) continue;
+    const fn = isPlainObject(raw.function) ? raw.function : isPlainObject(raw.custom) ? raw.custom : null;
+    const name = fn && typeof fn.name === 'string' ? fn.name : '';
+    const rawArguments = fn && typeof fn.arguments === 'string' ? fn.arguments : fn && typeof fn.input === 'string' ? fn.input : '';
+    const args = raw.type === 'function' || raw.type === undefined ? parseArguments(rawArguments) : null;
+    toolCalls.push({ name, arguments: args, rawArguments });
+    if (malformed) continue;
+    if (!known.has(name)) malformed = `unknown_tool:${name}`;
+    else if (args === null) malformed = 'unparseable_arguments';
+  }
+  const text = content ?? refusalText;
+  const parsed = parseFinalText(content, request.markers);
+  const observation: Observation = {
+    toolCalls,
+    marker: parsed.marker,
+    label: parsed.label,
+    text,
+    refusal: refusalText !== null,
+    malformed,
+    finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
+  };
+  return { observation, usage: openAIUsage(completion.usage) };
+}
+
+function openAIUsage(usage: unknown): ProviderResult['usage'] {
+  if (!isPlainObject(usage)) return null;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
+}
+
+export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
+  return {
+    id: config.id,
+    label: config.label,
+    simulated: false,
+    async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+      const { settings, signal } = options;
+      const built = buildOpenAIBody(request, settings, config.maxTokensField);
+      const connection = config.connection(settings);
+      if (typeof connection === 'string') return configErrorResult(built, connection);
+
+      const ctx: AttemptContext = { exchange: newExchange(), built, t0: performance.now(), signal };
+      try {
+        const client = new OpenAI({
+          apiKey: connection.apiKey ?? 'no-key',
+          baseURL: connection.baseURL,
+          // one attempt per HTTP exchange: retries are the run engine's, recorded as attempts
+          maxRetries: 0,
+          timeout: settings.timeoutMs,
+          fetch: recordingFetch(ctx.exchange),
+          // explicit, so that the SDK does not pick these up from process.env
+          organization: null,
+          project: null,
+          logLevel: 'off',
+          defaultHeaders: connection.apiKey === null ? { Authorization: null } : undefined,
+        });
+        const completion: unknown = await client.chat.completions.create(built, { signal });
+        const reshaped = reshapeOpenAIResponse(completion, request);
+        if (!reshaped) return failedResult(ctx, new Error('the body is not a chat completion'));
+        return okResult(ctx, reshaped.observation, reshaped.usage);
+      } catch (error) {
+        return failedResult(ctx, error);
+      }
+    },
+  };
+}
+
+/** api.openai.com (or OPENAI_BASE_URL / the run's base URL); needs OPENAI_API_KEY. */
+export const openaiProvider: Provider = createOpenAIProvider({
+  id: 'openai',
+  label: 'OpenAI (Chat Completions)',
+  maxTokensField: 'max_completion_tokens',
+  connection(settings) {
+    const e = env();
+    if (!e.OPENAI_API_KEY) return 'OPENAI_API_KEY is not set: the openai provider needs a key';
+    return { baseURL: settings.baseUrl ?? e.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, apiKey: e.OPENAI_API_KEY };
+  },
+});

@@ -1,0 +1,172 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
+import { FAKE_KEY, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
+import { geminiProvider } from './gemini';
+import { openaiProvider } from './openai';
+import { describeProviderFailure } from './precheck';
+import type { Provider, ProviderResult } from './types';
+
+// Transport failures end as the right TransportErrorKind, for both SDKs, against a real HTTP server;
+// and the key is sent over the wire but stored nowhere.
+
+let server: LoopbackServer;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  server = await startLoopbackServer();
+  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined, OPENAI_BASE_URL: undefined, GEMINI_BASE_URL: undefined });
+});
+afterAll(async () => {
+  await server.close();
+  restoreEnv();
+});
+
+/** A port with nothing listening: bind one, then close it. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const address = s.address();
+  const port = address && typeof address === 'object' ? address.port : 0;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+function expectNoKey(result: ProviderResult): void {
+  expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
+  expect(result.error?.message ?? '').not.toContain(FAKE_KEY);
+}
+
+const cases: { name: 'openai' | 'gemini'; provider: Provider; baseUrl: () => string; keyHeader: (h: Record<string, unknown>) => unknown }[] = [
+  { name: 'openai', provider: openaiProvider, baseUrl: () => server.openaiBaseUrl, keyHeader: (h) => h.authorization },
+  { name: 'gemini', provider: geminiProvider, baseUrl: () => server.geminiBaseUrl, keyHeader: (h) => h['x-goog-api-key'] },
+];
+
+describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, keyHeader }) => {
+  const send = async (reply: Reply, overrides: { timeoutMs?: number; baseUrl?: string } = {}): Promise<ProviderResult> => {
+    server.setScript(() => reply);
+    const settings = settingsFor({ provider: name, model: 'test-model', baseUrl: overrides.baseUrl ?? baseUrl(), timeoutMs: overrides.timeoutMs ?? 10_000 });
+    const result = await provider.send(selectionRequest(), { settings });
+    expectNoKey(result);
+    return result;
+  };
+
+  it('429 with Retry-After in seconds → http_429 with retryAfterMs', async () => {
+    const r = await send({ kind: 'http', status: 429, headers: { 'retry-after': '7' } });
+    expect(r.outcome).toBe('transport_error');
+    expect(r.error).toMatchObject({ kind: 'http_429', retryAfterMs: 7000 });
+    expect(r.httpStatus).toBe(429);
+    expect(r.response).toMatchObject({ error: expect.anything() });
+    expect(describeProviderFailure(r, name)).toMatch(/rate-limited/);
+  });
+
+  it('429 with Retry-After as an HTTP-date → retryAfterMs from the date', async () => {
+    const at = new Date(Date.now() + 30_000).toUTCString();
+    const r = await send({ kind: 'http', status: 429, headers: { 'retry-after': at } });
+    expect(r.error?.kind).toBe('http_429');
+    expect(r.error?.retryAfterMs).toBeGreaterThan(25_000);
+    expect(r.error?.retryAfterMs).toBeLessThanOrEqual(30_000);
+  });
+
+  it('is one attempt: no SDK retry on 429 or 500', async () => {
+    server.clearRequests();
+    await send({ kind: 'http', status: 500 });
+    await send({ kind: 'http', status: 429 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('500 → http_5xx', async () => {
+    const r = await send({ kind: 'http', status: 500 });
+    expect(r.error?.kind).toBe('http_5xx');
+    expect(r.httpStatus).toBe(500);
+    expect(r.error?.message).toMatch(/HTTP 500/);
+  });
+
+  it('401 → http_4xx, described as a rejected key', async () => {
+    const r = await send({ kind: 'http', status: 401 });
+    expect(r.error?.kind).toBe('http_4xx');
+    expect(r.httpStatus).toBe(401);
+    expect(describeProviderFailure(r, name)).toMatch(/API key was rejected/);
+  });
+
+  it('404 → http_4xx, described as unknown model or wrong base URL', async () => {
+    const r = await send({ kind: 'http', status: 404 });
+    expect(r.error?.kind).toBe('http_4xx');
+    expect(describeProviderFailure(r, name, { model: 'test-model' })).toMatch(/unknown model or wrong base URL.*test-model/);
+  });
+
+  it('a reset connection → reset', async () => {
+    const r = await send({ kind: 'reset' });
+    expect(r.error?.kind).toBe('reset');
+    expect(r.httpStatus).toBeNull();
+    expect(r.response).toBeNull();
+  });
+
+  it('no answer before timeoutMs → timeout', async () => {
+    const t0 = Date.now();
+    const r = await send({ kind: 'hang' }, { timeoutMs: 300 });
+    expect(r.error?.kind).toBe('timeout');
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('a slow answer within the timeout is fine, and its latency is measured', async () => {
+    const r = await send({ kind: 'delay', ms: 150, then: { kind: 'text', text: 'STOP: nothing to do' } });
+    expect(r.outcome).toBe('ok');
+    expect(r.latencyMs).toBeGreaterThanOrEqual(140);
+  });
+
+  it('200 with an HTML body → malformed_body, body stored as text', async () => {
+    const r = await send({ kind: 'nonJson' });
+    expect(r.error?.kind).toBe('malformed_body');
+    expect(r.httpStatus).toBe(200);
+    expect(r.response).toEqual({ text: expect.stringContaining('<html>') });
+  });
+
+  it('200 with non-JSON served as application/json → malformed_body', async () => {
+    const r = await send({ kind: 'nonJson', body: '{"choices": [', contentType: 'application/json' });
+    expect(r.error?.kind).toBe('malformed_body');
+  });
+
+  it('200 with JSON of the wrong shape → malformed_body', async () => {
+    const r = await send({ kind: 'http', status: 200, body: { hello: 'world' } });
+    expect(r.error?.kind).toBe('malformed_body');
+    expect(r.response).toEqual({ hello: 'world' });
+  });
+
+  it('an unresolvable host → dns', async () => {
+    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: name === 'openai' ? 'http://nonexistent.invalid/v1' : 'http://nonexistent.invalid' });
+    expect(r.error?.kind).toBe('dns');
+    expect(describeProviderFailure(r, name)).toMatch(/could not reach nonexistent\.invalid/);
+  });
+
+  it('a closed port → connect', async () => {
+    const port = await closedPort();
+    const base = `http://127.0.0.1:${port}`;
+    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: name === 'openai' ? `${base}/v1` : base });
+    expect(r.error?.kind).toBe('connect');
+    expect(describeProviderFailure(r, name, { baseUrl: base })).toMatch(new RegExp(`could not reach 127\\.0\\.0\\.1:${port}`));
+  });
+
+  it("an abort through the caller's signal → lost", async () => {
+    server.setScript(() => ({ kind: 'hang' }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const settings = settingsFor({ provider: name, model: 'test-model', baseUrl: baseUrl() });
+    const r = await provider.send(selectionRequest(), { settings, signal: controller.signal });
+    expect(r.error?.kind).toBe('lost');
+  });
+
+  it('sends the key over the wire, stores it nowhere — even when the server echoes it', async () => {
+    server.clearRequests();
+    const echoed = `Incorrect API key provided: ${FAKE_KEY}. Get one at https://example.test/keys?key=${FAKE_KEY}`;
+    const r = await send({ kind: 'http', status: 401, body: { error: { message: echoed, code: 401 } }, headers: { 'x-echo': FAKE_KEY } });
+    expect(String(keyHeader(server.requests[0].headers))).toContain(FAKE_KEY);
+    expect(JSON.stringify(r.response)).toContain('[REDACTED]');
+    expect(r.error?.message).toContain('[REDACTED]');
+    expect(describeProviderFailure(r, name)).not.toContain(FAKE_KEY);
+
+    const ok = await send({ kind: 'text', text: `STOP: my key is ${FAKE_KEY}` });
+    expect(ok.outcome).toBe('ok');
+    expect(JSON.stringify(ok.response)).toContain('[REDACTED]');
+  });
+});

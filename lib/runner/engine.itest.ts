@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startLoopbackServer, echoScript, type LoopbackServer, type Reply, type ScriptRequest } from '../testing/loopback-server';
+import { engineViolations, doneCount, runCli, waitFor, waitForRunStatus } from '../testing/engine';
+import { resetEnvCache, env } from '../env';
+import { closeDb, pool } from '../db/client';
+import { closeQueues } from '../queue/connection';
+import { ensureTemplateExperiment } from '../db/templates';
+import { getExperiment } from '../db/experiments';
+import { loadRunSummary } from '../db/results';
+import { createRun, startRun } from './start';
+import { startWorker, type WorkerHandle } from './worker';
+import { TEMPLATES } from '../templates';
+
+// The run engine against a loopback OpenAI-wire server through the real SDK, with real PostgreSQL and
+// Redis: injected faults, a Redis that loses every key mid-run, and pause / resume / cancel via the CLI.
+
+const KEY = 'sk-test-engine-0000';
+let server: LoopbackServer;
+let worker: WorkerHandle | undefined;
+let experimentId: string;
+
+/** A task that always fails in transport: its trials must end unresolved, outside the denominators. */
+const reference = TEMPLATES['reference-study'].build();
+const doomedTask = reference.studies[0].cases.find((c) => !reference.prechecks.some((p) => p.caseId === c.id))!.task;
+
+function userText(req: ScriptRequest): string {
+  const body = req.body as { messages?: { role: string; content: unknown }[] };
+  return JSON.stringify(body.messages?.filter((m) => m.role === 'user') ?? []);
+}
+
+beforeAll(async () => {
+  server = await startLoopbackServer();
+  process.env.OPENAI_API_KEY = KEY;
+  resetEnvCache();
+  experimentId = (await ensureTemplateExperiment('reference-study')).id;
+});
+
+afterAll(async () => {
+  await worker?.close();
+  await server.close();
+  await closeQueues();
+  await closeDb();
+});
+
+const settings = (extra: Record<string, unknown> = {}) => ({
+  provider: 'openai',
+  model: 'loopback-model',
+  baseUrl: server.openaiBaseUrl,
+  retryBaseMs: 20,
+  maxAttempts: 5,
+  timeoutMs: 3000,
+  concurrency: 16,
+  ...extra,
+});
+
+describe('run engine under faults', () => {
+  it('resolves every trial once, stores every attempt and keeps transport errors out of Table 1', async () => {
+    let n = 0;
+    const faults: Reply[] = [
+      { kind: 'http', status: 500 },
+      { kind: 'http', status: 429, headers: { 'retry-after': '1' } },
+      { kind: 'reset' },
+      { kind: 'nonJson' },
+    ];
+    server.clearRequests();
+    server.setScript((req) => {
+      if (userText(req).includes(JSON.stringify(doomedTask).slice(1, -1))) return { kind: 'http', status: 503 };
+      n++;
+      return n % 5 === 0 ? faults[(n / 5) % faults.length] : echoScript(req);
+    });
+    const run = await createRun(experimentId, settings());
+    expect((await startRun(run.id)).ok).toBe(true);
+    worker = startWorker({ concurrency: 16 });
+    const final = await waitForRunStatus(run.id, ['completed', 'failed', 'cancelled'], 120_000);
+    expect(final.status).toBe('completed');
+    expect(await engineViolations(run.id)).toEqual([]);
+
+    const attempts = await pool().query<{ kind: string; outcome: string; error_kind: string | null; retry_after_ms: number | null }>(
+      'SELECT kind, outcome, error_kind, retry_after_ms FROM attempts WHERE run_id = $1',
+      [run.id],
+    );
+    // every HTTP exchange the server answered (or reset) is one stored attempt, pre-checks apart
+    expect(attempts.rowCount).toBe(server.count);
+    expect(attempts.rows.filter((a) => a.kind === 'precheck')).toHaveLength(2);
+    const errors = attempts.rows.filter((a) => a.outcome === 'transport_error');
+    expect(new Set(errors.map((e) => e.error_kind))).toEqual(new Set(['http_5xx', 'http_429', 'reset', 'malformed_body']));
+    for (const e of errors.filter((x) => x.error_kind === 'http_429')) expect(e.retry_after_ms).toBe(1000);
+
+    const unresolved = await pool().query<{ id: string; attempts: number }>(
+      `SELECT t.id, (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id AND a.outcome = 'transport_error') AS attempts
+         FROM trials t WHERE t.run_id = $1 AND t.status = 'unresolved'`,
+      [run.id],
+    );
+    expect(unresolved.rowCount).toBe(4); // one case × 2 conditions × 2 candidate orders
+    for (const u of unresolved.rows) expect(u.attempts).toBe(5);
+
+    const exp = await getExperiment(experimentId);
+    const summary = await loadRunSummary(run.id, exp!.spec);
+    const selection = summary.studies.find((s) => s.kind === 'selection')!;
+    expect(selection.total.baseline.n + selection.total.treatment.n).toBe(96 - 4);
+    expect(selection.total.baseline.unresolved + selection.total.treatment.unresolved).toBe(4);
+    expect(selection.pairs.incomplete).toBe(2);
+    await worker.close();
+    worker = undefined;
+  });
+
+  it('completes after Redis loses every key of the queue mid-run (reconcile rebuilds it from PostgreSQL)', async () => {
+    server.setScript(async (req) => ({ kind: 'delay', ms: 30, then: await echoScript(req) }));
+    const run = await createRun(experimentId, settings({ concurrency: 4 }));
+    expect((await startRun(run.id)).ok).toBe(true);
+    worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
+    await waitFor('some progress', async () => (await doneCount(run.id)) >= 20);
+    const redis = new Redis(env().REDIS_URL);
+    let cursor = '0';
+    let deleted = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${env().TCLAB_QUEUE_PREFIX}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+    redis.disconnect();
+    expect(deleted).toBeGreaterThan(0);
+    expect(await doneCount(run.id)).toBeLessThan(152);
+    const final = await waitForRunStatus(run.id, ['completed'], 120_000);
+    expect(final.status).toBe('completed');
+    expect(await engineViolations(run.id)).toEqual([]);
+    await worker.close();
+    worker = undefined;
+  });
+
+  it('pauses, resumes and cancels through the CLI; cancel sends nothing more and undoes nothing', async () => {
+    server.setScript(async (req) => ({ kind: 'delay', ms: 100, then: await echoScript(req) }));
+    const run = await createRun(experimentId, settings({ concurrency: 2 }));
+    expect((await startRun(run.id)).ok).toBe(true);
+    worker = startWorker({ concurrency: 4 });
+    await waitFor('progress', async () => (await doneCount(run.id)) >= 4);
+
+    const paused = await runCli(['pause', run.id]);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toContain('paused');
+    await new Promise((r) => setTimeout(r, 600)); // in-flight requests finish
+    const atPause = await doneCount(run.id);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await doneCount(run.id)).toBe(atPause);
+
+    expect((await runCli(['resume', run.id])).code).toBe(0);
+    await waitFor('progress after resume', async () => (await doneCount(run.id)) >= atPause + 4);
+
+    const sentBefore = server.count;
+    const cancelled = await runCli(['cancel', run.id]);
+    expect(cancelled.code).toBe(0);
+    const final = await waitForRunStatus(run.id, ['cancelled']);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(server.count - sentBefore).toBeLessThanOrEqual(4); // at most what was in flight
+    const counts = await pool().query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status', [run.id]);
+    const by = Object.fromEntries(counts.rows.map((r) => [r.status, r.n]));
+    expect(by.cancelled).toBeGreaterThan(0);
+    expect((by.passed ?? 0) + (by.failed ?? 0) + (by.untested ?? 0)).toBeGreaterThanOrEqual(atPause);
+    const cancelledWithAttempts = await pool().query(
+      `SELECT 1 FROM trials t JOIN attempts a ON a.trial_id = t.id WHERE t.run_id = $1 AND t.status = 'cancelled'`,
+      [run.id],
+    );
+    expect(cancelledWithAttempts.rowCount).toBe(0);
+    expect(final.status).toBe('cancelled');
+    expect((await runCli(['resume', run.id])).code).toBe(1); // a cancelled run stays cancelled
+  });
+});

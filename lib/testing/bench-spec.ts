@@ -1,0 +1,49 @@
+import type { ExperimentSpecInput } from '../spec/experiment';
+
+/**
+ * A synthetic experiment of exactly `n` formal trials (n a multiple of 2): one selection study, two
+ * conditions, fixed order, cases × replicates = n / 2. For benchmarks and load tests.
+ */
+export function benchSpec(n: number): ExperimentSpecInput {
+  const perCondition = n / 2;
+  if (!Number.isInteger(perCondition)) throw new Error('n must be even');
+  const replicates = Math.min(100, perCondition);
+  const cases = perCondition / replicates;
+  if (!Number.isInteger(cases)) throw new Error(`n/2 must be a multiple of ${replicates}`);
+  const tools = (desc: string) => ({
+    shop: {
+      en: [
+        { tool: 'lookup', name: 'lookup_order', description: desc, parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } },
+        { tool: 'refund', name: 'refund_order', description: `${desc} Writes.`, parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } },
+      ],
+    },
+  });
+  return {
+    format: 'tclab.experiment/v1',
+    id: `bench-${n}`,
+    name: `Benchmark, ${n} trials`,
+    locales: ['en'],
+    scenarios: [{ id: 'shop', title: 'Shop', tools: [{ id: 'lookup', effect: 'read' }, { id: 'refund', effect: 'write' }] }],
+    replicates,
+    studies: [
+      {
+        id: 'selection',
+        kind: 'selection',
+        title: 'Selection',
+        orderPolicy: 'fixed',
+        protocol: { system: { en: 'Use a tool, or reply CLARIFY: / STOP:.' } },
+        conditions: [
+          { id: 'vague', label: 'Vague', baseline: true, tools: tools('Handles orders.') },
+          { id: 'clear', label: 'Clear', tools: tools('Looks up an order by id. Read-only.') },
+        ],
+        cases: Array.from({ length: cases }, (_, i) => ({
+          id: `c${i}`,
+          scenario: 'shop',
+          locale: 'en',
+          task: `Where is order A-${1000 + i}?`,
+          checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read', tool: 'lookup', call_count: 1 } }],
+        })),
+      },
+    ],
+  };
+}

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { pool } from '../db/client';
+import { getRun, type RunRow } from '../db/runs';
+
+// Helpers for run-engine integration tests: worker processes, waiting on PostgreSQL, invariants.
+
+const require = createRequire(import.meta.url);
+const TSX = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface WorkerProcess {
+  proc: ChildProcess;
+  output: () => string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** `npm run worker` as a real child process (its own process group, so SIGKILL takes all of it). */
+export function spawnWorker(env: Record<string, string | undefined> = {}): WorkerProcess {
+  const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'workers/trials.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, TCLAB_LOG_LEVEL: 'warn', ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    proc,
+    output: () => out,
+    kill: (signal = 'SIGKILL') =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        try {
+          process.kill(-proc.pid!, signal);
+        } catch {
+          resolve();
+        }
+      }),
+  };
+}
+
+/** Run a `tclab` CLI command to completion. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'cli/tclab.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export function waitForRunStatus(runId: string, statuses: string[], timeoutMs = 120_000): Promise<RunRow> {
+  return waitFor(`run ${runId} to be ${statuses.join('|')}`, async () => {
+    const r = await getRun(runId);
+    return r && statuses.includes(r.status) ? r : null;
+  }, timeoutMs, 200);
+}
+
+export async function doneCount(runId: string): Promise<number> {
+  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status NOT IN ('queued', 'running')`, [runId]);
+  return r.rows[0].n;
+}
+
+/**
+ * The engine's invariant: every trial final; a trial scored (passed/failed/untested) has exactly one
+ * observation and one verdict per check, from an attempt of its own that ended ok; an unresolved or
+ * cancelled trial has none; no attempt is left `sent`.
+ */
+export async function engineViolations(runId: string): Promise<string[]> {
+  const r = await pool().query<{ id: string; status: string; obs: number; ok_attempt: boolean; verdicts: number; sent: number }>(
+    `SELECT t.id, t.status,
+            (SELECT count(*)::int FROM observations o WHERE o.trial_id = t.id) AS obs,
+            EXISTS (SELECT 1 FROM observations o JOIN attempts a ON a.id = o.attempt_id WHERE o.trial_id = t.id AND a.trial_id = t.id AND a.outcome = 'ok') AS ok_attempt,
+            (SELECT count(*)::int FROM verdicts v WHERE v.trial_id = t.id) AS verdicts,
+            (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id AND a.outcome = 'sent') AS sent
+       FROM trials t WHERE t.run_id = $1`,
+    [runId],
+  );
+  const problems: string[] = [];
+  for (const t of r.rows) {
+    if (t.status === 'queued' || t.status === 'running') problems.push(`${t.id}: not final (${t.status})`);
+    const scored = ['passed', 'failed', 'untested'].includes(t.status);
+    if (scored && (t.obs !== 1 || !t.ok_attempt || t.verdicts < 1)) problems.push(`${t.id}: ${t.status} with ${t.obs} observations, ${t.verdicts} verdicts`);
+    if (!scored && (t.obs !== 0 || t.verdicts !== 0)) problems.push(`${t.id}: ${t.status} but has a result`);
+    if (t.sent) problems.push(`${t.id}: ${t.sent} attempts left 'sent'`);
+  }
+  return problems;
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { geminiProvider } from '../providers/gemini';
+import { openaiProvider } from '../providers/openai';
+import { echoScript, startLoopbackServer } from './loopback-server';
+import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, selectionRequest, setProviderEnv, settingsFor } from './provider-fixtures';
+
+let restoreEnv: () => void;
+beforeAll(() => {
+  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined });
+});
+afterAll(() => restoreEnv());
+
+describe('loopback server', () => {
+  it('echoScript: selection calls the first tool listed with {}, interpretation reports CANNOT_DETERMINE — both formats', async () => {
+    const server = await startLoopbackServer({ script: echoScript });
+    try {
+      for (const [provider, baseUrl] of [
+        [openaiProvider, server.openaiBaseUrl],
+        [geminiProvider, server.geminiBaseUrl],
+      ] as const) {
+        const settings = settingsFor({ provider: provider.id === 'openai' ? 'openai' : 'gemini', model: 'm', baseUrl });
+        const sel = await provider.send(selectionRequest([...INVOICE_TOOLS].reverse()), { settings });
+        expect(sel.observation?.toolCalls).toEqual([expect.objectContaining({ name: 'pay_invoice', arguments: {} })]);
+        const interp = await provider.send(interpretationRequest(), { settings });
+        expect(interp.observation).toMatchObject({ toolCalls: [], label: 'CANNOT_DETERMINE' });
+      }
+      expect(server.requests.map((r) => r.provider)).toEqual(['openai', 'openai', 'gemini', 'gemini']);
+      expect(server.count).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('record: false keeps nothing but still counts; latencyMs delays every answer', async () => {
+    const server = await startLoopbackServer({ record: false, latencyMs: 120 });
+    try {
+      const settings = settingsFor({ provider: 'openai', model: 'm', baseUrl: server.openaiBaseUrl });
+      const r = await openaiProvider.send(selectionRequest(), { settings });
+      expect(r.outcome).toBe('ok');
+      expect(r.latencyMs).toBeGreaterThanOrEqual(110);
+      expect(server.requests).toHaveLength(0);
+      expect(server.count).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('unknown routes answer 404; a failing script answers 500; close() ends hanging requests', async () => {
+    const server = await startLoopbackServer({
+      script: () => {
+        throw new Error('no reply scripted');
+      },
+    });
+    const notFound = await fetch(`${server.url}/v2/nothing`, { method: 'POST', body: '{}' });
+    expect(notFound.status).toBe(404);
+    const failing = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', body: '{"model":"m"}' });
+    expect(failing.status).toBe(500);
+    expect(await failing.text()).toContain('no reply scripted');
+    server.setScript(() => ({ kind: 'hang' }));
+    const hanging = fetch(`${server.geminiBaseUrl}/v1beta/models/m:generateContent`, { method: 'POST', body: '{}' }).then(
+      () => 'answered',
+      () => 'closed',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await server.close();
+    expect(await hanging).toBe('closed');
+  });
+});

@@ -1,0 +1,231 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  defaultErrorBody,
+  geminiGenerateContentBody,
+  isInterpretationBody,
+  openaiChatCompletionBody,
+  wireToolNames,
+  type WireCall,
+} from './wire-bodies';
+
+export * from './wire-bodies';
+
+// A real HTTP server on 127.0.0.1 that speaks both providers' wire formats, driven by a script, so that
+// the real SDKs can be tested end to end (never mocked) and the run engine benchmarked without a network:
+//   POST /v1/chat/completions                     (OpenAI; base URL `${url}/v1`)
+//   POST /v1beta/models/{model}:generateContent   (Gemini; base URL `${url}`)
+// Keep-alive, no per-request logging; recording of requests can be switched off for benchmarks.
+
+export type LoopbackProvider = 'openai' | 'gemini';
+
+export type Reply =
+  | { kind: 'toolCalls'; calls: WireCall[]; text?: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'refusal'; text?: string }
+  /** Gemini: finishReason MALFORMED_FUNCTION_CALL. OpenAI has none; it gets a call with broken JSON. */
+  | { kind: 'malformedFunctionCall' }
+  /** Any status and body (object → JSON; string → as is). Default body: the provider's error envelope. */
+  | { kind: 'http'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Destroy the socket without answering. */
+  | { kind: 'reset' }
+  /** Never answer (the client times out). */
+  | { kind: 'hang' }
+  /** 200 with a body that is not JSON (default: an HTML page served as text/html). */
+  | { kind: 'nonJson'; body?: string; contentType?: string }
+  | { kind: 'delay'; ms: number; then: Reply };
+
+export interface ScriptRequest {
+  provider: LoopbackProvider;
+  /** The parsed JSON body. */
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  /** OpenAI: body.model; Gemini: the model in the path. */
+  model: string;
+  /** Path and query as received. */
+  path: string;
+}
+
+export type Script = (req: ScriptRequest) => Reply | Promise<Reply>;
+
+export interface LoopbackOptions {
+  script?: Script;
+  /** Fixed delay before every answer, in ms. */
+  latencyMs?: number;
+  /** Keep every received request in `requests` (default true; switch off for benchmarks). */
+  record?: boolean;
+  /** Port to listen on (default: a random free port). */
+  port?: number;
+}
+
+export interface LoopbackServer {
+  /** `http://127.0.0.1:PORT` — Gemini's base URL. */
+  url: string;
+  port: number;
+  /** `${url}/v1` — OpenAI's base URL. */
+  openaiBaseUrl: string;
+  geminiBaseUrl: string;
+  /** Every received request (when recording), in arrival order. */
+  requests: ScriptRequest[];
+  /** Requests answered so far (counted even when not recording). */
+  readonly count: number;
+  setScript(script: Script): void;
+  setLatency(ms: number): void;
+  clearRequests(): void;
+  /** Stops listening and destroys every open connection, hanging ones included. */
+  close(): Promise<void>;
+}
+
+/**
+ * Answers a selection request by calling the first tool listed with `{}`, and an interpretation request
+ * (one that carries an injected tool result) with "STATUS: CANNOT_DETERMINE". No tools → a STOP marker.
+ */
+export const echoScript: Script = (req) => {
+  if (isInterpretationBody(req.provider, req.body)) return { kind: 'text', text: 'STATUS: CANNOT_DETERMINE' };
+  const names = wireToolNames(req.provider, req.body);
+  if (names.length === 0) return { kind: 'text', text: 'STOP: no tools were offered.' };
+  return { kind: 'toolCalls', calls: [{ name: names[0], arguments: {} }] };
+};
+
+const GEMINI_PATH = /^\/(v1beta|v1|v1alpha)\/models\/([^/:?]+):generateContent(?:\?|$)/;
+const OPENAI_PATH = /^\/v1\/chat\/completions(?:\?|$)/;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function sendBody(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function successBody(provider: LoopbackProvider, model: string, reply: Reply, toolNames: string[]): Record<string, unknown> {
+  if (provider === 'openai') {
+    switch (reply.kind) {
+      case 'toolCalls':
+        return openaiChatCompletionBody({ model, calls: reply.calls, text: reply.text ?? null });
+      case 'text':
+        return openaiChatCompletionBody({ model, text: reply.text });
+      case 'refusal':
+        return openaiChatCompletionBody({ model, refusal: reply.text ?? "I'm sorry, but I can't help with that." });
+      default: // malformedFunctionCall
+        return openaiChatCompletionBody({ model, calls: [{ name: toolNames[0] ?? 'unknown', arguments: '{"broken": ' }] });
+    }
+  }
+  switch (reply.kind) {
+    case 'toolCalls':
+      return geminiGenerateContentBody({ model, calls: reply.calls, text: reply.text ?? null });
+    case 'text':
+      return geminiGenerateContentBody({ model, text: reply.text });
+    case 'refusal':
+      return geminiGenerateContentBody({ model, finishReason: 'SAFETY', noContent: true });
+    default: // malformedFunctionCall
+      return geminiGenerateContentBody({ model, finishReason: 'MALFORMED_FUNCTION_CALL', noContent: true });
+  }
+}
+
+export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<LoopbackServer> {
+  let script: Script = opts.script ?? echoScript;
+  let latencyMs = opts.latencyMs ?? 0;
+  const record = opts.record ?? true;
+  const requests: ScriptRequest[] = [];
+  let count = 0;
+
+  async function respond(req: IncomingMessage, res: ServerResponse, sreq: ScriptRequest, reply: Reply): Promise<void> {
+    switch (reply.kind) {
+      case 'delay':
+        await sleep(reply.ms);
+        return respond(req, res, sreq, reply.then);
+      case 'hang':
+        return; // closeAllConnections() in close() ends it
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'http':
+        return sendBody(res, reply.status, reply.body ?? defaultErrorBody(sreq.provider, reply.status), reply.headers);
+      case 'nonJson':
+        return sendBody(res, 200, reply.body ?? '<html><body><h1>Welcome to the proxy</h1></body></html>', {}, reply.contentType ?? 'text/html; charset=utf-8');
+      default:
+        return sendBody(res, 200, successBody(sreq.provider, sreq.model, reply, wireToolNames(sreq.provider, sreq.body)));
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+    const path = req.url ?? '/';
+    const gemini = GEMINI_PATH.exec(path);
+    const provider: LoopbackProvider | null = OPENAI_PATH.test(path) ? 'openai' : gemini ? 'gemini' : null;
+    if (req.method !== 'POST' || provider === null) {
+      return sendBody(res, 404, { error: { code: 404, message: `loopback: no route for ${req.method} ${path}` } });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return sendBody(res, 400, defaultErrorBody(provider, 400));
+    }
+    const bodyModel = body !== null && typeof body === 'object' && 'model' in body && typeof body.model === 'string' ? body.model : '';
+    const model = gemini ? decodeURIComponent(gemini[2]) : bodyModel;
+    const sreq: ScriptRequest = { provider, body, headers: req.headers, model, path };
+    count += 1;
+    if (record) requests.push(sreq);
+    let reply: Reply;
+    try {
+      reply = await script(sreq);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return sendBody(res, 500, { error: { code: 500, message: `loopback script failed: ${message}` } });
+    }
+    if (latencyMs > 0) await sleep(latencyMs);
+    return respond(req, res, sreq, reply);
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(() => {
+        if (!res.headersSent) sendBody(res, 500, { error: { code: 500, message: 'loopback: internal error' } });
+        else res.destroy();
+      });
+    });
+  });
+  // longer than undici's 4 s idle timeout, so the client, not the server, closes idle sockets (no races)
+  server.keepAliveTimeout = 10_000;
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 0;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    port,
+    openaiBaseUrl: `${url}/v1`,
+    geminiBaseUrl: url,
+    requests,
+    get count() {
+      return count;
+    },
+    setScript(next) {
+      script = next;
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    clearRequests() {
+      requests.length = 0;
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

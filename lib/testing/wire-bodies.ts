@@ -1,0 +1,146 @@
+// Success and error bodies in each provider's wire format, as the real APIs send them (the minimal shapes
+// the official SDKs accept, plus usage). Used by the loopback server and by tests that script a body.
+
+export interface WireCall {
+  name: string;
+  /** An object is sent as JSON; a string is sent verbatim (e.g. arguments that are not valid JSON). */
+  arguments: Record<string, unknown> | string;
+}
+
+export interface WireUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const DEFAULT_USAGE: WireUsage = { inputTokens: 100, outputTokens: 10 };
+
+export interface OpenAIBodyOptions {
+  model?: string;
+  calls?: WireCall[];
+  text?: string | null;
+  refusal?: string | null;
+  finishReason?: string;
+  usage?: WireUsage;
+  id?: string;
+}
+
+/** A Chat Completions response (`object: "chat.completion"`). */
+export function openaiChatCompletionBody(opts: OpenAIBodyOptions = {}): Record<string, unknown> {
+  const calls = opts.calls ?? [];
+  const usage = opts.usage ?? DEFAULT_USAGE;
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: opts.text ?? null,
+    refusal: opts.refusal ?? null,
+  };
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((c, i) => ({
+      id: `call_${i + 1}`,
+      type: 'function',
+      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+    }));
+  }
+  return {
+    id: opts.id ?? 'chatcmpl-loopback',
+    object: 'chat.completion',
+    created: 1_780_000_000,
+    model: opts.model ?? 'loopback-model',
+    choices: [{ index: 0, message, finish_reason: opts.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop'), logprobs: null }],
+    usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+  };
+}
+
+export interface GeminiBodyOptions {
+  model?: string;
+  calls?: WireCall[];
+  text?: string | null;
+  finishReason?: string;
+  /** Leave the candidate without content (safety block, malformed function call). */
+  noContent?: boolean;
+  usage?: WireUsage;
+}
+
+/** A generateContent response. A string `arguments` is sent as a JSON string where an object belongs. */
+export function geminiGenerateContentBody(opts: GeminiBodyOptions = {}): Record<string, unknown> {
+  const usage = opts.usage ?? DEFAULT_USAGE;
+  const parts: Record<string, unknown>[] = [];
+  if (opts.text != null) parts.push({ text: opts.text });
+  for (const c of opts.calls ?? []) parts.push({ functionCall: { name: c.name, args: c.arguments } });
+  const candidate: Record<string, unknown> = { finishReason: opts.finishReason ?? 'STOP', index: 0 };
+  if (!opts.noContent) candidate.content = { role: 'model', parts };
+  return {
+    candidates: [candidate],
+    usageMetadata: {
+      promptTokenCount: usage.inputTokens,
+      candidatesTokenCount: usage.outputTokens,
+      totalTokenCount: usage.inputTokens + usage.outputTokens,
+    },
+    modelVersion: opts.model ?? 'loopback-model',
+    responseId: 'loopback',
+  };
+}
+
+/** OpenAI's error envelope. */
+export function openaiErrorBody(status: number, message: string): Record<string, unknown> {
+  const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
+}
+
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+/** Google's error envelope. */
+export function geminiErrorBody(status: number, message: string): Record<string, unknown> {
+  return { error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+}
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  401: 'Incorrect API key provided.',
+  403: 'Permission denied.',
+  404: 'The model does not exist.',
+  429: 'Rate limit reached. Please try again later.',
+  500: 'The server had an error while processing your request.',
+};
+
+export function defaultErrorBody(provider: 'openai' | 'gemini', status: number): Record<string, unknown> {
+  const message = DEFAULT_MESSAGES[status] ?? `HTTP ${status}`;
+  return provider === 'openai' ? openaiErrorBody(status, message) : geminiErrorBody(status, message);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Tool names in a request body, in the order they were sent. */
+export function wireToolNames(provider: 'openai' | 'gemini', body: unknown): string[] {
+  if (!isRecord(body) || !Array.isArray(body.tools)) return [];
+  const names: string[] = [];
+  for (const tool of body.tools) {
+    if (!isRecord(tool)) continue;
+    if (provider === 'openai') {
+      if (isRecord(tool.function) && typeof tool.function.name === 'string') names.push(tool.function.name);
+    } else if (Array.isArray(tool.functionDeclarations)) {
+      for (const d of tool.functionDeclarations) if (isRecord(d) && typeof d.name === 'string') names.push(d.name);
+    }
+  }
+  return names;
+}
+
+/** Whether a request body carries an injected tool result (the interpretation study's multi-turn form). */
+export function isInterpretationBody(provider: 'openai' | 'gemini', body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  if (provider === 'openai') {
+    return Array.isArray(body.messages) && body.messages.some((m) => isRecord(m) && m.role === 'tool');
+  }
+  return (
+    Array.isArray(body.contents) &&
+    body.contents.some((c) => isRecord(c) && Array.isArray(c.parts) && c.parts.some((p) => isRecord(p) && isRecord(p.functionResponse)))
+  );
+}

@@ -1,0 +1,78 @@
+// `npm run bench`: throughput of the real engine — queue, worker process, PostgreSQL, the OpenAI SDK —
+// against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
+//   {"n","c","latencyMs","wallMs","idealMs","ratio","trialsPerSec","peakRssMb"}
+// idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing to the run's completion.
+// peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
+import { resetEnvCache } from '../lib/env';
+
+const configs = (process.argv[2] ? [process.argv.slice(2).map(Number)] : [[5000, 64, 100], [20000, 256, 100]]) as [number, number, number][];
+const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
+const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
+base.pathname = `/tclab_bench_${suffix}`;
+process.env.DATABASE_URL = base.toString();
+process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-${suffix}`;
+process.env.OPENAI_API_KEY = 'sk-bench-not-a-key';
+process.env.TCLAB_LOG_LEVEL = 'warn';
+resetEnvCache();
+
+await ensureDatabase(process.env.DATABASE_URL);
+await migrate(process.env.DATABASE_URL);
+const { startLoopbackServer, echoScript } = await import('../lib/testing/loopback-server');
+const { saveExperiment } = await import('../lib/db/experiments');
+const { createRun, startRun } = await import('../lib/runner/start');
+const { getRun } = await import('../lib/db/runs');
+const { closeDb } = await import('../lib/db/client');
+const { closeQueues } = await import('../lib/queue/connection');
+const { spawnWorker } = await import('../lib/testing/engine');
+const { benchSpec } = await import('../lib/testing/bench-spec');
+
+const server = await startLoopbackServer({ script: echoScript, record: false });
+try {
+  for (const [n, c, latencyMs] of configs) {
+    server.setLatency(latencyMs);
+    const exp = await saveExperiment(benchSpec(n));
+    const run = await createRun(exp.id, { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 });
+    const worker = spawnWorker({ TCLAB_WORKER_CONCURRENCY: String(c), TCLAB_DB_POOL: String(Math.min(40, Math.max(10, c / 6))) });
+    await new Promise((r) => setTimeout(r, 1500)); // let the worker connect before the clock starts
+    let peakRssMb = 0;
+    const sampler = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.proc.pid}/status`, 'utf8'));
+        if (m) peakRssMb = Math.max(peakRssMb, Number(m[1]) / 1024);
+      } catch {
+        /* the worker is starting or gone */
+      }
+    }, 100);
+    const t0 = performance.now();
+    const started = await startRun(run.id);
+    if (!started.ok) throw new Error(started.reason);
+    for (;;) {
+      const r = await getRun(run.id);
+      if (r && ['completed', 'failed', 'cancelled'].includes(r.status)) {
+        if (r.status !== 'completed') throw new Error(`run ended ${r.status}: ${r.statusReason}`);
+        break;
+      }
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    const wallMs = Math.round(performance.now() - t0);
+    clearInterval(sampler);
+    await worker.kill('SIGTERM');
+    const idealMs = Math.round((n * latencyMs) / c);
+    console.log(
+      JSON.stringify({ n, c, latencyMs, wallMs, idealMs, ratio: +(wallMs / idealMs).toFixed(3), trialsPerSec: Math.round((n / wallMs) * 1000), peakRssMb: Math.round(peakRssMb) }),
+    );
+  }
+} finally {
+  await server.close();
+  await closeQueues();
+  await closeDb();
+  await dropDatabase(process.env.DATABASE_URL!);
+  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+  const keys = await redis.keys(`${process.env.TCLAB_QUEUE_PREFIX}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+}
