@@ -13,9 +13,14 @@ const EnvSchema = z.object({
   TCLAB_WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(2048).default(64)),
   TCLAB_LOG_LEVEL: z.preprocess(empty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   PORT: z.preprocess(empty, z.coerce.number().int().default(3000)),
+  /** BullMQ lock: how soon a job held by a dead worker is delivered again. */
+  TCLAB_LOCK_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(30_000)),
+  TCLAB_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(200).default(10_000)),
   TCLAB_DB_POOL: z.preprocess(empty, z.coerce.number().int().min(1).max(500).default(20)),
   OPENAI_API_KEY: z.preprocess(empty, z.string().optional()),
   OPENAI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
+  /** Key for the openai-compatible provider only, so a real OpenAI key never goes to another server. */
+  OPENAI_COMPATIBLE_API_KEY: z.preprocess(empty, z.string().optional()),
   GEMINI_API_KEY: z.preprocess(empty, z.string().optional()),
   GOOGLE_API_KEY: z.preprocess(empty, z.string().optional()),
   GEMINI_BASE_URL: z.preprocess(empty, z.string().url().optional()),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StudySummary } from '../spec/export';
-import { compareWithPublished, PublishedReference, REFERENCE_STUDY_PUBLISHED } from './published';
+import { compareWithPublished, PublishedReference } from './published';
+import { REFERENCE_STUDY_PUBLISHED } from '../templates';
 
 const pc = (pass: number, n: number) => ({ pass, n, unresolved: 0, untested: 0 });
 

@@ -22,38 +22,6 @@ export const PublishedReference = z.object({
 });
 export type PublishedReference = z.infer<typeof PublishedReference>;
 
-/**
- * DESIGN §5: Table 1 of seed 000. Study, scenario and locale ids are those of the built-in template
- * (`selection`, `interpretation`; `restaurant`, `invoice`; `en`, `zh-TW`). The interpretation pairs were
- * not published and are left out rather than derived.
- */
-export const REFERENCE_STUDY_PUBLISHED: PublishedReference = {
-  source: 'Seed 000, Table 1 — Gemini 3.1 Flash-Lite, 5 Nov 2026, 152 formal requests',
-  studies: [
-    {
-      study: 'selection',
-      rows: [
-        row('restaurant', 'zh-TW', [8, 12], [11, 12]),
-        row('restaurant', 'en', [8, 12], [12, 12]),
-        row('invoice', 'zh-TW', [6, 12], [11, 12]),
-        row('invoice', 'en', [6, 12], [12, 12]),
-      ],
-      total: { baseline: { pass: 28, n: 48 }, treatment: { pass: 46, n: 48 } },
-      pairs: { improved: 20, same: 26, regressed: 2 },
-      categories: { unwanted_write: { baseline: 12, treatment: 0 } },
-    },
-    {
-      study: 'interpretation',
-      rows: ['restaurant', 'invoice'].flatMap((s) => ['zh-TW', 'en'].map((l) => row(s, l, [3, 7], [7, 7]))),
-      total: { baseline: { pass: 12, n: 28 }, treatment: { pass: 28, n: 28 } },
-    },
-  ],
-};
-
-function row(scenario: string, locale: string, [bp, bn]: [number, number], [tp, tn]: [number, number]) {
-  return { scenario, locale, baseline: { pass: bp, n: bn }, treatment: { pass: tp, n: tn } };
-}
-
 /** One cell of the comparison; `equal` is null when either side is missing. */
 export interface CellComparison {
   ours: PassCount | null;

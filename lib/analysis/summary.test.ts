@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunSummary, type TrialOutcome } from '../spec/export';
 import { summarizeComparisons, summarizeRun, type SummarySpec } from './summary';
-import { compareWithPublished, REFERENCE_STUDY_PUBLISHED } from './published';
+import { compareWithPublished } from './published';
+import { REFERENCE_STUDY_PUBLISHED } from '../templates';
 
 const spec: SummarySpec = {
   scenarios: [{ id: 'restaurant' }, { id: 'invoice' }],

@@ -167,7 +167,7 @@ export async function recordResult(
   const r = await pool().query(
     `WITH a AS (${UPDATE_ATTEMPT} RETURNING id),
      t AS (
-       UPDATE trials SET status = $14, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       UPDATE trials SET status = $14, finished_at = now(), lease_expires_at = NULL
         WHERE id = $12 AND lease_token = $13 AND status = 'running' RETURNING id
      ), o AS (
        INSERT INTO observations (trial_id, attempt_id, tool_calls, marker, label, text, refusal, malformed)

@@ -190,13 +190,18 @@ describe('openai-compatible adapter', () => {
     }
   });
 
-  it('sends the key when one is set', async () => {
-    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-    server.clearRequests();
-    const settings = settingsFor({ provider: 'openai-compatible', model: 'm', baseUrl: server.openaiBaseUrl });
-    const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
-    expect(server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
-    expect(JSON.stringify(r)).not.toContain(FAKE_KEY);
+  it('sends its own key (OPENAI_COMPATIBLE_API_KEY), never the OpenAI key', async () => {
+    const undo = setProviderEnv({ OPENAI_COMPATIBLE_API_KEY: FAKE_KEY, OPENAI_API_KEY: 'sk-real-openai-key-must-stay-home' });
+    try {
+      server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+      server.clearRequests();
+      const settings = settingsFor({ provider: 'openai-compatible', model: 'm', baseUrl: server.openaiBaseUrl });
+      const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
+      expect(server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
+      expect(JSON.stringify(r)).not.toContain(FAKE_KEY);
+    } finally {
+      undo();
+    }
   });
 
   it('without any base URL nothing is sent: a configuration error', async () => {

@@ -17,7 +17,7 @@ const MIN_SECRET_LENGTH = 8;
 /** The key values currently configured (from lib/env), longest first so overlapping keys mask fully. */
 export function knownSecrets(): string[] {
   const e = env();
-  const values = [e.OPENAI_API_KEY, e.GEMINI_API_KEY, e.GOOGLE_API_KEY].filter(
+  const values = [e.OPENAI_API_KEY, e.OPENAI_COMPATIBLE_API_KEY, e.GEMINI_API_KEY, e.GOOGLE_API_KEY].filter(
     (v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_LENGTH,
   );
   return [...new Set(values)].sort((a, b) => b.length - a.length);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, echoScript, type LoopbackServer } from '../testing/loopback-server';
 import { engineViolations, doneCount, spawnWorker, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
 import { closeDb, pool } from '../db/client';
+import { resetEnvCache } from '../env';
 import { closeQueues } from '../queue/connection';
 import { ensureTemplateExperiment } from '../db/templates';
 import { createRun, startRun } from './start';
@@ -16,6 +17,8 @@ const workers: WorkerProcess[] = [];
 const workerEnv = () => ({ OPENAI_API_KEY: KEY, TCLAB_LOCK_MS: '2000', TCLAB_RECONCILE_MS: '1000', TCLAB_WORKER_CONCURRENCY: '8' });
 
 beforeAll(async () => {
+  process.env.OPENAI_API_KEY = KEY;
+  resetEnvCache();
   server = await startLoopbackServer({ script: async (req) => ({ kind: 'delay', ms: 150, then: await echoScript(req) }) });
   experimentId = (await ensureTemplateExperiment('reference-study')).id;
 });
@@ -31,7 +34,6 @@ const settings = () => ({ provider: 'openai', model: 'loopback-model', baseUrl: 
 
 describe('crashes and scale-out', () => {
   it('survives three SIGKILLs of the worker: every trial ends with exactly one formal result', async () => {
-    process.env.OPENAI_API_KEY = KEY;
     const run = await createRun(experimentId, settings());
     expect((await startRun(run.id)).ok).toBe(true);
     let lastDone = 0;

@@ -1,4 +1,4 @@
-import type { Study, ToolDefinition } from '../spec/experiment';
+import { checksFor, type Study, type ToolDefinition } from '../spec/experiment';
 import { trialStatusFromVerdicts } from '../spec/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { claimTrial, markExhausted, recordResult, recordTransportError, type ClaimedTrial } from '../db/trials';
@@ -57,7 +57,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   if (result.outcome === 'ok' && result.observation) {
     const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
     const { verdicts } = scoreTrial({
-      checks: kase.checks,
+      checks: checksFor(kase, claim.condition),
       observation: result.observation,
       attemptN: claim.attemptN,
       tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, JsonObject, Locale } from './common';
-import { EvidenceGateItem, TccCheck } from './tcc';
+import { EvidenceGateItem, TccCheck, TccExpected } from './tcc';
 
 /** A tool as the model sees it. `tool` is hidden metadata linking it to the scenario's tool; never sent. */
 export const ToolDefinition = z.object({
@@ -57,8 +57,21 @@ export const Case = z.object({
   evidenceGate: z.array(EvidenceGateItem).default([]),
   /** The case card's checks (TCC v0.1), fixed before any run. */
   checks: z.array(TccCheck).min(1),
+  /**
+   * Where the right answer depends on the definitions sent (e.g. without code meanings only
+   * CANNOT_DETERMINE is justified): condition id → check id → expected fields that replace the card's.
+   * Fixed before any run like the card itself; `checksFor` resolves the card a condition's trials use.
+   */
+  expectByCondition: z.record(z.string(), z.record(z.string(), TccExpected)).default({}),
 });
 export type Case = z.infer<typeof Case>;
+
+/** The case card's checks as they apply to one condition's trials. */
+export function checksFor(kase: Case, conditionId: string): TccCheck[] {
+  const overrides = kase.expectByCondition[conditionId];
+  if (!overrides) return kase.checks;
+  return kase.checks.map((c) => (overrides[c.id] ? { ...c, expected: { ...c.expected, ...overrides[c.id] } } : c));
+}
 
 export const OrderPolicy = z.enum(['fixed', 'reverse-swap', 'all-permutations']);
 export type OrderPolicy = z.infer<typeof OrderPolicy>;
@@ -131,6 +144,11 @@ export const ExperimentSpec = z
           if (c.toolResult === undefined) issue([...p, 'toolResult'], 'an interpretation case needs the injected tool result');
         }
         dupes(c.checks.map((k) => k.id)).forEach((d) => issue([...p, 'checks'], `duplicate check id "${d}"`));
+        for (const [condId, byCheck] of Object.entries(c.expectByCondition)) {
+          if (!study.conditions.some((k) => k.id === condId)) issue([...p, 'expectByCondition', condId], `unknown condition "${condId}"`);
+          for (const checkId of Object.keys(byCheck))
+            if (!c.checks.some((k) => k.id === checkId)) issue([...p, 'expectByCondition', condId, checkId], `no check "${checkId}" in this case`);
+        }
       });
     });
     spec.prechecks.forEach((pc, i) => {

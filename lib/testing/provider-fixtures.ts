@@ -60,7 +60,7 @@ export function settingsFor(input: RunSettingsInput): RunSettings {
 /** A recognisable fake key: tests assert it is sent over the wire and stored nowhere. */
 export const FAKE_KEY = 'sk-test-SECRET-0123456789abcdef';
 
-type KeyVar = 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'GEMINI_API_KEY' | 'GOOGLE_API_KEY' | 'GEMINI_BASE_URL';
+type KeyVar = 'OPENAI_API_KEY' | 'OPENAI_COMPATIBLE_API_KEY' | 'OPENAI_BASE_URL' | 'GEMINI_API_KEY' | 'GOOGLE_API_KEY' | 'GEMINI_BASE_URL';
 
 /** Sets (or, with undefined, unsets) provider variables and resets lib/env's cache; returns the undo. */
 export function setProviderEnv(vars: Partial<Record<KeyVar, string | undefined>>): () => void {

@@ -1,0 +1,80 @@
+import { parseFinalText } from '../scoring/markers';
+import type { Observation, ToolCall } from '../spec/observation';
+import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
+import { decideSelection, type SelectionTrace } from './simulated/select';
+import type { Provider, ProviderRequest, ProviderResult } from './types';
+
+/**
+ * The simulated provider (DESIGN §9): deterministic, offline, no key — a transparent heuristic, NOT a
+ * language model. It sees only the provider-neutral request (task, tool definitions in their order,
+ * protocol markers and labels, and for interpretation the fixed call and its result); it never sees a case
+ * card or an expected answer, and imports nothing that holds them.
+ *
+ * - selection: lexical similarity picks a tool (ties go to the first listed), schema-guided extraction
+ *   fills the arguments, CLARIFY only when the definition says to ask, STOP only when the definitions deny
+ *   the task's action — see simulated/select.ts for the exact rules.
+ * - interpretation: status codes are mapped only when the definition gives their meanings; without them a
+ *   stated positional guess — see simulated/interpret.ts.
+ *
+ * The response body is the simulator's whole answer including a `trace` (scores per tool, extraction
+ * rules, the interpretation rule), so every verdict on it can be explained.
+ */
+export const SIMULATED_ENGINE = 'simulated-lexical-v1' as const;
+
+export interface SimulatedResponse {
+  simulated: true;
+  engine: typeof SIMULATED_ENGINE;
+  kind: ProviderRequest['kind'];
+  toolCalls: { name: string; arguments: Record<string, string | number> }[];
+  text: string | null;
+  label: string | null;
+  trace: SelectionTrace | InterpretationTrace;
+}
+
+/** The simulator's answer to one request: pure and synchronous. */
+export function simulate(request: ProviderRequest): SimulatedResponse {
+  const base = { simulated: true as const, engine: SIMULATED_ENGINE as typeof SIMULATED_ENGINE, kind: request.kind };
+  if (request.kind === 'interpretation') {
+    const d = decideInterpretation(request);
+    return { ...base, toolCalls: [], text: d.text, label: d.label, trace: d.trace };
+  }
+  const d = decideSelection(request);
+  return { ...base, toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };
+}
+
+export function observationOf(response: SimulatedResponse, request: ProviderRequest): Observation {
+  const parsed = parseFinalText(response.text, request.markers);
+  const toolCalls: ToolCall[] = response.toolCalls.map((c) => ({
+    name: c.name,
+    arguments: { ...c.arguments },
+    rawArguments: JSON.stringify(c.arguments),
+  }));
+  return {
+    toolCalls,
+    marker: parsed.marker,
+    label: parsed.label,
+    text: response.text,
+    refusal: false,
+    malformed: null,
+    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+  };
+}
+
+export const simulatedProvider: Provider = {
+  id: 'simulated',
+  label: 'simulated — not a language model',
+  simulated: true,
+  async send(request: ProviderRequest): Promise<ProviderResult> {
+    const neutral: unknown = JSON.parse(JSON.stringify(request));
+    const response = simulate(request);
+    return {
+      request: neutral,
+      response: JSON.parse(JSON.stringify(response)) as unknown,
+      httpStatus: null,
+      latencyMs: 0,
+      usage: null,
+      outcome: 'ok',
+      observation: observationOf(response, request),
+    };
+  },
+};
