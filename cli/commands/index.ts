@@ -2,10 +2,14 @@ import type { Command } from 'commander';
 import { register as run } from './run';
 import { register as control } from './control';
 import { register as exportCmd } from './export';
+import { register as compare } from './compare';
+import { register as bfcl } from './bfcl';
 
 // Each command lives in its own file and exports `register(program)`; add new ones here.
 export function registerCommands(program: Command): void {
   run(program);
   control(program);
   exportCmd(program);
+  compare(program);
+  bfcl(program);
 }

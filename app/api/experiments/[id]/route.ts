@@ -1,0 +1,13 @@
+import { getExperiment } from '@/lib/db/experiments';
+
+export const dynamic = 'force-dynamic';
+
+/** The stored spec as JSON (re-importable). */
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { id } = await params;
+  const exp = await getExperiment(id);
+  if (!exp) return Response.json({ error: `no experiment "${id}"` }, { status: 404 });
+  return new Response(JSON.stringify(exp.spec, null, 2), {
+    headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="experiment-${exp.id}.json"` },
+  });
+}

@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import { checksCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
+
+export const dynamic = 'force-dynamic';
+
+const KINDS = {
+  json: { stream: runJsonStream, type: 'application/json; charset=utf-8', file: (id: string) => `run-${id}.json` },
+  'trials.csv': { stream: trialsCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-trials.csv` },
+  'checks.csv': { stream: checksCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-checks.csv` },
+} as const;
+
+function isKind(k: string): k is keyof typeof KINDS {
+  return Object.prototype.hasOwnProperty.call(KINDS, k);
+}
+
+/** GET /api/runs/[id]/export/json | trials.csv | checks.csv — streamed as an attachment. */
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
+  const { id, kind } = await params;
+  if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv)` }, { status: 404 });
+  const k = KINDS[kind];
+  let stream: Readable;
+  try {
+    stream = await k.stream(id);
+  } catch (e) {
+    if (e instanceof RunNotFoundError) return Response.json({ error: e.message }, { status: 404 });
+    throw e;
+  }
+  const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    headers: { 'content-type': k.type, 'content-disposition': `attachment; filename="${k.file(id)}"`, 'cache-control': 'no-store' },
+  });
+}

@@ -1,0 +1,12 @@
+import { getRun, runProgress } from '@/lib/db/runs';
+import type { RunLiveState } from '@/components/runs/live';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { id } = await params;
+  const run = await getRun(id);
+  if (!run) return Response.json({ error: `no run "${id}"` }, { status: 404 });
+  const body: RunLiveState = { status: run.status, statusReason: run.statusReason, progress: await runProgress(id) };
+  return Response.json(body, { headers: { 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,14 @@
+import { getRun } from '@/lib/db/runs';
+import { trialOutcomes } from '@/lib/db/results';
+import { TrialPageQuery, trialPage } from '@/components/runs/trial-query';
+
+export const dynamic = 'force-dynamic';
+
+/** One page of a run's trials: ?page&size&sort&dir and filters study, condition, status, scenario, locale. */
+export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { id } = await params;
+  const q = TrialPageQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!q.success) return Response.json({ error: q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { status: 400 });
+  if (!(await getRun(id))) return Response.json({ error: `no run "${id}"` }, { status: 404 });
+  return Response.json(trialPage(await trialOutcomes(id), q.data), { headers: { 'cache-control': 'no-store' } });
+}

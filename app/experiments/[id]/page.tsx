@@ -1,0 +1,82 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { getExperiment } from '@/lib/db/experiments';
+import { listRuns, runProgress } from '@/lib/db/runs';
+import { countMatrix } from '@/lib/design/matrix';
+import { availableProviders } from '@/lib/providers/registry';
+import { MatrixCounts } from '@/components/experiments/MatrixCounts';
+import { StudyView } from '@/components/experiments/StudyView';
+import { RunForm } from '@/components/experiments/RunForm';
+import { startRunAction } from '@/components/experiments/actions';
+import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/run-form';
+import { RunsTable } from '@/components/runs/RunsTable';
+import { formatDate } from '@/components/format';
+
+export const dynamic = 'force-dynamic';
+
+export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string }> }) {
+  const { id } = await params;
+  const { imported } = await searchParams;
+  const exp = await getExperiment(id);
+  if (!exp) notFound();
+  const { spec } = exp;
+  const matrix = countMatrix(spec);
+  const runs = await listRuns(exp.id);
+  const runItems = await Promise.all(runs.map(async (run) => ({ run, progress: await runProgress(run.id) })));
+  const defaults = defaultRunSettings();
+  const providers = availableProviders();
+
+  return (
+    <>
+      {imported && (
+        <div className="notice" role="status">
+          {imported === 'new' ? `Imported as ${exp.id} (version ${exp.version}).` : `This content is already stored as ${exp.id}; nothing new was stored.`}
+        </div>
+      )}
+      <div className="spread">
+        <h1>{exp.name}</h1>
+        <a className="button" href={`/api/experiments/${encodeURIComponent(exp.id)}`} download>
+          Spec JSON
+        </a>
+      </div>
+      <p className="muted mono small">
+        {exp.slug} · version {exp.version} · {exp.specHash.slice(0, 19)}… · stored {formatDate(exp.createdAt)}
+        {exp.template && ` · template ${exp.template}`}
+      </p>
+      {spec.description && <p style={{ whiteSpace: 'pre-wrap' }}>{spec.description}</p>}
+
+      <div className="grid-2">
+        <section className="panel">
+          <h2 style={{ marginTop: 0 }}>Matrix</h2>
+          <p className="small muted">
+            Scenarios: {spec.scenarios.map((s) => s.id).join(', ')} · locales: {spec.locales.join(', ')} · replicates: {spec.replicates}
+          </p>
+          <MatrixCounts matrix={matrix} />
+        </section>
+        <section className="panel" id="run">
+          <h2 style={{ marginTop: 0 }}>Run</h2>
+          <RunForm
+            action={startRunAction.bind(null, exp.id)}
+            providers={providers}
+            defaults={{
+              provider: defaults.provider,
+              model: defaults.model,
+              values: Object.fromEntries(RUN_FORM_FIELDS.map((f) => [f.name, defaults[f.name]])) as Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>,
+            }}
+          />
+        </section>
+      </div>
+
+      <h2>Runs of this experiment</h2>
+      <RunsTable items={runItems} showExperiment={false} />
+
+      <h2>Studies</h2>
+      {spec.studies.map((s) => (
+        <StudyView key={s.id} spec={spec} study={s} />
+      ))}
+      <p className="small">
+        <Link href="/">← all experiments</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import { notFound } from 'next/navigation';
+import { getRun, runProgress } from '@/lib/db/runs';
+import { getExperiment } from '@/lib/db/experiments';
+import { loadRunSummary, precheckAttempts } from '@/lib/db/results';
+import { compareWithPublished } from '@/lib/analysis/published';
+import { REFERENCE_STUDY_PUBLISHED } from '@/lib/templates';
+import { REFERENCE_STUDY_ID } from '@/lib/templates';
+import { RunHeader } from '@/components/runs/RunHeader';
+import { RunLive } from '@/components/runs/RunLive';
+import { AttemptView } from '@/components/runs/AttemptView';
+import { Table1 } from '@/components/Table1';
+import { TrialsTable } from '@/components/TrialsTable';
+
+export const dynamic = 'force-dynamic';
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const run = await getRun(id);
+  if (!run) notFound();
+  const [exp, progress, prechecks] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id)]);
+  if (!exp) notFound();
+  const summary = await loadRunSummary(id, exp.spec);
+  const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
+  const exportBase = `/api/runs/${encodeURIComponent(id)}/export`;
+
+  return (
+    <>
+      <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} />
+      <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} />
+
+      <div className="spread">
+        <h2>Table 1</h2>
+        <div className="row">
+          <a className="button" href={`${exportBase}/json`} download data-testid="download-json">
+            JSON
+          </a>
+          <a className="button" href={`${exportBase}/trials.csv`} download data-testid="download-trials-csv">
+            Trials CSV
+          </a>
+          <a className="button" href={`${exportBase}/checks.csv`} download data-testid="download-checks-csv">
+            Checks CSV
+          </a>
+        </div>
+      </div>
+      {progress.done < progress.total && <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>}
+      <Table1 summary={summary} published={published} />
+
+      {prechecks.length > 0 && (
+        <>
+          <h2>Pre-checks</h2>
+          <p className="small muted">Sent before the run to test credentials and wiring; never in any denominator.</p>
+          {prechecks.map((a) => (
+            <AttemptView key={a.n} a={a} />
+          ))}
+        </>
+      )}
+
+      <h2>Trials</h2>
+      <TrialsTable runId={id} refreshKey={`${run.status}:${progress.done}`} />
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { getRun } from '@/lib/db/runs';
+import { getExperiment } from '@/lib/db/experiments';
+import { getTrialRecord } from '@/lib/db/results';
+import { trialIdOf, trialKeyOf } from '@/lib/design/matrix';
+import { AttemptView } from '@/components/runs/AttemptView';
+import { ObservationView, VerdictsView } from '@/components/runs/TrialDetail';
+import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
+import { toTrialRow } from '@/components/runs/trial-query';
+import { jsonText } from '@/components/format';
+
+export const dynamic = 'force-dynamic';
+
+export default async function TrialPage({ params }: { params: Promise<{ id: string; trialId: string }> }) {
+  const { id, trialId } = await params;
+  const [run, t] = await Promise.all([getRun(id), getTrialRecord(trialId)]);
+  // the trial id is derived from the run id and trial key: a trial of another run does not match
+  if (!run || !t || trialIdOf(run.id, t.trialKey) !== t.id) notFound();
+  const exp = await getExperiment(run.experimentId);
+  const study = exp?.spec.studies.find((s) => s.id === t.study);
+  const kase = study?.cases.find((c) => c.id === t.caseId);
+  const row = toTrialRow({ ...t, categories: [] });
+  const partners = (study?.conditions ?? [])
+    .filter((c) => c.id !== t.condition)
+    .map((c) => ({ condition: c.id, baseline: c.baseline, id: trialIdOf(run.id, trialKeyOf({ ...t, condition: c.id, orderIndex: row.order })) }));
+  const runHref = `/runs/${encodeURIComponent(run.id)}`;
+
+  return (
+    <>
+      <p className="small">
+        <Link href={runHref}>← run {run.id}</Link>
+      </p>
+      <div className="row">
+        <h1 className="mono" style={{ fontSize: '1.25rem' }}>
+          Trial {t.id}
+        </h1>
+        <StatusBadge status={t.status} testId="trial-status" />
+        {run.provider === 'simulated' && <SimulatedBadge />}
+      </div>
+      <section className="panel grid-2">
+        <dl className="kv" data-testid="coordinates">
+          <dt>Study</dt>
+          <dd className="mono">
+            {t.study} ({t.kind})
+          </dd>
+          <dt>Scenario / locale</dt>
+          <dd className="mono">
+            {t.scenario} / {t.locale}
+          </dd>
+          <dt>Case</dt>
+          <dd className="mono">{t.caseId}</dd>
+          <dt>Condition</dt>
+          <dd className="mono">
+            {t.condition}
+            {study?.conditions.find((c) => c.id === t.condition)?.baseline && ' (baseline)'}
+          </dd>
+          <dt>Order / replicate</dt>
+          <dd className="mono">
+            o{row.order} / r{t.replicate}
+          </dd>
+          <dt>Provider / model</dt>
+          <dd className="mono">
+            {run.provider} / {run.model}
+          </dd>
+        </dl>
+        <dl className="kv">
+          <dt>Tool order as sent</dt>
+          <dd className="mono" data-testid="tool-order">
+            {t.order.join(' > ')}
+          </dd>
+          <dt>tool_set_ref</dt>
+          <dd className="mono small" style={{ wordBreak: 'break-all' }}>
+            {t.toolSetRef}
+          </dd>
+          <dt>Trial key</dt>
+          <dd className="mono small">{t.trialKey}</dd>
+          <dt>Pair</dt>
+          <dd>
+            {partners.map((p) => (
+              <div key={p.id}>
+                <Link href={`${runHref}/trials/${encodeURIComponent(p.id)}`}>
+                  {p.condition}
+                  {p.baseline ? ' (baseline)' : ''}
+                </Link>
+              </div>
+            ))}
+          </dd>
+        </dl>
+      </section>
+
+      {kase && (
+        <>
+          <h2>Task and case card</h2>
+          <div className="panel">
+            <pre className="text" data-testid="task-text">
+              {kase.task}
+            </pre>
+            <details>
+              <summary>Case-card checks</summary>
+              <pre className="text">{jsonText(kase.checks)}</pre>
+              {kase.fixedCall && <pre className="text">{jsonText({ fixedCall: kase.fixedCall, toolResult: kase.toolResult })}</pre>}
+            </details>
+          </div>
+        </>
+      )}
+
+      <h2>Observation</h2>
+      <ObservationView obs={t.observation} />
+
+      <h2>Verdicts</h2>
+      <VerdictsView verdicts={t.verdicts} />
+
+      <h2>Attempts ({t.attempts.length})</h2>
+      {t.attempts.length === 0 && <p className="muted">Not sent yet.</p>}
+      {t.attempts.map((a, i) => (
+        <AttemptView key={a.n} a={a} open={i === t.attempts.length - 1} />
+      ))}
+    </>
+  );
+}

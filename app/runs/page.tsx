@@ -1,0 +1,18 @@
+import { listRuns, runProgress } from '@/lib/db/runs';
+import { listExperiments } from '@/lib/db/experiments';
+import { RunsTable } from '@/components/runs/RunsTable';
+
+export const dynamic = 'force-dynamic';
+
+export default async function RunsPage() {
+  const [runs, experiments] = await Promise.all([listRuns(), listExperiments()]);
+  const names = new Map(experiments.map((e) => [e.id, `${e.name} (v${e.version})`]));
+  const items = await Promise.all(runs.map(async (run) => ({ run, progress: await runProgress(run.id), experimentName: names.get(run.experimentId) })));
+  return (
+    <>
+      <h1>Runs</h1>
+      <p className="muted">Every run with its status and progress. Start a run from an experiment&apos;s page.</p>
+      <RunsTable items={items} />
+    </>
+  );
+}

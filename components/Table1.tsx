@@ -1,0 +1,159 @@
+import type { PassCount, RunSummary, StudySummary } from '@/lib/spec/export';
+import type { CellComparison, PublishedComparison, StudyComparison } from '@/lib/analysis/published';
+import { zeroFailureUpperBound } from '@/lib/stats/bounds';
+import { formatP, rateWithInterval } from './format';
+import { Table1Chart, type ChartRow } from './Table1Chart';
+
+export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
+
+/**
+ * Table 1 (DESIGN §7, §10.3): rows scenario × locale, one column per study; each cell baseline k/n →
+ * treatment k/n with 95% Wilson intervals, unresolved/untested beside n; the Total row; below, the paired
+ * breakdown with the exact McNemar p and the failure categories. With `published`, the reference figures
+ * are set beside ours, labelled.
+ */
+export function Table1({ summary, published }: { summary: RunSummary; published: PublishedComparison | null }) {
+  const rowKeys: { scenario: string; locale: string }[] = [];
+  for (const s of summary.studies)
+    for (const r of s.rows) if (!rowKeys.some((k) => k.scenario === r.scenario && k.locale === r.locale)) rowKeys.push({ scenario: r.scenario, locale: r.locale });
+  const pubOf = (study: string): StudyComparison | undefined => published?.studies.find((s) => s.study === study);
+
+  return (
+    <section data-testid="table1">
+      <div className="table-scroll">
+        <table className="t1">
+          <caption className="small muted" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 6 }}>
+            k/n with 95% Wilson interval; n excludes unresolved and untested trials, shown beside. With no failure, the one-sided 95% upper bound on the failure rate.
+            {published && (
+              <>
+                {' '}
+                <span className="pub-label">Purple: {PUBLISHED_LABEL}.</span>
+              </>
+            )}
+          </caption>
+          <thead>
+            <tr>
+              <th>Scenario / locale</th>
+              {summary.studies.map((s) => (
+                <th key={`${s.study}/${s.treatment}`}>
+                  {s.study} <span className="muted small">({s.baseline} → {s.treatment})</span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rowKeys.map((k) => (
+              <tr key={`${k.scenario}/${k.locale}`} data-testid={`t1-row-${k.scenario}-${k.locale}`}>
+                <th className="mono">
+                  {k.scenario} / {k.locale}
+                </th>
+                {summary.studies.map((s) => {
+                  const r = s.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
+                  const pub = pubOf(s.study)?.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
+                  return <Cell key={s.study + s.treatment} baseline={r?.baseline} treatment={r?.treatment} pub={pub} />;
+                })}
+              </tr>
+            ))}
+            <tr className="total" data-testid="t1-total">
+              <th>Total</th>
+              {summary.studies.map((s) => (
+                <Cell key={s.study + s.treatment} baseline={s.total.baseline} treatment={s.total.treatment} pub={pubOf(s.study)?.total} />
+              ))}
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <div className="grid-2" style={{ marginTop: 12 }}>
+        {summary.studies.map((s) => (
+          <StudyFooter key={s.study + s.treatment} s={s} pub={pubOf(s.study)} />
+        ))}
+      </div>
+      <Table1Chart rows={chartRows(summary)} />
+    </section>
+  );
+}
+
+function Count({ c }: { c: PassCount }) {
+  const beside = [c.unresolved ? `${c.unresolved} unresolved` : '', c.untested ? `${c.untested} untested` : ''].filter(Boolean).join(', ');
+  return (
+    <span className="nowrap">
+      <strong>
+        {c.pass}/{c.n}
+      </strong>{' '}
+      <span className="ci">{rateWithInterval(c.pass, c.n)}</span>
+      {beside && <span className="beside"> (+{beside})</span>}
+      {c.n > 0 && c.pass === c.n && (
+        <span className="ci" title="one-sided 95% upper bound on the failure rate with zero failures: 1 − 0.05^(1/n)">
+          {' '}
+          · failure ≤ {(100 * zeroFailureUpperBound(c.n)).toFixed(1)}%
+        </span>
+      )}
+    </span>
+  );
+}
+
+function Cell({ baseline, treatment, pub }: { baseline?: PassCount; treatment?: PassCount; pub?: { baseline: CellComparison; treatment: CellComparison } }) {
+  const pb = pub?.baseline.published;
+  const pt = pub?.treatment.published;
+  return (
+    <td className="cell">
+      {baseline ? <Count c={baseline} /> : '—'}
+      <span className="arrow">→</span>
+      {treatment ? <Count c={treatment} /> : '—'}
+      {(pb || pt) && (
+        <span className="pub" data-testid="published-cell">
+          published: {pb ? `${pb.pass}/${pb.n}` : '—'} → {pt ? `${pt.pass}/${pt.n}` : '—'}
+        </span>
+      )}
+    </td>
+  );
+}
+
+function StudyFooter({ s, pub }: { s: StudySummary; pub?: StudyComparison }) {
+  const cats = Object.entries(s.categories);
+  const pubCats = pub ? Object.entries(pub.categories).filter(([, v]) => v.baseline.published !== null || v.treatment.published !== null) : [];
+  return (
+    <div className="panel" data-testid={`t1-study-${s.study}`}>
+      <h3 style={{ marginTop: 0 }}>
+        {s.study} <span className="muted small">paired vs. baseline</span>
+      </h3>
+      <p data-testid={`pairs-${s.study}`}>
+        improved <strong>{s.pairs.improved}</strong> · same <strong>{s.pairs.same}</strong> · regressed <strong>{s.pairs.regressed}</strong>
+        {s.pairs.incomplete > 0 && <span className="muted"> · incomplete {s.pairs.incomplete}</span>} —{' '}
+        <span title="exact McNemar test: two-sided binomial on the discordant pairs">McNemar {formatP(s.mcnemarP)}</span>
+      </p>
+      {pub?.pairs.published && (
+        <p className="pub small">
+          published: improved {pub.pairs.published.improved} · same {pub.pairs.published.same} · regressed {pub.pairs.published.regressed}
+        </p>
+      )}
+      <div className="small">
+        Failure categories ({s.baseline} → {s.treatment}):
+        {cats.length === 0 ? (
+          <span className="muted"> none</span>
+        ) : (
+          <ul style={{ margin: '4px 0', paddingLeft: 20 }} data-testid={`categories-${s.study}`}>
+            {cats.map(([name, v]) => (
+              <li key={name}>
+                <span className="mono">{name}</span> {v.baseline} → {v.treatment}
+              </li>
+            ))}
+          </ul>
+        )}
+        {pubCats.map(([name, v]) => (
+          <span key={name} className="pub">
+            published: {name} {v.baseline.published ?? '—'} → {v.treatment.published ?? '—'}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function chartRows(summary: RunSummary): ChartRow[] {
+  const rate = (c: PassCount) => (c.n ? Math.round((1000 * c.pass) / c.n) / 10 : null);
+  return summary.studies.flatMap((s) => [
+    ...s.rows.map((r) => ({ name: `${s.study}: ${r.scenario}/${r.locale}`, baseline: rate(r.baseline), treatment: rate(r.treatment) })),
+    { name: `${s.study}: total`, baseline: rate(s.total.baseline), treatment: rate(s.total.treatment) },
+  ]);
+}

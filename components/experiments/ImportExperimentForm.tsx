@@ -1,0 +1,34 @@
+'use client';
+
+import { useActionState } from 'react';
+import { importExperiment, type ActionState } from './actions';
+import { IssueList } from '../IssueList';
+
+const initial: ActionState = { issues: [], message: null };
+
+export function ImportExperimentForm() {
+  const [state, action, pending] = useActionState(importExperiment, initial);
+  return (
+    <form action={action} className="panel" aria-label="Import experiment JSON">
+      <h2 style={{ marginTop: 0 }}>Import experiment JSON</h2>
+      <p className="muted small">
+        A <code>tclab.experiment/v1</code> spec. It is stored as a frozen version: the same content returns the stored version, changed
+        content under the same id becomes the next version. Nothing is stored when the spec is invalid.
+      </p>
+      <div className="field">
+        <label htmlFor="import-json">Spec JSON</label>
+        <textarea id="import-json" name="json" rows={10} spellCheck={false} placeholder='{"format": "tclab.experiment/v1", "id": "…", …}' />
+      </div>
+      <div className="field">
+        <label htmlFor="import-file">
+          or a file <span className="hint">(used instead of the text when chosen)</span>
+        </label>
+        <input id="import-file" name="file" type="file" accept="application/json,.json" />
+      </div>
+      <button type="submit" className="primary" disabled={pending}>
+        {pending ? 'Importing…' : 'Import'}
+      </button>
+      <IssueList message={state.message} issues={state.issues} testId="import-errors" />
+    </form>
+  );
+}

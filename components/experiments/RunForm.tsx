@@ -1,0 +1,98 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import type { ActionState } from './actions';
+import { RUN_FORM_FIELDS } from './run-form';
+import { IssueList } from '../IssueList';
+
+export interface ProviderOption {
+  id: string;
+  label: string;
+  available: boolean;
+  reason?: string;
+}
+
+export interface RunFormDefaults {
+  provider: string;
+  model: string;
+  values: Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>;
+}
+
+const SIMULATED_MODEL = 'simulated-lexical-v1';
+const FIELD_PATHS = new Set<string>(['provider', 'model', 'baseUrl', ...RUN_FORM_FIELDS.map((f) => f.name)]);
+
+/** The Run form: settings default to RunSettings' defaults; unavailable providers are shown disabled with the reason. */
+export function RunForm({
+  action,
+  providers,
+  defaults,
+}: {
+  action: (prev: ActionState, form: FormData) => Promise<ActionState>;
+  providers: ProviderOption[];
+  defaults: RunFormDefaults;
+}) {
+  const [state, formAction, pending] = useActionState(action, { issues: [], message: null });
+  const [provider, setProvider] = useState(defaults.provider);
+  const [model, setModel] = useState(defaults.model);
+  const errorOf = (name: string) => state.issues.filter((i) => i.path === name).map((i) => i.message).join('; ');
+
+  function changeProvider(id: string) {
+    setProvider(id);
+    if (id === 'simulated') setModel(SIMULATED_MODEL);
+    else if (model === SIMULATED_MODEL) setModel('');
+  }
+
+  return (
+    <form action={formAction} aria-label="Run settings" data-testid="run-form">
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="run-provider">Provider</label>
+          <select id="run-provider" name="provider" value={provider} onChange={(e) => changeProvider(e.target.value)}>
+            {providers.map((p) => (
+              <option key={p.id} value={p.id} disabled={!p.available}>
+                {p.label}
+                {!p.available && p.reason ? ` — unavailable: ${p.reason}` : ''}
+              </option>
+            ))}
+          </select>
+          {errorOf('provider') && <div className="field-error">{errorOf('provider')}</div>}
+        </div>
+        <div className="field">
+          <label htmlFor="run-model">Model</label>
+          <input id="run-model" name="model" value={model} required onChange={(e) => setModel(e.target.value)} placeholder="model id" />
+          {errorOf('model') && <div className="field-error">{errorOf('model')}</div>}
+        </div>
+        {provider === 'openai-compatible' && (
+          <div className="field">
+            <label htmlFor="run-baseUrl">Base URL</label>
+            <input id="run-baseUrl" name="baseUrl" type="url" placeholder="http://127.0.0.1:8000/v1" />
+            {errorOf('baseUrl') && <div className="field-error">{errorOf('baseUrl')}</div>}
+          </div>
+        )}
+        {RUN_FORM_FIELDS.map((f) => (
+          <div className="field" key={f.name}>
+            <label htmlFor={`run-${f.name}`}>
+              {f.label} <span className="hint">{f.hint}</span>
+            </label>
+            <input
+              id={`run-${f.name}`}
+              name={f.name}
+              type="number"
+              step={f.step}
+              required={!f.nullable}
+              defaultValue={defaults.values[f.name] ?? ''}
+            />
+            {errorOf(f.name) && <div className="field-error">{errorOf(f.name)}</div>}
+          </div>
+        ))}
+      </div>
+      {providers.find((p) => p.id === provider && p.id === 'simulated') && (
+        <p className="small muted">The simulated provider is a transparent heuristic, not a language model: it exists so the pipeline runs offline.</p>
+      )}
+      <button type="submit" className="primary" disabled={pending}>
+        {pending ? 'Starting…' : 'Run'}
+      </button>
+      <IssueList message={state.message} issues={state.issues.filter((i) => !FIELD_PATHS.has(i.path))} />
+    </form>
+  );
+}

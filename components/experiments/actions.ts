@@ -1,0 +1,73 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { saveExperiment } from '@/lib/db/experiments';
+import { SpecError } from '@/lib/spec/common';
+import { createRun } from '@/lib/runner/start';
+import { enqueueRunStart } from '@/lib/queue/enqueue';
+import { runFormToSettings } from './run-form';
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export interface ActionState {
+  issues: FieldIssue[];
+  message: string | null;
+}
+
+const ImportForm = z.object({
+  json: z.string().default(''),
+  file: z.instanceof(File).nullable().default(null),
+});
+
+/** Import an experiment spec (pasted text or an uploaded file). Nothing is stored when anything is invalid. */
+export async function importExperiment(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const parsed = ImportForm.safeParse({ json: form.get('json') ?? '', file: form.get('file') || null });
+  if (!parsed.success) return { issues: [], message: 'The form could not be read.' };
+  const { json, file } = parsed.data;
+  const text = file && file.size > 0 ? await file.text() : json;
+  if (!text.trim()) return { issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' };
+
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (e) {
+    return { issues: [{ path: '(json)', message: (e as Error).message }], message: 'The text is not valid JSON.' };
+  }
+
+  let stored: Awaited<ReturnType<typeof saveExperiment>>;
+  try {
+    stored = await saveExperiment(input);
+  } catch (e) {
+    if (e instanceof SpecError) return { issues: issuesOf(e), message: 'The experiment spec is invalid; nothing was stored.' };
+    throw e;
+  }
+  revalidatePath('/');
+  redirect(`/experiments/${encodeURIComponent(stored.id)}?imported=${stored.created ? 'new' : 'existing'}`);
+}
+
+/** Create a run with the Run form's settings, enqueue its start and go to the run page. */
+export async function startRunAction(experimentId: string, _prev: ActionState, form: FormData): Promise<ActionState> {
+  const settings = runFormToSettings(form);
+  if (!settings.ok) return { issues: settings.issues, message: 'Some settings are invalid.' };
+  let runId: string;
+  try {
+    const run = await createRun(experimentId, settings.value);
+    runId = run.id;
+  } catch (e) {
+    if (e instanceof SpecError) return { issues: issuesOf(e), message: 'The run could not be created.' };
+    throw e;
+  }
+  await enqueueRunStart(runId);
+  revalidatePath('/runs');
+  redirect(`/runs/${encodeURIComponent(runId)}`);
+}
+
+function issuesOf(e: SpecError): FieldIssue[] {
+  if (e.issues.length) return e.issues.map((i) => ({ path: i.path || '(root)', message: i.message }));
+  return [{ path: '(root)', message: e.message }];
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { RunSettings, type RunSettingsInput } from '@/lib/spec/run';
+
+/** The Run form's fields, in display order. Empty optional fields mean "none" (null); empty required ones take the default. */
+export const RUN_FORM_FIELDS = [
+  { name: 'temperature', label: 'Temperature', nullable: true, step: '0.1', hint: '0–2; empty: provider default' },
+  { name: 'maxOutputTokens', label: 'Max output tokens', nullable: true, step: '1', hint: 'empty: provider default' },
+  { name: 'seed', label: 'Seed', nullable: true, step: '1', hint: 'empty: none' },
+  { name: 'concurrency', label: 'Concurrency', nullable: false, step: '1', hint: 'requests in flight' },
+  { name: 'requestsPerMinute', label: 'Requests / minute', nullable: true, step: '1', hint: 'empty: no limit' },
+  { name: 'maxAttempts', label: 'Max attempts', nullable: false, step: '1', hint: 'per trial, incl. retries' },
+  { name: 'timeoutMs', label: 'Timeout (ms)', nullable: false, step: '1', hint: 'per attempt' },
+] as const;
+
+export type RunFormField = (typeof RUN_FORM_FIELDS)[number]['name'];
+
+/** The defaults of RunSettings, for the form's initial values. */
+export function defaultRunSettings(): RunSettings {
+  return RunSettings.parse({});
+}
+
+const text = z.preprocess((v) => (typeof v === 'string' ? v.trim() : ''), z.string());
+
+/** A numeric form field: "" → null (nullable) or undefined (take the default); otherwise a number. */
+function numberField(nullable: boolean) {
+  return text.transform((s, ctx): number | null | undefined => {
+    if (s === '') return nullable ? null : undefined;
+    const n = Number(s);
+    if (!Number.isFinite(n)) {
+      ctx.addIssue({ code: 'custom', message: 'a number' });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+const RunForm = z.object({
+  provider: text,
+  model: text,
+  baseUrl: text.transform((s) => (s === '' ? null : s)),
+  temperature: numberField(true),
+  maxOutputTokens: numberField(true),
+  seed: numberField(true),
+  concurrency: numberField(false),
+  requestsPerMinute: numberField(true),
+  maxAttempts: numberField(false),
+  timeoutMs: numberField(false),
+});
+
+export type RunFormResult = { ok: true; value: RunSettingsInput } | { ok: false; issues: { path: string; message: string }[] };
+
+/** FormData → validated run settings, with one issue per failing field (named as in RunSettings). */
+export function runFormToSettings(form: FormData): RunFormResult {
+  const raw = Object.fromEntries(Object.keys(RunForm.shape).map((k) => [k, form.get(k)]));
+  const parsed = RunForm.safeParse(raw);
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  const input = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== ''));
+  const checked = RunSettings.safeParse(input);
+  if (!checked.success) return { ok: false, issues: checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  return { ok: true, value: checked.data };
+}

@@ -1,0 +1,41 @@
+import { wilson } from '@/lib/stats/wilson';
+
+/** "58%" — a rate as a whole percentage. */
+export function pct(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** "58% [44–71]" — k/n with its 95% Wilson interval; "—" when n is 0. */
+export function rateWithInterval(k: number, n: number): string {
+  const w = wilson(k, n);
+  if (!w) return '—';
+  return `${pct(w.estimate)} [${Math.round(w.low * 100)}–${Math.round(w.high * 100)}]`;
+}
+
+/** Exact McNemar p for display: "p = 0.0001", "p < 0.0001", "—". */
+export function formatP(p: number | null): string {
+  if (p === null) return 'p —';
+  if (p < 0.0001) return 'p < 0.0001';
+  return `p = ${p.toPrecision(2)}`;
+}
+
+export function formatDate(d: Date | string | null): string {
+  if (!d) return '—';
+  const date = typeof d === 'string' ? new Date(d) : d;
+  return date.toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+}
+
+export function formatInt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Pretty JSON as text (never HTML). Undefined becomes "—". */
+export function jsonText(value: unknown): string {
+  if (value === undefined) return '—';
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+export const FINAL_RUN_STATUSES = ['completed', 'cancelled', 'failed'] as const;
+export function isFinalRunStatus(status: string): boolean {
+  return (FINAL_RUN_STATUSES as readonly string[]).includes(status);
+}

@@ -1,0 +1,34 @@
+import type { AttemptRecord } from '@/lib/db/results';
+import { formatDate, jsonText } from '../format';
+
+/** One HTTP exchange: outcome, error, status, latency, tokens, and the raw request/response as JSON text. */
+export function AttemptView({ a, open = false }: { a: AttemptRecord; open?: boolean }) {
+  return (
+    <div className="panel" data-testid="attempt">
+      <div className="row">
+        <strong>
+          {a.kind === 'precheck' ? 'Pre-check' : 'Attempt'} {a.n}
+        </strong>
+        <span className={`badge ${a.outcome === 'ok' ? 'good' : 'bad'}`}>{a.outcome}</span>
+        {a.errorKind && <span className="badge warn">{a.errorKind}</span>}
+        <span className="small muted">
+          HTTP {a.httpStatus ?? '—'} · {a.latencyMs ?? '—'} ms · tokens {a.inputTokens ?? '—'} in / {a.outputTokens ?? '—'} out
+          {a.retryAfterMs !== null && ` · retry after ${a.retryAfterMs} ms`} · {formatDate(a.startedAt)}
+        </span>
+      </div>
+      {a.errorMessage && <pre className="text">{a.errorMessage}</pre>}
+      <details open={open}>
+        <summary>Raw request (secrets redacted)</summary>
+        <pre className="text" data-testid="raw-request">
+          {jsonText(a.request)}
+        </pre>
+      </details>
+      <details open={open}>
+        <summary>Raw response</summary>
+        <pre className="text" data-testid="raw-response">
+          {a.response === null ? 'no response' : jsonText(a.response)}
+        </pre>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import Link from 'next/link';
+import type { RunRow } from '@/lib/db/runs';
+import { SimulatedBadge } from '../StatusBadge';
+import { formatDate } from '../format';
+
+/** Experiment, provider + model, settings and timestamps of a run. Status is live in RunLive. */
+export function RunHeader({ run, experimentName }: { run: RunRow; experimentName: string }) {
+  const s = run.settings;
+  const settings: [string, string][] = [
+    ['temperature', s.temperature === null ? 'provider default' : String(s.temperature)],
+    ['max output tokens', s.maxOutputTokens === null ? 'provider default' : String(s.maxOutputTokens)],
+    ['seed', s.seed === null ? 'none' : String(s.seed)],
+    ['concurrency', String(s.concurrency)],
+    ['requests / minute', s.requestsPerMinute === null ? 'no limit' : String(s.requestsPerMinute)],
+    ['max attempts', String(s.maxAttempts)],
+    ['timeout', `${s.timeoutMs} ms`],
+    ['retry base', `${s.retryBaseMs} ms`],
+  ];
+  if (s.baseUrl) settings.push(['base URL', s.baseUrl]);
+  return (
+    <header>
+      <div className="row">
+        <h1 className="mono" style={{ fontSize: '1.3rem' }}>
+          Run {run.id}
+        </h1>
+        {run.provider === 'simulated' && <SimulatedBadge />}
+      </div>
+      <div className="panel grid-2">
+        <dl className="kv">
+          <dt>Experiment</dt>
+          <dd>
+            <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`}>{experimentName}</Link> <span className="mono small muted">{run.experimentId}</span>
+          </dd>
+          <dt>Provider / model</dt>
+          <dd className="mono" data-testid="run-provider">
+            {run.provider} / {run.model}
+          </dd>
+          <dt>Trials</dt>
+          <dd>{run.totalTrials}</dd>
+          <dt>Created</dt>
+          <dd>{formatDate(run.createdAt)}</dd>
+          <dt>Started / finished</dt>
+          <dd>
+            {formatDate(run.startedAt)} / {formatDate(run.finishedAt)}
+          </dd>
+        </dl>
+        <dl className="kv small">
+          {settings.map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd className="mono">{v}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </header>
+  );
+}

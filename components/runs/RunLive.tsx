@@ -1,0 +1,137 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { ALLOWED_ACTIONS, type ControlAction, type RunLiveState } from './live';
+import { StatusBadge } from '../StatusBadge';
+import { formatInt, isFinalRunStatus } from '../format';
+
+const POLL_MS = 1000;
+/** While running, re-render the server parts (Table 1) at most this often. */
+const REFRESH_MS = 5000;
+
+/** Live status, progress and Pause / Resume / Cancel. Polls every second until the run is final. */
+export function RunLive({ runId, initial }: { runId: string; initial: RunLiveState }) {
+  const router = useRouter();
+  const [state, setState] = useState(initial);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [polling, setPolling] = useState(!isFinalRunStatus(initial.status));
+  const lastRefresh = useRef({ at: Date.now(), status: initial.status, done: initial.progress.done });
+
+  const url = `/api/runs/${encodeURIComponent(runId)}`;
+
+  const apply = useCallback(
+    (next: RunLiveState) => {
+      setState(next);
+      const last = lastRefresh.current;
+      const statusChanged = next.status !== last.status;
+      const stale = next.progress.done !== last.done && Date.now() - last.at > REFRESH_MS;
+      if (statusChanged || stale) {
+        lastRefresh.current = { at: Date.now(), status: next.status, done: next.progress.done };
+        router.refresh();
+      }
+      if (isFinalRunStatus(next.status)) setPolling(false);
+    },
+    [router],
+  );
+
+  useEffect(() => {
+    if (!polling) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      try {
+        const res = await fetch(`${url}/progress`, { cache: 'no-store' });
+        if (res.ok && !stopped) apply((await res.json()) as RunLiveState);
+      } catch {
+        // transient: try again on the next tick
+      }
+      if (!stopped) timer = setTimeout(tick, POLL_MS);
+    };
+    timer = setTimeout(tick, POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [polling, url, apply]);
+
+  async function control(action: ControlAction) {
+    setBusy(true);
+    try {
+      const res = await fetch(`${url}/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
+      const body = (await res.json()) as { ok: boolean; status: string; message: string };
+      setMessage(body.message);
+      const p = await fetch(`${url}/progress`, { cache: 'no-store' });
+      if (p.ok) apply((await p.json()) as RunLiveState);
+      if (!isFinalRunStatus(body.status)) setPolling(true);
+    } catch (e) {
+      setMessage(`request failed: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const p = state.progress;
+  const total = p.total || 1;
+  const unresolved = p.byStatus.unresolved ?? 0;
+  const stats: [string, string, number][] = [
+    ['in-flight', 'in flight', p.inFlight],
+    ['queued', 'queued', p.queued],
+    ['transport-errors', 'transport errors', p.transportErrors],
+    ['unresolved', 'unresolved', unresolved],
+    ['lost', 'lost attempts', p.lostAttempts],
+    ['attempts', 'attempts', p.attempts],
+    ['tokens', 'tokens in / out', p.inputTokens + p.outputTokens],
+  ];
+
+  return (
+    <section className="panel" aria-label="Progress" data-testid="run-live">
+      <div className="spread">
+        <div className="row">
+          <strong>Status</strong> <StatusBadge status={state.status} testId="run-status" />
+          {state.statusReason && (
+            <span className="small" data-testid="run-status-reason">
+              {state.statusReason}
+            </span>
+          )}
+        </div>
+        <div className="row">
+          {(['pause', 'resume', 'cancel'] as const).map((a) => (
+            <button key={a} type="button" className={a === 'cancel' ? 'danger' : undefined} disabled={busy || !ALLOWED_ACTIONS[a].includes(state.status)} onClick={() => control(a)}>
+              {a[0].toUpperCase() + a.slice(1)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={p.total} aria-valuenow={p.done} aria-label="trials done" style={{ marginTop: 12 }}>
+        <span className="done" style={{ width: `${(100 * p.done) / total}%` }} />
+        <span className="inflight" style={{ width: `${(100 * p.inFlight) / total}%` }} />
+      </div>
+      <div className="stats">
+        <div className="stat">
+          <div className="value" data-testid="progress-done-of-total">
+            {formatInt(p.done)} / {formatInt(p.total)}
+          </div>
+          <div className="label">trials final</div>
+        </div>
+        {stats.map(([id, label, value]) => (
+          <div className="stat" key={id}>
+            <div className="value" data-testid={`progress-${id}`}>
+              {id === 'tokens' ? `${formatInt(p.inputTokens)} / ${formatInt(p.outputTokens)}` : formatInt(value)}
+            </div>
+            <div className="label">{label}</div>
+          </div>
+        ))}
+      </div>
+      <span hidden data-testid="progress-done">
+        {p.done}
+      </span>
+      {message && (
+        <p className="small muted" role="status" data-testid="control-message">
+          {message}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import { startRun } from './helpers';
+
+test('reference study: matrix, simulated run, Table 1 with published reference, exports, trial page', async ({ page }) => {
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\//);
+
+  // the matrix of DESIGN §5
+  await expect(page.getByTestId('formal-total')).toHaveText('152');
+  await expect(page.getByTestId('precheck-total')).toHaveText('2');
+  await expect(page.getByTestId('study-trials-selection')).toHaveText('96');
+  await expect(page.getByTestId('study-trials-interpretation')).toHaveText('56');
+  await expect(page.getByTestId('matrix-selection')).toContainText('48');
+
+  const runId = await startRun(page);
+  await expect(page.getByTestId('simulated-badge')).toHaveText('simulated — not a language model');
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+  await expect(page.getByTestId('progress-done-of-total')).toHaveText('152 / 152');
+
+  // Table 1: both studies, intervals, pairs + McNemar, published reference beside
+  const t1 = page.getByTestId('table1');
+  await expect(t1.locator('thead')).toContainText('selection');
+  await expect(t1.locator('thead')).toContainText('interpretation');
+  await expect(page.getByTestId('t1-total')).toContainText(/\d+\/\d+ \d+% \[\d+–\d+\]/);
+  await expect(page.getByTestId('t1-row-restaurant-en')).toBeVisible();
+  await expect(page.getByTestId('pairs-selection')).toContainText(/improved \d+ · same \d+ · regressed \d+/);
+  await expect(page.getByTestId('pairs-selection')).toContainText('McNemar p');
+  await expect(page.getByText('published reference (seed 000, Gemini 3.1 Flash-Lite)').first()).toBeVisible();
+  await expect(page.getByTestId('t1-total').getByTestId('published-cell').first()).toContainText('published: 28/48 → 46/48');
+  await expect(page.getByTestId('table1-chart')).toBeVisible();
+
+  // JSON export
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+  expect(json.suggestedFilename()).toBe(`run-${runId}.json`);
+  const exported = JSON.parse(await readFile((await json.path())!, 'utf8')) as { format: string; trials: unknown[]; prechecks: unknown[] };
+  expect(exported.format).toBe('tclab.run/v1');
+  expect(exported.trials).toHaveLength(152);
+  expect(exported.prechecks).toHaveLength(2);
+
+  // trials CSV: header + 152 records
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-trials-csv').click()]);
+  expect(csv.suggestedFilename()).toBe(`run-${runId}-trials.csv`);
+  const records = parse(await readFile((await csv.path())!, 'utf8'), { relaxColumnCount: true }) as string[][];
+  expect(records).toHaveLength(153);
+  expect(records[0]).toContain('status');
+
+  // the trials table pages from the API; open one trial
+  await expect(page.getByTestId('trials-page')).toContainText('152 matching of 152 trials');
+  await page.locator('#filter-study').selectOption('interpretation');
+  await expect(page.getByTestId('trials-page')).toContainText('56 matching of 152 trials');
+  await page.getByTestId('trial-link').first().click();
+  await page.waitForURL(/\/trials\//);
+  await expect(page.getByTestId('coordinates')).toContainText('interpretation');
+  await expect(page.getByTestId('tool-order')).not.toBeEmpty();
+  await expect(page.getByTestId('attempt').first()).toContainText('ok');
+  await expect(page.getByTestId('raw-request').first()).toBeVisible();
+  await expect(page.getByTestId('raw-response').first()).toBeVisible();
+  await expect(page.getByTestId('verdicts')).toBeVisible();
+});

@@ -1,0 +1,148 @@
+import type { Markers } from '../spec/experiment';
+import type { Observation } from '../spec/observation';
+import type { Decision, TccCheck } from '../spec/tcc';
+import { trialStatusFromVerdicts, type Checkpoint, type CheckStatus, type Evidence, type Verdict } from '../spec/verdict';
+import { categorize, type CategoryContext } from './categories';
+import { compareCheck, expectedFields, type CheckResult } from './compare';
+import { deriveDecision, observationToTcc, type DerivedDecision, type ScoringTool } from './observe';
+
+export { compareCard, compareCheck, type CardComparison, type CheckComparison } from './compare';
+export { observationToTcc, deriveDecision, type ScoringTool, type ObservedDecision } from './observe';
+export { categoriesBaselineTreatment, countCategoriesByCondition, trialCategories } from './categories';
+
+export interface ScoreTrialInput {
+  checks: TccCheck[];
+  /** null: no model answer (transport error) — every check is untested. */
+  observation: Observation | null;
+  attemptN: number | null;
+  /** The tools sent, in order, with their hidden metadata. */
+  tools: ScoringTool[];
+  markers: Markers;
+  /** Labels the protocol allows after the status marker. */
+  labels: string[];
+  /** The task text (to tell an invented argument value from a wrong one). */
+  task: string;
+}
+
+export interface TrialScore {
+  verdicts: Verdict[];
+  checkpoints: Record<Checkpoint, CheckStatus>;
+}
+
+const FIELD_CHECKPOINT: Record<string, Checkpoint> = {
+  decision: 'selection',
+  tool: 'selection',
+  call_count: 'selection',
+  arguments: 'parameters',
+  label: 'interpretation',
+  write_count: 'completion',
+};
+
+const FIELD_RULE: Record<string, string> = {
+  decision: "decision: the first call's tool effect (read/write), else the CLARIFY/STOP marker (DESIGN §6)",
+  tool: "tool: the first call's scenario tool (DESIGN §6)",
+  call_count: 'call_count: number of tool calls, exact',
+  arguments: 'arguments: the complete call — every expected key with an acceptable value, no other key (DESIGN §6)',
+  label: 'label: the label after the STATUS marker, exact',
+  write_count: 'write_count: back-end write records',
+};
+
+function checkpointOf(check: TccCheck, r: CheckResult): Checkpoint {
+  const field = r.failed?.field ?? expectedFields(check)[0];
+  return FIELD_CHECKPOINT[field ?? ''] ?? 'selection';
+}
+
+function partOf(field: string | undefined, d: DerivedDecision | null, r: CheckResult): string | null {
+  switch (field) {
+    case 'decision':
+      return d?.part ?? null;
+    case 'tool':
+      return 'toolCalls[0].name';
+    case 'call_count':
+      return 'toolCalls';
+    case 'arguments': {
+      const fields = r.failed?.field === 'arguments' ? (r.failed.match?.fields ?? []) : [];
+      return fields.length === 1 ? `toolCalls[0].arguments.${fields[0]}` : 'toolCalls[0].arguments';
+    }
+    case 'label':
+      return 'label';
+    default:
+      return null;
+  }
+}
+
+/** The scenario tool the card expects: stated by a check, or the only sent tool with the expected effect. */
+function cardTool(checks: readonly TccCheck[], tools: readonly ScoringTool[], decision: Decision | null): ScoringTool | null {
+  const stated = checks.find((c) => c.expected.tool)?.expected.tool;
+  if (stated) return tools.find((t) => t.id === stated) ?? null;
+  if (decision !== 'read' && decision !== 'write') return null;
+  const same = tools.filter((t) => t.effect === decision);
+  return same.length === 1 ? same[0] : null;
+}
+
+function visibility(checks: readonly TccCheck[], tools: readonly ScoringTool[]): CheckStatus {
+  if (tools.length === 0) return 'untested';
+  for (const c of checks) {
+    const { tool, decision } = c.expected;
+    if (tool && !tools.some((t) => t.id === tool)) return 'fail';
+    if ((decision === 'read' || decision === 'write') && !tools.some((t) => t.effect === decision)) return 'fail';
+  }
+  return 'pass';
+}
+
+/**
+ * Score one trial against its case card: one verdict per check (pass / fail with one failure category /
+ * untested), each with its evidence, and the five checkpoints. The statuses and reasons are exactly those
+ * `compareCard(card, observationToTcc(checks, observation, tools))` gives.
+ */
+export function scoreTrial(input: ScoreTrialInput): TrialScore {
+  const { checks, observation, attemptN, tools, task } = input;
+  const file = observationToTcc(checks, observation, tools);
+  const derived = observation ? deriveDecision(observation, tools) : null;
+  const cardDecision = checks.find((c) => c.expected.decision)?.expected.decision ?? null;
+  const ctx: CategoryContext | null =
+    observation && derived ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels } : null;
+
+  const verdicts = checks.map((check): Verdict => {
+    const entry = file[check.id];
+    const r = compareCheck(check, entry);
+    const checkpoint = checkpointOf(check, r);
+    const field = r.failed?.field ?? expectedFields(check)[0];
+    if (r.status === 'untested') {
+      const why = observation ? 'no evidence: the expectation needs a fixture back-end' : 'no model answer';
+      return {
+        checkId: check.id,
+        axis: check.axis,
+        checkpoint,
+        status: 'untested',
+        category: null,
+        reason: r.reason,
+        evidence: { attemptN, part: null, rule: `untested: ${why}`, expected: check.expected },
+      };
+    }
+    const cat = ctx ? categorize(check, r, ctx) : null;
+    const evidence: Evidence = {
+      attemptN,
+      part: partOf(field, derived, r),
+      rule: [FIELD_RULE[field ?? ''] ?? `${field}: exact match`, cat?.rule].filter(Boolean).join('; '),
+      expected: r.failed ? r.failed.expected : check.expected,
+      observed: r.failed ? r.failed.observed : entry,
+    };
+    const fields = r.failed?.match?.fields;
+    if (fields && fields.length > 0) evidence.fields = fields;
+    return { checkId: check.id, axis: check.axis, checkpoint, status: r.status, category: cat?.category ?? null, reason: r.reason, evidence };
+  });
+
+  const of = (cp: Checkpoint): CheckStatus => {
+    const mine = verdicts.filter((v) => v.checkpoint === cp);
+    return mine.length === 0 ? 'untested' : trialStatusFromVerdicts(mine);
+  };
+  const checkpoints: Record<Checkpoint, CheckStatus> = {
+    visibility: visibility(checks, tools),
+    selection: of('selection'),
+    parameters: of('parameters'),
+    interpretation: of('interpretation'),
+    completion: of('completion'),
+  };
+  return { verdicts, checkpoints };
+}
