@@ -36,7 +36,9 @@ try {
     server.setLatency(latencyMs);
     const exp = await saveExperiment(benchSpec(n));
     const run = await createRun(exp.id, { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 });
-    const worker = spawnWorker({ TCLAB_WORKER_CONCURRENCY: String(c), TCLAB_DB_POOL: String(Math.min(40, Math.max(10, c / 6))) });
+    // BENCH_PROFILE_DIR=dir writes the worker's CPU profile there (node --cpu-prof).
+    const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const worker = spawnWorker({ TCLAB_WORKER_CONCURRENCY: String(c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) }, prof);
     await new Promise((r) => setTimeout(r, 1500)); // let the worker connect before the clock starts
     let peakRssMb = 0;
     const sampler = setInterval(() => {
@@ -56,6 +58,7 @@ try {
         if (r.status !== 'completed') throw new Error(`run ended ${r.status}: ${r.statusReason}`);
         break;
       }
+      if (worker.proc.exitCode !== null) throw new Error(`the worker exited:\n${worker.output().slice(-2000)}`);
       await new Promise((res) => setTimeout(res, 20));
     }
     const wallMs = Math.round(performance.now() - t0);

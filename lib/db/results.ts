@@ -45,13 +45,15 @@ export interface TrialRecord {
   pairKey: string;
   status: string;
   toolSetRef: string;
+  /** The five checkpoints of the formal result (null until scored). */
+  checkpoints: Record<string, string> | null;
   attempts: AttemptRecord[];
   observation: { toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[]; marker: string | null; label: string | null; text: string | null; refusal: boolean; malformed: string | null } | null;
   verdicts: { checkId: string; axis: string; status: string; category: string | null; reason: string; evidence: Record<string, unknown> }[];
 }
 
 const TRIAL_SELECT = `
-  SELECT t.id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
+  SELECT t.id, t.trial_key, t.checkpoints, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', a.n, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
         'request', a.request, 'response', a.response, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
@@ -79,6 +81,7 @@ function toRecord(x: Raw): TrialRecord {
     pairKey: x.pair_key as string,
     status: x.status as string,
     toolSetRef: x.tool_set_ref as string,
+    checkpoints: (x.checkpoints as Record<string, string> | null) ?? null,
     attempts: x.attempts.map((a) => ({ ...a, startedAt: new Date(a.startedAt), finishedAt: a.finishedAt ? new Date(a.finishedAt) : null })),
     observation: x.observation as TrialRecord['observation'],
     verdicts: x.verdicts as TrialRecord['verdicts'],

@@ -1,7 +1,7 @@
 import type { TrialSpec } from '../design/matrix';
 import { trialIdOf } from '../design/matrix';
 import type { Observation } from '../spec/observation';
-import type { Verdict } from '../spec/verdict';
+import type { CheckStatus, Checkpoint, Verdict } from '../spec/verdict';
 import type { TrialStatus } from '../spec/run';
 import type { ProviderResult } from '../providers/types';
 import { pool } from './client';
@@ -162,12 +162,13 @@ export async function recordResult(
   result: ProviderResult,
   observation: Observation,
   verdicts: Verdict[],
+  checkpoints: Record<Checkpoint, CheckStatus>,
   status: Extract<TrialStatus, 'passed' | 'failed' | 'untested'>,
 ): Promise<boolean> {
   const r = await pool().query(
     `WITH a AS (${UPDATE_ATTEMPT} RETURNING id),
      t AS (
-       UPDATE trials SET status = $14, finished_at = now(), lease_expires_at = NULL
+       UPDATE trials SET status = $14, finished_at = now(), lease_expires_at = NULL, checkpoints = $22::jsonb
         WHERE id = $12 AND lease_token = $13 AND status = 'running' RETURNING id
      ), o AS (
        INSERT INTO observations (trial_id, attempt_id, tool_calls, marker, label, text, refusal, malformed)
@@ -202,6 +203,7 @@ export async function recordResult(
           evidence: { ...v.evidence, checkpoint: v.checkpoint },
         })),
       ),
+      JSON.stringify(checkpoints),
     ],
   );
   return r.rows[0].won === 1;

@@ -8,7 +8,7 @@ export type { TrialExportRow } from '../spec/run-export';
 export const TRIAL_CSV_COLUMNS = [
   'id', 'study', 'kind', 'scenario', 'locale', 'caseId', 'condition', 'order', 'replicate', 'pairKey', 'status',
   'toolSetRef', 'attempts', 'lastOutcome', 'lastErrorKind', 'httpStatus', 'latencyMs', 'toolCalls', 'marker',
-  'label', 'text', 'verdicts', 'categories',
+  'label', 'text', 'verdicts', 'categories', 'checkpoints',
 ] as const;
 
 /** Columns of the checks CSV: one row per verdict. */
@@ -43,6 +43,7 @@ export function trialsCsv(rows: Rows, options: CsvOptions = {}): Readable {
       obs?.marker, obs?.label, obs?.text,
       t.verdicts.map((v) => `${v.checkId}=${v.status}${v.category ? `(${v.category})` : ''}`).join('; '),
       failureCategories(t).join(';'),
+      t.checkpoints ? Object.entries(t.checkpoints).map(([k, v]) => `${k}=${v}`).join('; ') : null,
     ];
   });
 }

@@ -43,6 +43,7 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
     pairKey: t.pairKey,
     status: t.status as TrialExportRow['status'],
     toolSetRef: t.toolSetRef,
+    checkpoints: t.checkpoints as TrialExportRow['checkpoints'],
     attempts: t.attempts.map(toExportAttempt),
     observation: t.observation ? (redactSecrets(t.observation) as TrialExportRow['observation']) : null,
     verdicts: t.verdicts.map((v) => {

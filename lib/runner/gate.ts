@@ -1,32 +1,42 @@
 import { randomBytes } from 'node:crypto';
-import type { ProviderResult } from '../providers/types';
-import { Limiter, type Limits } from '../queue/limiter';
-import { leaseMsFor } from './trial';
+import { Limiter, type Limits, type ReleaseOutcome } from '../queue/limiter';
 import type { RunContext } from './context';
+
+/** A held rate-limit slot; release it as soon as the request is answered. */
+export interface Slot {
+  release(outcome: ReleaseOutcome): Promise<void>;
+}
+
+/** Taken before a trial is claimed, so a paused or cancelled run leaves nothing claimed and waiting. */
+export interface Gate {
+  acquire(ctx: RunContext): Promise<Slot>;
+}
 
 /** The rate-limit scope: one per provider and model, shared by all runs and workers. */
 export function scopeOf(ctx: RunContext): string {
   return `${ctx.settings.provider}:${ctx.settings.model}`;
 }
 
-export function limitsOf(ctx: RunContext): Limits {
-  return { concurrency: ctx.settings.concurrency, requestsPerMinute: ctx.settings.requestsPerMinute, leaseMs: leaseMsFor(ctx.settings.timeoutMs) };
+export function limitsOf(ctx: RunContext, leaseMs: number): Limits {
+  return { concurrency: ctx.settings.concurrency, requestsPerMinute: ctx.settings.requestsPerMinute, leaseMs };
 }
 
-/** Wraps each provider call in a distributed concurrency slot and RPM token, feeding 429s to AIMD. */
-export function limiterGate(limiter: Limiter) {
-  return async function gate(ctx: RunContext, fn: () => Promise<ProviderResult>): Promise<ProviderResult> {
-    const scope = scopeOf(ctx);
-    const limits = limitsOf(ctx);
-    const holder = randomBytes(8).toString('hex');
-    await limiter.acquire(scope, holder, limits);
-    let outcome: 'ok' | 'throttled' | 'error' = 'error';
-    try {
-      const r = await fn();
-      outcome = r.outcome === 'ok' ? 'ok' : r.error?.kind === 'http_429' ? 'throttled' : 'error';
-      return r;
-    } finally {
-      await limiter.release(scope, holder, outcome, limits).catch(() => {});
-    }
+/** Distributed concurrency slots and RPM tokens per provider and model; 429s feed AIMD. */
+export function limiterGate(limiter: Limiter, leaseMsFor: (timeoutMs: number) => number): Gate {
+  return {
+    async acquire(ctx) {
+      const scope = scopeOf(ctx);
+      const limits = limitsOf(ctx, leaseMsFor(ctx.settings.timeoutMs));
+      const holder = randomBytes(8).toString('hex');
+      await limiter.acquire(scope, holder, limits);
+      let released = false;
+      return {
+        async release(outcome) {
+          if (released) return;
+          released = true;
+          await limiter.release(scope, holder, outcome, limits).catch(() => {});
+        },
+      };
+    },
   };
 }

@@ -8,6 +8,7 @@ import { describeProviderFailure } from '../providers/precheck';
 import type { ProviderResult } from '../providers/types';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
+import type { Gate } from './gate';
 
 /** What the queue should do with the job that delivered this trial. */
 export type TrialOutcome =
@@ -18,8 +19,8 @@ export type TrialOutcome =
 
 export interface TrialWorkerOptions {
   owner: string;
-  /** Called around the provider call: rate limiter / concurrency slot (issue 5). */
-  gate?: (ctx: RunContext, fn: () => Promise<ProviderResult>) => Promise<ProviderResult>;
+  /** Rate limiter: a slot is taken before the claim and given back once the answer is in. */
+  gate?: Gate;
   /** Test hook: called after the request went out and before its result is recorded. */
   afterSend?: (trialId: string) => Promise<void>;
 }
@@ -31,6 +32,20 @@ export function leaseMsFor(timeoutMs: number): number {
 
 export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
   const ctx = await runContext(job.runId);
+  const slot = await opts.gate?.acquire(ctx);
+  try {
+    return await claimAndSend(job, ctx, opts, slot);
+  } finally {
+    await slot?.release('error'); // no-op when already released with the real outcome
+  }
+}
+
+async function claimAndSend(
+  job: { trialId: string; runId: string },
+  ctx: RunContext,
+  opts: TrialWorkerOptions,
+  slot: Awaited<ReturnType<Gate['acquire']>> | undefined,
+): Promise<TrialOutcome> {
   const claim = await claimTrial(job.trialId, opts.owner, leaseMsFor(ctx.settings.timeoutMs), ctx.settings.maxAttempts);
   if (!('leaseToken' in claim)) {
     switch (claim.reason) {
@@ -50,13 +65,13 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
     }
   }
   const { study, sent, request } = prepare(ctx, claim);
-  const send = () => ctx.provider.send(request, { settings: ctx.settings });
-  const result: ProviderResult = opts.gate ? await opts.gate(ctx, send) : await send();
+  const result: ProviderResult = await ctx.provider.send(request, { settings: ctx.settings });
+  await slot?.release(result.outcome === 'ok' ? 'ok' : result.error?.kind === 'http_429' ? 'throttled' : 'error');
   if (opts.afterSend) await opts.afterSend(claim.id);
 
   if (result.outcome === 'ok' && result.observation) {
     const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
-    const { verdicts } = scoreTrial({
+    const { verdicts, checkpoints } = scoreTrial({
       checks: checksFor(kase, claim.condition),
       observation: result.observation,
       attemptN: claim.attemptN,
@@ -67,7 +82,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
     });
     const verdict = trialStatusFromVerdicts(verdicts);
     const status = verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'untested';
-    const won = await recordResult(claim, result, result.observation, verdicts, status);
+    const won = await recordResult(claim, result, result.observation, verdicts, checkpoints, status);
     return won ? { kind: 'done', status } : { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
   }
 

@@ -6,7 +6,7 @@ import { log } from '../log';
 import { QUEUES, RunJob, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { completeRunIfDone } from '../db/runs';
-import { processTrial, type TrialWorkerOptions } from './trial';
+import { leaseMsFor, processTrial, type TrialWorkerOptions } from './trial';
 import { startRun } from './start';
 import { reconcile } from './reconcile';
 import { Limiter } from '../queue/limiter';
@@ -37,7 +37,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const lockDuration = opts.lockDurationMs ?? env().TCLAB_LOCK_MS;
   const touched = new Set<string>();
   const limiter = new Limiter();
-  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'gate'> = { gate: limiterGate(limiter), ...opts.hooks };
+  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
   const common = { connection: redisConnection(), prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };
 
   const trials = new Worker<TrialJob>(

@@ -76,6 +76,8 @@ export const ExportTrial = z.object({
   pairKey: z.string(),
   status: TrialStatus,
   toolSetRef: z.string(),
+  /** The five checkpoints of seed 000 for the formal result; null when the trial was not scored. */
+  checkpoints: z.record(Checkpoint, CheckStatus).nullable().optional(),
   attempts: z.array(ExportAttempt),
   observation: ExportObservation.nullable(),
   verdicts: z.array(ExportVerdict),

@@ -17,8 +17,9 @@ export interface WorkerProcess {
 }
 
 /** `npm run worker` as a real child process (its own process group, so SIGKILL takes all of it). */
-export function spawnWorker(env: Record<string, string | undefined> = {}): WorkerProcess {
-  const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'workers/trials.ts')], {
+export function spawnWorker(env: Record<string, string | undefined> = {}, nodeArgs: string[] = []): WorkerProcess {
+  // `node --import tsx`: one process (the tsx CLI would fork a second), so its pid is the worker's own.
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers/trials.ts')], {
     cwd: ROOT,
     env: { ...process.env, TCLAB_LOG_LEVEL: 'warn', ...env },
     detached: true,
