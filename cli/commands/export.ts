@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { getRun } from '../../lib/db/runs';
 import { UsageError } from '../errors';
 import { exportRun, printSummary, shutdown } from './shared';
+import { writeRunTcc } from '../../lib/export/run';
 
 export function register(program: Command): void {
   program
@@ -10,7 +11,8 @@ export function register(program: Command): void {
     .option('--out <file>', 'JSON file')
     .option('--csv <file>', 'one CSV row per trial')
     .option('--checks-csv <file>', 'one CSV row per check')
-    .action(async (runId: string, opts: { out?: string; csv?: string; checksCsv?: string }) => {
+    .option('--tcc <dir>', 'every trial as a TCC v0.1 case card + observation file (for `tclab compare`)')
+    .action(async (runId: string, opts: { out?: string; csv?: string; checksCsv?: string; tcc?: string }) => {
       const run = await getRun(runId);
       if (!run) {
         await shutdown();
@@ -18,6 +20,7 @@ export function register(program: Command): void {
       }
       await printSummary(run);
       await exportRun(runId, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv });
+      if (opts.tcc) process.stderr.write(`wrote ${await writeRunTcc(runId, opts.tcc)} card/observation pairs → ${opts.tcc}\n`);
       await shutdown();
     });
 }

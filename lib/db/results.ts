@@ -33,6 +33,7 @@ export interface AttemptRecord {
 
 export interface TrialRecord {
   id: string;
+  runId: string;
   trialKey: string;
   study: string;
   kind: string;
@@ -53,7 +54,7 @@ export interface TrialRecord {
 }
 
 const TRIAL_SELECT = `
-  SELECT t.id, t.trial_key, t.checkpoints, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
+  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', a.n, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
         'request', a.request, 'response', a.response, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
@@ -69,6 +70,7 @@ type Raw = Record<string, unknown> & { attempts: (Omit<AttemptRecord, 'startedAt
 function toRecord(x: Raw): TrialRecord {
   return {
     id: x.id as string,
+    runId: x.run_id as string,
     trialKey: x.trial_key as string,
     study: x.study as string,
     kind: x.kind as string,

@@ -1,9 +1,16 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
+import { checksFor, type ExperimentSpec } from '../spec/experiment';
+import type { Observation } from '../spec/observation';
+import type { TccCard, TccObservations } from '../spec/tcc';
+import { findStudyCase, naturalDefinitions } from '../design/matrix';
+import { exportTrialTcc, tccFileNames } from './tcc';
 import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../spec/run-export';
 import type { Checkpoint } from '../spec/verdict';
 import { getExperiment } from '../db/experiments';
-import { getRun } from '../db/runs';
-import { iterateTrialRecords, loadRunSummary, precheckAttempts, type AttemptRecord, type TrialRecord } from '../db/results';
+import { getRun, type RunRow } from '../db/runs';
+import { getTrialRecord, iterateTrialRecords, loadRunSummary, precheckAttempts, type AttemptRecord, type TrialRecord } from '../db/results';
 import { redactSecrets } from '../providers/redact';
 import { checksCsv, trialsCsv } from './csv';
 import { writeRunJson } from './json';
@@ -94,4 +101,46 @@ export async function trialsCsvStream(runId: string): Promise<Readable> {
 export async function checksCsvStream(runId: string): Promise<Readable> {
   if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
   return checksCsv(exportTrials(runId));
+}
+
+/** A stored trial as its TCC v0.1 case card (context filled in) and observation file. */
+export async function trialTcc(trialId: string): Promise<{ card: TccCard; observations: TccObservations } | null> {
+  const t = await getTrialRecord(trialId);
+  if (!t) return null;
+  const run = await getRun(t.runId);
+  const exp = run && (await getExperiment(run.experimentId));
+  if (!run || !exp) return null;
+  return tccOf(t, exp.spec, run);
+}
+
+function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCard; observations: TccObservations } {
+  const { study, kase } = findStudyCase(spec, t.study, t.caseId);
+  const condition = study.conditions.find((c) => c.id === t.condition)!;
+  const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
+  const effects = new Map(spec.scenarios.find((s) => s.id === t.scenario)?.tools.map((x) => [x.id, x.effect]));
+  const tools = t.order.map((name) => {
+    const d = defs.find((x) => x.name === name)!;
+    return { id: d.tool, name: d.name, description: d.description, parameters: d.parameters, effect: effects.get(d.tool) ?? ('read' as const) };
+  });
+  const s = run.settings;
+  const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
+  const observation: Observation | null = t.observation ? { ...t.observation, marker: t.observation.marker as Observation['marker'], finishReason: null } : null;
+  return exportTrialTcc({ kase: { ...kase, checks: checksFor(kase, t.condition) }, model, tools, observation });
+}
+
+/** Every trial of a run as TCC files in `dir` (`<trialId>.card.json`, `<trialId>.observations.json`). */
+export async function writeRunTcc(runId: string, dir: string): Promise<number> {
+  const run = await getRun(runId);
+  const exp = run && (await getExperiment(run.experimentId));
+  if (!run || !exp) throw new RunNotFoundError(`no run "${runId}"`);
+  await mkdir(dir, { recursive: true });
+  let n = 0;
+  for await (const t of iterateTrialRecords(runId)) {
+    const { card, observations } = tccOf(t, exp.spec, run);
+    const names = tccFileNames(t.id);
+    await writeFile(path.join(dir, names.card), `${JSON.stringify(redactSecrets(card), null, 2)}\n`);
+    await writeFile(path.join(dir, names.observations), `${JSON.stringify(redactSecrets(observations), null, 2)}\n`);
+    n++;
+  }
+  return n;
 }

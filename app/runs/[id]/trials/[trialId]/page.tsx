@@ -9,6 +9,7 @@ import { ObservationView, VerdictsView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { toTrialRow } from '@/components/runs/trial-query';
 import { jsonText } from '@/components/format';
+import { checksFor } from '@/lib/spec/experiment';
 
 export const dynamic = 'force-dynamic';
 
@@ -96,9 +97,18 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             <pre className="text" data-testid="task-text">
               {kase.task}
             </pre>
+            <p className="small">
+              TCC v0.1:{' '}
+              <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=card`} data-testid="tcc-card">
+                case card
+              </a>{' '}
+              ·{' '}
+              <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=observations`}>observation file</a>{' '}
+              (compare them with <code>tclab compare</code>)
+            </p>
             <details>
-              <summary>Case-card checks</summary>
-              <pre className="text">{jsonText(kase.checks)}</pre>
+              <summary>Case-card checks (as they apply to this condition)</summary>
+              <pre className="text">{jsonText(checksFor(kase, t.condition))}</pre>
               {kase.fixedCall && <pre className="text">{jsonText({ fixedCall: kase.fixedCall, toolResult: kase.toolResult })}</pre>}
             </details>
           </div>
@@ -107,6 +117,22 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
 
       <h2>Observation</h2>
       <ObservationView obs={t.observation} />
+
+      <h2>Checkpoints</h2>
+      {t.checkpoints ? (
+        <dl className="kv panel" data-testid="checkpoints">
+          {Object.entries(t.checkpoints).map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd>
+                <StatusBadge status={v} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="muted">Not scored: no model answer was recorded for this trial.</p>
+      )}
 
       <h2>Verdicts</h2>
       <VerdictsView verdicts={t.verdicts} />

@@ -1,0 +1,142 @@
+import { readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { RunExport } from '../lib/spec/run-export';
+import { runCli } from '../lib/testing/engine';
+import { startLoopbackServer, wireToolNames, isInterpretationBody, type LoopbackServer, type Reply, type ScriptRequest } from '../lib/testing/loopback-server';
+import { pool, closeDb } from '../lib/db/client';
+import { TccCard, TccObservations } from '../lib/spec/tcc';
+import { tccFileNames } from '../lib/export/tcc';
+import { compareCard } from '../lib/scoring/compare';
+
+// `tclab run` end to end as a user runs it: a subprocess, real PostgreSQL and Redis, an in-process
+// worker, the simulated provider offline, and the real OpenAI / Gemini SDKs against a loopback server.
+
+const FAKE_KEY = 'sk-tclab-FAKE-KEY-0123456789abcdefXYZ';
+let dir: string;
+let server: LoopbackServer;
+
+/** A deterministic answer computed from the request alone, so a stored observation can be re-derived. */
+function answerFor(provider: 'openai' | 'gemini', body: unknown): Reply {
+  const digest = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  if (isInterpretationBody(provider, body)) return { kind: 'text', text: `STATUS: ${['AVAILABLE', 'CANNOT_DETERMINE', 'ERROR'][parseInt(digest[0], 16) % 3]}` };
+  const names = wireToolNames(provider, body);
+  const pick = parseInt(digest[1], 16) % (names.length + 1);
+  if (pick === names.length) return { kind: 'text', text: `CLARIFY: which one? <b>${digest.slice(0, 6)}</b>` };
+  return { kind: 'toolCalls', calls: [{ name: names[pick], arguments: { probe: digest.slice(0, 8) } }] };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tclab-cli-'));
+  server = await startLoopbackServer({ script: (req: ScriptRequest) => answerFor(req.provider, req.body) });
+});
+
+afterAll(async () => {
+  await server.close();
+  await closeDb();
+});
+
+async function readExport(file: string) {
+  return RunExport.parse(JSON.parse(await readFile(file, 'utf8')));
+}
+
+describe('tclab run', () => {
+  it('runs the reference study offline: 152 formal trials, 2 pre-checks, pairs that add up, Table 1 in summary', async () => {
+    const out = path.join(dir, 'run.json');
+    const csv = path.join(dir, 'run.csv');
+    const r = await runCli(['run', '--template', 'reference-study', '--out', out, '--csv', csv]);
+    expect(r.stderr).toMatch(/run r_\w+ \(152 trials/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('selection: overlapping → clear');
+    expect(r.stdout).toContain('simulated');
+    const run = await readExport(out);
+    expect(run.run.simulated).toBe(true);
+    expect(run.prechecks).toHaveLength(2);
+    expect(run.trials).toHaveLength(152);
+    const count = (study: string, condition: string) => run.trials.filter((t) => t.study === study && t.condition === condition).length;
+    expect([count('selection', 'overlapping'), count('selection', 'clear'), count('interpretation', 'no-code-meanings'), count('interpretation', 'code-meanings')]).toEqual([48, 48, 28, 28]);
+    for (const s of run.summary.studies) {
+      const pairs = s.pairs.improved + s.pairs.same + s.pairs.regressed + (s.pairs.incomplete ?? 0);
+      expect(pairs).toBe(s.study === 'selection' ? 48 : 28);
+      expect(s.total.baseline.pass).toBe(s.rows.reduce((a, x) => a + x.baseline.pass, 0));
+      expect(s.total.treatment.n).toBe(s.study === 'selection' ? 48 : 28);
+    }
+    expect(run.trials.every((t) => t.checkpoints && Object.keys(t.checkpoints).length === 5)).toBe(true);
+    const rows = parse(await readFile(csv, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(152);
+
+    // round trip: every trial exported as its TCC card + observation file compares to its own verdicts
+    const runId = /run (r_\w+)/.exec(r.stderr)![1];
+    const tccDir = path.join(dir, 'tcc');
+    const exported = await runCli(['export', runId, '--tcc', tccDir]);
+    expect(exported.code).toBe(0);
+    for (const t of run.trials) {
+      const names = tccFileNames(t.id);
+      const card = TccCard.parse(JSON.parse(await readFile(path.join(tccDir, names.card), 'utf8')));
+      const obs = TccObservations.parse(JSON.parse(await readFile(path.join(tccDir, names.observations), 'utf8')));
+      expect(card.context.tool_set_ref).toBe(t.toolSetRef);
+      const cmp = compareCard(card, obs);
+      const byId = (a: string[], b: string[]) => a[0].localeCompare(b[0]);
+      expect(cmp.checks.map((c) => [c.id, c.status, c.reason]).sort(byId)).toEqual(t.verdicts.map((v) => [v.checkId, v.status, v.reason]).sort(byId));
+    }
+    const failed = run.trials.find((t) => t.status === 'failed')!;
+    const names = tccFileNames(failed.id);
+    const cli = await runCli(['compare', path.join(tccDir, names.card), path.join(tccDir, names.observations), '--json']);
+    expect(cli.code).toBe(1);
+    expect(JSON.parse(cli.stdout).summary.fail).toBe(failed.verdicts.filter((v) => v.status === 'fail').length);
+  });
+
+  it('exits 2 and names the field on invalid input, storing nothing', async () => {
+    const before = (await pool().query('SELECT count(*)::int AS n FROM runs')).rows[0].n;
+    const bad = await runCli(['run', '--template', 'reference-study', '--concurrency', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('concurrency');
+    const unknown = await runCli(['run', '--template', 'no-such-template']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--template');
+    expect((await pool().query('SELECT count(*)::int AS n FROM runs')).rows[0].n).toBe(before);
+  });
+
+  for (const provider of ['openai', 'gemini'] as const) {
+    it(`runs against ${provider}'s wire format: stored observations equal the server's answers; tool order as sent; the key is stored nowhere`, async () => {
+      const out = path.join(dir, `${provider}.json`);
+      const csv = path.join(dir, `${provider}.csv`);
+      const keyEnv = provider === 'openai' ? { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl } : { GEMINI_API_KEY: FAKE_KEY, GEMINI_BASE_URL: server.geminiBaseUrl };
+      server.clearRequests();
+      const r = await runCli(['run', '--template', 'reference-study', '--provider', provider, '--model', 'm', '--out', out, '--csv', csv], keyEnv);
+      expect(r.code, r.stderr).toBe(0);
+      // every request carried the key over the wire
+      const auth = server.requests.map((q) => (provider === 'openai' ? q.headers.authorization : q.headers['x-goog-api-key']));
+      expect(auth.every((a) => a && String(a).includes(FAKE_KEY))).toBe(true);
+      expect(server.requests).toHaveLength(154);
+
+      const run = await readExport(out);
+      expect(run.trials).toHaveLength(152);
+      for (const t of run.trials) {
+        expect(t.attempts).toHaveLength(1);
+        const request = t.attempts[0].request;
+        expect(wireToolNames(provider, request)).toEqual(t.order);
+        const answer = answerFor(provider, request);
+        const obs = t.observation!;
+        if (answer.kind === 'toolCalls') {
+          expect(obs.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(answer.calls);
+          expect(obs.text ?? null).toBeNull();
+        } else if (answer.kind === 'text') {
+          expect(obs.toolCalls).toEqual([]);
+          expect(obs.text).toBe(answer.text);
+        }
+      }
+
+      // the whole database, the exports and the CLI's output: the key appears 0 times
+      const tables = (await pool().query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).rows.map((x) => x.tablename);
+      let dump = '';
+      for (const table of tables) dump += (await pool().query(`SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS d FROM "${table}" t`)).rows[0].d;
+      expect(dump.length).toBeGreaterThan(100_000);
+      const files = (await readFile(out, 'utf8')) + (await readFile(csv, 'utf8'));
+      for (const [what, text] of [['database', dump], ['exports', files], ['cli output', r.stdout + r.stderr]] as const) expect(text.split(FAKE_KEY).length - 1, what).toBe(0);
+    });
+  }
+});
