@@ -16,6 +16,10 @@ export async function controlRun(runId: string, action: ControlAction): Promise<
     return { ok, status: ok ? 'paused' : run.status, message: ok ? 'paused: no new requests until resumed' : `cannot pause a ${run.status} run` };
   }
   if (action === 'resume') {
+    // A run stopped by a configuration error (it had started) may resume once that is fixed; a run
+    // whose pre-checks failed never started: it needs a new run, with new pre-checks.
+    if (run.status === 'failed' && !run.startedAt)
+      return { ok: false, status: run.status, message: 'its pre-checks failed, so it never started: start a new run' };
     const ok = await setRunStatus(runId, ['paused', 'failed'], 'running');
     if (ok) await enqueuePending(runId);
     return { ok, status: ok ? 'running' : run.status, message: ok ? 'resumed' : `cannot resume a ${run.status} run` };
