@@ -100,6 +100,24 @@ describe('tclab run', () => {
     expect((await pool().query('SELECT count(*)::int AS n FROM runs')).rows[0].n).toBe(before);
   });
 
+  it('does not start when the pre-checks fail, and says why in words a researcher understands', async () => {
+    server.setScript(() => ({ kind: 'http', status: 401 }));
+    try {
+      const r = await runCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'm'], { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/did not start: pre-check 1 failed: .*key/i);
+      expect(r.stderr).not.toContain(FAKE_KEY);
+      const runId = /run (r_\w+)/.exec(r.stderr)![1];
+      const trials = await pool().query(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [runId]);
+      expect(trials.rows[0].n).toBe(0);
+      const resumed = await runCli(['resume', runId]);
+      expect(resumed.code).toBe(1);
+      expect(resumed.stdout).toContain('pre-checks failed');
+    } finally {
+      server.setScript((req: ScriptRequest) => answerFor(req.provider, req.body));
+    }
+  });
+
   for (const provider of ['openai', 'gemini'] as const) {
     it(`runs against ${provider}'s wire format: stored observations equal the server's answers; tool order as sent; the key is stored nowhere`, async () => {
       const out = path.join(dir, `${provider}.json`);

@@ -41,34 +41,30 @@ export async function migrate(databaseUrl: string, migrationsDir = path.resolve(
   }
 }
 
-/** CREATE DATABASE if missing (connects to the server's `postgres` database). */
-export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
+/** Runs `fn` on the server's `postgres` database, as the same role (to create or drop the named one). */
+async function withAdmin<T>(databaseUrl: string, fn: (client: pg.Client, name: string, quoted: string) => Promise<T>): Promise<T> {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (rowCount) return false;
-    await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
-    return true;
+    return await fn(client, name, `"${name.replace(/"/g, '""')}"`);
   } finally {
     await client.end();
   }
 }
 
+/** CREATE DATABASE if missing; true when it was created. */
+export function ensureDatabase(databaseUrl: string): Promise<boolean> {
+  return withAdmin(databaseUrl, async (client, name, quoted) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return false;
+    await client.query(`CREATE DATABASE ${quoted}`);
+    return true;
+  });
+}
+
 export async function dropDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  const admin = new URL(databaseUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  await withAdmin(databaseUrl, (client, _name, quoted) => client.query(`DROP DATABASE IF EXISTS ${quoted} WITH (FORCE)`));
 }

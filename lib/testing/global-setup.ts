@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { dropDatabase, ensureDatabase, migrate } from '../db/migrate';
+import { deleteRedisPrefix } from './cleanup';
 
 // Integration tests share the machine's PostgreSQL and Redis with CI and other checkouts: each run makes
 // a database and a Redis key prefix of its own and removes both afterwards.
@@ -21,16 +21,6 @@ export default async function setup() {
 
   return async () => {
     await dropDatabase(databaseUrl);
-    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisPrefix(redisUrl, prefix);
   };
 }
