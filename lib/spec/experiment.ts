@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, JsonObject, Locale } from './common';
-import { EvidenceGateItem, TccCheck, TccExpected } from './tcc';
+import { EvidenceGateItem, TccCard, TccCheck, TccExpected } from './tcc';
 
 /** A tool as the model sees it. `tool` is hidden metadata linking it to the scenario's tool; never sent. */
 export const ToolDefinition = z.object({
@@ -46,7 +46,7 @@ export const Protocol = z.object({
 });
 export type Protocol = z.infer<typeof Protocol>;
 
-export const Case = z.object({
+export const CaseFields = z.object({
   id: Id,
   scenario: Id,
   locale: Locale,
@@ -64,7 +64,22 @@ export const Case = z.object({
    */
   expectByCondition: z.record(z.string(), z.record(z.string(), TccExpected)).default({}),
 });
+
+/**
+ * A case, written inline or as an attached TCC v0.1 card (`{"scenario": …, "card": {…}}`): the card's
+ * case_id, locale, task, checks and evidence_gate become the case's; fields given beside it win.
+ */
+export const Case = z.preprocess((input) => {
+  if (!input || typeof input !== 'object' || !('card' in input)) return input;
+  const { card, ...rest } = input as { card: unknown } & Record<string, unknown>;
+  const parsed = TccCard.safeParse(card);
+  if (!parsed.success) return input; // CaseFields then reports the missing fields; the card's own errors follow
+  const c = parsed.data;
+  return { id: c.case_id, locale: c.locale, task: c.task, checks: c.checks, evidenceGate: c.evidence_gate, ...rest };
+}, CaseFields);
 export type Case = z.infer<typeof Case>;
+/** A case as written inline (the typed input; a case may instead attach a TCC card, see `Case`). */
+export type CaseInput = z.input<typeof CaseFields>;
 
 /** The case card's checks as they apply to one condition's trials. */
 export function checksFor(kase: Case, conditionId: string): TccCheck[] {

@@ -28,7 +28,8 @@ export const CONDITION = {
 export type StudyInput = ExperimentSpecInput['studies'][number];
 export type ConditionInput = StudyInput['conditions'][number];
 export type ToolDefinitionInput = ConditionInput['tools'][string][string][number];
-export type CaseInput = StudyInput['cases'][number];
+export type { CaseInput } from '../../spec/experiment';
+import type { CaseInput } from '../../spec/experiment';
 export type CheckInput = CaseInput['checks'][number];
 /** tools[scenario][locale] of one condition. */
 export type ToolsByScenario = ConditionInput['tools'];
