@@ -8,8 +8,7 @@ export function MatrixCounts({ matrix }: { matrix: MatrixCount }) {
       <table className="compact" data-testid="matrix">
         <thead>
           <tr>
-            <th>Study</th>
-            <th>Kind</th>
+            <th>Study (kind)</th>
             <th>Trials per condition</th>
             <th className="num">Pairs</th>
             <th className="num">Trials</th>
@@ -18,8 +17,10 @@ export function MatrixCounts({ matrix }: { matrix: MatrixCount }) {
         <tbody>
           {matrix.studies.map((s) => (
             <tr key={s.study} data-testid={`matrix-${s.study}`}>
-              <td className="mono">{s.study}</td>
-              <td>{s.kind}</td>
+              <td>
+                <span className="mono">{s.study}</span>
+                {s.kind !== s.study && <div className="muted small">{s.kind}</div>}
+              </td>
               <td>
                 {s.conditions.map((c) => (
                   <div key={c.condition} className="nowrap">
@@ -35,11 +36,11 @@ export function MatrixCounts({ matrix }: { matrix: MatrixCount }) {
         </tbody>
         <tfoot>
           <tr className="total">
-            <th colSpan={4}>Formal requests</th>
+            <th colSpan={3}>Formal requests</th>
             <td className="num" data-testid="formal-total">{formatInt(matrix.formal)}</td>
           </tr>
           <tr>
-            <th colSpan={4}>
+            <th colSpan={3}>
               Pre-checks <span className="muted small">(sent before the run, never in any denominator)</span>
             </th>
             <td className="num" data-testid="precheck-total">{formatInt(matrix.prechecks)}</td>
