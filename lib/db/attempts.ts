@@ -6,7 +6,7 @@ export async function insertPrecheckAttempt(runId: string, result: ProviderResul
   const r = await pool().query<{ n: number }>(
     `INSERT INTO attempts (id, run_id, trial_id, n, kind, request, response, outcome, error_kind, error_message,
                            http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, finished_at)
-     SELECT $1 || '-pc' || n, $1, NULL, n, 'precheck', $2::jsonb, $3::jsonb, $4, $5, $6, $7, $8, $9, $10, $11, now()
+     SELECT $1 || '-pc' || n, $1, NULL, n, 'precheck', $2::json, $3::json, $4, $5, $6, $7, $8, $9, $10, $11, now()
        FROM (SELECT COALESCE(max(n), 0) + 1 AS n FROM attempts WHERE run_id = $1 AND kind = 'precheck') s
      RETURNING n`,
     [

@@ -4,8 +4,9 @@ import { PrismaClient } from '../generated/prisma/client';
 import { env } from '../env';
 
 // lib/db is the only importer of Prisma. One pg pool serves both Prisma (through its adapter) and the
-// hand-written SQL of the hot path (claim, result), so a worker holds one set of connections.
-type Handles = { pool: pg.Pool; prisma: PrismaClient; url: string };
+// hand-written SQL of the hot path (claim, result), so a worker holds one set of connections. The Prisma
+// client is made on first use: a worker never uses it, and never loads its query engine.
+type Handles = { pool: pg.Pool; prisma?: PrismaClient; url: string };
 const globalForDb = globalThis as unknown as { __tclabDb?: Handles };
 
 function handles(): Handles {
@@ -14,23 +15,31 @@ function handles(): Handles {
   if (existing && existing.url === url) return existing;
   const pool = new pg.Pool({ connectionString: url, max: env().TCLAB_DB_POOL });
   pool.on('error', () => {}); // idle client errors (server restart) must not crash the process
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  globalForDb.__tclabDb = { pool, prisma, url };
+  globalForDb.__tclabDb = { pool, url };
   return globalForDb.__tclabDb;
 }
 
 export function db(): PrismaClient {
-  return handles().prisma;
+  const h = handles();
+  h.prisma ??= new PrismaClient({ adapter: new PrismaPg(h.pool) });
+  return h.prisma;
 }
 
 export function pool(): pg.Pool {
   return handles().pool;
 }
 
+/** A `timestamp` column read as text, the way Prisma reads it: as UTC. */
+export function utcTimestamp(text: string): Date;
+export function utcTimestamp(text: string | null): Date | null;
+export function utcTimestamp(text: string | null): Date | null {
+  return text === null ? null : new Date(`${text.replace(' ', 'T')}+00:00`);
+}
+
 export async function closeDb(): Promise<void> {
   const h = globalForDb.__tclabDb;
   globalForDb.__tclabDb = undefined;
   if (!h) return;
-  await h.prisma.$disconnect().catch(() => {});
+  await h.prisma?.$disconnect().catch(() => {});
   await h.pool.end().catch(() => {});
 }

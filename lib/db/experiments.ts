@@ -1,7 +1,7 @@
 import { ExperimentSpec } from '../spec/experiment';
 import { parseOrThrow } from '../spec/common';
 import { canonicalJson, sha256 } from '../design/hash';
-import { db } from './client';
+import { db, pool, utcTimestamp } from './client';
 
 export interface ExperimentRow {
   id: string;
@@ -42,10 +42,25 @@ export async function saveExperiment(input: unknown, opts: { template?: string }
   throw new Error(`could not store experiment "${spec.id}": version conflict`);
 }
 
-export async function getExperiment(id: string): Promise<(ExperimentRow & { spec: ExperimentSpec }) | null> {
-  const row = await db().experiment.findUnique({ where: { id } });
-  if (!row) return null;
-  return { ...row, spec: ExperimentSpec.parse(row.spec) };
+/** Plain SQL rather than Prisma, like getRun: workers load experiments without Prisma's query engine. */
+export async function getExperiment(id: string): Promise<(ExperimentRow & { spec: ExperimentSpec; frozen: boolean }) | null> {
+  const r = await pool().query<{ id: string; slug: string; version: number; name: string; spec: unknown; spec_hash: string; frozen: boolean; template: string | null; created_at: string }>(
+    `SELECT id, slug, version, name, spec, spec_hash, frozen, template, created_at::text AS created_at FROM experiments WHERE id = $1`,
+    [id],
+  );
+  const x = r.rows[0];
+  if (!x) return null;
+  return {
+    id: x.id,
+    slug: x.slug,
+    version: x.version,
+    name: x.name,
+    spec: ExperimentSpec.parse(x.spec),
+    specHash: x.spec_hash,
+    frozen: x.frozen,
+    template: x.template,
+    createdAt: utcTimestamp(x.created_at),
+  };
 }
 
 export async function listExperiments(): Promise<(ExperimentRow & { runs: number; versions: number })[]> {

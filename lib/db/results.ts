@@ -55,10 +55,10 @@ export interface TrialRecord {
 
 const TRIAL_SELECT = `
   SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
-    COALESCE((SELECT jsonb_agg(jsonb_build_object('n', a.n, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
+    COALESCE((SELECT json_agg(json_build_object('n', a.n, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
         'request', a.request, 'response', a.response, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
-      FROM attempts a WHERE a.trial_id = t.id), '[]'::jsonb) AS attempts,
+      FROM attempts a WHERE a.trial_id = t.id), '[]'::json) AS attempts,
     (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
        FROM observations o WHERE o.trial_id = t.id) AS observation,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence) ORDER BY v.check_id)

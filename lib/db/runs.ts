@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RunSettings, RunStatus } from '../spec/run';
 import { RunSettings as RunSettingsSchema } from '../spec/run';
-import { db, pool } from './client';
+import { db, pool, utcTimestamp } from './client';
 
 export interface RunRow {
   id: string;
@@ -39,9 +39,33 @@ export async function insertRun(run: { id: string; experimentId: string; setting
   return toRunRow(row);
 }
 
+// Plain SQL rather than Prisma: workers read runs all the time, and a process that never queries
+// through Prisma never loads its query engine (~80 MB resident).
 export async function getRun(id: string): Promise<RunRow | null> {
-  const row = await db().run.findUnique({ where: { id } });
-  return row ? toRunRow(row) : null;
+  const r = await pool().query<{
+    id: string; experiment_id: string; provider: string; model: string; settings: unknown; status: string; status_reason: string | null;
+    total_trials: number; created_at: string; started_at: string | null; finished_at: string | null;
+  }>(
+    `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
+            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at
+       FROM runs WHERE id = $1`,
+    [id],
+  );
+  const x = r.rows[0];
+  if (!x) return null;
+  return toRunRow({
+    id: x.id,
+    experimentId: x.experiment_id,
+    provider: x.provider,
+    model: x.model,
+    settings: x.settings,
+    status: x.status,
+    statusReason: x.status_reason,
+    totalTrials: x.total_trials,
+    createdAt: utcTimestamp(x.created_at),
+    startedAt: utcTimestamp(x.started_at),
+    finishedAt: utcTimestamp(x.finished_at),
+  });
 }
 
 export async function listRuns(experimentId?: string): Promise<RunRow[]> {

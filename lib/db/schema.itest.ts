@@ -26,7 +26,8 @@ function parseSchema(text: string): Model[] {
       if (!PG_TYPES[type] || list) continue; // relation field
       const column = /@map\("([^"]+)"\)/.exec(attrs)?.[1] ?? name;
       byName.set(name, column);
-      fields.push({ column, type: PG_TYPES[type], optional: q === '?' });
+      const pgType = type === 'Json' && /@db\.Json\b/.test(attrs) ? 'json' : PG_TYPES[type];
+      fields.push({ column, type: pgType, optional: q === '?' });
       if (/@id\b|@unique\b/.test(attrs)) uniques.push([column]);
     }
     for (const u of body.matchAll(/@@(?:unique|id)\(\[([^\]]+)\]/g))

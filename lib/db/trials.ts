@@ -5,9 +5,10 @@ import type { CheckStatus, Checkpoint, Verdict } from '../spec/verdict';
 import type { TrialStatus } from '../spec/run';
 import type { ProviderResult } from '../providers/types';
 import { pool } from './client';
+import { Batcher } from './batcher';
 
-// The hot path of a run, in hand-written SQL: two round trips per attempt (claim, record).
-// Fencing: a claim bumps lease_token; every write of a result is conditioned on the token the writer
+// The hot path of a run, in hand-written SQL: two statements per attempt (claim, record), batched across
+// concurrent trials. Fencing: a claim bumps lease_token; every write of a result is conditioned on the token the writer
 // holds, so a redelivered job, a second worker or a worker back from the dead cannot write twice.
 
 const CHUNK = 2000;
@@ -54,7 +55,10 @@ export interface ClaimedTrial {
   leaseToken: number;
   attemptN: number;
   attemptId: string;
+  /** Earlier attempts found unrecorded (their holder died) and recorded as `lost` by this claim. */
   lostAttempts: number;
+  /** When the claim was made (database clock, epoch ms): the attempt's started_at. */
+  claimedAtMs: number;
 }
 
 export type ClaimRefusal =
@@ -65,43 +69,121 @@ export type ClaimRefusal =
   | { reason: 'not-before'; notBefore: Date }
   | { reason: 'exhausted'; attempts: number };
 
+export function attemptIdOf(trialId: string, n: number): string {
+  return `${trialId}-a${n}`;
+}
+
+// The hot path runs through group commit (./batcher): concurrent claims become one UPDATE, concurrent
+// results one multi-row statement, each a named prepared statement (parsed and planned once per
+// connection). Rows stay independent: every row is fenced on its own lease token.
+// Plans: trials are reached through `id = ANY(ids)` (the primary key) and the run's status through a
+// scalar subquery, never by joining runs first: right after a run's trials are inserted there are no
+// statistics, and a runs-first plan then walks every trial of the run for every batch.
+const CLAIM_BATCH = 128;
+const RECORD_BATCH = 128;
+const IN_FLIGHT = 2;
+
+const LOST_NOTE = `'{"note":"claimed; request not recorded"}'::json`;
+const LOST_MESSAGE = `'the worker stopped after sending; the answer, if any, was lost'`;
+
 /**
- * Claim a trial by compare-and-set: queued (and due), or running under an expired lease (its holder died).
- * Attempts left `sent` by a dead holder become `lost` (the answer may have been lost); a new attempt row
- * is written before anything is sent, so a crash after sending is always visible.
+ * Attempts are written once, when their answer is in. An attempt number the trial has counted but that has
+ * no row belonged to a holder that died after claiming (and maybe sending): it is recorded as `lost`.
+ * `$upto` is the last attempt number that can no longer be answered. The lease token of attempt n follows
+ * from the trial's: both grow by one on every claim and nowhere else.
  */
-export async function claimTrial(trialId: string, owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedTrial | ClaimRefusal> {
-  const r = await pool().query(
-    `WITH c AS (
-       UPDATE trials t SET status = 'running', lease_token = t.lease_token + 1, lease_owner = $2,
-              lease_expires_at = now() + make_interval(secs => $3::double precision / 1000),
-              attempt_count = t.attempt_count + 1, not_before = NULL
-         FROM runs r
-        WHERE t.id = $1 AND r.id = t.run_id AND r.status = 'running'
-          AND ((t.status = 'queued' AND (t.not_before IS NULL OR t.not_before <= now()))
-               OR (t.status = 'running' AND t.lease_expires_at < now()))
-          AND t.attempt_count < $4
-        RETURNING t.*
-     ), lost AS (
-       UPDATE attempts a SET outcome = 'lost', error_kind = 'lost', finished_at = now(),
-              error_message = 'the worker stopped after sending; the answer, if any, was lost'
-         FROM c WHERE a.trial_id = c.id AND a.kind = 'formal' AND a.outcome = 'sent'
-        RETURNING a.id
-     ), ins AS (
-       INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, lease_token)
-       SELECT c.id || '-a' || c.attempt_count, c.run_id, c.id, c.attempt_count, 'formal',
-              '{"note":"claimed; request not yet recorded"}'::jsonb, 'sent', c.lease_token
-         FROM c
-       RETURNING id
-     )
-     SELECT c.id, c.run_id, c.trial_key, c.study, c.kind, c.scenario, c.locale, c.case_id, c.condition, c."order",
-            c.lease_token, c.attempt_count, ins.id AS attempt_id, (SELECT count(*) FROM lost)::int AS lost
-       FROM c, ins`,
-    [trialId, owner, leaseMs, maxAttempts],
-  );
-  if (r.rowCount) {
-    const x = r.rows[0];
-    return {
+const insertLostAttempts = (src: string, upto: string) => `
+  INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, error_kind, error_message, lease_token, finished_at)
+  SELECT ${src}.id || '-a' || g.n, ${src}.run_id, ${src}.id, g.n, 'formal', ${LOST_NOTE}, 'lost', 'lost', ${LOST_MESSAGE},
+         ${src}.lease_token - (${src}.attempt_count - g.n), now()
+    FROM ${src} CROSS JOIN LATERAL generate_series(1, ${upto}) AS g(n)
+   WHERE NOT EXISTS (SELECT 1 FROM attempts a WHERE a.id = ${src}.id || '-a' || g.n)
+  ON CONFLICT DO NOTHING
+  RETURNING trial_id`;
+
+const CLAIM_SQL = `
+  WITH i AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::int[]) WITH ORDINALITY AS i(id, owner, lease_ms, max_attempts, idx)
+  ), c AS (
+    UPDATE trials t SET status = 'running', lease_token = t.lease_token + 1, lease_owner = i.owner,
+           lease_expires_at = now() + make_interval(secs => i.lease_ms / 1000),
+           attempt_count = t.attempt_count + 1, not_before = NULL
+      FROM i
+     WHERE t.id = ANY($1::text[]) AND t.id = i.id
+       AND (SELECT r.status FROM runs r WHERE r.id = t.run_id) = 'running'
+       AND ((t.status = 'queued' AND (t.not_before IS NULL OR t.not_before <= now()))
+            OR (t.status = 'running' AND t.lease_expires_at < now()))
+       AND t.attempt_count < i.max_attempts
+    RETURNING i.idx, t.id, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order",
+              t.lease_token, t.attempt_count
+  ), lost AS (${insertLostAttempts('c', 'c.attempt_count - 1')}
+  )
+  SELECT c.*, (SELECT count(*) FROM lost WHERE lost.trial_id = c.id)::int AS lost,
+         (extract(epoch FROM now()) * 1000)::float8 AS now_ms
+    FROM c`;
+
+/** Why a claim was refused, decided on the database clock. */
+const REFUSAL_SQL = `
+  SELECT t.id, t.status, t.not_before, t.lease_expires_at, t.attempt_count,
+         (SELECT r.status FROM runs r WHERE r.id = t.run_id) AS run_status,
+         (t.status = 'running' AND t.lease_expires_at >= now()) AS leased
+    FROM trials t WHERE t.id = ANY($1::text[])`;
+
+interface ClaimInput {
+  trialId: string;
+  owner: string;
+  leaseMs: number;
+  maxAttempts: number;
+}
+
+interface ClaimRow {
+  idx: string;
+  id: string;
+  run_id: string;
+  trial_key: string;
+  study: string;
+  kind: string;
+  scenario: string;
+  locale: string;
+  case_id: string;
+  condition: string;
+  order: string[];
+  lease_token: number;
+  attempt_count: number;
+  lost: number;
+  now_ms: number;
+}
+
+interface RefusalRow {
+  id: string;
+  status: string;
+  not_before: Date;
+  lease_expires_at: Date;
+  attempt_count: number;
+  run_status: string;
+  leased: boolean;
+}
+
+function refusalOf(w: RefusalRow | undefined, maxAttempts: number): ClaimRefusal {
+  if (!w) return { reason: 'missing' };
+  if (w.status !== 'queued' && w.status !== 'running') return { reason: 'final', status: w.status };
+  if (w.run_status !== 'running') return { reason: 'run-not-running', runStatus: w.run_status };
+  if (w.leased) return { reason: 'leased', leaseExpiresAt: w.lease_expires_at };
+  if (w.attempt_count >= maxAttempts) return { reason: 'exhausted', attempts: w.attempt_count };
+  // running under an expired lease but refused: someone claimed it between our statements
+  if (w.status === 'running') return { reason: 'leased', leaseExpiresAt: w.lease_expires_at };
+  return { reason: 'not-before', notBefore: w.not_before };
+}
+
+async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRefusal)[]> {
+  const r = await pool().query<ClaimRow>({
+    name: 'tclab_claim_v1',
+    text: CLAIM_SQL,
+    values: [items.map((x) => x.trialId), items.map((x) => x.owner), items.map((x) => x.leaseMs), items.map((x) => x.maxAttempts)],
+  });
+  const out: (ClaimedTrial | ClaimRefusal | undefined)[] = new Array(items.length);
+  for (const x of r.rows) {
+    out[Number(x.idx) - 1] = {
       id: x.id,
       runId: x.run_id,
       trialKey: x.trial_key,
@@ -114,123 +196,185 @@ export async function claimTrial(trialId: string, owner: string, leaseMs: number
       order: x.order,
       leaseToken: x.lease_token,
       attemptN: x.attempt_count,
-      attemptId: x.attempt_id,
+      attemptId: attemptIdOf(x.id, x.attempt_count),
       lostAttempts: x.lost,
+      claimedAtMs: x.now_ms,
     };
   }
-  const why = await pool().query(
-    `SELECT t.status, t.not_before, t.lease_expires_at, t.attempt_count, r.status AS run_status
-       FROM trials t JOIN runs r ON r.id = t.run_id WHERE t.id = $1`,
-    [trialId],
-  );
-  const w = why.rows[0];
-  if (!w) return { reason: 'missing' };
-  if (w.status !== 'queued' && w.status !== 'running') return { reason: 'final', status: w.status };
-  if (w.run_status !== 'running') return { reason: 'run-not-running', runStatus: w.run_status };
-  if (w.status === 'running' && w.lease_expires_at >= new Date()) return { reason: 'leased', leaseExpiresAt: w.lease_expires_at };
-  if (w.attempt_count >= maxAttempts) return { reason: 'exhausted', attempts: w.attempt_count };
-  if (w.status === 'running') return { reason: 'leased', leaseExpiresAt: w.lease_expires_at };
-  return { reason: 'not-before', notBefore: w.not_before };
+  const refused = items.map((x, i) => (out[i] ? null : x.trialId)).filter((id): id is string => id !== null);
+  if (refused.length > 0) {
+    // a fresh statement (new snapshot): sees a claim that beat ours
+    const why = await pool().query<RefusalRow>({ name: 'tclab_refusal_v1', text: REFUSAL_SQL, values: [refused] });
+    const byId = new Map(why.rows.map((w) => [w.id, w]));
+    items.forEach((x, i) => {
+      out[i] ??= refusalOf(byId.get(x.trialId), x.maxAttempts);
+    });
+  }
+  return out as (ClaimedTrial | ClaimRefusal)[];
 }
 
-function attemptParams(r: ProviderResult) {
-  return [
-    JSON.stringify(r.request ?? {}),
-    r.response === undefined || r.response === null ? null : JSON.stringify(r.response),
-    r.outcome,
-    r.error?.kind ?? null,
-    r.error?.message ?? null,
-    r.httpStatus,
-    r.error?.retryAfterMs ?? null,
-    Math.round(r.latencyMs),
-    r.usage?.inputTokens ?? null,
-    r.usage?.outputTokens ?? null,
-  ];
-}
-
-const UPDATE_ATTEMPT = `UPDATE attempts SET request = $2::jsonb, response = $3::jsonb, outcome = $4, error_kind = $5, error_message = $6,
-       http_status = $7, retry_after_ms = $8, latency_ms = $9, input_tokens = $10, output_tokens = $11, finished_at = now()
-     WHERE id = $1`;
+const claims = new Batcher<ClaimInput, ClaimedTrial | ClaimRefusal>({ run: claimBatch, maxBatch: CLAIM_BATCH, maxInFlight: IN_FLIGHT });
 
 /**
- * Record a model answer as the trial's one formal result, in one statement. The attempt is always
- * recorded (it happened); observation, verdicts and the final status only if the lease is still ours.
- * Returns false when fenced out (someone else now holds the trial).
+ * Claim a trial by compare-and-set: queued (and due), or running under an expired lease (its holder died).
+ * Attempt numbers counted by earlier claims but never recorded become `lost` attempts (the answer, if any,
+ * was lost); the new attempt is recorded when its answer is in.
  */
-export async function recordResult(
-  t: Pick<ClaimedTrial, 'id' | 'attemptId' | 'leaseToken'>,
-  result: ProviderResult,
-  observation: Observation,
-  verdicts: Verdict[],
-  checkpoints: Record<Checkpoint, CheckStatus>,
-  status: Extract<TrialStatus, 'passed' | 'failed' | 'untested'>,
-): Promise<boolean> {
-  const r = await pool().query(
-    `WITH a AS (${UPDATE_ATTEMPT} RETURNING id),
-     t AS (
-       UPDATE trials SET status = $14, finished_at = now(), lease_expires_at = NULL, checkpoints = $22::jsonb
-        WHERE id = $12 AND lease_token = $13 AND status = 'running' RETURNING id
-     ), o AS (
-       INSERT INTO observations (trial_id, attempt_id, tool_calls, marker, label, text, refusal, malformed)
-       SELECT t.id, $1, $15::jsonb, $16, $17, $18, $19, $20 FROM t
-       RETURNING trial_id
-     ), v AS (
-       INSERT INTO verdicts (trial_id, check_id, axis, status, category, reason, evidence)
-       SELECT t.id, x.check_id, x.axis, x.status, x.category, x.reason, x.evidence
-         FROM t, jsonb_to_recordset($21::jsonb) AS x(check_id text, axis text, status text, category text, reason text, evidence jsonb)
-       RETURNING trial_id
-     )
-     SELECT (SELECT count(*) FROM t)::int AS won, (SELECT count(*) FROM a)::int AS recorded`,
-    [
-      t.attemptId,
-      ...attemptParams(result),
-      t.id,
-      t.leaseToken,
-      status,
-      JSON.stringify(observation.toolCalls),
-      observation.marker,
-      observation.label,
-      observation.text,
-      observation.refusal,
-      observation.malformed,
-      JSON.stringify(
-        verdicts.map((v) => ({
+export function claimTrial(trialId: string, owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedTrial | ClaimRefusal> {
+  return claims.load({ trialId, owner, leaseMs, maxAttempts });
+}
+
+/** What becomes of the trial after a transport error (see recordTransportError). */
+export type AfterTransportError = { kind: 'retry'; notBefore: Date } | { kind: 'unresolved' } | { kind: 'hold' };
+
+type Holder = Pick<ClaimedTrial, 'id' | 'runId' | 'attemptN' | 'leaseToken' | 'claimedAtMs'>;
+
+interface RecordInput {
+  holder: Holder;
+  result: ProviderResult;
+  /** Present for a model answer: the formal result. */
+  scored?: {
+    observation: Observation;
+    verdicts: Verdict[];
+    checkpoints: Record<Checkpoint, CheckStatus>;
+    status: Extract<TrialStatus, 'passed' | 'failed' | 'untested'>;
+  };
+  next?: AfterTransportError;
+}
+
+// One statement per batch. Each input row: the attempt (always written: it happened; it replaces the `lost`
+// placeholder a later claim may have written meanwhile), then — only where the row's lease token still
+// holds the trial — the trial's new status and, for a model answer, its observation and verdicts.
+const RECORD_SQL = `
+  WITH x AS (
+    SELECT * FROM json_to_recordset($1::json) AS x(
+      i int, trial_id text, run_id text, n int, lease_token int, started_ms float8,
+      request json, response json, outcome text, error_kind text, error_message text, http_status int,
+      retry_after_ms int, latency_ms int, input_tokens int, output_tokens int,
+      scored boolean, status text, not_before_ms float8, checkpoints jsonb, obs jsonb, verdicts jsonb)
+  ), a AS (
+    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, response, outcome, error_kind, error_message, http_status,
+                          retry_after_ms, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
+    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', x.request, x.response, x.outcome, x.error_kind,
+           x.error_message, x.http_status, x.retry_after_ms, x.latency_ms, x.input_tokens, x.output_tokens, x.lease_token,
+           to_timestamp(x.started_ms / 1000), now()
+      FROM x
+    ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, response = EXCLUDED.response, outcome = EXCLUDED.outcome,
+           error_kind = EXCLUDED.error_kind, error_message = EXCLUDED.error_message, http_status = EXCLUDED.http_status,
+           retry_after_ms = EXCLUDED.retry_after_ms, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
+           output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, started_at = EXCLUDED.started_at,
+           finished_at = EXCLUDED.finished_at
+  ), t AS (
+    UPDATE trials tr SET status = x.status, lease_expires_at = NULL,
+           finished_at = CASE WHEN x.scored OR x.status = 'unresolved' THEN now() END,
+           lease_owner = CASE WHEN x.scored THEN tr.lease_owner END,
+           not_before = CASE WHEN x.scored THEN tr.not_before ELSE to_timestamp(x.not_before_ms / 1000) END,
+           checkpoints = CASE WHEN x.scored THEN x.checkpoints ELSE tr.checkpoints END
+      FROM x
+     WHERE tr.id = ANY($2::text[]) AND tr.id = x.trial_id AND tr.lease_token = x.lease_token AND tr.status = 'running'
+    RETURNING x.i, x.trial_id, x.n, x.scored, x.obs, x.verdicts
+  ), o AS (
+    INSERT INTO observations (trial_id, attempt_id, tool_calls, marker, label, text, refusal, malformed)
+    SELECT t.trial_id, t.trial_id || '-a' || t.n, t.obs->'tool_calls', t.obs->>'marker', t.obs->>'label', t.obs->>'text',
+           (t.obs->>'refusal')::boolean, t.obs->>'malformed'
+      FROM t WHERE t.scored
+  ), v AS (
+    INSERT INTO verdicts (trial_id, check_id, axis, status, category, reason, evidence)
+    SELECT t.trial_id, v.check_id, v.axis, v.status, v.category, v.reason, v.evidence
+      FROM t CROSS JOIN LATERAL jsonb_to_recordset(t.verdicts) AS v(check_id text, axis text, status text, category text, reason text, evidence jsonb)
+     WHERE t.scored
+  )
+  SELECT t.i FROM t`;
+
+/** `value` as JSON text; `text` when the provider already holds the stored form as text (kept byte for byte). */
+function jsonText(value: unknown, text: string | undefined, ifNone: string): string {
+  if (text !== undefined) return text;
+  return value === undefined || value === null ? ifNone : JSON.stringify(value);
+}
+
+function recordRow(i: number, r: RecordInput): string {
+  const { holder: h, result, scored, next } = r;
+  const status = scored ? scored.status : next?.kind === 'unresolved' ? 'unresolved' : 'queued';
+  const fields = {
+    i,
+    trial_id: h.id,
+    run_id: h.runId,
+    n: h.attemptN,
+    lease_token: h.leaseToken,
+    started_ms: h.claimedAtMs,
+    outcome: result.outcome,
+    error_kind: result.error?.kind ?? null,
+    error_message: result.error?.message ?? null,
+    http_status: result.httpStatus,
+    retry_after_ms: result.error?.retryAfterMs ?? null,
+    latency_ms: Math.round(result.latencyMs),
+    input_tokens: result.usage?.inputTokens ?? null,
+    output_tokens: result.usage?.outputTokens ?? null,
+    scored: scored !== undefined,
+    status,
+    not_before_ms: next?.kind === 'retry' ? next.notBefore.getTime() : null,
+    checkpoints: scored?.checkpoints ?? null,
+    obs: scored
+      ? {
+          tool_calls: scored.observation.toolCalls,
+          marker: scored.observation.marker,
+          label: scored.observation.label,
+          text: scored.observation.text,
+          refusal: scored.observation.refusal,
+          malformed: scored.observation.malformed,
+        }
+      : null,
+    verdicts: scored
+      ? scored.verdicts.map((v) => ({
           check_id: v.checkId,
           axis: v.axis,
           status: v.status,
           category: v.category,
           reason: v.reason,
           evidence: { ...v.evidence, checkpoint: v.checkpoint },
-        })),
-      ),
-      JSON.stringify(checkpoints),
-    ],
-  );
-  return r.rows[0].won === 1;
+        }))
+      : null,
+  };
+  // request and response are spliced in as text: the provider may already hold them as JSON text
+  const head = JSON.stringify(fields);
+  return `${head.slice(0, -1)},"request":${jsonText(result.request, result.requestJson, '{}')},"response":${jsonText(result.response, result.responseJson, 'null')}}`;
+}
+
+async function recordBatch(items: RecordInput[]): Promise<boolean[]> {
+  const r = await pool().query<{ i: number }>({
+    name: 'tclab_record_v1',
+    text: RECORD_SQL,
+    values: [`[${items.map((x, i) => recordRow(i, x)).join(',')}]`, items.map((x) => x.holder.id)],
+  });
+  const won = new Array<boolean>(items.length).fill(false);
+  for (const row of r.rows) won[row.i] = true;
+  return won;
+}
+
+const records = new Batcher<RecordInput, boolean>({ run: recordBatch, maxBatch: RECORD_BATCH, maxInFlight: IN_FLIGHT });
+
+/**
+ * Record a model answer as the trial's one formal result. The attempt is always recorded (it happened);
+ * observation, verdicts and the final status only if the lease is still ours.
+ * Returns false when fenced out (someone else now holds the trial).
+ */
+export function recordResult(
+  t: Holder,
+  result: ProviderResult,
+  observation: Observation,
+  verdicts: Verdict[],
+  checkpoints: Record<Checkpoint, CheckStatus>,
+  status: Extract<TrialStatus, 'passed' | 'failed' | 'untested'>,
+): Promise<boolean> {
+  return records.load({ holder: t, result, scored: { observation, verdicts, checkpoints, status } });
 }
 
 /**
  * Record a transport error. `next` says what becomes of the trial: `retry` (queued again, due at
  * notBefore), `unresolved` (attempts exhausted: outside every denominator) or `hold` (queued, run stopped).
  */
-export async function recordTransportError(
-  t: Pick<ClaimedTrial, 'id' | 'attemptId' | 'leaseToken'>,
-  result: ProviderResult,
-  next: { kind: 'retry'; notBefore: Date } | { kind: 'unresolved' } | { kind: 'hold' },
-): Promise<boolean> {
-  const status = next.kind === 'unresolved' ? 'unresolved' : 'queued';
-  const notBefore = next.kind === 'retry' ? next.notBefore : null;
-  const r = await pool().query(
-    `WITH a AS (${UPDATE_ATTEMPT} RETURNING id),
-     t AS (
-       UPDATE trials SET status = $14, not_before = $15, lease_owner = NULL, lease_expires_at = NULL,
-              finished_at = CASE WHEN $14 = 'unresolved' THEN now() ELSE NULL END
-        WHERE id = $12 AND lease_token = $13 AND status = 'running' RETURNING id
-     )
-     SELECT (SELECT count(*) FROM t)::int AS won`,
-    [t.attemptId, ...attemptParams(result), t.id, t.leaseToken, status, notBefore],
-  );
-  return r.rows[0].won === 1;
+export function recordTransportError(t: Holder, result: ProviderResult, next: AfterTransportError): Promise<boolean> {
+  return records.load({ holder: t, result, next });
 }
 
 /** Trials of a run that are not final and may need a job (reconcile). */
@@ -251,17 +395,15 @@ export async function cancelQueuedTrials(runId: string): Promise<number> {
 
 /**
  * Attempts exhausted without a model answer (e.g. every holder died after sending): unresolved, outside
- * every denominator. Attempts still marked `sent` become `lost`.
+ * every denominator. Attempts that were counted but never recorded become `lost`.
  */
 export async function markExhausted(trialId: string): Promise<boolean> {
   const r = await pool().query(
     `WITH t AS (
        UPDATE trials SET status = 'unresolved', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now())) RETURNING id
-     ), lost AS (
-       UPDATE attempts a SET outcome = 'lost', error_kind = 'lost', finished_at = now(),
-              error_message = 'the worker stopped after sending; the answer, if any, was lost'
-         FROM t WHERE a.trial_id = t.id AND a.kind = 'formal' AND a.outcome = 'sent' RETURNING a.id
+        WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
+        RETURNING id, run_id, lease_token, attempt_count
+     ), lost AS (${insertLostAttempts('t', 't.attempt_count')}
      )
      SELECT (SELECT count(*) FROM t)::int AS won, (SELECT count(*) FROM lost)::int AS lost`,
     [trialId],

@@ -1,7 +1,7 @@
 import type { Observation } from '../spec/observation';
 import type { ProviderResult } from './types';
 import { classifyFailure, type TransportError } from './errors';
-import { redactSecrets } from './redact';
+import { jsonMayHoldSecret, redactSecrets } from './redact';
 
 // One attempt = one HTTP exchange. Both SDKs accept a custom `fetch`; this one records the exact request
 // body as sent and the response (status, headers, body text) as received, so that what is stored is what
@@ -13,8 +13,8 @@ export interface Exchange {
   url: string | null;
   requestBody: string | null;
   status: number | null;
-  /** Response headers, lower-case names. */
-  headers: Record<string, string>;
+  /** Response headers as received (read into a record only when a failure is classified). */
+  headers: Headers | null;
   bodyText: string | null;
   /** What fetch (or reading the body) threw. */
   fetchError: unknown;
@@ -23,16 +23,40 @@ export interface Exchange {
 }
 
 export function newExchange(): Exchange {
-  return { sent: false, url: null, requestBody: null, status: null, headers: {}, bodyText: null, fetchError: null, startedAt: null, endedAt: null };
+  return { sent: false, url: null, requestBody: null, status: null, headers: null, bodyText: null, fetchError: null, startedAt: null, endedAt: null };
 }
 
 type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
+ * What the SDK gets back when it reads bodies only through text() and json(): the body already read
+ * here, served as is — no second stream, no second UTF-8 round trip. `body` is null, so it is only for
+ * callers that never stream (see recordingFetch's `textOnly`).
+ */
+class ReadResponse extends Response {
+  readonly #text: string;
+
+  constructor(text: string, from: Response) {
+    super(null, { status: from.status, statusText: from.statusText, headers: from.headers });
+    this.#text = text;
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(this.#text);
+  }
+
+  override json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t) as unknown);
+  }
+}
+
+/**
  * A fetch that records into `exchange`. The whole body is read here (so the SDK's timeout and abort
  * signal cover it) and handed back to the SDK as a fresh Response with the same status and headers.
+ * `textOnly`: the caller reads the body only with text()/json() (never streams), so the body is not
+ * wrapped in a new stream.
  */
-export function recordingFetch(exchange: Exchange, base: FetchFn = (input, init) => fetch(input, init)): FetchFn {
+export function recordingFetch(exchange: Exchange, base: FetchFn = (input, init) => fetch(input, init), opts: { textOnly?: boolean } = {}): FetchFn {
   return async (input, init) => {
     exchange.sent = true;
     exchange.url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
@@ -41,14 +65,11 @@ export function recordingFetch(exchange: Exchange, base: FetchFn = (input, init)
     try {
       const res = await base(input, init);
       exchange.status = res.status;
-      const headers: Record<string, string> = {};
-      res.headers.forEach((value, name) => {
-        headers[name.toLowerCase()] = value;
-      });
-      exchange.headers = headers;
+      exchange.headers = res.headers;
       const text = await res.text();
       exchange.bodyText = text;
       exchange.endedAt = performance.now();
+      if (opts.textOnly) return new ReadResponse(text, res);
       const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
       return new Response(nullBody ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
     } catch (error) {
@@ -59,6 +80,14 @@ export function recordingFetch(exchange: Exchange, base: FetchFn = (input, init)
   };
 }
 
+function headerRecord(headers: Headers | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers?.forEach((value, name) => {
+    out[name.toLowerCase()] = value;
+  });
+  return out;
+}
+
 function bodyToText(body: RequestInit['body'] | undefined): string | null {
   if (body == null) return null;
   if (typeof body === 'string') return body;
@@ -67,22 +96,30 @@ function bodyToText(body: RequestInit['body'] | undefined): string | null {
   return null;
 }
 
-function parseStored(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { text };
+/**
+ * A body to store: its value, and the text itself when the text is JSON that cannot hold a secret (then
+ * the database gets the text as it came: no redaction walk, no second stringify). `parsed`: the SDK's own
+ * parse of this very text, when it made one (saves parsing it again).
+ */
+function storedBody(text: string, parsed?: object): { value: unknown; json?: string } {
+  let value: unknown = parsed;
+  if (value === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { value: redactSecrets({ text }) };
+    }
   }
+  // a BOM is dropped by fetch's JSON parse but refused by jsonb
+  if (text.charCodeAt(0) !== 0xfeff && !jsonMayHoldSecret(text)) return { value, json: text };
+  return { value: redactSecrets(value) };
 }
 
-/** The response body as received (parsed JSON, `{ text }` when not JSON, null when none), redacted. */
-export function storedResponse(exchange: Exchange): unknown {
-  return exchange.bodyText == null ? null : redactSecrets(parseStored(exchange.bodyText));
-}
-
-/** The request body as sent, redacted; `built` when the SDK never sent it. */
-export function storedRequest(exchange: Exchange, built: unknown): unknown {
-  return redactSecrets(exchange.requestBody != null ? parseStored(exchange.requestBody) : built);
+function storedBodies(ctx: AttemptContext, parsedResponse?: object): Pick<ProviderResult, 'request' | 'response' | 'requestJson' | 'responseJson'> {
+  const { exchange } = ctx;
+  const req = exchange.requestBody != null ? storedBody(exchange.requestBody) : { value: redactSecrets(ctx.built) };
+  const res = exchange.bodyText != null ? storedBody(exchange.bodyText, parsedResponse) : { value: null };
+  return { request: req.value, requestJson: req.json, response: res.value, responseJson: res.json };
 }
 
 function latency(exchange: Exchange, t0: number): number {
@@ -99,14 +136,15 @@ export interface AttemptContext {
   signal?: AbortSignal;
 }
 
+/** `parsedResponse`: the SDK's parse of the response body, when it returned the body as parsed JSON. */
 export function okResult(
   ctx: AttemptContext,
   observation: Observation,
   usage: ProviderResult['usage'],
+  parsedResponse?: object,
 ): ProviderResult {
   return {
-    request: storedRequest(ctx.exchange, ctx.built),
-    response: storedResponse(ctx.exchange),
+    ...storedBodies(ctx, parsedResponse),
     httpStatus: ctx.exchange.status,
     latencyMs: latency(ctx.exchange, ctx.t0),
     usage,
@@ -127,15 +165,14 @@ export function failedResult(ctx: AttemptContext, error: unknown): ProviderResul
     ? { kind: 'lost', message: 'aborted by the caller before the answer arrived' }
     : classifyFailure(error, {
         status: exchange.status,
-        headers: exchange.headers,
+        headers: headerRecord(exchange.headers),
         bodyText: exchange.bodyText,
         fetchError: exchange.fetchError,
         sent: exchange.sent,
         url: exchange.url,
       });
   return {
-    request: storedRequest(exchange, ctx.built),
-    response: storedResponse(exchange),
+    ...storedBodies(ctx),
     httpStatus: exchange.status,
     latencyMs: latency(exchange, ctx.t0),
     usage: null,

@@ -17,6 +17,7 @@ import {
   parseArguments,
   recordingFetch,
   type AttemptContext,
+  type Exchange,
 } from './exchange';
 import type { Provider, ProviderRequest, ProviderResult, SendOptions } from './types';
 
@@ -138,6 +139,43 @@ function openAIUsage(usage: unknown): ProviderResult['usage'] {
   return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
 }
 
+// One SDK client per server and key: building one per request cost more CPU than the request itself. The
+// exchange to record into travels with each request in its fetch options (a symbol key undici ignores).
+const EXCHANGE = Symbol('tclab.exchange');
+type ExchangeInit = { [EXCHANGE]?: Exchange };
+type SdkFetchOptions = NonNullable<NonNullable<Parameters<OpenAI['chat']['completions']['create']>[1]>['fetchOptions']>;
+const MAX_CLIENTS = 16;
+const clients = new Map<string, OpenAI>();
+
+const exchangeFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const exchange = (init as (RequestInit & ExchangeInit) | undefined)?.[EXCHANGE];
+  if (!exchange) return Promise.reject(new Error('internal: request without an exchange to record into'));
+  // chat.completions.create without `stream` reads the body with json() (text() for errors)
+  return recordingFetch(exchange, undefined, { textOnly: true })(input, init);
+};
+
+function clientFor(connection: OpenAIConnection): OpenAI {
+  const key = JSON.stringify([connection.baseURL, connection.apiKey]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new OpenAI({
+      apiKey: connection.apiKey ?? 'no-key',
+      baseURL: connection.baseURL,
+      // one attempt per HTTP exchange: retries are the run engine's, recorded as attempts
+      maxRetries: 0,
+      fetch: exchangeFetch,
+      // explicit, so that the SDK does not pick these up from process.env
+      organization: null,
+      project: null,
+      logLevel: 'off',
+      defaultHeaders: connection.apiKey === null ? { Authorization: null } : undefined,
+    });
+    clients.set(key, client);
+    if (clients.size > MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
+  }
+  return client;
+}
+
 export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
   return {
     id: config.id,
@@ -151,23 +189,12 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
 
       const ctx: AttemptContext = { exchange: newExchange(), built, t0: performance.now(), signal };
       try {
-        const client = new OpenAI({
-          apiKey: connection.apiKey ?? 'no-key',
-          baseURL: connection.baseURL,
-          // one attempt per HTTP exchange: retries are the run engine's, recorded as attempts
-          maxRetries: 0,
-          timeout: settings.timeoutMs,
-          fetch: recordingFetch(ctx.exchange),
-          // explicit, so that the SDK does not pick these up from process.env
-          organization: null,
-          project: null,
-          logLevel: 'off',
-          defaultHeaders: connection.apiKey === null ? { Authorization: null } : undefined,
-        });
-        const completion: unknown = await client.chat.completions.create(built, { signal });
+        const fetchOptions = Object.assign<SdkFetchOptions, ExchangeInit>({}, { [EXCHANGE]: ctx.exchange });
+        const completion: unknown = await clientFor(connection).chat.completions.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
         const reshaped = reshapeOpenAIResponse(completion, request);
         if (!reshaped) return failedResult(ctx, new Error('the body is not a chat completion'));
-        return okResult(ctx, reshaped.observation, reshaped.usage);
+        // a chat completion is the SDK's JSON parse of the body: stored without parsing it again
+        return okResult(ctx, reshaped.observation, reshaped.usage, completion as object);
       } catch (error) {
         return failedResult(ctx, error);
       }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
-import { knownSecrets, REDACTED, redactHeaders, redactSecrets, redactText, redactUrl } from './redact';
+import fc from 'fast-check';
+import { jsonMayHoldSecret, knownSecrets, REDACTED, redactHeaders, redactSecrets, redactText, redactUrl } from './redact';
 
 const GEMINI = 'AIzaSyFAKE-gemini-0123456789';
 const GOOGLE = 'AIzaSyFAKE-google-9876543210';
@@ -85,5 +86,29 @@ describe('redactHeaders', () => {
   });
   it('accepts a Headers object', () => {
     expect(redactHeaders(new Headers({ authorization: 'Bearer x', 'content-type': 'application/json' }))).toEqual({ 'content-type': 'application/json' });
+  });
+});
+
+describe('jsonMayHoldSecret', () => {
+  it('flags keys, key= values, credential-header names and \\u escapes', () => {
+    expect(jsonMayHoldSecret('{"messages":[{"content":"hi"}],"n":1}')).toBe(false);
+    expect(jsonMayHoldSecret(`{"echo":"${FAKE_KEY}"}`)).toBe(true);
+    expect(jsonMayHoldSecret('{"u":"https://g.test/x?key=abc"}')).toBe(true);
+    expect(jsonMayHoldSecret('{"headers":{"X-Api-Key":"v"}}')).toBe(true);
+    expect(jsonMayHoldSecret('{"a":"\\u0041uthorization"}')).toBe(true);
+  });
+  it('is false only where redacting the parsed text would change nothing', () => {
+    const secret = fc.constantFrom(FAKE_KEY, GEMINI, 'key=zzz', 'Authorization', 'api-key');
+    const text = fc.oneof(fc.string(), secret, fc.tuple(fc.string(), secret, fc.string()).map((p) => p.join('')));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(text, tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        const json = JSON.stringify(v);
+        if (!jsonMayHoldSecret(json)) expect(redactSecrets(JSON.parse(json))).toEqual(JSON.parse(json));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -14,13 +14,17 @@ const KEY_PARAM = /([?&]key=)[^&#\s"'<>]+/gi;
 /** Shorter values are not treated as secrets: replacing every "x" in a text would destroy it. */
 const MIN_SECRET_LENGTH = 8;
 
+let secretsCache: { env: ReturnType<typeof env>; secrets: string[] } | undefined;
+
 /** The key values currently configured (from lib/env), longest first so overlapping keys mask fully. */
 export function knownSecrets(): string[] {
   const e = env();
+  if (secretsCache?.env === e) return secretsCache.secrets; // env() is parsed once; a reset makes a new object
   const values = [e.OPENAI_API_KEY, e.OPENAI_COMPATIBLE_API_KEY, e.GEMINI_API_KEY, e.GOOGLE_API_KEY].filter(
     (v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_LENGTH,
   );
-  return [...new Set(values)].sort((a, b) => b.length - a.length);
+  secretsCache = { env: e, secrets: [...new Set(values)].sort((a, b) => b.length - a.length) };
+  return secretsCache.secrets;
 }
 
 export function isSecretHeader(name: string): boolean {
@@ -60,6 +64,24 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
     return out;
   }
   return value;
+}
+
+/** A credential-header name, `key=`, or a \u escape (which could spell either). */
+const SUSPECT_IN_JSON = new RegExp([...SECRET_HEADERS, 'key=', '\\\\u'].join('|'), 'i');
+/** Characters JSON may escape (`\"`, `\\`, `\/`, controls): a key containing one may not appear literally. */
+const JSON_ESCAPABLE = /["\\/\u0000-\u001f]/;
+
+/**
+ * Whether redactSecrets(JSON.parse(text)) could differ from JSON.parse(text), judged on the JSON text
+ * without parsing it: false only when no known key, no `key=`, no credential-header name and no \u escape
+ * occurs in it. Lets the hot path store a clean body as it came, without a parse and a deep copy.
+ */
+export function jsonMayHoldSecret(text: string, secrets: readonly string[] = knownSecrets()): boolean {
+  if (SUSPECT_IN_JSON.test(text)) return true;
+  for (const secret of secrets) {
+    if (JSON_ESCAPABLE.test(secret) || text.includes(secret)) return true;
+  }
+  return false;
 }
 
 /** Headers to store or log: credential headers removed, remaining values redacted. Names lower-cased. */

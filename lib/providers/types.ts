@@ -35,6 +35,10 @@ export interface ProviderResult {
   request: unknown;
   /** The response body as received: parsed JSON, or `{ text }` when it was not JSON; null when none came. */
   response: unknown;
+  /** `request` as JSON text, when the adapter already holds it (the redacted wire body): stored as is. */
+  requestJson?: string;
+  /** `response` as JSON text, when the adapter already holds it (see requestJson). */
+  responseJson?: string;
   httpStatus: number | null;
   latencyMs: number;
   usage: { inputTokens: number | null; outputTokens: number | null } | null;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import { deleteRedisPrefix } from '../testing/cleanup';
 import { startLoopbackServer, echoScript, type LoopbackServer, type Reply, type ScriptRequest } from '../testing/loopback-server';
 import { engineViolations, doneCount, runCli, waitFor, waitForRunStatus } from '../testing/engine';
 import { resetEnvCache, env } from '../env';
@@ -9,6 +9,7 @@ import { ensureTemplateExperiment } from '../db/templates';
 import { getExperiment } from '../db/experiments';
 import { loadRunSummary } from '../db/results';
 import { createRun, startRun } from './start';
+import { controlRun } from './control';
 import { startWorker, type WorkerHandle } from './worker';
 import { TEMPLATES } from '../templates';
 
@@ -105,21 +106,33 @@ describe('run engine under faults', () => {
     worker = undefined;
   });
 
+  it('stops the run on a 4xx configuration error instead of burning the matrix, and resumes once fixed', async () => {
+    let n = 0;
+    server.setScript(async (req) => (++n > 2 ? { kind: 'http', status: 403 } : echoScript(req))); // pre-checks pass, then the key is revoked
+    const run = await createRun(experimentId, settings({ concurrency: 4 }));
+    expect((await startRun(run.id)).ok).toBe(true);
+    worker = startWorker({ concurrency: 4 });
+    const stopped = await waitForRunStatus(run.id, ['failed']);
+    expect(stopped.statusReason).toMatch(/^stopped: .*(key|permission|forbidden|403)/i);
+    const sent = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id]);
+    expect(sent.rows[0].n).toBeLessThanOrEqual(4 + 4); // what was in flight, not the matrix
+    const unresolved = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'unresolved'`, [run.id]);
+    expect(unresolved.rows[0].n).toBe(0); // a configuration error is not the trials' fault
+    server.setScript(echoScript);
+    expect((await controlRun(run.id, 'resume')).ok).toBe(true);
+    expect((await waitForRunStatus(run.id, ['completed'])).status).toBe('completed');
+    expect(await engineViolations(run.id)).toEqual([]);
+    await worker.close();
+    worker = undefined;
+  });
+
   it('completes after Redis loses every key of the queue mid-run (reconcile rebuilds it from PostgreSQL)', async () => {
     server.setScript(async (req) => ({ kind: 'delay', ms: 30, then: await echoScript(req) }));
     const run = await createRun(experimentId, settings({ concurrency: 4 }));
     expect((await startRun(run.id)).ok).toBe(true);
     worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
     await waitFor('some progress', async () => (await doneCount(run.id)) >= 20);
-    const redis = new Redis(env().REDIS_URL);
-    let cursor = '0';
-    let deleted = 0;
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${env().TCLAB_QUEUE_PREFIX}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
-    redis.disconnect();
+    const deleted = await deleteRedisPrefix(env().REDIS_URL, `${env().TCLAB_QUEUE_PREFIX}:`);
     expect(deleted).toBeGreaterThan(0);
     expect(await doneCount(run.id)).toBeLessThan(152);
     const final = await waitForRunStatus(run.id, ['completed'], 120_000);

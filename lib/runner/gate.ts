@@ -23,11 +23,14 @@ export function limitsOf(ctx: RunContext, leaseMs: number): Limits {
 
 /** Distributed concurrency slots and RPM tokens per provider and model; 429s feed AIMD. */
 export function limiterGate(limiter: Limiter, leaseMsFor: (timeoutMs: number) => number): Gate {
+  // holder ids: unique per gate (random prefix) and per acquire (counter)
+  const prefix = randomBytes(6).toString('hex');
+  let n = 0;
   return {
     async acquire(ctx) {
       const scope = scopeOf(ctx);
       const limits = limitsOf(ctx, leaseMsFor(ctx.settings.timeoutMs));
-      const holder = randomBytes(8).toString('hex');
+      const holder = `${prefix}-${(n++).toString(36)}`;
       await limiter.acquire(scope, holder, limits);
       let released = false;
       return {

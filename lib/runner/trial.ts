@@ -1,11 +1,12 @@
-import { checksFor, type Study, type ToolDefinition } from '../spec/experiment';
+import { checksFor, type Case, type Study } from '../spec/experiment';
+import type { TccCheck } from '../spec/tcc';
 import { trialStatusFromVerdicts } from '../spec/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { claimTrial, markExhausted, recordResult, recordTransportError, type ClaimedTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';
-import { scoreTrial } from '../scoring/score';
+import { scoreTrial, type ScoreTrialInput } from '../scoring/score';
 import { describeProviderFailure } from '../providers/precheck';
-import type { ProviderResult } from '../providers/types';
+import type { ProviderRequest, ProviderResult } from '../providers/types';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
 import type { Gate } from './gate';
@@ -64,18 +65,19 @@ async function claimAndSend(
         return { kind: 'dropped', reason: claim.reason };
     }
   }
-  const { study, sent, request } = prepare(ctx, claim);
-  const result: ProviderResult = await ctx.provider.send(request, { settings: ctx.settings });
-  await slot?.release(result.outcome === 'ok' ? 'ok' : result.error?.kind === 'http_429' ? 'throttled' : 'error');
+  const prep = prepared(ctx, claim);
+  const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
+  // not awaited: the slot is freed while the result is being recorded
+  void slot?.release(result.outcome === 'ok' ? 'ok' : result.error?.kind === 'http_429' ? 'throttled' : 'error').catch(() => {});
   if (opts.afterSend) await opts.afterSend(claim.id);
 
   if (result.outcome === 'ok' && result.observation) {
-    const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
+    const { study, kase } = prep;
     const { verdicts, checkpoints } = scoreTrial({
-      checks: checksFor(kase, claim.condition),
+      checks: prep.checks,
       observation: result.observation,
       attemptN: claim.attemptN,
-      tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),
+      tools: prep.tools,
       markers: study.protocol.markers,
       labels: study.protocol.labels,
       task: kase.task,
@@ -103,7 +105,36 @@ async function claimAndSend(
   return won ? { kind: 'retry', atMs } : { kind: 'dropped', reason: 'fenced out' };
 }
 
-function prepare(ctx: RunContext, claim: ClaimedTrial): { study: Study; sent: ToolDefinition[]; request: ReturnType<typeof buildRequest> } {
+interface Prepared {
+  study: Study;
+  kase: Case;
+  request: ProviderRequest;
+  checks: TccCheck[];
+  tools: ScoreTrialInput['tools'];
+}
+
+// Trials that differ only in replicate send the same request and are scored against the same checks:
+// built once per run context (bounded, as a run may have as many distinct trials as it has trials).
+const PREPARED_MAX = 1024;
+const preparedCache = new WeakMap<RunContext, Map<string, Prepared>>();
+
+function prepared(ctx: RunContext, claim: ClaimedTrial): Prepared {
+  let byKey = preparedCache.get(ctx);
+  if (!byKey) {
+    byKey = new Map();
+    preparedCache.set(ctx, byKey);
+  }
+  const key = JSON.stringify([claim.study, claim.caseId, claim.condition, claim.scenario, claim.locale, claim.order]);
+  let p = byKey.get(key);
+  if (!p) {
+    p = prepare(ctx, claim);
+    byKey.set(key, p);
+    if (byKey.size > PREPARED_MAX) byKey.delete(byKey.keys().next().value as string);
+  }
+  return p;
+}
+
+function prepare(ctx: RunContext, claim: ClaimedTrial): Prepared {
   const study = ctx.studies.get(claim.study);
   if (!study) throw new Error(`run ${claim.runId}: unknown study ${claim.study}`);
   const condition = study.conditions.find((c) => c.id === claim.condition);
@@ -115,5 +146,12 @@ function prepare(ctx: RunContext, claim: ClaimedTrial): { study: Study; sent: To
     return d;
   });
   const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, toolOrder: sent.map((d) => d.tool) });
-  return { study, sent, request };
+  const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
+  return {
+    study,
+    kase,
+    request,
+    checks: checksFor(kase, claim.condition),
+    tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),
+  };
 }

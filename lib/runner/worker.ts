@@ -38,7 +38,9 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const touched = new Set<string>();
   const limiter = new Limiter();
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
-  const common = { connection: redisConnection(), prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };
+  // BullMQ does not close a connection it was given: close() below does, or the process never exits
+  const connections = [redisConnection(), redisConnection()];
+  const common = { connection: connections[0], prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };
 
   const trials = new Worker<TrialJob>(
     QUEUES.trials,
@@ -65,7 +67,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       if (!r.ok) log('warn', 'run did not start', { runId: data.runId, reason: r.reason });
       return r.ok;
     },
-    { ...common, connection: redisConnection(), concurrency: 4 },
+    { ...common, connection: connections[1], concurrency: 4 },
   );
   for (const w of [trials, runs]) {
     w.on('failed', (job, err) => {
@@ -97,6 +99,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       await Promise.allSettled([trials.close(), runs.close()]);
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));
       limiter.close();
+      for (const c of connections) c.disconnect();
     },
   };
 }

@@ -81,15 +81,18 @@ export async function doneCount(runId: string): Promise<number> {
 /**
  * The engine's invariant: every trial final; a trial scored (passed/failed/untested) has exactly one
  * observation and one verdict per check, from an attempt of its own that ended ok; an unresolved or
- * cancelled trial has none; no attempt is left `sent`.
+ * cancelled trial has none; every attempt the trial counted is recorded (attempts are written when their
+ * answer is in; one whose holder died is recorded `lost` by the next claim), numbered 1..attempt_count.
  */
 export async function engineViolations(runId: string): Promise<string[]> {
-  const r = await pool().query<{ id: string; status: string; obs: number; ok_attempt: boolean; verdicts: number; sent: number }>(
-    `SELECT t.id, t.status,
+  const r = await pool().query<{ id: string; status: string; obs: number; ok_attempt: boolean; verdicts: number; counted: number; recorded: number; numbered: boolean }>(
+    `SELECT t.id, t.status, t.attempt_count AS counted,
             (SELECT count(*)::int FROM observations o WHERE o.trial_id = t.id) AS obs,
             EXISTS (SELECT 1 FROM observations o JOIN attempts a ON a.id = o.attempt_id WHERE o.trial_id = t.id AND a.trial_id = t.id AND a.outcome = 'ok') AS ok_attempt,
             (SELECT count(*)::int FROM verdicts v WHERE v.trial_id = t.id) AS verdicts,
-            (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id AND a.outcome = 'sent') AS sent
+            (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id AND a.kind = 'formal') AS recorded,
+            NOT EXISTS (SELECT 1 FROM attempts a WHERE a.trial_id = t.id AND a.kind = 'formal'
+                          AND (a.n NOT BETWEEN 1 AND t.attempt_count OR a.outcome NOT IN ('ok', 'transport_error', 'lost'))) AS numbered
        FROM trials t WHERE t.run_id = $1`,
     [runId],
   );
@@ -99,7 +102,7 @@ export async function engineViolations(runId: string): Promise<string[]> {
     const scored = ['passed', 'failed', 'untested'].includes(t.status);
     if (scored && (t.obs !== 1 || !t.ok_attempt || t.verdicts < 1)) problems.push(`${t.id}: ${t.status} with ${t.obs} observations, ${t.verdicts} verdicts`);
     if (!scored && (t.obs !== 0 || t.verdicts !== 0)) problems.push(`${t.id}: ${t.status} but has a result`);
-    if (t.sent) problems.push(`${t.id}: ${t.sent} attempts left 'sent'`);
+    if (t.recorded !== t.counted || !t.numbered) problems.push(`${t.id}: ${t.counted} attempts counted, ${t.recorded} recorded${t.numbered ? '' : ' (some out of range or unfinished)'}`);
   }
   return problems;
 }

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, pool } from './client';
+import { saveExperiment } from './experiments';
+import { setRunStatus } from './runs';
+import { claimTrial, markExhausted, recordResult, recordTransportError, type ClaimedTrial } from './trials';
+import { createRun } from '../runner/start';
+import { benchSpec } from '../testing/bench-spec';
+import type { ProviderResult } from '../providers/types';
+import type { Observation } from '../spec/observation';
+
+// The hot-path SQL through group commit: claims and results of many trials go in one statement each, and
+// every row is still fenced on its own lease token.
+
+let runId: string;
+let ids: string[];
+let next = 0;
+const take = (n: number) => ids.slice(next, (next += n));
+
+const ok = (text: string): ProviderResult => ({ request: { model: 'm' }, response: { text }, httpStatus: 200, latencyMs: 12, usage: null, outcome: 'ok' });
+const observation: Observation = { toolCalls: [{ name: 'lookup_order', arguments: {} }], marker: null, label: null, text: null, refusal: false, malformed: null, finishReason: null };
+const checkpoints = { visibility: 'pass', selection: 'pass', parameters: 'untested', interpretation: 'untested', completion: 'untested' } as const;
+const verdict = { checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'pass', category: null, reason: 'ok', evidence: { attemptN: 1, part: null, rule: 'r' } } as const;
+const record = (c: ClaimedTrial, text = 'answer') => recordResult(c, ok(text), observation, [verdict], checkpoints, 'passed');
+const claimed = (x: Awaited<ReturnType<typeof claimTrial>>): ClaimedTrial => {
+  if (!('leaseToken' in x)) throw new Error(`refused: ${x.reason}`);
+  return x;
+};
+const expireLease = (id: string) => pool().query(`UPDATE trials SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+const attempts = async (id: string) =>
+  (await pool().query<{ n: number; outcome: string; response: unknown }>(`SELECT n, outcome, response FROM attempts WHERE trial_id = $1 ORDER BY n`, [id])).rows;
+
+beforeAll(async () => {
+  const exp = await saveExperiment({ ...benchSpec(200), id: 'trials-itest' });
+  const run = await createRun(exp.id, { provider: 'simulated' });
+  runId = run.id;
+  await setRunStatus(runId, ['created'], 'running');
+  ids = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY trial_key`, [runId])).rows.map((r) => r.id);
+});
+
+afterAll(closeDb);
+
+describe('batched claim and record', () => {
+  it('claims and records many trials at once, each with its own token and attempt 1', async () => {
+    const batch = take(40);
+    const claims = (await Promise.all(batch.map((id) => claimTrial(id, 'w1', 30_000, 3)))).map(claimed);
+    expect(claims.map((c) => c.id)).toEqual(batch);
+    for (const c of claims) expect([c.attemptN, c.leaseToken, c.attemptId]).toEqual([1, 1, `${c.id}-a1`]);
+    expect(await Promise.all(claims.map((c) => record(c)))).toEqual(batch.map(() => true));
+    const r = await pool().query<{ status: string; obs: number; v: number; a: number }>(
+      `SELECT t.status, (SELECT count(*)::int FROM observations o WHERE o.trial_id = t.id) AS obs,
+              (SELECT count(*)::int FROM verdicts v WHERE v.trial_id = t.id) AS v,
+              (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id AND a.outcome = 'ok') AS a
+         FROM trials t WHERE t.id = ANY($1)`,
+      [batch],
+    );
+    expect(r.rows).toEqual(batch.map(() => ({ status: 'passed', obs: 1, v: 1, a: 1 })));
+  });
+
+  it('fences every row on its own token: a stale holder in the same batch records its attempt and nothing else', async () => {
+    const [a, b] = take(2);
+    const staleA = claimed(await claimTrial(a, 'old', 30_000, 3));
+    await expireLease(a);
+    const freshA = claimed(await claimTrial(a, 'new', 30_000, 3));
+    const onlyB = claimed(await claimTrial(b, 'new', 30_000, 3));
+    expect(freshA.attemptN).toBe(2);
+    // the three results go in one statement
+    const won = await Promise.all([record(staleA, 'stale'), record(freshA, 'fresh'), record(onlyB)]);
+    expect(won).toEqual([false, true, true]);
+    expect(await attempts(a)).toEqual([
+      { n: 1, outcome: 'ok', response: { text: 'stale' } }, // the late answer replaced the `lost` placeholder
+      { n: 2, outcome: 'ok', response: { text: 'fresh' } },
+    ]);
+    const obs = await pool().query<{ attempt_id: string }>(`SELECT attempt_id FROM observations WHERE trial_id = $1`, [a]);
+    expect(obs.rows).toEqual([{ attempt_id: `${a}-a2` }]);
+  });
+
+  it('records an attempt whose holder died as lost when the trial is claimed again', async () => {
+    const [id] = take(1);
+    claimed(await claimTrial(id, 'dies', 30_000, 3));
+    await expireLease(id);
+    const again = claimed(await claimTrial(id, 'next', 30_000, 3));
+    expect([again.attemptN, again.lostAttempts]).toEqual([2, 1]);
+    expect(await recordTransportError(again, { ...ok(''), outcome: 'transport_error', response: null, error: { kind: 'http_5xx', message: 'x' } }, { kind: 'retry', notBefore: new Date(Date.now() + 60_000) })).toBe(true);
+    expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost'], [2, 'transport_error']]);
+    expect(await claimTrial(id, 'early', 30_000, 3)).toMatchObject({ reason: 'not-before' });
+  });
+
+  it('marks a trial whose attempts ran out unresolved, recording the unanswered one as lost', async () => {
+    const [id] = take(1);
+    claimed(await claimTrial(id, 'dies', 30_000, 1));
+    await expireLease(id);
+    expect(await claimTrial(id, 'next', 30_000, 1)).toMatchObject({ reason: 'exhausted', attempts: 1 });
+    expect(await markExhausted(id)).toBe(true);
+    expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost']]);
+    const t = await pool().query<{ status: string }>(`SELECT status FROM trials WHERE id = $1`, [id]);
+    expect(t.rows[0].status).toBe('unresolved');
+  });
+
+  it('says why each refused claim of a batch was refused', async () => {
+    const [done, held, missing] = [ids[0], take(1)[0], 'no-such-trial'];
+    claimed(await claimTrial(held, 'holder', 30_000, 3));
+    const refusals = await Promise.all([claimTrial(done, 'w', 30_000, 3), claimTrial(held, 'w', 30_000, 3), claimTrial(missing, 'w', 30_000, 3)]);
+    expect(refusals).toMatchObject([{ reason: 'final', status: 'passed' }, { reason: 'leased' }, { reason: 'missing' }]);
+    await setRunStatus(runId, ['running'], 'paused');
+    expect(await claimTrial(take(1)[0], 'w', 30_000, 3)).toMatchObject({ reason: 'run-not-running', runStatus: 'paused' });
+    await setRunStatus(runId, ['paused'], 'running');
+  });
+});
