@@ -5,9 +5,9 @@
 // peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
+import { deleteRedisPrefix } from '../lib/testing/cleanup';
 
 const configs = (process.argv[2] ? [process.argv.slice(2).map(Number)] : [[5000, 64, 100], [20000, 256, 100]]) as [number, number, number][];
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
@@ -31,6 +31,9 @@ const { spawnWorker } = await import('../lib/testing/engine');
 const { benchSpec } = await import('../lib/testing/bench-spec');
 
 const server = await startLoopbackServer({ script: echoScript, record: false });
+// Interrupted (Ctrl-C, a timeout): still remove the bench database and keys.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 try {
   for (const [n, c, latencyMs] of configs) {
     server.setLatency(latencyMs);
@@ -71,11 +74,12 @@ try {
   }
 } finally {
   await server.close();
+  await cleanup();
+}
+
+async function cleanup(): Promise<void> {
   await closeQueues();
   await closeDb();
   await dropDatabase(process.env.DATABASE_URL!);
-  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-  const keys = await redis.keys(`${process.env.TCLAB_QUEUE_PREFIX}*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
+  await deleteRedisPrefix(process.env.REDIS_URL || 'redis://127.0.0.1:6379', process.env.TCLAB_QUEUE_PREFIX!);
 }

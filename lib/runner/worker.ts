@@ -73,7 +73,11 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     w.on('failed', (job, err) => {
       if (!(err instanceof DelayedError)) log('error', 'job failed', { queue: w.name, jobId: job?.id, err: err.message });
     });
-    w.on('error', (err) => log('error', 'worker error', { queue: w.name, err: err.message }));
+    w.on('error', (err) => {
+      // A job whose keys vanished (Redis lost its data) is not lost work: reconcile re-adds it from PostgreSQL.
+      if (/Missing key for job/.test(err.message)) log('warn', 'job vanished from Redis; reconcile will re-add it', { queue: w.name, err: err.message });
+      else log('error', 'worker error', { queue: w.name, err: err.message });
+    });
   }
 
   const doneTimer = setInterval(() => {
