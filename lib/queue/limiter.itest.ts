@@ -50,6 +50,29 @@ describe('Limiter', () => {
     expect(cwnd).toBe(w);
   });
 
+  it('keeps a window only while it recovers: a narrow run does not narrow the next, wider one', async () => {
+    const s = scope();
+    const l = limiters[0];
+    const narrow = { concurrency: 2, requestsPerMinute: null, leaseMs: 10_000 };
+    for (let i = 0; i < 4; i++) {
+      await l.acquire(s, `n${i}`, narrow);
+      expect(await l.release(s, `n${i}`, 'ok', narrow)).toBe(2);
+    }
+    const wide = { concurrency: 6, requestsPerMinute: null, leaseMs: 10_000 };
+    await Promise.all(Array.from({ length: 6 }, (_, i) => l.acquire(s, `w${i}`, wide))); // all six at once
+    expect((await l.window(s)).inFlight).toBe(6);
+    expect(await l.release(s, 'w0', 'throttled', wide)).toBe(3);
+    expect((await l.window(s)).cwnd).toBe(3);
+    let w = 3;
+    for (let i = 1; i < 6; i++) w = await l.release(s, `w${i}`, 'ok', wide);
+    for (let i = 0; w < 6 && i < 20; i++) {
+      await l.acquire(s, `r${i}`, wide);
+      w = await l.release(s, `r${i}`, 'ok', wide);
+    }
+    expect(w).toBe(6); // recovered to where it was cut from: the window is dropped
+    expect((await l.window(s)).cwnd).toBeNull();
+  });
+
   it('holds requests per minute to the token bucket', async () => {
     const s = scope();
     const limits = { concurrency: 100, requestsPerMinute: 120, leaseMs: 10_000 }; // 2/s, burst 2

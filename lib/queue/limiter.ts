@@ -5,7 +5,10 @@ import { queuePrefix, redisConnection } from './connection';
 //  - concurrency: holders in a sorted set scored by lease expiry (a dead holder's slot frees itself);
 //  - requests per minute: a token bucket with a one-second burst;
 //  - AIMD (as Inspect does): a 429 halves the window (at most once a second), each clean answer adds
-//    1/window, so the window climbs back by about one slot per window of clean answers.
+//    1/window, so the window climbs back by about one slot per window of clean answers. A window is kept
+//    only while it is recovering from a cut: once back where it was cut from it is dropped, so each run
+//    then gets its own full concurrency (a stored window clamped to one run's concurrency would otherwise
+//    start the next, wider run of the same model at the narrower run's width).
 // Times come from Redis (TIME), so workers on several machines agree.
 
 // One script serves every call of a batch (see Limiter): releases first (they free slots for the acquires of
@@ -21,18 +24,24 @@ local nrel = tonumber(ARGV[i]); i = i + 1
 for _ = 1, nrel do
   local holder, outcome, maxc = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]); i = i + 3
   redis.call('ZREM', KEYS[1], holder)
-  local cwnd = tonumber(redis.call('HGET', KEYS[2], 'cwnd') or maxc)
-  if cwnd > maxc then cwnd = maxc end
+  local stored = tonumber(redis.call('HGET', KEYS[2], 'cwnd'))
+  local cwnd = math.min(stored or maxc, maxc)
   if outcome == 'throttled' then
     local cut = tonumber(redis.call('HGET', KEYS[2], 'cut') or 0)
     if now - cut >= 1000 then
+      local hi = math.max(tonumber(redis.call('HGET', KEYS[2], 'hi') or 0), cwnd)
       cwnd = math.max(1, cwnd / 2)
-      redis.call('HSET', KEYS[2], 'cut', now)
+      redis.call('HSET', KEYS[2], 'cut', now, 'hi', tostring(hi), 'cwnd', tostring(cwnd))
     end
-  elseif outcome == 'ok' then
-    cwnd = math.min(maxc, cwnd + 1 / math.max(1, cwnd))
+  elseif outcome == 'ok' and stored then
+    stored = stored + 1 / math.max(1, stored)
+    if stored >= tonumber(redis.call('HGET', KEYS[2], 'hi') or 0) then
+      redis.call('HDEL', KEYS[2], 'cwnd', 'hi')
+    else
+      redis.call('HSET', KEYS[2], 'cwnd', tostring(stored))
+    end
+    cwnd = math.min(stored, maxc)
   end
-  redis.call('HSET', KEYS[2], 'cwnd', tostring(cwnd))
   out[#out + 1] = tostring(cwnd)
 end
 local nacq = tonumber(ARGV[i]); i = i + 1
