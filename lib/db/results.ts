@@ -2,6 +2,7 @@ import { summarizeRun, type SummarySpec } from '../analysis/summary';
 import type { RunSummary } from '../spec/export';
 import type { TrialOutcome } from '../spec/export';
 import { pool } from './client';
+import type { TrialIdentity } from './trials';
 
 /** The per-trial facts Table 1 needs, in one query (categories of failed checks aggregated SQL-side). */
 export async function trialOutcomes(runId: string): Promise<TrialOutcome[]> {
@@ -31,17 +32,7 @@ export interface AttemptRecord {
   finishedAt: Date | null;
 }
 
-export interface TrialRecord {
-  id: string;
-  runId: string;
-  trialKey: string;
-  study: string;
-  kind: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
-  order: string[];
+export interface TrialRecord extends TrialIdentity {
   replicate: number;
   pairKey: string;
   status: string;

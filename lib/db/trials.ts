@@ -41,7 +41,8 @@ export async function insertTrials(runId: string, trials: TrialSpec[]): Promise<
   }
 }
 
-export interface ClaimedTrial {
+/** What identifies a trial and its place in the matrix (a row of `trials`). */
+export interface TrialIdentity {
   id: string;
   runId: string;
   trialKey: string;
@@ -51,7 +52,11 @@ export interface ClaimedTrial {
   locale: string;
   caseId: string;
   condition: string;
+  /** Tool names in the order sent. */
   order: string[];
+}
+
+export interface ClaimedTrial extends TrialIdentity {
   leaseToken: number;
   attemptN: number;
   attemptId: string;
