@@ -145,3 +145,9 @@ export async function activeRunIds(): Promise<string[]> {
   const r = await pool().query<{ id: string }>(`SELECT id FROM runs WHERE status = 'running'`);
   return r.rows.map((x) => x.id);
 }
+
+/** Trials of these runs that are not final (queued, or running under any lease). */
+export async function pendingTrialCount(runIds: string[]): Promise<number> {
+  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) AND status IN ('queued', 'running')`, [runIds]);
+  return r.rows[0].n;
+}

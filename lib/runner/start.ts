@@ -62,9 +62,6 @@ async function fail(runId: string, reason: string): Promise<StartResult> {
 export async function enqueuePending(runId: string): Promise<number> {
   const pending = await pendingTrialIds(runId);
   const now = Date.now();
-  const due = pending.filter((p) => !p.notBefore || p.notBefore.getTime() <= now);
-  await enqueueTrials(due.map((p) => ({ trialId: p.id, runId })));
-  for (const p of pending.filter((x) => x.notBefore && x.notBefore.getTime() > now))
-    await enqueueTrials([{ trialId: p.id, runId }], { delayMs: p.notBefore!.getTime() - now });
+  await enqueueTrials(pending.map((p) => ({ trialId: p.id, runId, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })));
   return pending.length;
 }

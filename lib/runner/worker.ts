@@ -86,12 +86,12 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       completeRunIfDone(runId).catch((e: Error) => log('warn', 'completion check failed', { runId, err: e.message }));
     }
   }, 250);
-  const pass = () =>
-    reconcile()
+  const pass = (force = false) =>
+    reconcile({ force })
       .then((r) => (r.pending || r.completed ? log('debug', 'reconciled', r) : undefined))
       .catch((e: Error) => log('warn', 'reconcile failed', { err: e.message }));
-  const ready = pass();
-  const reconcileTimer = setInterval(pass, opts.reconcileEveryMs ?? env().TCLAB_RECONCILE_MS);
+  const ready = pass(true);
+  const reconcileTimer = setInterval(() => pass(), opts.reconcileEveryMs ?? env().TCLAB_RECONCILE_MS);
   log('info', 'worker started', { id, concurrency });
 
   return {
