@@ -1,16 +1,10 @@
-import { wilson } from '@/lib/stats/wilson';
+export { rateWithInterval } from '@/lib/analysis/format';
 
 /** "58%" — a rate as a whole percentage. */
 export function pct(x: number): string {
   return `${Math.round(x * 100)}%`;
 }
 
-/** "58% [44–71]" — k/n with its 95% Wilson interval; "—" when n is 0. */
-export function rateWithInterval(k: number, n: number): string {
-  const w = wilson(k, n);
-  if (!w) return '—';
-  return `${pct(w.estimate)} [${Math.round(w.low * 100)}–${Math.round(w.high * 100)}]`;
-}
 
 /** Exact McNemar p for display: "p = 0.0001", "p < 0.0001", "—". */
 export function formatP(p: number | null): string {

@@ -1,11 +1,17 @@
 import type { PassCount, RunSummary } from '../spec/export';
 import { wilson } from '../stats/wilson';
 
+/** "58% [44–71]" — k/n as a rate with its 95% Wilson interval; "—" when n is 0. Shared by CLI and UI. */
+export function rateWithInterval(k: number, n: number): string {
+  const ci = wilson(k, n);
+  if (!ci) return '—';
+  const pct = (x: number) => Math.round(x * 100);
+  return `${pct(ci.estimate)}% [${pct(ci.low)}–${pct(ci.high)}]`;
+}
+
 /** `28/48 58% [44–71]` (+ unresolved / untested beside n when there are any). */
 export function formatCount(c: PassCount): string {
-  const ci = wilson(c.pass, c.n);
-  const pct = (x: number) => Math.round(x * 100);
-  const base = ci ? `${c.pass}/${c.n} ${pct(ci.estimate)}% [${pct(ci.low)}–${pct(ci.high)}]` : `${c.pass}/${c.n}`;
+  const base = c.n ? `${c.pass}/${c.n} ${rateWithInterval(c.pass, c.n)}` : `${c.pass}/${c.n}`;
   const beside = [c.unresolved ? `${c.unresolved} unresolved` : '', c.untested ? `${c.untested} untested` : ''].filter(Boolean);
   return beside.length ? `${base} (+${beside.join(', ')})` : base;
 }
