@@ -1,5 +1,6 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { trialCategories } from '../scoring/categories';
 import type { ExportAttempt, TrialExportRow } from '../spec/run-export';
 
 export type { TrialExportRow } from '../spec/run-export';
@@ -66,9 +67,7 @@ export function neutralise(value: string): string {
 
 /** The distinct failure categories of a trial's verdicts, in verdict order. */
 export function failureCategories(t: Pick<TrialExportRow, 'verdicts'>): string[] {
-  const out = new Set<string>();
-  for (const v of t.verdicts) if (v.status === 'fail' && v.category) out.add(v.category);
-  return [...out];
+  return trialCategories(t.verdicts);
 }
 
 function lastAttempt(attempts: readonly ExportAttempt[]): ExportAttempt | undefined {
