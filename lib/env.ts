@@ -10,7 +10,7 @@ const EnvSchema = z.object({
   REDIS_URL: z.preprocess(empty, z.string().default('redis://127.0.0.1:6379')),
   /** Prefix of every BullMQ key, so tests and several installations can share one Redis. */
   TCLAB_QUEUE_PREFIX: z.preprocess(empty, z.string().default('tclab')),
-  TCLAB_WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(2048).default(64)),
+  TCLAB_WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(2048).default(128)),
   TCLAB_LOG_LEVEL: z.preprocess(empty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   PORT: z.preprocess(empty, z.coerce.number().int().default(3000)),
   /** BullMQ lock: how soon a job held by a dead worker is delivered again. */

@@ -1,7 +1,8 @@
 // `npm run bench`: throughput of the real engine — queue, worker process, PostgreSQL, the OpenAI SDK —
 // against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
 //   {"n","c","latencyMs","wallMs","idealMs","ratio","trialsPerSec","peakRssMb"}
-// idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing to the run's completion.
+// idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
+// does) to the run's completion.
 // peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +24,8 @@ await ensureDatabase(process.env.DATABASE_URL);
 await migrate(process.env.DATABASE_URL);
 const { startLoopbackServer, echoScript } = await import('../lib/testing/loopback-server');
 const { saveExperiment } = await import('../lib/db/experiments');
-const { createRun, startRun } = await import('../lib/runner/start');
+const { createRun } = await import('../lib/runner/start');
+const { enqueueRunStart } = await import('../lib/queue/enqueue');
 const { getRun } = await import('../lib/db/runs');
 const { closeDb } = await import('../lib/db/client');
 const { closeQueues } = await import('../lib/queue/connection');
@@ -41,7 +43,9 @@ try {
     const run = await createRun(exp.id, { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 });
     // BENCH_PROFILE_DIR=dir writes the worker's CPU profile there (node --cpu-prof).
     const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-    const worker = spawnWorker({ TCLAB_WORKER_CONCURRENCY: String(c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) }, prof);
+    // twice C in jobs (as the default 128 is for runs of 64): half hold slots, half are being claimed,
+    // recorded or wait ready for the next free slot
+    const worker = spawnWorker({ TCLAB_WORKER_CONCURRENCY: String(2 * c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) }, prof);
     await new Promise((r) => setTimeout(r, 1500)); // let the worker connect before the clock starts
     let peakRssMb = 0;
     const sampler = setInterval(() => {
@@ -52,9 +56,9 @@ try {
         /* the worker is starting or gone */
       }
     }, 100);
+    server.resetLoad();
     const t0 = performance.now();
-    const started = await startRun(run.id);
-    if (!started.ok) throw new Error(started.reason);
+    await enqueueRunStart(run.id); // as the Run button does: the worker runs the pre-checks and enqueues the trials
     for (;;) {
       const r = await getRun(run.id);
       if (r && ['completed', 'failed', 'cancelled'].includes(r.status)) {
@@ -64,13 +68,32 @@ try {
       if (worker.proc.exitCode !== null) throw new Error(`the worker exited:\n${worker.output().slice(-2000)}`);
       await new Promise((res) => setTimeout(res, 20));
     }
-    const wallMs = Math.round(performance.now() - t0);
+    const t1 = performance.now();
+    const wallMs = Math.round(t1 - t0);
+    const load = server.load();
     clearInterval(sampler);
     await worker.kill('SIGTERM');
     const idealMs = Math.round((n * latencyMs) / c);
     console.log(
       JSON.stringify({ n, c, latencyMs, wallMs, idealMs, ratio: +(wallMs / idealMs).toFixed(3), trialsPerSec: Math.round((n / wallMs) * 1000), peakRssMb: Math.round(peakRssMb) }),
     );
+    // Where the time went, seen from the provider: before the first request, the mean concurrency it
+    // served while busy, and after the last answer until the run was marked completed.
+    if (load.firstAtMs !== null && load.lastEndMs !== null) {
+      const span = load.lastEndMs - load.firstAtMs;
+      console.error(
+        JSON.stringify({
+          diagnostics: true,
+          toFirstRequestMs: Math.round(load.firstAtMs - t0),
+          servingMs: Math.round(span),
+          meanInFlight: +(load.busyMs / span).toFixed(1),
+          maxInFlight: load.maxInFlight,
+          toMaxInFlightMs: load.maxAtMs === null ? null : Math.round(load.maxAtMs - t0),
+          meanServedMs: +(load.busyMs / load.finished).toFixed(1),
+          afterLastAnswerMs: Math.round(t1 - load.lastEndMs),
+        }),
+      );
+    }
   }
 } finally {
   await server.close();

@@ -94,8 +94,10 @@ const LOST_MESSAGE = `'the worker stopped after sending; the answer, if any, was
 /**
  * Attempts are written once, when their answer is in. An attempt number the trial has counted but that has
  * no row belonged to a holder that died after claiming (and maybe sending): it is recorded as `lost`.
- * `$upto` is the last attempt number that can no longer be answered. The lease token of attempt n follows
- * from the trial's: both grow by one on every claim and nowhere else.
+ * `$upto` is the last attempt number that can no longer be answered. The placeholder's lease token is
+ * reckoned back from the trial's (both grow by one on every claim; a withdrawn claim, see unclaimTrial,
+ * grows only the token): the token of the claim that counted attempt n, or a later one. Informational only:
+ * fencing compares the trial's token, never a placeholder's.
  */
 const insertLostAttempts = (src: string, upto: string) => `
   INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, error_kind, error_message, lease_token, finished_at)
@@ -229,6 +231,36 @@ export function claimTrial(trialId: string, owner: string, leaseMs: number, maxA
   return claims.load({ trialId, owner, leaseMs, maxAttempts });
 }
 
+/**
+ * Extend the lease of a claim that is still waiting for a rate-limit slot, so it covers the wait plus the
+ * request. False: the claim no longer holds the trial (its lease ran out and another worker took it).
+ */
+export async function renewLease(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>, leaseMs: number): Promise<boolean> {
+  const r = await pool().query(
+    `UPDATE trials SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
+      WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+    [t.id, t.leaseToken, leaseMs],
+  );
+  return r.rowCount === 1;
+}
+
+/**
+ * Give back a claim whose request was never sent (its run was halted while it waited for a slot): the
+ * attempt is uncounted and the trial queued again — or cancelled, if the run was. The lease token keeps
+ * its increment, so the withdrawn claim stays fenced out.
+ */
+export async function unclaimTrial(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>): Promise<boolean> {
+  const r = await pool().query(
+    `WITH run AS (SELECT r.status FROM runs r JOIN trials t ON t.run_id = r.id WHERE t.id = $1)
+     UPDATE trials SET status = CASE WHEN (SELECT status FROM run) = 'cancelled' THEN 'cancelled' ELSE 'queued' END,
+            finished_at = CASE WHEN (SELECT status FROM run) = 'cancelled' THEN now() END,
+            lease_owner = NULL, lease_expires_at = NULL, attempt_count = attempt_count - 1
+      WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+    [t.id, t.leaseToken],
+  );
+  return r.rowCount === 1;
+}
+
 /** What becomes of the trial after a transport error (see recordTransportError). */
 export type AfterTransportError = { kind: 'retry'; notBefore: Date } | { kind: 'unresolved' } | { kind: 'hold' };
 
@@ -357,6 +389,25 @@ async function recordBatch(items: RecordInput[]): Promise<boolean[]> {
 }
 
 const records = new Batcher<RecordInput, boolean>({ run: recordBatch, maxBatch: RECORD_BATCH, maxInFlight: IN_FLIGHT });
+
+/**
+ * Open `connections` pooled connections and prepare the hot-path statements on each (with no rows, so
+ * nothing changes): a worker does it when it starts, so the first trials of a run do not pay for
+ * connecting and planning.
+ */
+export async function warmUpTrialStatements(connections: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: connections }, () => pool().connect()));
+  try {
+    await Promise.all(
+      clients.map(async (c) => {
+        await c.query({ name: 'tclab_claim_v1', text: CLAIM_SQL, values: [[], [], [], []] });
+        await c.query({ name: 'tclab_record_v1', text: RECORD_SQL, values: ['[]', []] });
+      }),
+    );
+  } finally {
+    for (const c of clients) c.release();
+  }
+}
 
 /**
  * Record a model answer as the trial's one formal result. The attempt is always recorded (it happened);

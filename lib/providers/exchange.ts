@@ -2,6 +2,7 @@ import type { Observation } from '../spec/observation';
 import type { ProviderResult } from './types';
 import { classifyFailure, type TransportError } from './errors';
 import { jsonMayHoldSecret, redactSecrets } from './redact';
+import { nodeFetch, ReadResponse, type FetchFn } from './http';
 
 // One attempt = one HTTP exchange. Both SDKs accept a custom `fetch`; this one records the exact request
 // body as sent and the response (status, headers, body text) as received, so that what is stored is what
@@ -26,37 +27,13 @@ export function newExchange(): Exchange {
   return { sent: false, url: null, requestBody: null, status: null, headers: null, bodyText: null, fetchError: null, startedAt: null, endedAt: null };
 }
 
-type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-/**
- * What the SDK gets back when it reads bodies only through text() and json(): the body already read
- * here, served as is — no second stream, no second UTF-8 round trip. `body` is null, so it is only for
- * callers that never stream (see recordingFetch's `textOnly`).
- */
-class ReadResponse extends Response {
-  readonly #text: string;
-
-  constructor(text: string, from: Response) {
-    super(null, { status: from.status, statusText: from.statusText, headers: from.headers });
-    this.#text = text;
-  }
-
-  override text(): Promise<string> {
-    return Promise.resolve(this.#text);
-  }
-
-  override json(): Promise<unknown> {
-    return this.text().then((t) => JSON.parse(t) as unknown);
-  }
-}
-
 /**
  * A fetch that records into `exchange`. The whole body is read here (so the SDK's timeout and abort
  * signal cover it) and handed back to the SDK as a fresh Response with the same status and headers.
  * `textOnly`: the caller reads the body only with text()/json() (never streams), so the body is not
  * wrapped in a new stream.
  */
-export function recordingFetch(exchange: Exchange, base: FetchFn = (input, init) => fetch(input, init), opts: { textOnly?: boolean } = {}): FetchFn {
+export function recordingFetch(exchange: Exchange, base: FetchFn = nodeFetch, opts: { textOnly?: boolean } = {}): FetchFn {
   return async (input, init) => {
     exchange.sent = true;
     exchange.url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
@@ -69,7 +46,7 @@ export function recordingFetch(exchange: Exchange, base: FetchFn = (input, init)
       const text = await res.text();
       exchange.bodyText = text;
       exchange.endedAt = performance.now();
-      if (opts.textOnly) return new ReadResponse(text, res);
+      if (opts.textOnly) return res instanceof ReadResponse ? res : new ReadResponse(text, res);
       const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
       return new Response(nullBody ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
     } catch (error) {

@@ -1,22 +1,50 @@
 import { JOB_NAMES, RunJob, TrialJob, runJobId } from './contracts';
 import { queues } from './connection';
 
-const CHUNK = 1000;
+// addBulk is one MULTI: its jobs become visible together when it ends, and Redis does nothing else while it
+// runs. A BullMQ worker fetches its jobs one round trip at a time and starts them only once it has fetched
+// as many as its concurrency allows (or found the queue empty), so fetches stuck behind a long series of
+// big MULTIs hold back the start of a run by the whole time it takes to add them. Hence: a first chunk,
+// then (when asked) a short wait until workers have taken it, then the rest in chunks that keep each MULTI
+// short.
+const CHUNK = 250;
+const PICKUP_POLL_MS = 5;
+const PICKUP_MAX_MS = 150;
+
+export interface EnqueueOptions {
+  /** Size of the first chunk (default CHUNK): about what the workers can start at once. */
+  first?: number;
+  /** Wait (at most PICKUP_MAX_MS) until a worker has taken the first chunk before adding the rest. */
+  waitForPickup?: boolean;
+}
 
 /**
  * One job per trial, jobId = trial id: adding a trial that already has a job is ignored by BullMQ.
  * A job may carry its own delay (a trial waiting for its retry).
  */
-export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[]): Promise<void> {
+export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], opts: EnqueueOptions = {}): Promise<void> {
   const { trials } = queues();
-  for (let i = 0; i < jobs.length; i += CHUNK) {
+  const first = Math.max(1, opts.first ?? CHUNK);
+  for (let i = 0, size = first; i < jobs.length; i += size, size = CHUNK) {
+    const chunk = jobs.slice(i, i + size);
     await trials.addBulk(
-      jobs.slice(i, i + CHUNK).map(({ delayMs, ...data }) => ({
+      chunk.map(({ delayMs, ...data }) => ({
         name: JOB_NAMES.trial,
         data: TrialJob.parse(data),
         opts: { jobId: data.trialId, delay: delayMs && delayMs > 0 ? delayMs : undefined },
       })),
     );
+    if (i === 0 && opts.waitForPickup && jobs.length > size) await pickedUp(chunk.at(-1)!.trialId);
+  }
+}
+
+/** Until the job is no longer waiting (jobs are taken in order, so the ones before it are taken too). */
+async function pickedUp(jobId: string): Promise<void> {
+  const until = Date.now() + PICKUP_MAX_MS;
+  while (Date.now() < until) {
+    const state = await queues().trials.getJobState(jobId);
+    if (state !== 'waiting' && state !== 'prioritized') return;
+    await new Promise((r) => setTimeout(r, PICKUP_POLL_MS));
   }
 }
 

@@ -12,9 +12,11 @@ import { queuePrefix, redisConnection } from './connection';
 // Times come from Redis (TIME), so workers on several machines agree.
 
 // One script serves every call of a batch (see Limiter): releases first (they free slots for the acquires of
-// the same batch), then acquires. ARGV: nRelease, (holder, outcome, maxc)×nRelease, nAcquire,
-// (holder, maxc, leaseMs, rpm)×nAcquire. Returns the window after each release, then (granted, waitMs) per
-// acquire.
+// the same batch), then renewals (a slot handed over inside a process gets a fresh lease), then acquires.
+// ARGV: nRelease, (holder, outcome, maxc)×nRelease, nRenew, (holder, leaseMs, maxc)×nRenew, nAcquire,
+// (holder, maxc, leaseMs, rpm, haltKey)×nAcquire. Returns the window after each release and renewal, then
+// (granted, waitMs) per acquire; granted is -1 when the acquire's halt key exists (its run was paused or
+// stopped: checked here, atomically with the grant, so no slot goes to a halted run's trial).
 const SYNC = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -44,16 +46,24 @@ for _ = 1, nrel do
   end
   out[#out + 1] = tostring(cwnd)
 end
+local nren = tonumber(ARGV[i]); i = i + 1
+for _ = 1, nren do
+  local holder, leaseMs, maxc = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]); i = i + 3
+  redis.call('ZADD', KEYS[1], 'XX', now + leaseMs, holder)
+  out[#out + 1] = tostring(math.min(tonumber(redis.call('HGET', KEYS[2], 'cwnd')) or maxc, maxc))
+end
 local nacq = tonumber(ARGV[i]); i = i + 1
 if nacq > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end
 local granted = false
 for _ = 1, nacq do
-  local holder, maxc, leaseMs, rpm = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]); i = i + 4
+  local holder, maxc, leaseMs, rpm, halt = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]; i = i + 5
   local cwnd = tonumber(redis.call('HGET', KEYS[2], 'cwnd') or maxc)
   if cwnd > maxc then cwnd = maxc end
   local limit = math.max(1, math.floor(cwnd))
   local ok, wait = 1, 0
-  if redis.call('ZCARD', KEYS[1]) >= limit then
+  if halt ~= '' and redis.call('EXISTS', halt) == 1 then
+    ok = -1
+  elseif redis.call('ZCARD', KEYS[1]) >= limit then
     ok = 0
   elseif rpm > 0 then
     local cap = math.max(1, rpm / 60)
@@ -94,19 +104,33 @@ export interface Limits {
 
 export type ReleaseOutcome = 'ok' | 'throttled' | 'error';
 
-type Op =
-  | { kind: 'acquire'; holder: string; limits: Limits; done(r: { ok: boolean; waitMs: number }): void; fail(e: unknown): void }
-  | { kind: 'release'; holder: string; outcome: ReleaseOutcome; limits: Limits; done(cwnd: number): void; fail(e: unknown): void };
+/**
+ * What an acquire came to: a slot (held under `holder`: the acquirer's own id, or the id of the slot a
+ * holder of this process handed over), a halted run (see halt.ts), or its deadline passed first.
+ */
+export type AcquireResult = { granted: true; holder: string } | 'halted' | 'timeout';
+
+export interface AcquireOptions {
+  /** Refuse the slot while this key exists (a halted run). */
+  haltKey?: string;
+  /** Give up waiting at this time (epoch ms). */
+  deadline?: number;
+}
+
+type AcquireOp = { kind: 'acquire'; holder: string; limits: Limits; haltKey: string; done(r: { ok: number; waitMs: number }): void; fail(e: unknown): void };
+type WindowOp = { kind: 'release' | 'renew'; holder: string; outcome: ReleaseOutcome; limits: Limits; done(cwnd: number): void; fail(e: unknown): void };
+type Op = AcquireOp | WindowOp;
 
 /**
- * Calls for one scope are batched: while a script call is in flight, further acquires and releases queue
- * and go together in the next call (one round trip for many trials). With nothing in flight a call goes
- * out at the end of the current turn of the event loop. The limits themselves live in Redis only, so
- * they stay shared by every worker process.
+ * Calls for one scope are batched: the acquires and releases of one turn of the event loop go together in
+ * one script call (one round trip for many trials), sent at the end of that turn. Up to MAX_IN_FLIGHT calls
+ * are pipelined on the connection, which Redis runs in the order sent, so a release still frees its slot
+ * before any later acquire; waiting for the previous call to return would add its round trip to every
+ * handoff of a slot. The limits themselves live in Redis only, so they stay shared by every worker process.
  */
 class ScopeBatch {
   private ops: Op[] = [];
-  private busy = false;
+  private inFlight = 0;
   private scheduled = false;
 
   constructor(
@@ -120,7 +144,7 @@ class ScopeBatch {
   }
 
   private schedule(): void {
-    if (this.busy || this.scheduled || this.ops.length === 0) return;
+    if (this.inFlight >= MAX_IN_FLIGHT || this.scheduled || this.ops.length === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -129,37 +153,63 @@ class ScopeBatch {
   }
 
   private async flush(): Promise<void> {
-    if (this.busy || this.ops.length === 0) return;
-    this.busy = true;
+    if (this.inFlight >= MAX_IN_FLIGHT || this.ops.length === 0) return;
+    this.inFlight++;
     const ops = this.ops.splice(0, MAX_BATCH);
-    const releases = ops.filter((o): o is Extract<Op, { kind: 'release' }> => o.kind === 'release');
-    const acquires = ops.filter((o): o is Extract<Op, { kind: 'acquire' }> => o.kind === 'acquire');
+    const releases = ops.filter((o): o is WindowOp => o.kind === 'release');
+    const renewals = ops.filter((o): o is WindowOp => o.kind === 'renew');
+    const acquires = ops.filter((o): o is AcquireOp => o.kind === 'acquire');
     const args: (string | number)[] = [releases.length];
     for (const r of releases) args.push(r.holder, r.outcome, r.limits.concurrency);
+    args.push(renewals.length);
+    for (const r of renewals) args.push(r.holder, r.limits.leaseMs, r.limits.concurrency);
     args.push(acquires.length);
-    for (const a of acquires) args.push(a.holder, a.limits.concurrency, a.limits.leaseMs, a.limits.requestsPerMinute ?? 0);
+    for (const a of acquires) args.push(a.holder, a.limits.concurrency, a.limits.leaseMs, a.limits.requestsPerMinute ?? 0, a.haltKey);
     try {
       const out = await this.redis.tclabLimiterSync(this.keys[0], this.keys[1], ...args);
-      releases.forEach((r, i) => r.done(Number(out[i])));
-      acquires.forEach((a, i) => a.done({ ok: Number(out[releases.length + 2 * i]) === 1, waitMs: Number(out[releases.length + 2 * i + 1]) }));
+      const windows = releases.length + renewals.length;
+      [...releases, ...renewals].forEach((r, i) => r.done(Number(out[i])));
+      acquires.forEach((a, i) => a.done({ ok: Number(out[windows + 2 * i]), waitMs: Number(out[windows + 2 * i + 1]) }));
     } catch (e) {
       for (const o of ops) o.fail(e);
     } finally {
-      this.busy = false;
+      this.inFlight--;
       this.schedule();
     }
   }
 }
 
+interface Waiter {
+  limits: Limits;
+  haltKey: string;
+  /** When Redis last refused this waiter a slot (and so found its run not halted). */
+  checkedAt: number;
+  /** Resolves the nap: with the holder id of a slot handed over, or with nothing (try Redis now). */
+  wake(handed?: string): void;
+}
+
+const HANDOVER_FRESH_MS = 100;
+const HANDOVER_MAX = 16;
+
+function sameLimits(a: Limits, b: Limits): boolean {
+  return a.concurrency === b.concurrency && a.requestsPerMinute === b.requestsPerMinute && a.leaseMs === b.leaseMs;
+}
+
 /** Redis runs one script at a time: a bounded batch keeps each call short. */
 const MAX_BATCH = 256;
+const MAX_IN_FLIGHT = 4;
 
 export class Limiter {
   private readonly redis: LimiterRedis;
   private readonly prefix: string;
   private readonly batches = new Map<string, ScopeBatch>();
   /** Acquirers of this process waiting for a slot, per scope, oldest first: a local release wakes one. */
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<Waiter>>();
+  /** Per scope: whether the last window Redis reported was the whole concurrency (no AIMD cut in force). */
+  private readonly fullWindow = new Map<string, boolean>();
+  /** Slots held in this process (by holder id): handovers in a row (bounded, so other processes get their
+   * turn) and when the lease in Redis was last set. */
+  private readonly held = new Map<string, { handovers: number; leasedAt: number }>();
 
   constructor(redis: Redis = redisConnection(), prefix = queuePrefix()) {
     redis.defineCommand('tclabLimiterSync', { numberOfKeys: 2, lua: SYNC });
@@ -180,24 +230,38 @@ export class Limiter {
     return b;
   }
 
-  private tryAcquire(scope: string, holder: string, limits: Limits): Promise<{ ok: boolean; waitMs: number }> {
-    return new Promise((done, fail) => this.batch(scope).push({ kind: 'acquire', holder, limits, done, fail }));
+  private tryAcquire(scope: string, holder: string, limits: Limits, haltKey: string): Promise<{ ok: number; waitMs: number }> {
+    return new Promise((done, fail) => this.batch(scope).push({ kind: 'acquire', holder, limits, haltKey, done, fail }));
   }
 
-  /** Wait for a slot (and a token), polling with a growing interval. */
-  async acquire(scope: string, holder: string, limits: Limits, signal?: AbortSignal): Promise<void> {
+  /** Wait for a slot (and a token), polling with a growing interval; a local release wakes a waiter at once. */
+  async acquire(scope: string, holder: string, limits: Limits, opts: AcquireOptions = {}): Promise<AcquireResult> {
+    const haltKey = opts.haltKey ?? '';
     for (let i = 0; ; i++) {
-      const { ok, waitMs } = await this.tryAcquire(scope, holder, limits);
-      if (ok) return;
-      if (signal?.aborted) throw new Error('aborted while waiting for a rate-limit slot');
+      const { ok, waitMs } = await this.tryAcquire(scope, holder, limits, haltKey);
+      if (ok === 1) {
+        this.held.set(holder, { handovers: 0, leasedAt: Date.now() });
+        return { granted: true, holder };
+      }
+      if (ok === -1) return 'halted';
+      const checkedAt = Date.now();
+      const left = (opts.deadline ?? Infinity) - checkedAt;
+      if (left <= 0) return 'timeout';
       const poll = Math.min(50, 2 * 2 ** Math.min(i, 5));
-      if (waitMs > 0) await sleep(Math.max(waitMs, poll) + Math.random() * poll); // out of RPM tokens: a release does not help
-      else await this.nap(scope, poll + Math.random() * poll);
+      if (waitMs > 0) {
+        await sleep(Math.min(left, Math.max(waitMs, poll) + Math.random() * poll)); // out of RPM tokens: a release does not help
+        continue;
+      }
+      const handed = await this.nap(scope, { limits, haltKey, checkedAt }, Math.min(left, poll + Math.random() * poll));
+      if (handed) return { granted: true, holder: handed };
     }
   }
 
-  /** Sleep until the timeout or until this process releases a slot of the scope, whichever comes first. */
-  private nap(scope: string, ms: number): Promise<void> {
+  /**
+   * Sleep until the timeout or until a holder of this process releases a slot of the scope: then either the
+   * slot itself is handed over (resolves with its holder id) or the waiter retries at once.
+   */
+  private nap(scope: string, w: Omit<Waiter, 'wake'>, ms: number): Promise<string | undefined> {
     let set = this.waiting.get(scope);
     if (!set) {
       set = new Set();
@@ -205,23 +269,70 @@ export class Limiter {
     }
     const waiters = set;
     return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        waiters.delete(wake);
-        resolve();
+      const waiter: Waiter = {
+        ...w,
+        wake(handed) {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(handed);
+        },
       };
-      const timer = setTimeout(wake, ms);
-      waiters.add(wake);
+      const timer = setTimeout(() => waiter.wake(), ms);
+      waiters.add(waiter);
     });
   }
 
-  /** Free the slot and feed the outcome to AIMD; returns the new window. */
+  /**
+   * Free the slot and feed the outcome to AIMD; returns the new window.
+   *
+   * A clean answer hands the slot straight to a waiter of this process with the same limits, skipping the
+   * round trip to Redis (and the event-loop turns around it) that otherwise lies between one request and the
+   * next: the slot's holder entry in Redis stays, its lease renewed. Only while no AIMD cut is in force and
+   * without a requests-per-minute budget (a handover would spend no token), only to a waiter that found its
+   * run not halted within HANDOVER_FRESH_MS (the halt check happens in Redis), and at most HANDOVER_MAX
+   * times in a row, so that waiters of other processes get their turn.
+   */
   release(scope: string, holder: string, outcome: ReleaseOutcome, limits: Limits): Promise<number> {
-    const done = new Promise<number>((done, fail) => this.batch(scope).push({ kind: 'release', holder, outcome, limits, done, fail }));
+    const slot = this.held.get(holder);
+    this.held.delete(holder);
+    const waiters = this.waiting.get(scope);
+    if (slot && outcome === 'ok' && limits.requestsPerMinute === null && this.fullWindow.get(scope) && slot.handovers < HANDOVER_MAX && waiters) {
+      const now = Date.now();
+      for (const w of waiters) {
+        if (now - w.checkedAt > HANDOVER_FRESH_MS || !sameLimits(w.limits, limits)) continue;
+        // the lease is renewed (a Redis call, off the waiter's path) once half of it has gone
+        const renew = now - slot.leasedAt > w.limits.leaseMs / 2;
+        this.held.set(holder, { handovers: slot.handovers + 1, leasedAt: renew ? now : slot.leasedAt });
+        w.wake(holder);
+        return renew ? this.push(scope, 'renew', holder, outcome, w.limits) : Promise.resolve(limits.concurrency);
+      }
+    }
+    const done = this.push(scope, 'release', holder, outcome, limits);
     // the oldest local waiter retries now; its acquire runs after this release (same batch or a later one)
-    const next = this.waiting.get(scope)?.values().next();
-    if (next && !next.done) next.value();
+    const next = waiters?.values().next();
+    if (next && !next.done) next.value.wake();
     return done;
+  }
+
+  private push(scope: string, kind: 'release' | 'renew', holder: string, outcome: ReleaseOutcome, limits: Limits): Promise<number> {
+    return new Promise<number>((done, fail) =>
+      this.batch(scope).push({
+        kind,
+        holder,
+        outcome,
+        limits,
+        done: (cwnd) => {
+          this.fullWindow.set(scope, cwnd >= limits.concurrency);
+          done(cwnd);
+        },
+        fail,
+      }),
+    );
+  }
+
+  /** Load the script into Redis (a call with no operations), so that the first real call does not miss. */
+  async warmUp(): Promise<void> {
+    await this.redis.tclabLimiterSync(...this.keys('warm-up'), 0, 0, 0);
   }
 
   async window(scope: string): Promise<{ cwnd: number | null; inFlight: number }> {

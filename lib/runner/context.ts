@@ -24,10 +24,19 @@ export function runContext(runId: string): Promise<RunContext> {
   if (!p) {
     p = load(runId);
     p.catch(() => cache.delete(runId));
-    cache.set(runId, p);
-    if (cache.size > 64) cache.delete(cache.keys().next().value as string);
+    remember(runId, p);
   }
   return p;
+}
+
+/** A run's context from what the caller has already loaded (the start job has the run and its spec). */
+export function primeRunContext(runId: string, spec: ExperimentSpec, settings: RunSettings): void {
+  if (!cache.has(runId)) remember(runId, Promise.resolve(contextOf(runId, spec, settings)));
+}
+
+function remember(runId: string, p: Promise<RunContext>): void {
+  cache.set(runId, p);
+  if (cache.size > 64) cache.delete(cache.keys().next().value as string);
 }
 
 async function load(runId: string): Promise<RunContext> {

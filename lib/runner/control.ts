@@ -1,18 +1,22 @@
 import { getRun, setRunStatus } from '../db/runs';
 import { cancelQueuedTrials } from '../db/trials';
+import { clearHalt, haltRun } from '../queue/halt';
 import { enqueuePending } from './start';
 
 export type ControlAction = 'pause' | 'resume' | 'cancel';
 
 /**
- * Pause stops claims (workers drop jobs of a paused run; their trials stay queued). Resume re-adds the
- * jobs. Cancel stops new requests: queued trials become cancelled; what was sent stays recorded.
+ * Pause stops claims (workers drop jobs of a paused run; their trials stay queued) and, through the run's
+ * halt key, the sending of trials already claimed and waiting for a slot (their claims are given back).
+ * Resume re-adds the jobs. Cancel stops new requests: queued trials become cancelled; what was sent stays
+ * recorded.
  */
 export async function controlRun(runId: string, action: ControlAction): Promise<{ ok: boolean; status: string; message: string }> {
   const run = await getRun(runId);
   if (!run) return { ok: false, status: 'missing', message: `run ${runId} not found` };
   if (action === 'pause') {
     const ok = await setRunStatus(runId, ['running', 'prechecking'], 'paused');
+    if (ok) await haltRun(runId);
     return { ok, status: ok ? 'paused' : run.status, message: ok ? 'paused: no new requests until resumed' : `cannot pause a ${run.status} run` };
   }
   if (action === 'resume') {
@@ -20,11 +24,14 @@ export async function controlRun(runId: string, action: ControlAction): Promise<
     // whose pre-checks failed never started: it needs a new run, with new pre-checks.
     if (run.status === 'failed' && !run.startedAt)
       return { ok: false, status: run.status, message: 'its pre-checks failed, so it never started: start a new run' };
+    if (run.status !== 'paused' && run.status !== 'failed') return { ok: false, status: run.status, message: `cannot resume a ${run.status} run` };
+    await clearHalt(runId); // first: a run marked running must not keep refusing its own slots
     const ok = await setRunStatus(runId, ['paused', 'failed'], 'running');
     if (ok) await enqueuePending(runId);
     return { ok, status: ok ? 'running' : run.status, message: ok ? 'resumed' : `cannot resume a ${run.status} run` };
   }
   const ok = await setRunStatus(runId, ['created', 'prechecking', 'running', 'paused', 'failed'], 'cancelled', 'cancelled by user');
+  if (ok) await haltRun(runId);
   const n = ok ? await cancelQueuedTrials(runId) : 0;
   return { ok, status: ok ? 'cancelled' : run.status, message: ok ? `cancelled; ${n} queued trials will not be sent` : `cannot cancel a ${run.status} run` };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Limiter, type Limits, type ReleaseOutcome } from '../queue/limiter';
+import { Limiter, type AcquireOptions, type Limits, type ReleaseOutcome } from '../queue/limiter';
 import type { RunContext } from './context';
 
 /** A held rate-limit slot; release it as soon as the request is answered. */
@@ -7,9 +7,13 @@ export interface Slot {
   release(outcome: ReleaseOutcome): Promise<void>;
 }
 
-/** Taken before a trial is claimed, so a paused or cancelled run leaves nothing claimed and waiting. */
+/**
+ * Taken after a trial is claimed and held only while its request is out, so claiming and recording overlap
+ * other trials' requests. 'halted': the run was paused or stopped while the trial waited (halt key);
+ * 'timeout': the deadline passed first.
+ */
 export interface Gate {
-  acquire(ctx: RunContext): Promise<Slot>;
+  acquire(ctx: RunContext, opts?: AcquireOptions): Promise<Slot | 'halted' | 'timeout'>;
 }
 
 /** The rate-limit scope: one per provider and model, shared by all runs and workers. */
@@ -27,11 +31,12 @@ export function limiterGate(limiter: Limiter, leaseMsFor: (timeoutMs: number) =>
   const prefix = randomBytes(6).toString('hex');
   let n = 0;
   return {
-    async acquire(ctx) {
+    async acquire(ctx, opts) {
       const scope = scopeOf(ctx);
       const limits = limitsOf(ctx, leaseMsFor(ctx.settings.timeoutMs));
-      const holder = `${prefix}-${(n++).toString(36)}`;
-      await limiter.acquire(scope, holder, limits);
+      const got = await limiter.acquire(scope, `${prefix}-${(n++).toString(36)}`, limits, opts);
+      if (typeof got === 'string') return got;
+      const { holder } = got;
       let released = false;
       return {
         async release(outcome) {

@@ -7,7 +7,8 @@ import { insertTrials, pendingTrialIds } from '../db/trials';
 import { insertPrecheckAttempt } from '../db/attempts';
 import { getProvider } from '../providers/registry';
 import { describeProviderFailure } from '../providers/precheck';
-import { enqueueTrials } from '../queue/enqueue';
+import { enqueueTrials, type EnqueueOptions } from '../queue/enqueue';
+import { primeRunContext } from './context';
 
 /** Write the run and all its trial rows first; nothing is enqueued until pre-checks pass. */
 export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown): Promise<RunRow> {
@@ -49,7 +50,9 @@ export async function startRun(runId: string): Promise<StartResult> {
     if (result.outcome !== 'ok') return fail(runId, `pre-check ${n} failed: ${describeProviderFailure(result, run.settings.provider)}`);
   }
   if (!(await setRunStatus(runId, ['prechecking'], 'running'))) return { ok: false, reason: 'run changed state during pre-checks' };
-  await enqueuePending(runId);
+  primeRunContext(runId, exp.spec, run.settings); // the first trials are often taken by this very process
+  // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
+  await enqueuePending(runId, { first: run.settings.concurrency, waitForPickup: true });
   return { ok: true };
 }
 
@@ -59,9 +62,12 @@ async function fail(runId: string, reason: string): Promise<StartResult> {
 }
 
 /** (Re-)add a job for every trial that is not final; BullMQ ignores ids that already have a job. */
-export async function enqueuePending(runId: string): Promise<number> {
+export async function enqueuePending(runId: string, opts?: EnqueueOptions): Promise<number> {
   const pending = await pendingTrialIds(runId);
   const now = Date.now();
-  await enqueueTrials(pending.map((p) => ({ trialId: p.id, runId, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })));
+  await enqueueTrials(
+    pending.map((p) => ({ trialId: p.id, runId, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })),
+    opts,
+  );
   return pending.length;
 }

@@ -2,14 +2,15 @@ import { checksFor, type Case, type Study } from '../spec/experiment';
 import type { TccCheck } from '../spec/tcc';
 import { trialStatusFromVerdicts } from '../spec/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
-import { claimTrial, markExhausted, recordResult, recordTransportError, type ClaimedTrial } from '../db/trials';
+import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';
+import { haltKey, haltRun } from '../queue/halt';
 import { scoreTrial, type ScoreTrialInput } from '../scoring/score';
 import { describeProviderFailure } from '../providers/precheck';
 import type { ProviderRequest, ProviderResult } from '../providers/types';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
-import type { Gate } from './gate';
+import type { Gate, Slot } from './gate';
 
 /** What the queue should do with the job that delivered this trial. */
 export type TrialOutcome =
@@ -20,34 +21,33 @@ export type TrialOutcome =
 
 export interface TrialWorkerOptions {
   owner: string;
-  /** Rate limiter: a slot is taken before the claim and given back once the answer is in. */
+  /** Rate limiter: a slot is taken once the trial is claimed and given back as soon as the answer is in. */
   gate?: Gate;
   /** Test hook: called after the request went out and before its result is recorded. */
   afterSend?: (trialId: string) => Promise<void>;
 }
 
-/** Lease: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
+/** Lease of a sent request: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
 export function leaseMsFor(timeoutMs: number): number {
   return timeoutMs + 5000;
 }
 
-export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
-  const ctx = await runContext(job.runId);
-  const slot = await opts.gate?.acquire(ctx);
-  try {
-    return await claimAndSend(job, ctx, opts, slot);
-  } finally {
-    await slot?.release('error'); // no-op when already released with the real outcome
-  }
+/**
+ * How long a claimed trial may wait for a slot before its lease is renewed. A claim's lease covers this wait
+ * plus a request, so whenever the slot comes the request fits in the lease and no other worker can take the
+ * trial while it is out.
+ */
+export function slotWaitMsFor(timeoutMs: number): number {
+  return Math.min(5000, Math.max(1000, timeoutMs));
 }
 
-async function claimAndSend(
-  job: { trialId: string; runId: string },
-  ctx: RunContext,
-  opts: TrialWorkerOptions,
-  slot: Awaited<ReturnType<Gate['acquire']>> | undefined,
-): Promise<TrialOutcome> {
-  const claim = await claimTrial(job.trialId, opts.owner, leaseMsFor(ctx.settings.timeoutMs), ctx.settings.maxAttempts);
+export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
+  const ctx = await runContext(job.runId);
+  const { timeoutMs, maxAttempts } = ctx.settings;
+  const waitMs = slotWaitMsFor(timeoutMs);
+  // Claim first, then wait for a slot: the claim (and the recording afterwards) overlap other trials'
+  // requests instead of holding a slot, so the provider sees the full concurrency the run allows.
+  const claim = await claimTrial(job.trialId, opts.owner, waitMs + leaseMsFor(timeoutMs), maxAttempts);
   if (!('leaseToken' in claim)) {
     switch (claim.reason) {
       case 'not-before':
@@ -65,6 +65,30 @@ async function claimAndSend(
         return { kind: 'dropped', reason: claim.reason };
     }
   }
+  let slot: Slot | undefined;
+  if (opts.gate) {
+    for (;;) {
+      const got = await opts.gate.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + waitMs });
+      if (got === 'halted') {
+        // paused, cancelled or stopped while waiting: nothing was sent, so the claim is given back
+        await unclaimTrial(claim);
+        return { kind: 'dropped', reason: 'run halted before the request was sent' };
+      }
+      if (got !== 'timeout') {
+        slot = got;
+        break;
+      }
+      if (!(await renewLease(claim, waitMs + leaseMsFor(timeoutMs)))) return { kind: 'dropped', reason: 'lease lost while waiting for a slot' };
+    }
+  }
+  try {
+    return await send(ctx, claim, opts, slot);
+  } finally {
+    await slot?.release('error'); // no-op when already released with the real outcome
+  }
+}
+
+async function send(ctx: RunContext, claim: ClaimedTrial, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
   const prep = prepared(ctx, claim);
   const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
   // not awaited: the slot is freed while the result is being recorded
@@ -94,6 +118,7 @@ async function claimAndSend(
     await recordTransportError(claim, result, { kind: 'hold' });
     const reason = describeProviderFailure(result, ctx.settings.provider);
     await setRunStatus(claim.runId, ['running'], 'failed', `stopped: ${reason}`);
+    await haltRun(claim.runId); // trials claimed and waiting for a slot are not sent
     return { kind: 'stopped', reason };
   }
   if (claim.attemptN >= ctx.settings.maxAttempts) {

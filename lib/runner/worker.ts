@@ -6,16 +6,20 @@ import { log } from '../log';
 import { QUEUES, RunJob, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { completeRunIfDone } from '../db/runs';
+import { warmUpTrialStatements } from '../db/trials';
 import { leaseMsFor, processTrial, type TrialWorkerOptions } from './trial';
 import { startRun } from './start';
 import { reconcile } from './reconcile';
 import { Limiter } from '../queue/limiter';
 import { limiterGate } from './gate';
 
+const FETCH_LOOPS = 8;
+const WARM_CONNECTIONS = 3;
+
 export interface WorkerHandle {
   id: string;
   close(): Promise<void>;
-  /** Resolves after the first reconcile pass. */
+  /** Resolves after the first reconcile pass and the warm-up. */
   ready: Promise<void>;
 }
 
@@ -36,17 +40,29 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const concurrency = opts.concurrency ?? env().TCLAB_WORKER_CONCURRENCY;
   const lockDuration = opts.lockDurationMs ?? env().TCLAB_LOCK_MS;
   const touched = new Set<string>();
+  /** Trial jobs of each run in hand; when a run's count drops to zero its completion is checked at once. */
+  const active = new Map<string, number>();
   const limiter = new Limiter();
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
   // BullMQ does not close a connection it was given: close() below does, or the process never exits
   const connections = [redisConnection(), redisConnection()];
   const common = { connection: connections[0], prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };
 
-  const trials = new Worker<TrialJob>(
-    QUEUES.trials,
-    async (job: Job<TrialJob>, token?: string) => {
+  const processTrialJob = async (job: Job<TrialJob>, token?: string) => {
       const data = TrialJob.parse(job.data);
-      const out = await processTrial(data, { owner: id, ...hooks });
+      active.set(data.runId, (active.get(data.runId) ?? 0) + 1);
+      let out: Awaited<ReturnType<typeof processTrial>>;
+      try {
+        out = await processTrial(data, { owner: id, ...hooks });
+      } finally {
+        const left = (active.get(data.runId) ?? 1) - 1;
+        if (left > 0) active.set(data.runId, left);
+        else {
+          // this worker has nothing more of the run in hand: it may have just recorded the run's last trial
+          active.delete(data.runId);
+          checkDone(data.runId);
+        }
+      }
       touched.add(data.runId);
       if (out.kind === 'retry') {
         // Keep the same job (same id) and deliver it again when the trial is due.
@@ -56,8 +72,18 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       if (out.kind === 'dropped') log('debug', 'job dropped', { trialId: data.trialId, reason: out.reason });
       if (out.kind === 'stopped') log('warn', 'run stopped', { runId: data.runId, reason: out.reason });
       return out.kind;
-    },
-    { ...common, concurrency, removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } },
+  };
+  // A BullMQ worker fetches its jobs one round trip at a time and starts them only when it has fetched as
+  // many as it may run (or found the queue empty): several fetch loops fill a wide worker several times
+  // faster, e.g. when a run starts.
+  const loops = Math.max(1, Math.min(FETCH_LOOPS, Math.floor(concurrency / 16)));
+  const trialWorkers = Array.from({ length: loops }, (_, i) =>
+    new Worker<TrialJob>(QUEUES.trials, processTrialJob, {
+      ...common,
+      concurrency: Math.floor(concurrency / loops) + (i < concurrency % loops ? 1 : 0),
+      removeOnComplete: { count: 0 },
+      removeOnFail: { count: 0 },
+    }),
   );
   const runs = new Worker<RunJob>(
     QUEUES.runs,
@@ -69,7 +95,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     },
     { ...common, connection: connections[1], concurrency: 4 },
   );
-  for (const w of [trials, runs]) {
+  for (const w of [...trialWorkers, runs]) {
     w.on('failed', (job, err) => {
       if (!(err instanceof DelayedError)) log('error', 'job failed', { queue: w.name, jobId: job?.id, err: err.message });
     });
@@ -80,17 +106,22 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     });
   }
 
+  const checkDone = (runId: string) => {
+    completeRunIfDone(runId).catch((e: Error) => log('warn', 'completion check failed', { runId, err: e.message }));
+  };
   const doneTimer = setInterval(() => {
     for (const runId of touched) {
       touched.delete(runId);
-      completeRunIfDone(runId).catch((e: Error) => log('warn', 'completion check failed', { runId, err: e.message }));
+      checkDone(runId);
     }
   }, 250);
   const pass = (force = false) =>
     reconcile({ force })
       .then((r) => (r.pending || r.completed ? log('debug', 'reconciled', r) : undefined))
       .catch((e: Error) => log('warn', 'reconcile failed', { err: e.message }));
-  const ready = pass(true);
+  // connections, prepared statements and the limiter's script ready before the first trial needs them
+  const warm = Promise.all([warmUpTrialStatements(WARM_CONNECTIONS), limiter.warmUp()]).catch((e: Error) => log('warn', 'warm-up failed', { err: e.message }));
+  const ready = Promise.all([pass(true), warm]).then(() => undefined);
   const reconcileTimer = setInterval(() => pass(), opts.reconcileEveryMs ?? env().TCLAB_RECONCILE_MS);
   log('info', 'worker started', { id, concurrency });
 
@@ -100,7 +131,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     async close() {
       clearInterval(doneTimer);
       clearInterval(reconcileTimer);
-      await Promise.allSettled([trials.close(), runs.close()]);
+      await Promise.allSettled([...trialWorkers.map((w) => w.close()), runs.close()]);
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));
       limiter.close();
       for (const c of connections) c.disconnect();

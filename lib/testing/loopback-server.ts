@@ -58,6 +58,19 @@ export interface LoopbackOptions {
   port?: number;
 }
 
+export interface LoopbackLoad {
+  /** performance.now() of the first request received and of the last answer sent (null: none yet). */
+  firstAtMs: number | null;
+  lastEndMs: number | null;
+  /** Integral of requests in flight over time (ms): divided by the span, the mean concurrency served. */
+  busyMs: number;
+  maxInFlight: number;
+  /** performance.now() when maxInFlight was first reached. */
+  maxAtMs: number | null;
+  /** Requests finished (answered or dropped). */
+  finished: number;
+}
+
 export interface LoopbackServer {
   /** `http://127.0.0.1:PORT` — Gemini's base URL. */
   url: string;
@@ -69,6 +82,9 @@ export interface LoopbackServer {
   requests: ScriptRequest[];
   /** Requests answered so far (counted even when not recording). */
   readonly count: number;
+  /** In-flight accounting since the last reset: where a benchmark's wall time went. */
+  load(): LoopbackLoad;
+  resetLoad(): void;
   setScript(script: Script): void;
   setLatency(ms: number): void;
   clearRequests(): void;
@@ -129,6 +145,25 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   const record = opts.record ?? true;
   const requests: ScriptRequest[] = [];
   let count = 0;
+  let load: LoopbackLoad = { firstAtMs: null, lastEndMs: null, busyMs: 0, maxInFlight: 0, maxAtMs: null, finished: 0 };
+  let inFlight = 0;
+  let lastChange = 0;
+  const track = (delta: number) => {
+    const now = performance.now();
+    load.busyMs += inFlight * (now - lastChange);
+    lastChange = now;
+    inFlight += delta;
+    if (delta > 0) {
+      load.firstAtMs ??= now;
+      if (inFlight > load.maxInFlight) {
+        load.maxInFlight = inFlight;
+        load.maxAtMs = now;
+      }
+    } else {
+      load.lastEndMs = now;
+      load.finished += 1;
+    }
+  };
 
   async function respond(req: IncomingMessage, res: ServerResponse, sreq: ScriptRequest, reply: Reply): Promise<void> {
     switch (reply.kind) {
@@ -179,6 +214,8 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   }
 
   const server = createServer((req, res) => {
+    track(1);
+    res.once('close', () => track(-1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -211,6 +248,10 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     requests,
     get count() {
       return count;
+    },
+    load: () => ({ ...load }),
+    resetLoad() {
+      load = { firstAtMs: null, lastEndMs: null, busyMs: 0, maxInFlight: inFlight, maxAtMs: null, finished: 0 };
     },
     setScript(next) {
       script = next;

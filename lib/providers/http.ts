@@ -1,0 +1,113 @@
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import type { IncomingMessage } from 'node:http';
+
+// The SDKs take a custom `fetch`. This one speaks HTTP/1.1 through node:http(s) with keep-alive agents and
+// reads the whole body before answering: a run makes thousands of small non-streaming requests, and
+// global fetch's WHATWG streams, signals and per-request object graph cost more CPU than the exchange
+// itself (a worker near one full core adds its event-loop delay to every request it holds a slot for).
+// Failures look as they do with global fetch: TypeError('fetch failed') with the socket error as its
+// cause, and an AbortError when the SDK's signal fires, so the SDKs and our classifier see no difference.
+
+export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
+  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+};
+
+/**
+ * A Response whose body has already been read: text() and json() serve it as is (no second stream, no
+ * second UTF-8 round trip). `body` is null, so it is for callers that read with text()/json() only.
+ */
+export class ReadResponse extends Response {
+  readonly #text: string;
+
+  constructor(text: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = text;
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(this.#text);
+  }
+
+  override json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t) as unknown);
+  }
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+export const nodeFetch: FetchFn = (input, init = {}) => {
+  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  const agent = agents[url.protocol as keyof typeof agents];
+  if (!agent) return Promise.reject(new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const body = typeof init.body === 'string' ? init.body : init.body == null ? null : undefined;
+  if (body === undefined) return Promise.reject(new TypeError('nodeFetch: only string bodies are supported'));
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+
+  return new Promise<Response>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
+    };
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
+      readBody(res).then(
+        (text) => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          const h = new Headers();
+          for (let i = 0; i < res.rawHeaders.length; i += 2) h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+          resolve(new ReadResponse(text, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h }));
+        },
+        fail,
+      );
+    });
+    const onAbort = () => {
+      req.destroy();
+      fail(undefined);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', fail);
+    req.end(body ?? undefined);
+  });
+};
+
+const utf8 = new TextDecoder();
+
+function readBody(res: IncomingMessage): Promise<string> {
+  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const stream =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? res.pipe(zlib.createGunzip())
+      : encoding === 'deflate'
+        ? res.pipe(zlib.createInflate())
+        : encoding === 'br'
+          ? res.pipe(zlib.createBrotliDecompress())
+          : res;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    // as fetch's text(): UTF-8 with a leading BOM dropped and bad sequences replaced
+    stream.on('end', () => resolve(utf8.decode(Buffer.concat(chunks))));
+    stream.on('error', reject);
+    // a socket that dies mid-body: 'aborted' on the response, never 'end'
+    res.on('aborted', () => reject(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' })));
+    if (stream !== res) res.on('error', reject);
+  });
+}
