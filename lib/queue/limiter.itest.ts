@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Limiter } from './limiter';
+import { Limiter, type AcquireOptions, type Limits } from './limiter';
 import { redisConnection } from './connection';
 
 // The limiter against real Redis: limits hold across separate connections (as across worker processes).
@@ -9,6 +9,13 @@ const limiters = [new Limiter(redisConnection()), new Limiter(redisConnection())
 afterAll(() => limiters.forEach((l) => l.close()));
 const scope = () => `test:${randomBytes(4).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Acquire and return the holder id to release with (a slot handed over keeps its first holder's id). */
+async function hold(l: Limiter, s: string, holder: string, limits: Limits, opts?: AcquireOptions): Promise<string> {
+  const got = await l.acquire(s, holder, limits, opts);
+  if (typeof got === 'string') throw new Error(`acquire ${holder}: ${got}`);
+  return got.holder;
+}
 
 describe('Limiter', () => {
   it('never lets more than `concurrency` holders in at once, across connections', async () => {
@@ -19,8 +26,7 @@ describe('Limiter', () => {
     await Promise.all(
       Array.from({ length: 24 }, async (_, i) => {
         const l = limiters[i % 2];
-        const holder = `h${i}`;
-        await l.acquire(s, holder, limits);
+        const holder = await hold(l, s, `h${i}`, limits);
         inFlight++;
         peak = Math.max(peak, inFlight);
         await sleep(20);
@@ -29,6 +35,104 @@ describe('Limiter', () => {
       }),
     );
     expect(peak).toBe(3);
+    expect((await limiters[0].window(s)).inFlight).toBe(0); // every slot given back, handed over or not
+  });
+
+  it('hands a clean slot straight to a waiter of the same process; Redis still counts one holder', async () => {
+    const s = scope();
+    const l = limiters[0];
+    const limits = { concurrency: 2, requestsPerMinute: null, leaseMs: 10_000 };
+    await l.release(s, await hold(l, s, 'first', limits), 'ok', limits); // learns the window is whole
+    const a = await hold(l, s, 'a', limits);
+    const b = await hold(l, s, 'b', limits);
+    const waiting = hold(l, s, 'c', limits);
+    await sleep(20); // c has asked Redis, been refused, and waits
+    await l.release(s, a, 'ok', limits);
+    const c = await waiting;
+    expect(c).toBe(a); // the slot itself, not a new one
+    expect((await l.window(s)).inFlight).toBe(2);
+    await l.release(s, b, 'ok', limits);
+    await l.release(s, c, 'ok', limits);
+    expect((await l.window(s)).inFlight).toBe(0);
+  });
+
+  it('does not hand over a slot whose answer was a 429: the cut window applies first', async () => {
+    const s = scope();
+    const l = limiters[0];
+    const limits = { concurrency: 2, requestsPerMinute: null, leaseMs: 10_000 };
+    await l.release(s, await hold(l, s, 'first', limits), 'ok', limits);
+    const a = await hold(l, s, 'a', limits);
+    const b = await hold(l, s, 'b', limits);
+    let c: string | undefined;
+    const waiting = hold(l, s, 'c', limits).then((h) => (c = h));
+    await sleep(20);
+    expect(await l.release(s, a, 'throttled', limits)).toBe(1); // window 2 → 1, with b still holding
+    await sleep(150);
+    expect(c).toBeUndefined();
+    await l.release(s, b, 'ok', limits);
+    await waiting;
+    expect(c).toBe('c'); // granted by Redis under its own id
+    await l.release(s, 'c', 'ok', limits);
+  });
+
+  it('refuses a waiter whose run was halted, and hands it nothing', async () => {
+    const s = scope();
+    const l = limiters[0];
+    const haltKey = `${s}:halt-test`;
+    const redis = redisConnection();
+    try {
+      const limits = { concurrency: 1, requestsPerMinute: null, leaseMs: 10_000 };
+      await l.release(s, await hold(l, s, 'first', limits), 'ok', limits);
+      const a = await hold(l, s, 'a', limits);
+      const waiting = l.acquire(s, 'w', limits, { haltKey });
+      await sleep(20);
+      await redis.set(haltKey, '1', 'PX', 10_000);
+      expect(await waiting).toBe('halted'); // at its next poll of Redis, within about 100 ms
+      await l.release(s, a, 'ok', limits);
+      expect((await l.window(s)).inFlight).toBe(0);
+      expect(await l.acquire(s, 'x', limits, { haltKey })).toBe('halted');
+    } finally {
+      await redis.del(haltKey);
+      redis.disconnect();
+    }
+  });
+
+  it('gives up at the deadline', async () => {
+    const s = scope();
+    const l = limiters[0];
+    const limits = { concurrency: 1, requestsPerMinute: null, leaseMs: 10_000 };
+    const a = await hold(l, s, 'a', limits);
+    const t0 = Date.now();
+    expect(await l.acquire(s, 'late', limits, { deadline: t0 + 200 })).toBe('timeout');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+    await l.release(s, a, 'ok', limits);
+  });
+
+  it('hands over a limited number of times in a row, so another process gets its turn', async () => {
+    const s = scope();
+    const limits = { concurrency: 1, requestsPerMinute: null, leaseMs: 10_000 };
+    const [busy, other] = limiters;
+    await busy.release(s, await hold(busy, s, 'first', limits), 'ok', limits);
+    let stop = false;
+    let rounds = 0;
+    // two loops of one process keep the slot busy and always have a waiter ready for it
+    const loops = [0, 1].map(async (k) => {
+      for (let i = 0; !stop && i < 2000; i++) {
+        const h = await hold(busy, s, `b${k}-${i}`, limits);
+        rounds++;
+        await sleep(2);
+        await busy.release(s, h, 'ok', limits);
+      }
+    });
+    await sleep(30);
+    const t0 = Date.now();
+    const h = await hold(other, s, 'other', limits);
+    const waited = Date.now() - t0;
+    stop = true;
+    await other.release(s, h, 'ok', limits);
+    await Promise.all(loops);
+    expect(rounds).toBeGreaterThan(16);
+    expect(waited).toBeLessThan(3000);
   });
 
   it('halves the window on a 429 (at most once a second) and climbs back on clean answers (AIMD)', async () => {
@@ -41,8 +145,7 @@ describe('Limiter', () => {
     expect(await l.release(s, 'b', 'throttled', limits)).toBe(4); // a burst of 429s counts once
     let w = 4;
     for (let i = 0; i < 8; i++) {
-      await l.acquire(s, `c${i}`, limits);
-      w = await l.release(s, `c${i}`, 'ok', limits);
+      w = await l.release(s, await hold(l, s, `c${i}`, limits), 'ok', limits);
     }
     expect(w).toBeGreaterThan(5);
     expect(w).toBeLessThanOrEqual(8);

@@ -11,17 +11,29 @@ import { queuePrefix, redisConnection } from './connection';
 //    start the next, wider run of the same model at the narrower run's width).
 // Times come from Redis (TIME), so workers on several machines agree.
 
+/** A waiter that has not asked for this long has given up (or died) and loses its place in the queue. */
+const WAITER_TTL_MS = 2000;
+
 // One script serves every call of a batch (see Limiter): releases first (they free slots for the acquires of
-// the same batch), then renewals (a slot handed over inside a process gets a fresh lease), then acquires.
-// ARGV: nRelease, (holder, outcome, maxc)×nRelease, nRenew, (holder, leaseMs, maxc)×nRenew, nAcquire,
-// (holder, maxc, leaseMs, rpm, haltKey)×nAcquire. Returns the window after each release and renewal, then
-// (granted, waitMs) per acquire; granted is -1 when the acquire's halt key exists (its run was paused or
-// stopped: checked here, atomically with the grant, so no slot goes to a halted run's trial).
+// the same batch), then renewals (a slot handed over inside a process gets a fresh lease), then leaves (a
+// waiter that stopped waiting), then acquires. Waiters queue in Redis in the order they first asked
+// (KEYS[3], with their last ask in KEYS[4]; one that stops asking drops out after WAITER_TTL_MS): a free slot
+// goes to the oldest waiter, whichever process it is in, so a process whose own jobs keep asking cannot
+// starve another.
+// ARGV: nRelease, (holder, outcome, maxc)×nRelease, nRenew, (holder, leaseMs, maxc)×nRenew,
+// nLeave, holder×nLeave, nAcquire, (holder, maxc, leaseMs, rpm, haltKey)×nAcquire. Returns the window after
+// each release and renewal, then (granted, waitMs) per acquire; granted is -1 when the acquire's halt key
+// exists (its run was paused or stopped: checked here, atomically with the grant, so no slot goes to a
+// halted run's trial).
 const SYNC = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = {}
 local i = 1
+local function leave(holder)
+  redis.call('ZREM', KEYS[3], holder)
+  redis.call('ZREM', KEYS[4], holder)
+end
 local nrel = tonumber(ARGV[i]); i = i + 1
 for _ = 1, nrel do
   local holder, outcome, maxc = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]); i = i + 3
@@ -52,19 +64,28 @@ for _ = 1, nren do
   redis.call('ZADD', KEYS[1], 'XX', now + leaseMs, holder)
   out[#out + 1] = tostring(math.min(tonumber(redis.call('HGET', KEYS[2], 'cwnd')) or maxc, maxc))
 end
+local nleave = tonumber(ARGV[i]); i = i + 1
+for _ = 1, nleave do
+  leave(ARGV[i]); i = i + 1
+end
 local nacq = tonumber(ARGV[i]); i = i + 1
-if nacq > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end
-local granted = false
+if nacq > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now - ${WAITER_TTL_MS}, 'LIMIT', 0, 1000)
+  for _, holder in ipairs(gone) do leave(holder) end
+end
+local touched = false
 for _ = 1, nacq do
   local holder, maxc, leaseMs, rpm, halt = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]; i = i + 5
   local cwnd = tonumber(redis.call('HGET', KEYS[2], 'cwnd') or maxc)
   if cwnd > maxc then cwnd = maxc end
   local limit = math.max(1, math.floor(cwnd))
   local ok, wait = 1, 0
+  local free = limit - redis.call('ZCARD', KEYS[1])
   if halt ~= '' and redis.call('EXISTS', halt) == 1 then
     ok = -1
-  elseif redis.call('ZCARD', KEYS[1]) >= limit then
-    ok = 0
+  elseif free <= 0 or (redis.call('ZRANK', KEYS[3], holder) or redis.call('ZCARD', KEYS[3])) >= free then
+    ok = 0 -- no slot free, or every free one is due to an older waiter
   elseif rpm > 0 then
     local cap = math.max(1, rpm / 60)
     local tokens = tonumber(redis.call('HGET', KEYS[2], 'tokens') or cap)
@@ -79,19 +100,24 @@ for _ = 1, nacq do
   end
   if ok == 1 then
     redis.call('ZADD', KEYS[1], now + leaseMs, holder)
-    granted = true
+    leave(holder)
+  elseif ok == 0 then
+    redis.call('ZADD', KEYS[3], 'NX', now, holder)
+    redis.call('ZADD', KEYS[4], now, holder)
+  else
+    leave(holder)
   end
+  touched = true
   out[#out + 1] = ok
   out[#out + 1] = wait
 end
-if granted then
-  redis.call('PEXPIRE', KEYS[1], 86400000)
-  redis.call('PEXPIRE', KEYS[2], 86400000)
+if touched then
+  for k = 1, 4 do redis.call('PEXPIRE', KEYS[k], 86400000) end
 end
 return out`;
 
 type LimiterRedis = Redis & {
-  tclabLimiterSync(holders: string, state: string, ...args: (string | number)[]): Promise<(string | number)[]>;
+  tclabLimiterSync(holders: string, state: string, waiters: string, asked: string, ...args: (string | number)[]): Promise<(string | number)[]>;
 };
 
 export interface Limits {
@@ -117,9 +143,13 @@ export interface AcquireOptions {
   deadline?: number;
 }
 
+/** holders (by lease expiry), state (window, tokens), waiters (by first ask), asked (waiters by last ask) */
+type ScopeKeys = [string, string, string, string];
+
 type AcquireOp = { kind: 'acquire'; holder: string; limits: Limits; haltKey: string; done(r: { ok: number; waitMs: number }): void; fail(e: unknown): void };
 type WindowOp = { kind: 'release' | 'renew'; holder: string; outcome: ReleaseOutcome; limits: Limits; done(cwnd: number): void; fail(e: unknown): void };
-type Op = AcquireOp | WindowOp;
+type LeaveOp = { kind: 'leave'; holder: string; done(): void; fail(e: unknown): void };
+type Op = AcquireOp | WindowOp | LeaveOp;
 
 /**
  * Calls for one scope are batched: the acquires and releases of one turn of the event loop go together in
@@ -135,7 +165,7 @@ class ScopeBatch {
 
   constructor(
     private readonly redis: LimiterRedis,
-    private readonly keys: [string, string],
+    private readonly keys: ScopeKeys,
   ) {}
 
   push(op: Op): void {
@@ -158,17 +188,20 @@ class ScopeBatch {
     const ops = this.ops.splice(0, MAX_BATCH);
     const releases = ops.filter((o): o is WindowOp => o.kind === 'release');
     const renewals = ops.filter((o): o is WindowOp => o.kind === 'renew');
+    const leaves = ops.filter((o): o is LeaveOp => o.kind === 'leave');
     const acquires = ops.filter((o): o is AcquireOp => o.kind === 'acquire');
     const args: (string | number)[] = [releases.length];
     for (const r of releases) args.push(r.holder, r.outcome, r.limits.concurrency);
     args.push(renewals.length);
     for (const r of renewals) args.push(r.holder, r.limits.leaseMs, r.limits.concurrency);
+    args.push(leaves.length, ...leaves.map((l) => l.holder));
     args.push(acquires.length);
     for (const a of acquires) args.push(a.holder, a.limits.concurrency, a.limits.leaseMs, a.limits.requestsPerMinute ?? 0, a.haltKey);
     try {
-      const out = await this.redis.tclabLimiterSync(this.keys[0], this.keys[1], ...args);
+      const out = await this.redis.tclabLimiterSync(...this.keys, ...args);
       const windows = releases.length + renewals.length;
       [...releases, ...renewals].forEach((r, i) => r.done(Number(out[i])));
+      for (const l of leaves) l.done();
       acquires.forEach((a, i) => a.done({ ok: Number(out[windows + 2 * i]), waitMs: Number(out[windows + 2 * i + 1]) }));
     } catch (e) {
       for (const o of ops) o.fail(e);
@@ -182,6 +215,8 @@ class ScopeBatch {
 interface Waiter {
   limits: Limits;
   haltKey: string;
+  /** When this acquire was first refused: its place in the queue. */
+  firstAskedAt: number;
   /** When Redis last refused this waiter a slot (and so found its run not halted). */
   checkedAt: number;
   /** Resolves the nap: with the holder id of a slot handed over, or with nothing (try Redis now). */
@@ -190,6 +225,12 @@ interface Waiter {
 
 const HANDOVER_FRESH_MS = 100;
 const HANDOVER_MAX = 16;
+
+function oldest(waiters: Set<Waiter> | undefined, eligible: (w: Waiter) => boolean): Waiter | undefined {
+  let best: Waiter | undefined;
+  for (const w of waiters ?? []) if (eligible(w) && (!best || w.firstAskedAt < best.firstAskedAt)) best = w;
+  return best;
+}
 
 function sameLimits(a: Limits, b: Limits): boolean {
   return a.concurrency === b.concurrency && a.requestsPerMinute === b.requestsPerMinute && a.leaseMs === b.leaseMs;
@@ -212,13 +253,14 @@ export class Limiter {
   private readonly held = new Map<string, { handovers: number; leasedAt: number }>();
 
   constructor(redis: Redis = redisConnection(), prefix = queuePrefix()) {
-    redis.defineCommand('tclabLimiterSync', { numberOfKeys: 2, lua: SYNC });
+    redis.defineCommand('tclabLimiterSync', { numberOfKeys: 4, lua: SYNC });
     this.redis = redis as LimiterRedis;
     this.prefix = prefix;
   }
 
-  private keys(scope: string): [string, string] {
-    return [`${this.prefix}:limit:${scope}:holders`, `${this.prefix}:limit:${scope}:state`];
+  private keys(scope: string): ScopeKeys {
+    const k = `${this.prefix}:limit:${scope}`;
+    return [`${k}:holders`, `${k}:state`, `${k}:waiters`, `${k}:asked`];
   }
 
   private batch(scope: string): ScopeBatch {
@@ -237,6 +279,7 @@ export class Limiter {
   /** Wait for a slot (and a token), polling with a growing interval; a local release wakes a waiter at once. */
   async acquire(scope: string, holder: string, limits: Limits, opts: AcquireOptions = {}): Promise<AcquireResult> {
     const haltKey = opts.haltKey ?? '';
+    let firstAskedAt = 0;
     for (let i = 0; ; i++) {
       const { ok, waitMs } = await this.tryAcquire(scope, holder, limits, haltKey);
       if (ok === 1) {
@@ -245,15 +288,22 @@ export class Limiter {
       }
       if (ok === -1) return 'halted';
       const checkedAt = Date.now();
+      firstAskedAt ||= checkedAt;
       const left = (opts.deadline ?? Infinity) - checkedAt;
-      if (left <= 0) return 'timeout';
+      if (left <= 0) {
+        this.leave(scope, holder);
+        return 'timeout';
+      }
       const poll = Math.min(50, 2 * 2 ** Math.min(i, 5));
       if (waitMs > 0) {
         await sleep(Math.min(left, Math.max(waitMs, poll) + Math.random() * poll)); // out of RPM tokens: a release does not help
         continue;
       }
-      const handed = await this.nap(scope, { limits, haltKey, checkedAt }, Math.min(left, poll + Math.random() * poll));
-      if (handed) return { granted: true, holder: handed };
+      const handed = await this.nap(scope, { limits, haltKey, checkedAt, firstAskedAt }, Math.min(left, poll + Math.random() * poll));
+      if (handed) {
+        this.leave(scope, holder); // its own place in the queue is no longer needed
+        return { granted: true, holder: handed };
+      }
     }
   }
 
@@ -296,10 +346,10 @@ export class Limiter {
     const slot = this.held.get(holder);
     this.held.delete(holder);
     const waiters = this.waiting.get(scope);
-    if (slot && outcome === 'ok' && limits.requestsPerMinute === null && this.fullWindow.get(scope) && slot.handovers < HANDOVER_MAX && waiters) {
+    if (slot && outcome === 'ok' && limits.requestsPerMinute === null && this.fullWindow.get(scope) && slot.handovers < HANDOVER_MAX) {
       const now = Date.now();
-      for (const w of waiters) {
-        if (now - w.checkedAt > HANDOVER_FRESH_MS || !sameLimits(w.limits, limits)) continue;
+      const w = oldest(waiters, (x) => now - x.checkedAt <= HANDOVER_FRESH_MS && sameLimits(x.limits, limits));
+      if (w) {
         // the lease is renewed (a Redis call, off the waiter's path) once half of it has gone
         const renew = now - slot.leasedAt > w.limits.leaseMs / 2;
         this.held.set(holder, { handovers: slot.handovers + 1, leasedAt: renew ? now : slot.leasedAt });
@@ -308,10 +358,15 @@ export class Limiter {
       }
     }
     const done = this.push(scope, 'release', holder, outcome, limits);
-    // the oldest local waiter retries now; its acquire runs after this release (same batch or a later one)
-    const next = waiters?.values().next();
-    if (next && !next.done) next.value.wake();
+    // The oldest local waiter asks now, after this release (same batch or a later one); it gets the slot
+    // unless a waiter of another process asked before it (Redis keeps them in order).
+    oldest(waiters, () => true)?.wake();
     return done;
+  }
+
+  /** Drop out of the queue of waiters (off the caller's path: nobody waits for it). */
+  private leave(scope: string, holder: string): void {
+    this.batch(scope).push({ kind: 'leave', holder, done: () => {}, fail: () => {} });
   }
 
   private push(scope: string, kind: 'release' | 'renew', holder: string, outcome: ReleaseOutcome, limits: Limits): Promise<number> {
@@ -332,7 +387,7 @@ export class Limiter {
 
   /** Load the script into Redis (a call with no operations), so that the first real call does not miss. */
   async warmUp(): Promise<void> {
-    await this.redis.tclabLimiterSync(...this.keys('warm-up'), 0, 0, 0);
+    await this.redis.tclabLimiterSync(...this.keys('warm-up'), 0, 0, 0, 0);
   }
 
   async window(scope: string): Promise<{ cwnd: number | null; inFlight: number }> {

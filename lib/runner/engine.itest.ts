@@ -154,6 +154,9 @@ describe('run engine under faults', () => {
     expect(paused.stdout).toContain('paused');
     await new Promise((r) => setTimeout(r, 600)); // in-flight requests finish
     const atPause = await doneCount(run.id);
+    // trials claimed and waiting for a slot at the pause were given back, not left claimed
+    const claimed = await pool().query(`SELECT 1 FROM trials WHERE run_id = $1 AND status = 'running'`, [run.id]);
+    expect(claimed.rowCount).toBe(0);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await doneCount(run.id)).toBe(atPause);
 
