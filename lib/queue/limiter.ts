@@ -244,7 +244,7 @@ export class Limiter {
   private readonly redis: LimiterRedis;
   private readonly prefix: string;
   private readonly batches = new Map<string, ScopeBatch>();
-  /** Acquirers of this process waiting for a slot, per scope, oldest first: a local release wakes one. */
+  /** Acquirers of this process waiting for a slot, per scope: a local release hands its slot to, or wakes, the oldest. */
   private readonly waiting = new Map<string, Set<Waiter>>();
   /** Per scope: whether the last window Redis reported was the whole concurrency (no AIMD cut in force). */
   private readonly fullWindow = new Map<string, boolean>();

@@ -49,29 +49,29 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const common = { connection: connections[0], prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };
 
   const processTrialJob = async (job: Job<TrialJob>, token?: string) => {
-      const data = TrialJob.parse(job.data);
-      active.set(data.runId, (active.get(data.runId) ?? 0) + 1);
-      let out: Awaited<ReturnType<typeof processTrial>>;
-      try {
-        out = await processTrial(data, { owner: id, ...hooks });
-      } finally {
-        const left = (active.get(data.runId) ?? 1) - 1;
-        if (left > 0) active.set(data.runId, left);
-        else {
-          // this worker has nothing more of the run in hand: it may have just recorded the run's last trial
-          active.delete(data.runId);
-          checkDone(data.runId);
-        }
+    const data = TrialJob.parse(job.data);
+    active.set(data.runId, (active.get(data.runId) ?? 0) + 1);
+    let out: Awaited<ReturnType<typeof processTrial>>;
+    try {
+      out = await processTrial(data, { owner: id, ...hooks });
+    } finally {
+      const left = (active.get(data.runId) ?? 1) - 1;
+      if (left > 0) active.set(data.runId, left);
+      else {
+        // this worker has nothing more of the run in hand: it may have just recorded the run's last trial
+        active.delete(data.runId);
+        checkDone(data.runId);
       }
-      touched.add(data.runId);
-      if (out.kind === 'retry') {
-        // Keep the same job (same id) and deliver it again when the trial is due.
-        await job.moveToDelayed(Math.max(out.atMs, Date.now() + 1), token);
-        throw new DelayedError();
-      }
-      if (out.kind === 'dropped') log('debug', 'job dropped', { trialId: data.trialId, reason: out.reason });
-      if (out.kind === 'stopped') log('warn', 'run stopped', { runId: data.runId, reason: out.reason });
-      return out.kind;
+    }
+    touched.add(data.runId);
+    if (out.kind === 'retry') {
+      // Keep the same job (same id) and deliver it again when the trial is due.
+      await job.moveToDelayed(Math.max(out.atMs, Date.now() + 1), token);
+      throw new DelayedError();
+    }
+    if (out.kind === 'dropped') log('debug', 'job dropped', { trialId: data.trialId, reason: out.reason });
+    if (out.kind === 'stopped') log('warn', 'run stopped', { runId: data.runId, reason: out.reason });
+    return out.kind;
   };
   // A BullMQ worker fetches its jobs one round trip at a time and starts them only when it has fetched as
   // many as it may run (or found the queue empty): several fetch loops fill a wide worker several times
