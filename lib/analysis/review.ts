@@ -1,0 +1,91 @@
+import type { TrialOutcome } from '../spec/export';
+import type { SummarySpec } from './summary';
+
+/** How a pair's two sides came out (baseline → treatment), for the pairs with a failure on either side. */
+export const PAIR_CLASSES = ['regressed', 'both-failed', 'improved', 'unpaired'] as const;
+export type PairClass = (typeof PAIR_CLASSES)[number];
+
+export interface ReviewSide {
+  condition: string;
+  /** Absent when the pair has no trial of this condition. */
+  trialId: string | null;
+  status: string | null;
+  categories: string[];
+}
+
+export interface ReviewPair {
+  pairKey: string;
+  study: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  order: number;
+  replicate: number;
+  baseline: ReviewSide;
+  treatment: ReviewSide;
+  /** regressed: passed → failed; improved: failed → passed; unpaired: one side failed, the other not decided. */
+  class: PairClass;
+}
+
+/**
+ * Every pair (baseline vs. each treatment condition of its study, joined on pairKey) with a failed trial on
+ * either side — what a reviewer should look at (DESIGN §10.4) — regressed first, then both failed,
+ * improved, and failures whose partner has no decided result. Same join and statuses as Table 1.
+ */
+export function reviewPairs(spec: SummarySpec, trials: Iterable<TrialOutcome>): ReviewPair[] {
+  const byPair = new Map<string, Map<string, TrialOutcome>>();
+  for (const t of trials) {
+    let p = byPair.get(t.pairKey);
+    if (!p) byPair.set(t.pairKey, (p = new Map()));
+    p.set(t.condition, t);
+  }
+  const out: ReviewPair[] = [];
+  for (const [pairKey, byCondition] of byPair) {
+    const [study, scenario, locale, caseId, o, r] = pairKey.split('|');
+    const s = spec.studies.find((x) => x.id === study);
+    const baseline = s?.conditions.find((c) => c.baseline);
+    if (!s || !baseline) continue;
+    for (const c of s.conditions.filter((x) => !x.baseline)) {
+      const b = byCondition.get(baseline.id);
+      const t = byCondition.get(c.id);
+      const cls = classify(b?.status, t?.status);
+      if (!cls) continue;
+      out.push({
+        pairKey,
+        study,
+        scenario,
+        locale,
+        caseId,
+        order: Number(o?.slice(1)),
+        replicate: Number(r?.slice(1)),
+        baseline: side(baseline.id, b),
+        treatment: side(c.id, t),
+        class: cls,
+      });
+    }
+  }
+  const rank = (c: PairClass) => PAIR_CLASSES.indexOf(c);
+  return out.sort(
+    (x, y) =>
+      rank(x.class) - rank(y.class) ||
+      x.study.localeCompare(y.study) ||
+      x.scenario.localeCompare(y.scenario) ||
+      x.locale.localeCompare(y.locale) ||
+      x.caseId.localeCompare(y.caseId) ||
+      x.order - y.order ||
+      x.replicate - y.replicate ||
+      x.treatment.condition.localeCompare(y.treatment.condition),
+  );
+}
+
+function classify(b: string | undefined, t: string | undefined): PairClass | null {
+  if (b !== 'failed' && t !== 'failed') return null;
+  if (b === 'failed' && t === 'failed') return 'both-failed';
+  if (b === 'passed') return 'regressed';
+  if (t === 'passed') return 'improved';
+  return 'unpaired';
+}
+
+function side(condition: string, t: TrialOutcome | undefined): ReviewSide {
+  return { condition, trialId: t?.id ?? null, status: t?.status ?? null, categories: t?.categories ?? [] };
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, pool } from './client';
+import { closeQueues } from '../queue/connection';
+import { ensureTemplateExperiment } from './templates';
+import { getExperiment } from './experiments';
+import { trialOutcomes } from './results';
+import { reviewAgreement, runReviews, saveReview } from './reviews';
+import { createRun, startRun } from '../runner/start';
+import { startWorker, type WorkerHandle } from '../runner/worker';
+import { waitForRunStatus } from '../testing/engine';
+import { reviewPairs } from '../analysis/review';
+import { SpecError } from '../spec/common';
+
+// Reviews of a finished run of the reference study (simulated provider): stored beside the verdicts,
+// which never change; agreement counted from them; bad input names its field and stores nothing.
+
+let worker: WorkerHandle;
+let runId: string;
+
+beforeAll(async () => {
+  const exp = await ensureTemplateExperiment('reference-study');
+  const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
+  expect((await startRun(run.id)).ok).toBe(true);
+  worker = startWorker({ concurrency: 16 });
+  expect((await waitForRunStatus(run.id, ['completed', 'failed', 'cancelled'])).status).toBe('completed');
+  runId = run.id;
+}, 120_000);
+
+afterAll(async () => {
+  await worker.close();
+  await closeQueues();
+  await closeDb();
+});
+
+async function verdict(status: 'pass' | 'fail' | 'untested') {
+  const r = await pool().query<{ trial_id: string; check_id: string; status: string; reason: string }>(
+    `SELECT v.trial_id, v.check_id, v.status, v.reason FROM verdicts v JOIN trials t ON t.id = v.trial_id
+      WHERE t.run_id = $1 AND v.status = $2 ORDER BY v.trial_id, v.check_id LIMIT 1`,
+    [runId, status],
+  );
+  return r.rows[0];
+}
+
+describe('reviews', () => {
+  it('stores a reviewer reading beside the verdict, replaces it on a second review, and counts agreement', async () => {
+    const failed = await verdict('fail');
+    const passed = await verdict('pass');
+    const before = await pool().query('SELECT * FROM verdicts WHERE trial_id = $1 ORDER BY check_id', [failed.trial_id]);
+
+    const override = await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: 'ab', note: 'asked for the id: fine' });
+    expect(override).toMatchObject({ graderStatus: 'fail', humanStatus: 'pass', reviewer: 'ab', note: 'asked for the id: fine' });
+    await saveReview({ runId, trialId: passed.trial_id, checkId: passed.check_id, humanStatus: 'pass', reviewer: 'ab' });
+    expect(await reviewAgreement(runId)).toEqual({ reviewed: 2, agreed: 1, overriddenToPass: 1, overriddenToFail: 0 });
+
+    // a second reading of the same check replaces the first
+    await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'fail', reviewer: 'cd' });
+    expect(await reviewAgreement(runId)).toEqual({ reviewed: 2, agreed: 2, overriddenToPass: 0, overriddenToFail: 0 });
+    expect((await runReviews(runId, [failed.trial_id])).map((r) => [r.checkId, r.humanStatus, r.reviewer])).toEqual([[failed.check_id, 'fail', 'cd']]);
+
+    // the formal result is untouched
+    expect((await pool().query('SELECT * FROM verdicts WHERE trial_id = $1 ORDER BY check_id', [failed.trial_id])).rows).toEqual(before.rows);
+  });
+
+  it('refuses bad input with the field named and stores nothing', async () => {
+    const failed = await verdict('fail');
+    const count = async () => (await reviewAgreement(runId)).reviewed;
+    const n = await count();
+    const reasons = async (input: Parameters<typeof saveReview>[0]) => {
+      const e = await saveReview(input).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(SpecError);
+      return (e as SpecError).issues.map((i) => i.path);
+    };
+    expect(await reasons({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: '  ' })).toEqual(['reviewer']);
+    expect(await reasons({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'maybe' as 'pass', reviewer: 'ab' })).toEqual(['humanStatus']);
+    expect(await reasons({ runId, trialId: failed.trial_id, checkId: 'no-such-check', humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+    expect(await reasons({ runId: 'r_other', trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+    const untested = await verdict('untested');
+    if (untested) expect(await reasons({ runId, trialId: untested.trial_id, checkId: untested.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+    expect(await count()).toBe(n);
+  });
+
+  it('lists the pairs to review from the stored outcomes, every one with a failed side', async () => {
+    const exp = await getExperiment((await pool().query<{ experiment_id: string }>('SELECT experiment_id FROM runs WHERE id = $1', [runId])).rows[0].experiment_id);
+    const outcomes = await trialOutcomes(runId);
+    const pairs = reviewPairs(exp!.spec, outcomes);
+    expect(pairs.length).toBeGreaterThan(0);
+    const status = new Map(outcomes.map((t) => [t.id, t.status]));
+    for (const p of pairs) {
+      expect([p.baseline.status, p.treatment.status]).toContain('failed');
+      expect(status.get(p.baseline.trialId!)).toBe(p.baseline.status);
+      expect(status.get(p.treatment.trialId!)).toBe(p.treatment.status);
+    }
+    const failedTrials = outcomes.filter((t) => t.status === 'failed').length;
+    const covered = new Set(pairs.flatMap((p) => [p.baseline, p.treatment].filter((s) => s.status === 'failed').map((s) => s.trialId)));
+    expect(covered.size).toBe(failedTrials); // no failed trial is left out of the review
+  });
+});

@@ -1,0 +1,76 @@
+import { ReviewInput, type Review } from '../spec/review';
+import { parseOrThrow, SpecError } from '../spec/common';
+import { pool } from './client';
+
+/**
+ * Record (or replace) a reviewer's reading of one verdict. The verdict itself is never changed; the grader's
+ * status is copied beside the reviewer's so agreement stays traceable. Only scored checks (pass or fail)
+ * can be reviewed, and only of a trial of the named run.
+ */
+export async function saveReview(input: ReviewInput): Promise<Review> {
+  const r = parseOrThrow(ReviewInput, input, 'review');
+  const v = await pool().query<{ status: string }>(
+    `SELECT v.status FROM verdicts v JOIN trials t ON t.id = v.trial_id WHERE v.trial_id = $1 AND v.check_id = $2 AND t.run_id = $3`,
+    [r.trialId, r.checkId, r.runId],
+  );
+  const grader = v.rows[0]?.status;
+  if (!grader) throw new SpecError(`checkId: no check "${r.checkId}" on trial ${r.trialId} of run ${r.runId}`, [{ path: 'checkId', message: 'not found' }]);
+  if (grader !== 'pass' && grader !== 'fail')
+    throw new SpecError(`checkId: check "${r.checkId}" is ${grader}: only a scored check (pass or fail) can be reviewed`, [{ path: 'checkId', message: `is ${grader}` }]);
+  const saved = await pool().query<ReviewRow>(
+    `INSERT INTO reviews (trial_id, check_id, run_id, grader_status, human_status, reviewer, note)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (trial_id, check_id) DO UPDATE SET grader_status = EXCLUDED.grader_status, human_status = EXCLUDED.human_status,
+            reviewer = EXCLUDED.reviewer, note = EXCLUDED.note, reviewed_at = now()
+     RETURNING ${COLUMNS}`,
+    [r.trialId, r.checkId, r.runId, grader, r.humanStatus, r.reviewer, r.note],
+  );
+  return toReview(saved.rows[0]);
+}
+
+/** The reviews of a run, optionally of some trials only. */
+export async function runReviews(runId: string, trialIds?: string[]): Promise<Review[]> {
+  const r = await pool().query<ReviewRow>(
+    `SELECT ${COLUMNS} FROM reviews WHERE run_id = $1 AND ($2::text[] IS NULL OR trial_id = ANY($2::text[])) ORDER BY trial_id, check_id`,
+    [runId, trialIds ?? null],
+  );
+  return r.rows.map(toReview);
+}
+
+export interface ReviewAgreement {
+  reviewed: number;
+  /** The reviewer read the check as the grader did. */
+  agreed: number;
+  /** Reviewed checks the grader failed and the reviewer passed, and the other way round. */
+  overriddenToPass: number;
+  overriddenToFail: number;
+}
+
+export async function reviewAgreement(runId: string): Promise<ReviewAgreement> {
+  const r = await pool().query<{ reviewed: number; agreed: number; to_pass: number; to_fail: number }>(
+    `SELECT count(*)::int AS reviewed,
+            count(*) FILTER (WHERE human_status = grader_status)::int AS agreed,
+            count(*) FILTER (WHERE human_status = 'pass' AND grader_status = 'fail')::int AS to_pass,
+            count(*) FILTER (WHERE human_status = 'fail' AND grader_status = 'pass')::int AS to_fail
+       FROM reviews WHERE run_id = $1`,
+    [runId],
+  );
+  const x = r.rows[0];
+  return { reviewed: x.reviewed, agreed: x.agreed, overriddenToPass: x.to_pass, overriddenToFail: x.to_fail };
+}
+
+const COLUMNS = 'trial_id, check_id, grader_status, human_status, reviewer, note, reviewed_at';
+
+interface ReviewRow {
+  trial_id: string;
+  check_id: string;
+  grader_status: string;
+  human_status: 'pass' | 'fail';
+  reviewer: string;
+  note: string;
+  reviewed_at: Date;
+}
+
+function toReview(x: ReviewRow): Review {
+  return { trialId: x.trial_id, checkId: x.check_id, graderStatus: x.grader_status, humanStatus: x.human_status, reviewer: x.reviewer, note: x.note, reviewedAt: x.reviewed_at };
+}
