@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRun, runProgress } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
@@ -31,6 +32,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       <div className="spread">
         <h2>Table 1</h2>
         <div className="row">
+          <Link className="button" href={`/runs/${encodeURIComponent(id)}/review`} data-testid="review-link">
+            Review failures
+          </Link>
           <a className="button" href={`${exportBase}/json`} download data-testid="download-json">
             JSON
           </a>

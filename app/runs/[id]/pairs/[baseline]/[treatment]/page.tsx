@@ -1,0 +1,120 @@
+import Link from 'next/link';
+import { cookies } from 'next/headers';
+import { notFound } from 'next/navigation';
+import { getRun } from '@/lib/db/runs';
+import { getExperiment } from '@/lib/db/experiments';
+import { getTrialRecord, type TrialRecord } from '@/lib/db/results';
+import { runReviews } from '@/lib/db/reviews';
+import { naturalDefinitions, trialIdOf } from '@/lib/design/matrix';
+import type { ExperimentSpec } from '@/lib/spec/experiment';
+import type { Review } from '@/lib/spec/review';
+import { AttemptView } from '@/components/runs/AttemptView';
+import { ObservationView } from '@/components/runs/TrialDetail';
+import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
+import { DefinitionsDiff } from '@/components/reviews/DefinitionsDiff';
+import { ReviewForm } from '@/components/reviews/ReviewForm';
+import { REVIEWER_COOKIE } from '@/components/reviews/review-form';
+import { jsonText } from '@/components/format';
+
+export const dynamic = 'force-dynamic';
+
+/** Two trials of one pair (same case, order and replicate; two conditions) side by side, with reviews. */
+export default async function PairPage({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }) {
+  const { id, baseline, treatment } = await params;
+  const [run, b, t] = await Promise.all([getRun(id), getTrialRecord(baseline), getTrialRecord(treatment)]);
+  // both trials of this run (ids derive from run id and trial key) and of one pair
+  if (!run || !b || !t || trialIdOf(run.id, b.trialKey) !== b.id || trialIdOf(run.id, t.trialKey) !== t.id || b.pairKey !== t.pairKey) notFound();
+  const [exp, reviews, jar] = await Promise.all([getExperiment(run.experimentId), runReviews(id, [b.id, t.id]), cookies()]);
+  if (!exp) notFound();
+  const study = exp.spec.studies.find((s) => s.id === b.study);
+  const kase = study?.cases.find((c) => c.id === b.caseId);
+  const runHref = `/runs/${encodeURIComponent(run.id)}`;
+  const reviewer = jar.get(REVIEWER_COOKIE)?.value ?? '';
+  const label = (r: TrialRecord) => `${r.condition}${study?.conditions.find((c) => c.id === r.condition)?.baseline ? ' (baseline)' : ''}`;
+
+  return (
+    <>
+      <p className="small">
+        <Link href={`${runHref}/review`}>← review</Link> · <Link href={runHref}>run {run.id}</Link>
+      </p>
+      <div className="row">
+        <h1 style={{ fontSize: '1.3rem' }}>
+          {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> · o{b.pairKey.split('|')[4]?.slice(1)} / r{b.replicate}
+        </h1>
+        {run.provider === 'simulated' && <SimulatedBadge />}
+      </div>
+      {kase && (
+        <div className="panel">
+          <pre className="text" data-testid="task-text">
+            {kase.task}
+          </pre>
+        </div>
+      )}
+
+      <h2>Definitions sent</h2>
+      <DefinitionsDiff before={definitionsText(exp.spec, b)} after={definitionsText(exp.spec, t)} beforeLabel={label(b)} afterLabel={label(t)} />
+
+      <div className="side-by-side" data-testid="side-by-side">
+        {[b, t].map((r) => (
+          <section key={r.id} data-testid={`side-${r.condition}`}>
+            <div className="row">
+              <h2>{label(r)}</h2>
+              <StatusBadge status={r.status} />
+              <Link className="small" href={`${runHref}/trials/${encodeURIComponent(r.id)}`}>
+                trial page
+              </Link>
+            </div>
+            <p className="small">
+              Tool order as sent: <span className="mono">{r.order.join(' > ')}</span>
+            </p>
+            <h3>Observation</h3>
+            <ObservationView obs={r.observation} />
+            <h3>Verdicts</h3>
+            {r.verdicts.length === 0 && <p className="muted">No verdicts: the trial was not scored.</p>}
+            {r.verdicts.map((v) => (
+              <div className="panel" key={v.checkId} data-testid={`verdict-${r.condition}-${v.checkId}`}>
+                <div className="row">
+                  <span className="mono">{v.checkId}</span>
+                  <span className="small muted">{v.axis}</span>
+                  <StatusBadge status={v.status} />
+                  {v.category && <span className="mono small">{v.category}</span>}
+                </div>
+                <p style={{ whiteSpace: 'pre-wrap', margin: '6px 0' }}>{v.reason}</p>
+                <details>
+                  <summary className="small">Evidence</summary>
+                  <pre className="text">{jsonText(v.evidence)}</pre>
+                </details>
+                {(v.status === 'pass' || v.status === 'fail') && (
+                  <ReviewForm
+                    runId={run.id}
+                    trialId={r.id}
+                    checkId={v.checkId}
+                    graderStatus={v.status}
+                    review={reviewOf(reviews, r.id, v.checkId)}
+                    defaultReviewer={reviewer}
+                  />
+                )}
+              </div>
+            ))}
+            <h3>Last attempt</h3>
+            {r.attempts.length === 0 ? <p className="muted">Not sent.</p> : <AttemptView a={r.attempts[r.attempts.length - 1]} />}
+          </section>
+        ))}
+      </div>
+    </>
+  );
+}
+
+function reviewOf(reviews: Review[], trialId: string, checkId: string): { humanStatus: string; reviewer: string; note: string } | null {
+  const r = reviews.find((x) => x.trialId === trialId && x.checkId === checkId);
+  return r ? { humanStatus: r.humanStatus, reviewer: r.reviewer, note: r.note } : null;
+}
+
+/** The definitions a trial's condition sends for its scenario and locale, as comparable text. */
+function definitionsText(spec: ExperimentSpec, r: TrialRecord): string {
+  const condition = spec.studies.find((s) => s.id === r.study)?.conditions.find((c) => c.id === r.condition);
+  if (!condition) return '(condition not in the experiment)';
+  return naturalDefinitions(spec, condition, r.scenario, r.locale)
+    .map((d) => [`${d.name}`, `  description: ${d.description.replace(/\n/g, '\n    ')}`, `  parameters: ${JSON.stringify(d.parameters, null, 2).replace(/\n/g, '\n  ')}`].join('\n'))
+    .join('\n\n');
+}

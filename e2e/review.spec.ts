@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { startRun } from './helpers';
+
+test('review: failed pairs side by side with the definitions diff; a reviewer overrides a verdict and agreement is reported', async ({ page }) => {
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\//);
+  const runId = await startRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+
+  await page.getByTestId('review-link').click();
+  await page.waitForURL(/\/review$/);
+  await expect(page.getByTestId('agreement')).toContainText('No check reviewed yet');
+  await page.getByTestId('show-improved').click();
+  await page.waitForURL(/show=improved/);
+  const rows = page.getByTestId('review-pairs').locator('tbody tr');
+  await expect(rows.first()).toHaveAttribute('data-class', 'improved');
+  await rows.first().getByRole('link', { name: 'side by side' }).click();
+  await page.waitForURL(/\/pairs\//);
+
+  // the two conditions' definitions, line by line, and both trials side by side
+  const diff = page.getByTestId('definitions-diff');
+  await expect(diff.locator('.diff-del').first()).toBeVisible();
+  await expect(diff.locator('.diff-add').first()).toBeVisible();
+  await expect(page.getByTestId('side-by-side').locator('section')).toHaveCount(2);
+  await expect(page.getByTestId('side-by-side').locator('section').first()).toContainText('(baseline)');
+
+  // a failed check of the baseline: an empty reviewer is refused by name, then an override is saved
+  const baseline = page.getByTestId('side-by-side').locator('section').first();
+  const testId = await baseline.locator('form:has(input[name="humanStatus"][value="fail"]:checked)').first().getAttribute('data-testid');
+  const form = baseline.getByTestId(testId!);
+  await form.getByLabel('Reviewer').fill('');
+  await form.locator('input[name="humanStatus"][value="pass"]').check();
+  await form.getByRole('button', { name: 'Save review' }).click();
+  await expect(form).toContainText('who is reviewing?');
+  await form.getByLabel('Reviewer').fill('e2e reviewer');
+  await form.getByLabel('Note').fill('<b>asked for the id</b> — acceptable');
+  await form.getByRole('button', { name: 'Save review' }).click();
+  await expect(form.getByRole('status')).toHaveText('Saved: overridden to pass by e2e reviewer.');
+
+  await page.goto(`/runs/${encodeURIComponent(runId)}/review`);
+  await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0% [');
+  await expect(page.getByTestId('agreement')).toContainText('on 1 reviewed check; overridden to pass 1, to fail 0');
+});
