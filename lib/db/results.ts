@@ -41,7 +41,16 @@ export interface TrialRecord extends TrialIdentity {
   checkpoints: Record<string, string> | null;
   attempts: AttemptRecord[];
   observation: { toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[]; marker: string | null; label: string | null; text: string | null; refusal: boolean; malformed: string | null } | null;
-  verdicts: { checkId: string; axis: string; status: string; category: string | null; reason: string; evidence: Record<string, unknown> }[];
+  verdicts: {
+    checkId: string;
+    axis: string;
+    status: string;
+    category: string | null;
+    reason: string;
+    evidence: Record<string, unknown>;
+    /** A reviewer's reading, stored beside the verdict (null: not reviewed). */
+    review: { humanStatus: 'pass' | 'fail'; graderStatus: string; reviewer: string; note: string; reviewedAt: string } | null;
+  }[];
 }
 
 const TRIAL_SELECT = `
@@ -52,7 +61,9 @@ const TRIAL_SELECT = `
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json) AS attempts,
     (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
        FROM observations o WHERE o.trial_id = t.id) AS observation,
-    COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence) ORDER BY v.check_id)
+    COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence,
+        'review', (SELECT jsonb_build_object('humanStatus', r.human_status, 'graderStatus', r.grader_status, 'reviewer', r.reviewer, 'note', r.note, 'reviewedAt', r.reviewed_at)
+                     FROM reviews r WHERE r.trial_id = v.trial_id AND r.check_id = v.check_id)) ORDER BY v.check_id)
       FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb) AS verdicts
   FROM trials t`;
 

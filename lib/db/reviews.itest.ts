@@ -10,6 +10,16 @@ import { startWorker, type WorkerHandle } from '../runner/worker';
 import { waitForRunStatus } from '../testing/engine';
 import { reviewPairs } from '../analysis/review';
 import { SpecError } from '../spec/common';
+import { RunExport } from '../spec/run-export';
+import { checksCsvStream, runJsonStream } from '../export/run';
+import { parse } from 'csv-parse/sync';
+import type { Readable } from 'node:stream';
+
+async function text(stream: Readable): Promise<string> {
+  let out = '';
+  for await (const chunk of stream) out += chunk.toString();
+  return out;
+}
 
 // Reviews of a finished run of the reference study (simulated provider): stored beside the verdicts,
 // which never change; agreement counted from them; bad input names its field and stores nothing.
@@ -59,6 +69,15 @@ describe('reviews', () => {
 
     // the formal result is untouched
     expect((await pool().query('SELECT * FROM verdicts WHERE trial_id = $1 ORDER BY check_id', [failed.trial_id])).rows).toEqual(before.rows);
+
+    // both exports carry the reading beside the verdict
+    const doc = RunExport.parse(JSON.parse(await text(await runJsonStream(runId))));
+    const v = doc.trials.find((t) => t.id === failed.trial_id)!.verdicts.find((x) => x.checkId === failed.check_id)!;
+    expect(v).toMatchObject({ status: 'fail', review: { humanStatus: 'fail', graderStatus: 'fail', reviewer: 'cd', note: '' } });
+    expect(Date.parse(v.review!.reviewedAt)).not.toBeNaN();
+    const rows = parse(await text(await checksCsvStream(runId)), { columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.trialId === failed.trial_id && r.checkId === failed.check_id)).toMatchObject({ status: 'fail', reviewStatus: 'fail', reviewer: 'cd' });
+    expect(rows.filter((r) => r.reviewStatus !== '')).toHaveLength(2);
   });
 
   it('refuses bad input with the field named and stores nothing', async () => {

@@ -83,15 +83,18 @@ describe('checksCsv', () => {
   it('writes one row per verdict', async () => {
     const t = fixtureTrial(0, {
       verdicts: [
-        { checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'fail', category: 'unwanted_write', reason: '-> wrote' },
+        {
+          checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'fail', category: 'unwanted_write', reason: '-> wrote',
+          review: { humanStatus: 'pass', graderStatus: 'fail', reviewer: 'ab', note: '=HYPERLINK("x")', reviewedAt: '2026-11-30T12:00:00.000Z' },
+        },
         { checkId: 'arguments', axis: 'call_result', status: 'untested', category: null, reason: 'no call' },
       ],
     });
     const csv = await text(checksCsv([t, fixtureTrial(1, { verdicts: [] })]));
     expect(csv.split('\n')[0]).toBe(CHECK_CSV_COLUMNS.join(','));
     expect(records(csv)).toEqual([
-      { trialId: 't_000000', study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', condition: 'overlapping', checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'fail', category: 'unwanted_write', reason: "'-> wrote" },
-      { trialId: 't_000000', study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', condition: 'overlapping', checkId: 'arguments', axis: 'call_result', checkpoint: '', status: 'untested', category: '', reason: 'no call' },
+      { trialId: 't_000000', study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', condition: 'overlapping', checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'fail', category: 'unwanted_write', reason: "'-> wrote", reviewStatus: 'pass', reviewer: 'ab', reviewNote: `'=HYPERLINK("x")` },
+      { trialId: 't_000000', study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', condition: 'overlapping', checkId: 'arguments', axis: 'call_result', checkpoint: '', status: 'untested', category: '', reason: 'no call', reviewStatus: '', reviewer: '', reviewNote: '' },
     ]);
   });
 });

@@ -15,7 +15,7 @@ export const TRIAL_CSV_COLUMNS = [
 /** Columns of the checks CSV: one row per verdict. */
 export const CHECK_CSV_COLUMNS = [
   'trialId', 'study', 'scenario', 'locale', 'caseId', 'condition', 'checkId', 'axis', 'checkpoint', 'status',
-  'category', 'reason',
+  'category', 'reason', 'reviewStatus', 'reviewer', 'reviewNote',
 ] as const;
 
 export interface CsvOptions {
@@ -49,11 +49,11 @@ export function trialsCsv(rows: Rows, options: CsvOptions = {}): Readable {
   });
 }
 
-/** One CSV row per check (verdict) of every trial, streamed like `trialsCsv`. */
+/** One CSV row per check (verdict) of every trial, streamed like `trialsCsv`; a reviewer's reading, if any, beside it. */
 export function checksCsv(rows: Rows, options: CsvOptions = {}): Readable {
   return toCsv(rows, CHECK_CSV_COLUMNS, options, function* (t) {
     for (const v of t.verdicts)
-      yield [t.id, t.study, t.scenario, t.locale, t.caseId, t.condition, v.checkId, v.axis, v.checkpoint, v.status, v.category, v.reason];
+      yield [t.id, t.study, t.scenario, t.locale, t.caseId, t.condition, v.checkId, v.axis, v.checkpoint, v.status, v.category, v.reason, v.review?.humanStatus, v.review?.reviewer, v.review?.note];
   });
 }
 

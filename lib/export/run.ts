@@ -63,6 +63,7 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
         reason: v.reason,
         checkpoint,
         evidence: evidence as TrialExportRow['verdicts'][number]['evidence'],
+        review: v.review ? { ...v.review, graderStatus: v.review.graderStatus as 'pass' | 'fail', reviewedAt: new Date(v.review.reviewedAt).toISOString() } : null,
       };
     }),
   };

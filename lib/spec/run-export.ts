@@ -59,6 +59,11 @@ export const ExportVerdict = z.object({
   reason: z.string(),
   checkpoint: Checkpoint.optional(),
   evidence: Evidence.optional(),
+  /** A reviewer's reading of this check; the verdict above is the formal result and never changes. */
+  review: z
+    .object({ humanStatus: z.enum(['pass', 'fail']), graderStatus: CheckStatus, reviewer: z.string(), note: z.string(), reviewedAt: z.string() })
+    .nullable()
+    .optional(),
 });
 export type ExportVerdict = z.infer<typeof ExportVerdict>;
 
