@@ -1,4 +1,4 @@
-import { listRuns, runProgress } from '@/lib/db/runs';
+import { listRuns, runsProgress } from '@/lib/db/runs';
 import { listExperiments } from '@/lib/db/experiments';
 import { RunsTable } from '@/components/runs/RunsTable';
 
@@ -7,7 +7,8 @@ export const dynamic = 'force-dynamic';
 export default async function RunsPage() {
   const [runs, experiments] = await Promise.all([listRuns(), listExperiments()]);
   const names = new Map(experiments.map((e) => [e.id, `${e.name} (v${e.version})`]));
-  const items = await Promise.all(runs.map(async (run) => ({ run, progress: await runProgress(run.id), experimentName: names.get(run.experimentId) })));
+  const progress = await runsProgress(runs.map((r) => r.id));
+  const items = runs.map((run) => ({ run, progress: progress.get(run.id)!, experimentName: names.get(run.experimentId) }));
   return (
     <>
       <h1>Runs</h1>

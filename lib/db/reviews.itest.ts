@@ -5,6 +5,7 @@ import { ensureTemplateExperiment } from './templates';
 import { getExperiment } from './experiments';
 import { trialOutcomes } from './results';
 import { reviewAgreement, runReviews, saveReview } from './reviews';
+import { runProgress, runsProgress } from './runs';
 import { createRun, startRun } from '../runner/start';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import { waitForRunStatus } from '../testing/engine';
@@ -96,6 +97,13 @@ describe('reviews', () => {
     const untested = await verdict('untested');
     if (untested) expect(await reasons({ runId, trialId: untested.trial_id, checkId: untested.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
     expect(await count()).toBe(n);
+  });
+
+  it('reports the progress of several runs at once, as of each alone (list pages)', async () => {
+    const many = await runsProgress([runId, 'r_not_a_run']);
+    expect(many.get(runId)).toEqual(await runProgress(runId));
+    expect(many.get(runId)).toMatchObject({ total: 152, done: 152, queued: 0, inFlight: 0, attempts: 152 });
+    expect(many.get('r_not_a_run')).toMatchObject({ total: 0, done: 0, attempts: 0 });
   });
 
   it('lists the pairs to review from the stored outcomes, every one with a failed side', async () => {

@@ -109,35 +109,48 @@ export interface RunProgress {
 }
 
 export async function runProgress(id: string): Promise<RunProgress> {
+  return (await runsProgress([id])).get(id)!;
+}
+
+/** Progress of several runs in two grouped queries (list pages: not two queries per run). */
+export async function runsProgress(ids: string[]): Promise<Map<string, RunProgress>> {
   const [t, a] = await Promise.all([
-    pool().query<{ status: string; n: string }>('SELECT status, count(*)::text AS n FROM trials WHERE run_id = $1 GROUP BY status', [id]),
-    pool().query<{ attempts: string; transport: string; lost: string; input: string | null; output: string | null }>(
-      `SELECT count(*)::text AS attempts,
+    pool().query<{ run_id: string; status: string; n: string }>(
+      'SELECT run_id, status, count(*)::text AS n FROM trials WHERE run_id = ANY($1::text[]) GROUP BY run_id, status',
+      [ids],
+    ),
+    pool().query<{ run_id: string; attempts: string; transport: string; lost: string; input: string | null; output: string | null }>(
+      `SELECT run_id, count(*)::text AS attempts,
               count(*) FILTER (WHERE outcome = 'transport_error')::text AS transport,
               count(*) FILTER (WHERE outcome = 'lost')::text AS lost,
               sum(input_tokens)::text AS input, sum(output_tokens)::text AS output
-         FROM attempts WHERE run_id = $1 AND kind = 'formal'`,
-      [id],
+         FROM attempts WHERE run_id = ANY($1::text[]) AND kind = 'formal' GROUP BY run_id`,
+      [ids],
     ),
   ]);
-  const byStatus: Record<string, number> = {};
-  for (const r of t.rows) byStatus[r.status] = Number(r.n);
-  const total = Object.values(byStatus).reduce((s, n) => s + n, 0);
-  const queued = byStatus.queued ?? 0;
-  const inFlight = byStatus.running ?? 0;
-  const row = a.rows[0];
-  return {
-    total,
-    byStatus,
-    queued,
-    inFlight,
-    done: total - queued - inFlight,
-    attempts: Number(row.attempts),
-    transportErrors: Number(row.transport),
-    lostAttempts: Number(row.lost),
-    inputTokens: Number(row.input ?? 0),
-    outputTokens: Number(row.output ?? 0),
-  };
+  const statuses = new Map<string, Record<string, number>>(ids.map((id) => [id, {}]));
+  for (const r of t.rows) statuses.get(r.run_id)![r.status] = Number(r.n);
+  const attempts = new Map(a.rows.map((r) => [r.run_id, r]));
+  const out = new Map<string, RunProgress>();
+  for (const [id, byStatus] of statuses) {
+    const total = Object.values(byStatus).reduce((s, n) => s + n, 0);
+    const queued = byStatus.queued ?? 0;
+    const inFlight = byStatus.running ?? 0;
+    const row = attempts.get(id);
+    out.set(id, {
+      total,
+      byStatus,
+      queued,
+      inFlight,
+      done: total - queued - inFlight,
+      attempts: Number(row?.attempts ?? 0),
+      transportErrors: Number(row?.transport ?? 0),
+      lostAttempts: Number(row?.lost ?? 0),
+      inputTokens: Number(row?.input ?? 0),
+      outputTokens: Number(row?.output ?? 0),
+    });
+  }
+  return out;
 }
 
 /** Runs whose trials should be flowing (for reconcile). */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getExperiment } from '@/lib/db/experiments';
-import { listRuns, runProgress } from '@/lib/db/runs';
+import { listRuns, runsProgress } from '@/lib/db/runs';
 import { countMatrix } from '@/lib/design/matrix';
 import { availableProviders } from '@/lib/providers/registry';
 import { MatrixCounts } from '@/components/experiments/MatrixCounts';
@@ -22,7 +22,8 @@ export default async function ExperimentPage({ params, searchParams }: { params:
   const { spec } = exp;
   const matrix = countMatrix(spec);
   const runs = await listRuns(exp.id);
-  const runItems = await Promise.all(runs.map(async (run) => ({ run, progress: await runProgress(run.id) })));
+  const progress = await runsProgress(runs.map((r) => r.id));
+  const runItems = runs.map((run) => ({ run, progress: progress.get(run.id)! }));
   const defaults = defaultRunSettings();
   const providers = availableProviders();
 
