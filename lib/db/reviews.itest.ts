@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
 import { closeQueues } from '../queue/connection';
-import { ensureTemplateExperiment } from './templates';
 import { getExperiment } from './experiments';
 import { trialOutcomes } from './results';
 import { reviewAgreement, runReviews, saveReview } from './reviews';
 import { runProgress, runsProgress } from './runs';
-import { createRun, startRun } from '../runner/start';
-import { startWorker, type WorkerHandle } from '../runner/worker';
-import { waitForRunStatus } from '../testing/engine';
+import type { WorkerHandle } from '../runner/worker';
+import { completedReferenceRun } from '../testing/engine';
 import { reviewPairs } from '../analysis/review';
 import { SpecError } from '../spec/common';
 import { RunExport } from '../spec/run-export';
@@ -29,12 +27,7 @@ let worker: WorkerHandle;
 let runId: string;
 
 beforeAll(async () => {
-  const exp = await ensureTemplateExperiment('reference-study');
-  const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
-  expect((await startRun(run.id)).ok).toBe(true);
-  worker = startWorker({ concurrency: 16 });
-  expect((await waitForRunStatus(run.id, ['completed', 'failed', 'cancelled'])).status).toBe('completed');
-  runId = run.id;
+  ({ runId, worker } = await completedReferenceRun());
 }, 120_000);
 
 afterAll(async () => {

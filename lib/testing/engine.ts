@@ -3,6 +3,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pool } from '../db/client';
 import { getRun, type RunRow } from '../db/runs';
+import { ensureTemplateExperiment } from '../db/templates';
+import { createRun, startRun } from '../runner/start';
+import { startWorker, type WorkerHandle } from '../runner/worker';
 
 // Helpers for run-engine integration tests: worker processes, waiting on PostgreSQL, invariants.
 
@@ -105,4 +108,16 @@ export async function engineViolations(runId: string): Promise<string[]> {
     if (t.recorded !== t.counted || !t.numbered) problems.push(`${t.id}: ${t.counted} attempts counted, ${t.recorded} recorded${t.numbered ? '' : ' (some out of range or unfinished)'}`);
   }
   return problems;
+}
+
+/** A completed run of the reference study with the simulated provider (152 trials); close the worker after. */
+export async function completedReferenceRun(): Promise<{ runId: string; worker: WorkerHandle }> {
+  const exp = await ensureTemplateExperiment('reference-study');
+  const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
+  const started = await startRun(run.id);
+  if (!started.ok) throw new Error(started.reason);
+  const worker = startWorker({ concurrency: 16 });
+  const final = await waitForRunStatus(run.id, ['completed', 'failed', 'cancelled']);
+  if (final.status !== 'completed') throw new Error(`run ended ${final.status}`);
+  return { runId: run.id, worker };
 }

@@ -1,6 +1,6 @@
 import { getRun } from '@/lib/db/runs';
-import { trialOutcomes } from '@/lib/db/results';
-import { TrialPageQuery, trialPage } from '@/components/runs/trial-query';
+import { trialPage } from '@/lib/db/trial-page';
+import { TrialPageQuery } from '@/lib/spec/trial-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,5 +10,5 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const q = TrialPageQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) return Response.json({ error: q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { status: 400 });
   if (!(await getRun(id))) return Response.json({ error: `no run "${id}"` }, { status: 404 });
-  return Response.json(trialPage(await trialOutcomes(id), q.data), { headers: { 'cache-control': 'no-store' } });
+  return Response.json(await trialPage(id, q.data), { headers: { 'cache-control': 'no-store' } });
 }

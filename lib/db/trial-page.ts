@@ -1,0 +1,75 @@
+import { TRIAL_FILTER_KEYS, type TrialFilterKey, type TrialPage, type TrialPageQuery, type TrialRow } from '../spec/trial-page';
+import { pool } from './client';
+
+// One page of a run's trials, filtered, sorted and cut in PostgreSQL: a page of a 20k-trial run reads its
+// page, not the run (the table refreshes while a run progresses). Ties break on the trial key, so pages
+// never overlap or skip.
+
+const FILTER_COLUMNS: Record<TrialFilterKey, string> = { study: 'study', condition: 'condition', status: 'status', scenario: 'scenario', locale: 'locale' };
+
+/** Sort keys → columns of a page row (`ord`: the order index, the `o<n>` part of the pair key). */
+const SORT_COLUMNS: Record<NonNullable<TrialPageQuery['sort']>, string> = {
+  study: 'study',
+  scenario: 'scenario',
+  locale: 'locale',
+  caseId: 'case_id',
+  condition: 'condition',
+  order: 'ord',
+  replicate: 'replicate',
+  status: 'status',
+};
+
+export async function trialPage(runId: string, q: TrialPageQuery): Promise<TrialPage> {
+  const filters = TRIAL_FILTER_KEYS.map((k) => q[k] ?? null);
+  // $2..$6: the filters, in TRIAL_FILTER_KEYS order; a null filter matches everything
+  const matches = TRIAL_FILTER_KEYS.map((k, i) => `($${i + 2}::text IS NULL OR t.${FILTER_COLUMNS[k]} = $${i + 2})`).join(' AND ');
+  const orderBy = `${q.sort ? `${SORT_COLUMNS[q.sort]} ${q.dir === 'desc' ? 'DESC' : 'ASC'}, ` : ''}trial_key`;
+  const [rows, counts, facets] = await Promise.all([
+    pool().query<{ id: string; study: string; scenario: string; locale: string; case_id: string; condition: string; ord: number; replicate: number; status: string; categories: string[] | null }>(
+      `WITH page AS (
+         SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, substring(split_part(t.pair_key, '|', 5) from 2)::int AS ord,
+                t.replicate, t.status, t.trial_key
+           FROM trials t WHERE t.run_id = $1 AND ${matches} ORDER BY ${orderBy} LIMIT $7 OFFSET $8
+       )
+       SELECT page.*, (SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = page.id AND v.category IS NOT NULL) AS categories
+         FROM page ORDER BY ${orderBy}`,
+      [runId, ...filters, q.size, q.page * q.size],
+    ),
+    pool().query<{ total: number; matching: number }>(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE ${matches})::int AS matching FROM trials t WHERE t.run_id = $1`,
+      [runId, ...filters],
+    ),
+    pool().query<{ k: TrialFilterKey; v: string }>(
+      `SELECT k, v FROM (
+         SELECT CASE WHEN GROUPING(study) = 0 THEN 'study' WHEN GROUPING(condition) = 0 THEN 'condition' WHEN GROUPING(status) = 0 THEN 'status'
+                     WHEN GROUPING(scenario) = 0 THEN 'scenario' ELSE 'locale' END AS k,
+                COALESCE(study, condition, status, scenario, locale) AS v
+           FROM trials WHERE run_id = $1 GROUP BY GROUPING SETS ((study), (condition), (status), (scenario), (locale))
+       ) f ORDER BY k, v COLLATE "C"`,
+      [runId],
+    ),
+  ]);
+  const facetValues = Object.fromEntries(TRIAL_FILTER_KEYS.map((k) => [k, [] as string[]])) as Record<TrialFilterKey, string[]>;
+  for (const f of facets.rows) facetValues[f.k].push(f.v);
+  return {
+    total: counts.rows[0].total,
+    matching: counts.rows[0].matching,
+    page: q.page,
+    size: q.size,
+    rows: rows.rows.map(
+      (x): TrialRow => ({
+        id: x.id,
+        study: x.study,
+        scenario: x.scenario,
+        locale: x.locale,
+        caseId: x.case_id,
+        condition: x.condition,
+        order: x.ord,
+        replicate: x.replicate,
+        status: x.status,
+        categories: x.categories ?? [],
+      }),
+    ),
+    facets: facetValues,
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** One row of the trials table. caseId, order index and replicate are read from the pair key. */
+export interface TrialRow {
+  id: string;
+  study: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  order: number;
+  replicate: number;
+  status: string;
+  categories: string[];
+}
+
+export const TRIAL_SORT_KEYS = ['study', 'scenario', 'locale', 'caseId', 'condition', 'order', 'replicate', 'status'] as const;
+export const TRIAL_FILTER_KEYS = ['study', 'condition', 'status', 'scenario', 'locale'] as const;
+export type TrialFilterKey = (typeof TRIAL_FILTER_KEYS)[number];
+
+const optional = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().optional());
+
+/** Query string of GET /api/runs/[id]/trials (shared by the route and the table). */
+export const TrialPageQuery = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(500).default(50),
+  sort: z.enum(TRIAL_SORT_KEYS).optional().catch(undefined),
+  dir: z.enum(['asc', 'desc']).default('asc').catch('asc'),
+  study: optional,
+  condition: optional,
+  status: optional,
+  scenario: optional,
+  locale: optional,
+});
+export type TrialPageQuery = z.infer<typeof TrialPageQuery>;
+
+export interface TrialPage {
+  total: number;
+  /** Rows matching the filters. */
+  matching: number;
+  page: number;
+  size: number;
+  rows: TrialRow[];
+  /** Distinct values per filter column, for the filter menus. */
+  facets: Record<TrialFilterKey, string[]>;
+}
