@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { listExperiments, getExperiment } from '@/lib/db/experiments';
+import { listExperiments } from '@/lib/db/experiments';
 import { countMatrix } from '@/lib/design/matrix';
 import { ImportExperimentForm } from '@/components/experiments/ImportExperimentForm';
 import { formatDate, formatInt } from '@/components/format';
@@ -8,13 +8,10 @@ export const dynamic = 'force-dynamic';
 
 export default async function ExperimentsPage() {
   const rows = await listExperiments();
-  const details = await Promise.all(
-    rows.map(async (r) => {
-      const e = await getExperiment(r.id);
-      const m = e ? countMatrix(e.spec) : null;
-      return { ...r, studies: e?.spec.studies.map((s) => `${s.id} (${s.kind})`) ?? [], formal: m?.formal ?? null, prechecks: m?.prechecks ?? null };
-    }),
-  );
+  const details = rows.map((r) => {
+    const m = countMatrix(r.spec);
+    return { ...r, studies: r.spec.studies.map((s) => `${s.id} (${s.kind})`), formal: m.formal, prechecks: m.prechecks };
+  });
   return (
     <>
       <h1>Experiments</h1>
@@ -47,8 +44,8 @@ export default async function ExperimentsPage() {
                     {e.versions > e.version && <span className="muted small"> (latest v{e.versions})</span>}
                   </td>
                   <td>{e.studies.join(', ')}</td>
-                  <td className="num">{e.formal === null ? '—' : formatInt(e.formal)}</td>
-                  <td className="num">{e.prechecks ?? '—'}</td>
+                  <td className="num">{formatInt(e.formal)}</td>
+                  <td className="num">{e.prechecks}</td>
                   <td className="num">{e.runs}</td>
                   <td className="small muted nowrap">{formatDate(e.createdAt)}</td>
                 </tr>

@@ -63,9 +63,10 @@ export async function getExperiment(id: string): Promise<(ExperimentRow & { spec
   };
 }
 
-export async function listExperiments(): Promise<(ExperimentRow & { runs: number; versions: number })[]> {
+/** Every stored experiment, newest version of each first, with its run count and (parsed) spec. */
+export async function listExperiments(): Promise<(ExperimentRow & { runs: number; versions: number; spec: ExperimentSpec })[]> {
   const rows = await db().experiment.findMany({ orderBy: [{ slug: 'asc' }, { version: 'desc' }], include: { _count: { select: { runs: true } } } });
   const versions = new Map<string, number>();
   for (const r of rows) versions.set(r.slug, Math.max(versions.get(r.slug) ?? 0, r.version));
-  return rows.map(({ _count, spec: _spec, ...r }) => ({ ...r, runs: _count.runs, versions: versions.get(r.slug) ?? r.version }));
+  return rows.map(({ _count, spec, ...r }) => ({ ...r, spec: ExperimentSpec.parse(spec), runs: _count.runs, versions: versions.get(r.slug) ?? r.version }));
 }

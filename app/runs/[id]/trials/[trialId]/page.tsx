@@ -78,14 +78,19 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
           <dd className="mono small">{t.trialKey}</dd>
           <dt>Pair</dt>
           <dd>
-            {partners.map((p) => (
-              <div key={p.id}>
-                <Link href={`${runHref}/trials/${encodeURIComponent(p.id)}`}>
-                  {p.condition}
-                  {p.baseline ? ' (baseline)' : ''}
-                </Link>
-              </div>
-            ))}
+            {partners.map((p) => {
+              // the pair page shows the baseline on the left
+              const [left, right] = p.baseline ? [p.id, t.id] : [t.id, p.id];
+              return (
+                <div key={p.id}>
+                  <Link href={`${runHref}/trials/${encodeURIComponent(p.id)}`}>
+                    {p.condition}
+                    {p.baseline ? ' (baseline)' : ''}
+                  </Link>{' '}
+                  · <Link href={`${runHref}/pairs/${encodeURIComponent(left)}/${encodeURIComponent(right)}`}>side by side</Link>
+                </div>
+              );
+            })}
           </dd>
         </dl>
       </section>
