@@ -15,6 +15,14 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByTestId('study-trials-interpretation')).toHaveText('56');
   await expect(page.getByTestId('matrix-selection')).toContainText('48');
 
+  // each tool catalog's size and the description linter: the baselines break its rules, the treatments do not
+  await expect(page.getByTestId('catalog-selection-clear-restaurant-en')).toContainText('clean');
+  const overlapping = page.getByTestId('catalog-selection-overlapping-restaurant-en');
+  await expect(overlapping).toContainText(/1 error · \d+ warnings/);
+  await overlapping.getByText(/error ·/).click();
+  await expect(overlapping.locator('li[data-rule="duplicate-description"]')).toContainText('has the same description as');
+  await expect(page.getByTestId('catalog-interpretation-no-code-meanings-invoice-zh-TW')).toContainText('0 errors · 1 warning');
+
   const runId = await startRun(page);
   await expect(page.getByTestId('simulated-badge')).toHaveText('simulated — not a language model');
   await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });

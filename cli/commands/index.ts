@@ -4,6 +4,7 @@ import { register as control } from './control';
 import { register as exportCmd } from './export';
 import { register as compare } from './compare';
 import { register as bfcl } from './bfcl';
+import { register as lint } from './lint';
 
 // Each command lives in its own file and exports `register(program)`; add new ones here.
 export function registerCommands(program: Command): void {
@@ -12,4 +13,5 @@ export function registerCommands(program: Command): void {
   exportCmd(program);
   compare(program);
   bfcl(program);
+  lint(program);
 }

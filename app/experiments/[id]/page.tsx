@@ -3,9 +3,12 @@ import { notFound } from 'next/navigation';
 import { getExperiment } from '@/lib/db/experiments';
 import { listRuns, runsProgress } from '@/lib/db/runs';
 import { countMatrix } from '@/lib/design/matrix';
+import { lintExperiment } from '@/lib/design/lint';
+import { catalogCosts } from '@/lib/design/tokens';
 import { availableProviders } from '@/lib/providers/registry';
 import { MatrixCounts } from '@/components/experiments/MatrixCounts';
 import { StudyView } from '@/components/experiments/StudyView';
+import { CatalogReport } from '@/components/experiments/CatalogReport';
 import { RunForm } from '@/components/experiments/RunForm';
 import { startRunAction } from '@/components/experiments/actions';
 import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/run-form';
@@ -70,6 +73,9 @@ export default async function ExperimentPage({ params, searchParams }: { params:
 
       <h2>Runs of this experiment</h2>
       <RunsTable items={runItems} showExperiment={false} />
+
+      <h2>Tool catalogs</h2>
+      <CatalogReport costs={catalogCosts(spec)} findings={lintExperiment(spec)} />
 
       <h2>Studies</h2>
       {spec.studies.map((s) => (

@@ -1,0 +1,131 @@
+import type { Condition, ExperimentSpec, ToolDefinition } from '../spec/experiment';
+import { naturalDefinitions } from './matrix';
+
+// The description linter (DESIGN §10.1). A description is the only field where a tool can make its case to
+// a model that is comparing it with the alternatives (seed 001), and the only place its hidden facts can
+// reach the model (seed 000: whether it writes, what its codes mean). Each rule flags something a reader
+// cannot check or act on. Findings are advice about a condition's definitions — a baseline may break
+// them on purpose — never a reason to refuse an experiment.
+
+export type LintRule =
+  | 'duplicate-description'
+  | 'overlapping-descriptions'
+  | 'false-tool-name'
+  | 'restates-name'
+  | 'write-not-said'
+  | 'codes-without-meanings'
+  | 'too-short'
+  | 'uncheckable-claim'
+  | 'parameter-undescribed';
+
+export interface LintFinding {
+  rule: LintRule;
+  level: 'error' | 'warning';
+  study: string;
+  condition: string;
+  scenario: string;
+  locale: string;
+  /** The tool's name as sent (and the other tool's, for rules about a pair). */
+  tool: string;
+  other?: string;
+  message: string;
+}
+
+export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: string }> = {
+  'duplicate-description': { level: 'error', what: 'two tools of one catalog have the same description: a model cannot tell them apart' },
+  'overlapping-descriptions': { level: 'warning', what: 'two descriptions share most of their words' },
+  'false-tool-name': { level: 'error', what: 'the description names a tool that is not sent (e.g. a dotted alias of a published name)' },
+  'restates-name': { level: 'warning', what: 'the description restates the tool name, a field the protocol already publishes' },
+  'write-not-said': { level: 'warning', what: 'a tool that writes does not say so (its effect never crosses the wire otherwise)' },
+  'codes-without-meanings': { level: 'warning', what: 'a range of codes without what each code means' },
+  'too-short': { level: 'warning', what: 'too short to say what the tool does, for whom, and with what effect' },
+  'uncheckable-claim': { level: 'warning', what: 'a claim nobody can check ("powerful", "seamless", …)' },
+  'parameter-undescribed': { level: 'warning', what: 'a parameter without a description beyond its own name' },
+};
+
+// Words that tell a model a tool changes something, in the locales we ship (en, zh-TW) and a few more.
+const WRITE_WORDS = /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
+const UNCHECKABLE = /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
+const CODE_RANGE = /(\bcodes?\b|status|代碼|狀態)[^.。]*?\b(\d+)\s*(?:to|-|–|—|~|through|至|到)\s*(\d+)\b/i;
+const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|\d+\s*(?:表示|代表|為)/;
+
+/** Every finding of every catalog (study × condition × scenario × locale) of the experiment. */
+export function lintExperiment(spec: ExperimentSpec): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const study of spec.studies)
+    for (const condition of study.conditions)
+      for (const scenario of spec.scenarios)
+        for (const locale of spec.locales) {
+          if (!condition.tools[scenario.id]?.[locale]) continue;
+          const where = { study: study.id, condition: condition.id, scenario: scenario.id, locale };
+          const effects = new Map(scenario.tools.map((t) => [t.id, t.effect]));
+          out.push(...lintCatalog(naturalDefinitions(spec, condition as Condition, scenario.id, locale), effects).map((f) => ({ ...where, ...f })));
+        }
+  return out;
+}
+
+type CatalogFinding = Omit<LintFinding, 'study' | 'condition' | 'scenario' | 'locale'>;
+
+/** The findings of one catalog: the definitions sent together, with each tool's hidden effect. */
+export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' | 'write'>): CatalogFinding[] {
+  const out: CatalogFinding[] = [];
+  const add = (rule: LintRule, tool: string, message: string, other?: string) => out.push({ rule, level: LINT_RULES[rule].level, tool, other, message });
+  const names = new Set(defs.map((d) => d.name));
+
+  defs.forEach((d, i) => {
+    const text = d.description.trim();
+    // a name-like token (with a separator) that is a variant of a tool name sent, but not the name itself
+    for (const token of text.match(/[A-Za-z_][A-Za-z0-9]*(?:[._\-/:][A-Za-z0-9]+)+/g) ?? []) {
+      if (names.has(token)) {
+        add('restates-name', d.name, token === d.name ? `restates its own name "${token}"` : `names the tool "${token}"`);
+        continue;
+      }
+      const variant = defs.find((x) => normalName(x.name) === normalName(token));
+      if (variant) add('false-tool-name', d.name, `says "${token}", but the tool is sent as "${variant.name}"`, variant.name);
+    }
+    if (effects.get(d.tool) === 'write' && !WRITE_WORDS.test(text))
+      add('write-not-said', d.name, 'writes, but its description does not say it changes anything (nor what protects the user)');
+    const range = CODE_RANGE.exec(text);
+    if (range && !CODE_MEANING.test(text)) add('codes-without-meanings', d.name, `mentions codes ${range[2]}–${range[3]} without what each one means`);
+    if (words(text) < 6) add('too-short', d.name, `${JSON.stringify(text)} is ${words(text)} word${words(text) === 1 ? '' : 's'} long`);
+    const claim = UNCHECKABLE.exec(text);
+    if (claim) add('uncheckable-claim', d.name, `"${claim[0]}" cannot be checked; say what it does instead`);
+    for (const [param, schema] of Object.entries((d.parameters.properties ?? {}) as Record<string, { description?: unknown }>)) {
+      const desc = typeof schema?.description === 'string' ? schema.description.trim().replace(/[.。]$/, '') : '';
+      if (!desc || normalName(desc) === normalName(param) || words(desc) < 2)
+        add('parameter-undescribed', d.name, desc ? `parameter "${param}" is described only as ${JSON.stringify(desc)}` : `parameter "${param}" has no description`);
+    }
+    for (const other of defs.slice(i + 1)) {
+      const a = normalText(d.description);
+      const b = normalText(other.description);
+      if (a === b) add('duplicate-description', d.name, `has the same description as "${other.name}"`, other.name);
+      else if (jaccard(a, b) >= 0.8) add('overlapping-descriptions', d.name, `shares ${Math.round(jaccard(a, b) * 100)}% of its words with "${other.name}"`, other.name);
+    }
+  });
+  return out;
+}
+
+function normalName(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+}
+
+function normalText(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Words, counting each CJK character as one (a zh-TW description has no spaces). */
+function words(s: string): number {
+  const cjk = s.match(/[\u3400-\u9fff]/g)?.length ?? 0;
+  const latin = s.replace(/[\u3400-\u9fff]/g, ' ').match(/[A-Za-z0-9]+/g)?.length ?? 0;
+  return latin + Math.ceil(cjk / 2);
+}
+
+function jaccard(a: string, b: string): number {
+  const set = (s: string) => new Set(s.match(/[a-z0-9]+|[\u3400-\u9fff]/g) ?? []);
+  const x = set(a);
+  const y = set(b);
+  if (x.size === 0 && y.size === 0) return 1;
+  let both = 0;
+  for (const w of x) if (y.has(w)) both++;
+  return both / (x.size + y.size - both);
+}
