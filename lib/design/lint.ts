@@ -1,5 +1,5 @@
-import type { Condition, ExperimentSpec, ToolDefinition } from '../spec/experiment';
-import { naturalDefinitions } from './matrix';
+import type { ExperimentSpec, ToolDefinition } from '../spec/experiment';
+import { catalogsOf } from './matrix';
 
 // The description linter (DESIGN §10.1). A description is the only field where a tool can make its case to
 // a model that is comparing it with the alternatives (seed 001), and the only place its hidden facts can
@@ -52,15 +52,7 @@ const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9ff
 /** Every finding of every catalog (study × condition × scenario × locale) of the experiment. */
 export function lintExperiment(spec: ExperimentSpec): LintFinding[] {
   const out: LintFinding[] = [];
-  for (const study of spec.studies)
-    for (const condition of study.conditions)
-      for (const scenario of spec.scenarios)
-        for (const locale of spec.locales) {
-          if (!condition.tools[scenario.id]?.[locale]) continue;
-          const where = { study: study.id, condition: condition.id, scenario: scenario.id, locale };
-          const effects = new Map(scenario.tools.map((t) => [t.id, t.effect]));
-          out.push(...lintCatalog(naturalDefinitions(spec, condition as Condition, scenario.id, locale), effects).map((f) => ({ ...where, ...f })));
-        }
+  for (const { definitions, effects, ...where } of catalogsOf(spec)) out.push(...lintCatalog(definitions, effects).map((f) => ({ ...where, ...f })));
   return out;
 }
 

@@ -62,6 +62,34 @@ export function naturalDefinitions(spec: ExperimentSpec, condition: Condition, s
   return [...defs].sort((a, b) => (rank.get(a.tool) ?? 0) - (rank.get(b.tool) ?? 0));
 }
 
+/** One tool catalog: the definitions a condition sends for a scenario and locale, with each tool's hidden effect. */
+export interface Catalog {
+  study: string;
+  condition: string;
+  scenario: string;
+  locale: string;
+  definitions: ToolDefinition[];
+  effects: Map<string, 'read' | 'write'>;
+}
+
+/** Every catalog of the experiment: study × condition × scenario × locale, where the condition defines tools. */
+export function* catalogsOf(spec: ExperimentSpec): Generator<Catalog> {
+  for (const study of spec.studies)
+    for (const condition of study.conditions)
+      for (const scenario of spec.scenarios)
+        for (const locale of spec.locales) {
+          if (!condition.tools[scenario.id]?.[locale]) continue;
+          yield {
+            study: study.id,
+            condition: condition.id,
+            scenario: scenario.id,
+            locale,
+            definitions: naturalDefinitions(spec, condition, scenario.id, locale),
+            effects: new Map(scenario.tools.map((t) => [t.id, t.effect])),
+          };
+        }
+}
+
 export function toWireTool(d: ToolDefinition): WireTool {
   return { name: d.name, description: d.description, parameters: d.parameters };
 }
