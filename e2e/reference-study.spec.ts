@@ -15,6 +15,14 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByTestId('study-trials-interpretation')).toHaveText('56');
   await expect(page.getByTestId('matrix-selection')).toContainText('48');
 
+  // the planner: a 1% bound with zero failures needs 299 trials per condition
+  await expect(page.getByTestId('plan-selection-overlapping')).toContainText('299');
+  await expect(page.getByTestId('plan-selection-overlapping')).toContainText('6.1%'); // 48 clean trials allow 6.1%
+  await expect(page.getByTestId('planner-summary')).toContainText('11 replicates (now 1)');
+  await page.getByLabel('Target failure rate (%)').fill('10');
+  await expect(page.getByTestId('plan-interpretation-code-meanings')).toContainText('29');
+  await expect(page.getByTestId('planner-summary')).toContainText('2 replicates (now 1)');
+
   // each tool catalog's size and the description linter: the baselines break its rules, the treatments do not
   await expect(page.getByTestId('catalog-selection-clear-restaurant-en')).toContainText('clean');
   const overlapping = page.getByTestId('catalog-selection-overlapping-restaurant-en');

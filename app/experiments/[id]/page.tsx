@@ -9,6 +9,7 @@ import { availableProviders } from '@/lib/providers/registry';
 import { MatrixCounts } from '@/components/experiments/MatrixCounts';
 import { StudyView } from '@/components/experiments/StudyView';
 import { CatalogReport } from '@/components/experiments/CatalogReport';
+import { Planner } from '@/components/experiments/Planner';
 import { RunForm } from '@/components/experiments/RunForm';
 import { startRunAction } from '@/components/experiments/actions';
 import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/run-form';
@@ -56,6 +57,8 @@ export default async function ExperimentPage({ params, searchParams }: { params:
             Scenarios: {spec.scenarios.map((s) => s.id).join(', ')} · locales: {spec.locales.join(', ')} · replicates: {spec.replicates}
           </p>
           <MatrixCounts matrix={matrix} />
+          <h3>How many trials does a claim need?</h3>
+          <Planner matrix={matrix} replicates={spec.replicates} />
         </section>
         <section className="panel" id="run">
           <h2 style={{ marginTop: 0 }}>Run</h2>
