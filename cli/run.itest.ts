@@ -1,4 +1,4 @@
-import { readFile, mkdtemp } from 'node:fs/promises';
+import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { RunExport } from '../lib/spec/run-export';
 import { runCli } from '../lib/testing/engine';
+import { benchSpec } from '../lib/testing/bench-spec';
 import { startLoopbackServer, wireToolNames, isInterpretationBody, type LoopbackServer, type Reply, type ScriptRequest } from '../lib/testing/loopback-server';
 import { pool, closeDb } from '../lib/db/client';
 import { TccCard, TccObservations } from '../lib/spec/tcc';
@@ -87,6 +88,14 @@ describe('tclab run', () => {
     const cli = await runCli(['compare', path.join(tccDir, names.card), path.join(tccDir, names.observations), '--json']);
     expect(cli.code).toBe(1);
     expect(JSON.parse(cli.stdout).summary.fail).toBe(failed.verdicts.filter((v) => v.status === 'fail').length);
+  });
+
+  it('reports pass^k beside the plain rate for an experiment with replicates', async () => {
+    const file = path.join(dir, 'replicated.json');
+    await writeFile(file, JSON.stringify(benchSpec(12))); // one case × 6 replicates per condition
+    const r = await runCli(['run', '--experiment', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pass\^k \(plain rate\)\s+pass\^6 (\d\.\d\d \(\d\.\d\d\)|—) → (\d\.\d\d \(\d\.\d\d\)|—)/);
   });
 
   it('exits 2 and names the field on invalid input, storing nothing', async () => {

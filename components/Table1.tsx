@@ -2,6 +2,7 @@ import type { PassCount, RunSummary, StudySummary } from '@/lib/spec/export';
 import type { CellComparison, PublishedComparison, StudyComparison } from '@/lib/analysis/published';
 import { zeroFailureUpperBound } from '@/lib/stats/bounds';
 import { formatP, rateWithInterval } from './format';
+import { formatPassK } from '@/lib/analysis/format';
 import { Table1Chart, type ChartRow } from './Table1Chart';
 
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
@@ -122,6 +123,15 @@ function StudyFooter({ s, pub }: { s: StudySummary; pub?: StudyComparison }) {
         {s.pairs.incomplete > 0 && <span className="muted"> · incomplete {s.pairs.incomplete}</span>} —{' '}
         <span title="exact McNemar test: two-sided binomial on the discordant pairs">McNemar {formatP(s.mcnemarP)}</span>
       </p>
+      {s.passK && (
+        <p className="small" data-testid={`passk-${s.study}`} title="pass^k: the chance that k replicates of a task all pass (τ-bench estimator), beside the plain pass rate of the same tasks">
+          {formatPassK(s.passK)}{' '}
+          <span className="muted">
+            over {s.passK.treatment.tasks} tasks with {s.passK.k} replicates
+            {s.passK.baseline.skipped + s.passK.treatment.skipped > 0 && ` (${s.passK.baseline.skipped + s.passK.treatment.skipped} with fewer decided replicates left out)`}
+          </span>
+        </p>
+      )}
       {pub?.pairs.published && (
         <p className="pub small">
           published: improved {pub.pairs.published.improved} · same {pub.pairs.published.same} · regressed {pub.pairs.published.regressed}

@@ -1,4 +1,4 @@
-import type { PassCount, RunSummary } from '../spec/export';
+import type { PassCount, PassK, RunSummary, StudySummary } from '../spec/export';
 import { wilson } from '../stats/wilson';
 
 /** "58% [44–71]" — k/n as a rate with its 95% Wilson interval; "—" when n is 0. Shared by CLI and UI. */
@@ -36,6 +36,7 @@ export function formatTable1(summary: RunSummary): string {
   rows.push(['Total', ...summary.studies.map((s) => `${formatCount(s.total.baseline)} → ${formatCount(s.total.treatment)}`)]);
   rows.push(['pairs improved/same/regressed', ...summary.studies.map((s) => `${s.pairs.improved} / ${s.pairs.same} / ${s.pairs.regressed}${s.pairs.incomplete ? ` (${s.pairs.incomplete} incomplete)` : ''}`)]);
   rows.push(['exact McNemar p', ...summary.studies.map((s) => formatP(s.mcnemarP))]);
+  if (summary.studies.some((s) => s.passK)) rows.push(['pass^k (plain rate)', ...summary.studies.map((s) => (s.passK ? formatPassK(s.passK) : ''))]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => [...(r[i] ?? '')].length)));
   const line = (r: string[]) => r.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
@@ -44,4 +45,10 @@ export function formatTable1(summary: RunSummary): string {
     if (cats.length) out.push('', `${s.study} failure categories (${s.baseline} → ${s.treatment}): ${cats.map(([c, v]) => `${c} ${v.baseline} → ${v.treatment}`).join(', ')}`);
   }
   return out.join('\n');
+}
+
+/** `pass^3 0.42 (0.71) → 0.95 (0.98)`: pass^k of baseline → treatment with the plain rate of the same tasks. */
+export function formatPassK(p: NonNullable<StudySummary['passK']>): string {
+  const one = (x: PassK) => (x.passHatK === null ? '—' : `${x.passHatK.toFixed(2)} (${x.rate!.toFixed(2)})`);
+  return `pass^${p.k} ${one(p.baseline)} → ${one(p.treatment)}`;
 }

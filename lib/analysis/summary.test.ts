@@ -154,3 +154,33 @@ describe('summarizeRun', () => {
     expect(best).toBeLessThan(50);
   });
 });
+
+describe('pass^k', () => {
+  it('is reported beside the plain rate when tasks have replicates, per condition', () => {
+    const trials: TrialOutcome[] = [];
+    // two tasks × 3 replicates; baseline: task a passes 2/3, task b 3/3; treatment: both 3/3
+    const results: Record<string, Record<string, Outcome[]>> = {
+      overlapping: { a: ['passed', 'failed', 'passed'], b: ['passed', 'passed', 'passed'] },
+      clear: { a: ['passed', 'passed', 'passed'], b: ['passed', 'passed', 'passed'] },
+    };
+    for (const [condition, tasks] of Object.entries(results))
+      for (const [task, outcomes] of Object.entries(tasks))
+        outcomes.forEach((status, r) => {
+          const pairKey = `selection|shop|en|${task}|o0|r${r + 1}`;
+          trials.push({ id: `${pairKey}|${condition}`, study: 'selection', scenario: 'shop', locale: 'en', condition, pairKey, status });
+        });
+    trials.push({ id: 'x', study: 'selection', scenario: 'shop', locale: 'en', condition: 'clear', pairKey: 'selection|shop|en|c|o0|r1', status: 'unresolved' });
+    const sel = summarizeRun({ studies: [spec.studies[0]] }, trials).studies[0];
+    expect(sel.passK).toEqual({
+      k: 3,
+      // task a: C(2,3)/C(3,3) = 0; task b: 1 → mean 0.5; plain rate (2/3 + 1) / 2
+      baseline: { passHatK: 0.5, rate: (2 / 3 + 1) / 2, tasks: 2, skipped: 0 },
+      treatment: { passHatK: 1, rate: 1, tasks: 2, skipped: 0 },
+    });
+    expect(RunSummary.parse({ studies: [sel] }).studies[0].passK?.k).toBe(3);
+  });
+
+  it('is absent with one replicate (the reference study)', () => {
+    expect(summarizeRun(spec, referenceTrials()).studies.every((s) => s.passK === undefined)).toBe(true);
+  });
+});

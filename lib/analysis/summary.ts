@@ -1,5 +1,6 @@
-import type { PassCount, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../spec/export';
+import type { PassCount, PassK, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../spec/export';
 import { mcnemarExact } from '../stats/mcnemar';
+import { passHatK } from '../stats/pass-k';
 
 export { compareWithPublished } from './published';
 
@@ -36,6 +37,8 @@ interface StudyAcc {
   categories: Map<string, Map<string, number>>;
   /** pairKey → condition → trial status. */
   pairs: Map<string, Map<string, string>>;
+  /** condition → task (the pair key without its replicate) → its replicates' results (passed / failed only). */
+  replicates: Map<string, Map<string, boolean[]>>;
 }
 
 /**
@@ -88,7 +91,7 @@ function accumulate(spec: SummarySpec, trials: Iterable<TrialOutcome>): Map<stri
   const accs = new Map<string, StudyAcc>();
   const conditionsOf = new Map<string, Set<string>>();
   for (const s of spec.studies) {
-    accs.set(s.id, { rows: new Map(), categories: new Map(), pairs: new Map() });
+    accs.set(s.id, { rows: new Map(), categories: new Map(), pairs: new Map(), replicates: new Map() });
     conditionsOf.set(s.id, new Set(s.conditions.map((c) => c.id)));
   }
   for (const t of trials) {
@@ -115,6 +118,16 @@ function accumulate(spec: SummarySpec, trials: Iterable<TrialOutcome>): Map<stri
         c.untested++;
         break;
       // queued, running, cancelled: in no count
+    }
+
+    if (t.status === 'passed' || t.status === 'failed') {
+      let tasks = acc.replicates.get(t.condition);
+      if (!tasks) acc.replicates.set(t.condition, (tasks = new Map()));
+      // the task: the pair key without its replicate (…|r<n>, lib/design/matrix.ts)
+      const task = t.pairKey.replace(/\|r\d+$/, '');
+      let results = tasks.get(task);
+      if (!results) tasks.set(task, (results = []));
+      results.push(t.status === 'passed');
     }
 
     let pair = acc.pairs.get(t.pairKey);
@@ -167,6 +180,11 @@ function toStudySummary(
   const names = [...new Set([...(bCats?.keys() ?? []), ...(tCats?.keys() ?? [])])].sort();
   for (const name of names) categories[name] = { baseline: bCats?.get(name) ?? 0, treatment: tCats?.get(name) ?? 0 };
 
+  // pass^k with k = the most replicates any task of either condition has (tasks with fewer are skipped)
+  const tasksOf = (c: string) => [...(acc.replicates.get(c)?.values() ?? [])];
+  const k = Math.max(0, ...[...tasksOf(baseline), ...tasksOf(treatment)].map((r) => r.length));
+  const passK = k > 1 ? { k, baseline: passKOf(tasksOf(baseline), k), treatment: passKOf(tasksOf(treatment), k) } : undefined;
+
   return {
     study: study.id,
     kind: study.kind,
@@ -177,6 +195,7 @@ function toStudySummary(
     pairs,
     mcnemarP: complete ? mcnemarExact(pairs.improved, pairs.regressed) : null,
     categories,
+    ...(passK && { passK }),
   };
 }
 
@@ -212,4 +231,9 @@ function addInto(into: Counts, c: Counts | undefined): void {
   into.n += c.n;
   into.unresolved += c.unresolved;
   into.untested += c.untested;
+}
+
+function passKOf(tasks: boolean[][], k: number): PassK {
+  const { passHatK: p, rate, tasks: n, skipped } = passHatK(tasks, k);
+  return { passHatK: p, rate, tasks: n, skipped };
 }

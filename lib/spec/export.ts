@@ -7,6 +7,10 @@ export type PassCount = z.infer<typeof PassCount>;
 export const SummaryRow = z.object({ scenario: z.string(), locale: z.string(), baseline: PassCount, treatment: PassCount });
 export type SummaryRow = z.infer<typeof SummaryRow>;
 
+/** pass^k of one condition (lib/stats/pass-k.ts): the chance that k replicates of a task all pass. */
+export const PassK = z.object({ passHatK: z.number().nullable(), rate: z.number().nullable(), tasks: z.number().int(), skipped: z.number().int() });
+export type PassK = z.infer<typeof PassK>;
+
 /** One column of Table 1. */
 export const StudySummary = z.object({
   study: z.string(),
@@ -19,6 +23,8 @@ export const StudySummary = z.object({
   mcnemarP: z.number().nullable(),
   /** failure category → count, per condition (e.g. unwanted_write 12 → 0). */
   categories: z.record(z.string(), z.object({ baseline: z.number().int(), treatment: z.number().int() })).default({}),
+  /** With replicates (k > 1): pass^k beside the plain rate, per condition. */
+  passK: z.object({ k: z.number().int().min(2), baseline: PassK, treatment: PassK }).optional(),
 });
 export type StudySummary = z.infer<typeof StudySummary>;
 
