@@ -41,4 +41,5 @@ test('review: failed pairs side by side with the definitions diff; a reviewer ov
   await page.goto(`/runs/${encodeURIComponent(runId)}/review`);
   await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0% [');
   await expect(page.getByTestId('agreement')).toContainText('on 1 reviewed check; overridden to pass 1, to fail 0');
+  await expect(page.getByTestId('reviewed-table1')).toContainText("Table 1 with the reviewers' readings applied: 1 trial changes status");
 });

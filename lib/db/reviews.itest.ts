@@ -3,7 +3,8 @@ import { closeDb, pool } from './client';
 import { closeQueues } from '../queue/connection';
 import { getExperiment } from './experiments';
 import { trialOutcomes } from './results';
-import { reviewAgreement, runReviews, saveReview } from './reviews';
+import { reviewAgreement, reviewedOutcomes, runReviews, saveReview } from './reviews';
+import { summarizeRun } from '../analysis/summary';
 import { runProgress, runsProgress } from './runs';
 import type { WorkerHandle } from '../runner/worker';
 import { completedReferenceRun } from '../testing/engine';
@@ -72,6 +73,26 @@ describe('reviews', () => {
     const rows = parse(await text(await checksCsvStream(runId)), { columns: true }) as Record<string, string>[];
     expect(rows.find((r) => r.trialId === failed.trial_id && r.checkId === failed.check_id)).toMatchObject({ status: 'fail', reviewStatus: 'fail', reviewer: 'cd' });
     expect(rows.filter((r) => r.reviewStatus !== '')).toHaveLength(2);
+  });
+
+  it('shows what the readings would change: a trial whose one failed check is read as a pass passes in the reviewed view only', async () => {
+    const r = await pool().query<{ id: string; check_id: string }>(
+      `SELECT t.id, min(v.check_id) FILTER (WHERE v.status = 'fail') AS check_id FROM trials t JOIN verdicts v ON v.trial_id = t.id
+        WHERE t.run_id = $1 AND t.status = 'failed' AND NOT EXISTS (SELECT 1 FROM reviews x WHERE x.trial_id = t.id)
+        GROUP BY t.id HAVING count(*) FILTER (WHERE v.status = 'fail') = 1 AND count(*) FILTER (WHERE v.status = 'untested') = 0
+        ORDER BY t.id LIMIT 1`,
+      [runId],
+    );
+    const { id, check_id } = r.rows[0];
+    const before = await reviewedOutcomes(runId);
+    await saveReview({ runId, trialId: id, checkId: check_id, humanStatus: 'pass', reviewer: 'ef' });
+    const after = await reviewedOutcomes(runId);
+    expect(after.changed).toBe(before.changed + 1);
+    expect(after.outcomes.find((t) => t.id === id)!.status).toBe('passed');
+    expect((await trialOutcomes(runId)).find((t) => t.id === id)!.status).toBe('failed'); // the formal result stays
+    const exp = await getExperiment((await pool().query<{ experiment_id: string }>('SELECT experiment_id FROM runs WHERE id = $1', [runId])).rows[0].experiment_id);
+    const pass = (outcomes: typeof after.outcomes) => summarizeRun(exp!.spec, outcomes).studies.reduce((n, s) => n + s.total.baseline.pass + s.total.treatment.pass, 0);
+    expect(pass(after.outcomes)).toBe(pass(await trialOutcomes(runId)) + 1);
   });
 
   it('refuses bad input with the field named and stores nothing', async () => {

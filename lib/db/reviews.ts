@@ -1,4 +1,7 @@
 import { ReviewInput, type Review } from '../spec/review';
+import type { TrialOutcome } from '../spec/export';
+import { trialStatusFromVerdicts, type CheckStatus } from '../spec/verdict';
+import { trialOutcomes } from './results';
 import { parseOrThrow, SpecError } from '../spec/common';
 import { pool } from './client';
 
@@ -57,6 +60,35 @@ export async function reviewAgreement(runId: string): Promise<ReviewAgreement> {
   );
   const x = r.rows[0];
   return { reviewed: x.reviewed, agreed: x.agreed, overriddenToPass: x.to_pass, overriddenToFail: x.to_fail };
+}
+
+/**
+ * The run's trial outcomes with reviewers' readings in place of the grader's where a check was reviewed: a
+ * reviewed trial's status is recomputed from its checks as scoring does (every check passes → passed, any
+ * fails → failed). Not the formal result — a second view of it, to show what the reviews would change.
+ */
+export async function reviewedOutcomes(runId: string): Promise<{ outcomes: TrialOutcome[]; changed: number }> {
+  const [outcomes, reviewed] = await Promise.all([
+    trialOutcomes(runId),
+    pool().query<{ trial_id: string; statuses: CheckStatus[] }>(
+      `SELECT v.trial_id, array_agg(COALESCE(r.human_status, v.status)) AS statuses
+         FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
+        WHERE v.trial_id IN (SELECT trial_id FROM reviews WHERE run_id = $1)
+        GROUP BY v.trial_id`,
+      [runId],
+    ),
+  ]);
+  const byTrial = new Map(reviewed.rows.map((r) => [r.trial_id, r.statuses]));
+  let changed = 0;
+  const adjusted = outcomes.map((t) => {
+    const statuses = byTrial.get(t.id);
+    if (!statuses) return t;
+    const v = trialStatusFromVerdicts(statuses.map((status) => ({ status })));
+    const status = v === 'pass' ? 'passed' : v === 'fail' ? 'failed' : 'untested';
+    if (status !== t.status) changed++;
+    return { ...t, status };
+  });
+  return { outcomes: adjusted, changed };
 }
 
 const COLUMNS = 'trial_id, check_id, grader_status, human_status, reviewer, note, reviewed_at';

@@ -3,7 +3,9 @@ import { notFound } from 'next/navigation';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { trialOutcomes } from '@/lib/db/results';
-import { reviewAgreement } from '@/lib/db/reviews';
+import { reviewAgreement, reviewedOutcomes } from '@/lib/db/reviews';
+import { summarizeRun } from '@/lib/analysis/summary';
+import { Table1 } from '@/components/Table1';
 import { PAIR_CLASSES, reviewPairs, type PairClass } from '@/lib/analysis/review';
 import { rateWithInterval } from '@/lib/analysis/format';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
@@ -25,6 +27,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   const [exp, outcomes, agreement] = await Promise.all([getExperiment(run.experimentId), trialOutcomes(id), reviewAgreement(id)]);
   if (!exp) notFound();
   const pairs = reviewPairs(exp.spec, outcomes);
+  const reviewed = agreement.reviewed > 0 ? await reviewedOutcomes(id) : null;
   const selected = (PAIR_CLASSES as readonly string[]).includes(show ?? '') ? (show as PairClass) : null;
   const shown = selected ? pairs.filter((p) => p.class === selected) : pairs;
   const runHref = `/runs/${encodeURIComponent(id)}`;
@@ -56,6 +59,15 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
           </>
         )}
       </div>
+      {reviewed && (
+        <details className="panel" data-testid="reviewed-table1">
+          <summary>
+            Table 1 with the reviewers&apos; readings applied: {reviewed.changed} {reviewed.changed === 1 ? 'trial changes' : 'trials change'} status{' '}
+            <span className="muted small">(a second view; the formal result on the run page does not change)</span>
+          </summary>
+          <Table1 summary={summarizeRun(exp.spec, reviewed.outcomes)} published={null} />
+        </details>
+      )}
       <nav className="tabs" aria-label="Pair classes">
         <Link href={`${runHref}/review`} aria-current={selected ? undefined : 'page'}>
           all ({pairs.length})
