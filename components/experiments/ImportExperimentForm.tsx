@@ -6,18 +6,29 @@ import { IssueList } from '../IssueList';
 
 const initial: ActionState = { issues: [], message: null };
 
-export function ImportExperimentForm() {
+/**
+ * Import a spec (pasted or a file), or — with `initialJson` — edit a stored one: either way the result is
+ * stored as a frozen version (changed content under the same id is the next version).
+ */
+export function ImportExperimentForm({ initialJson, title = 'Import experiment JSON', submitLabel = 'Import' }: { initialJson?: string; title?: string; submitLabel?: string }) {
   const [state, action, pending] = useActionState(importExperiment, initial);
   return (
-    <form action={action} className="panel" aria-label="Import experiment JSON">
-      <h2 style={{ marginTop: 0 }}>Import experiment JSON</h2>
+    <form action={action} className="panel" aria-label={title}>
+      <h2 style={{ marginTop: 0 }}>{title}</h2>
       <p className="muted small">
         A <code>tclab.experiment/v1</code> spec. It is stored as a frozen version: the same content returns the stored version, changed
         content under the same id becomes the next version. Nothing is stored when the spec is invalid.
       </p>
       <div className="field">
         <label htmlFor="import-json">Spec JSON</label>
-        <textarea id="import-json" name="json" rows={10} spellCheck={false} placeholder='{"format": "tclab.experiment/v1", "id": "…", …}' />
+        <textarea
+          id="import-json"
+          name="json"
+          rows={initialJson ? 24 : 10}
+          spellCheck={false}
+          defaultValue={initialJson}
+          placeholder='{"format": "tclab.experiment/v1", "id": "…", …}'
+        />
       </div>
       <div className="field">
         <label htmlFor="import-file">
@@ -26,7 +37,7 @@ export function ImportExperimentForm() {
         <input id="import-file" name="file" type="file" accept="application/json,.json" />
       </div>
       <button type="submit" className="primary" disabled={pending}>
-        {pending ? 'Importing…' : 'Import'}
+        {pending ? 'Saving…' : submitLabel}
       </button>
       <IssueList message={state.message} issues={state.issues} testId="import-errors" />
     </form>

@@ -26,8 +26,11 @@ export async function saveExperiment(input: unknown, opts: { template?: string }
   const specHash = specHashOf(spec);
   const prisma = db();
   for (let tries = 0; tries < 3; tries++) {
+    // the same content is the version already stored, whichever it is (an edited v2 must not make the
+    // template's next seeding store the template again as v3)
+    const same = await prisma.experiment.findFirst({ where: { slug: spec.id, specHash }, orderBy: { version: 'desc' } });
+    if (same) return { ...same, created: false };
     const latest = await prisma.experiment.findFirst({ where: { slug: spec.id }, orderBy: { version: 'desc' } });
-    if (latest && latest.specHash === specHash) return { ...latest, created: false };
     const version = (latest?.version ?? 0) + 1;
     try {
       const row = await prisma.experiment.create({

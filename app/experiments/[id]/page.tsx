@@ -10,6 +10,7 @@ import { MatrixCounts } from '@/components/experiments/MatrixCounts';
 import { StudyView } from '@/components/experiments/StudyView';
 import { CatalogReport } from '@/components/experiments/CatalogReport';
 import { Planner } from '@/components/experiments/Planner';
+import { ImportExperimentForm } from '@/components/experiments/ImportExperimentForm';
 import { RunForm } from '@/components/experiments/RunForm';
 import { startRunAction } from '@/components/experiments/actions';
 import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/run-form';
@@ -84,6 +85,10 @@ export default async function ExperimentPage({ params, searchParams }: { params:
       {spec.studies.map((s) => (
         <StudyView key={s.id} spec={spec} study={s} />
       ))}
+      <details data-testid="edit-experiment">
+        <summary>Edit as a new version</summary>
+        <ImportExperimentForm initialJson={JSON.stringify(spec, null, 2)} title={`Edit ${exp.slug} (saved as the next version)`} submitLabel="Save as new version" />
+      </details>
       <p className="small">
         <Link href="/">← all experiments</Link>
       </p>
