@@ -1,38 +1,10 @@
-import { ExperimentSpec, type ExperimentSpecInput } from '../spec/experiment';
+import { ExperimentSpec } from '../spec/experiment';
+import { tinyExperiment } from './tiny-experiment';
 import type { TrialExportRow } from '../spec/run-export';
 
 /** Test data for the export tests: a small valid experiment and trials shaped like the JSON export's. */
 
-const tools = (clear: boolean) => ({
-  invoice: {
-    en: [
-      { tool: 'lookup', name: 'get_invoice', description: clear ? 'Read-only lookup.' : 'Handles invoices.', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } } },
-      { tool: 'pay', name: 'pay_invoice', description: clear ? 'Submits a payment (writes).' : 'Handles invoices.', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } } },
-    ],
-  },
-});
-
-const experimentInput: ExperimentSpecInput = {
-  format: 'tclab.experiment/v1',
-  id: 'fixture',
-  name: 'Fixture experiment',
-  locales: ['en'],
-  scenarios: [{ id: 'invoice', title: 'Invoice', tools: [{ id: 'lookup', effect: 'read' }, { id: 'pay', effect: 'write' }] }],
-  studies: [
-    {
-      id: 'selection',
-      kind: 'selection',
-      title: 'Selection',
-      protocol: { system: { en: 'Use a tool, or answer CLARIFY: / STOP:.' } },
-      conditions: [
-        { id: 'overlapping', label: 'Overlapping', baseline: true, tools: tools(false) },
-        { id: 'clear', label: 'Clear', tools: tools(true) },
-      ],
-      cases: [{ id: 'read-1', scenario: 'invoice', locale: 'en', task: 'Show invoice INV-7.', checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read', call_count: 1 } }] }],
-    },
-  ],
-};
-export const fixtureExperiment: ExperimentSpec = ExperimentSpec.parse(experimentInput);
+export const fixtureExperiment: ExperimentSpec = ExperimentSpec.parse(tinyExperiment('fixture'));
 
 /** Trial i of the fixture: alternating conditions; `text` and overrides let tests inject hostile output. */
 export function fixtureTrial(i: number, overrides: Partial<TrialExportRow> = {}): TrialExportRow {
