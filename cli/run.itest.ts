@@ -4,12 +4,12 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { RunExport } from '../lib/spec/run-export';
+import { RunExport } from '../lib/schema/run-export';
 import { runCli } from '../lib/testing/engine';
 import { benchSpec } from '../lib/testing/bench-spec';
 import { startLoopbackServer, wireToolNames, isInterpretationBody, type LoopbackServer, type Reply, type ScriptRequest } from '../lib/testing/loopback-server';
 import { pool, closeDb } from '../lib/db/client';
-import { TccCard, TccObservations } from '../lib/spec/tcc';
+import { TccCard, TccObservations } from '../lib/schema/tcc';
 import { tccFileNames } from '../lib/export/tcc';
 import { compareCard } from '../lib/scoring/compare';
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands';
-import { SpecError } from '../lib/spec/common';
+import { SpecError } from '../lib/schema/common';
 
 // Exit codes: 0 ok; 1 a check failed / the run did not complete; 2 invalid input (message names the field).
 const program = new Command()

@@ -1,4 +1,4 @@
-import type { PassCount, RunSummary, StudySummary } from '@/lib/spec/export';
+import type { PassCount, RunSummary, StudySummary } from '@/lib/schema/table1';
 import type { CellComparison, PublishedComparison, StudyComparison } from '@/lib/analysis/published';
 import { zeroFailureUpperBound } from '@/lib/stats/bounds';
 import { formatP, rateWithInterval } from './format';

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../../lib/spec/experiment';
-import { SpecError } from '../../lib/spec/common';
+import { ExperimentSpec } from '../../lib/schema/experiment';
+import { SpecError } from '../../lib/schema/common';
 import { UsageError } from '../errors';
 import { runBfclImport, runBfclScore } from './bfcl';
 

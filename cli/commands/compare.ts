@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { compareCard, type CardComparison } from '../../lib/scoring/compare';
-import { TccCard, TccObservations } from '../../lib/spec/tcc';
+import { TccCard, TccObservations } from '../../lib/schema/tcc';
 import { UsageError } from '../errors';
 
 /** `['checks', 0, 'axis']` → `$.checks[0].axis`; a key that is not an identifier → `$["tool-choice"]`. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ExperimentSpec } from '../../lib/spec/experiment';
+import { ExperimentSpec } from '../../lib/schema/experiment';
 import { getTemplate } from '../../lib/templates';
 import { lintExperiment, type LintFinding } from '../../lib/design/lint';
 import { catalogCosts, TOKENIZER } from '../../lib/design/tokens';

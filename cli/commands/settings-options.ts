@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { RunSettings } from '../../lib/spec/run';
-import { formatZodError } from '../../lib/spec/common';
+import { RunSettings } from '../../lib/schema/run';
+import { formatZodError } from '../../lib/schema/common';
 import { UsageError } from '../errors';
 
 export interface SettingsOptions {

@@ -1,4 +1,4 @@
-import type { ExperimentSpec, Study } from '@/lib/spec/experiment';
+import type { ExperimentSpec, Study } from '@/lib/schema/experiment';
 import { jsonText } from '../format';
 
 /** One study: conditions (baseline marked), scenarios × locales, protocol, each condition's tool definitions, cases with their checks. */

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { saveExperiment } from '@/lib/db/experiments';
-import { SpecError } from '@/lib/spec/common';
+import { SpecError } from '@/lib/schema/common';
 import { createRun } from '@/lib/runner/start';
 import { enqueueRunStart } from '@/lib/queue/enqueue';
 import { runFormToSettings } from './run-form';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunSettings, type RunSettingsInput } from '@/lib/spec/run';
+import { RunSettings, type RunSettingsInput } from '@/lib/schema/run';
 
 /** The Run form's fields, in display order. Empty optional fields mean "none" (null); empty required ones take the default. */
 export const RUN_FORM_FIELDS = [

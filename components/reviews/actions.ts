@@ -3,7 +3,7 @@
 import { cookies } from 'next/headers';
 import { revalidatePath } from 'next/cache';
 import { saveReview } from '@/lib/db/reviews';
-import { SpecError } from '@/lib/spec/common';
+import { SpecError } from '@/lib/schema/common';
 import type { ReviewFormState } from './review-form';
 import { REVIEWER_COOKIE } from './review-form';
 

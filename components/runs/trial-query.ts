@@ -1,7 +1,7 @@
-import type { TrialOutcome } from '@/lib/spec/export';
-import type { TrialRow } from '@/lib/spec/trial-page';
+import type { TrialOutcome } from '@/lib/schema/table1';
+import type { TrialRow } from '@/lib/schema/trial-page';
 
-export { TRIAL_FILTER_KEYS, TRIAL_SORT_KEYS, TrialPageQuery, type TrialFilterKey, type TrialPage, type TrialRow } from '@/lib/spec/trial-page';
+export { TRIAL_FILTER_KEYS, TRIAL_SORT_KEYS, TrialPageQuery, type TrialFilterKey, type TrialPage, type TrialRow } from '@/lib/schema/trial-page';
 
 export function toTrialRow(t: TrialOutcome): TrialRow {
   // pairKey = study|scenario|locale|caseId|o<order>|r<replicate> (lib/design/matrix.ts)

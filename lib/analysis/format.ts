@@ -1,4 +1,4 @@
-import type { PassCount, PassK, RunSummary, StudySummary } from '../spec/export';
+import type { PassCount, PassK, RunSummary, StudySummary } from '../schema/table1';
 import { wilson } from '../stats/wilson';
 
 /** "58% [44–71]" — k/n as a rate with its 95% Wilson interval; "—" when n is 0. Shared by CLI and UI. */

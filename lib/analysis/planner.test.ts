@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../spec/experiment';
+import { ExperimentSpec } from '../schema/experiment';
 import { getTemplate } from '../templates';
 import { countMatrix } from '../design/matrix';
 import { planTrials } from './planner';

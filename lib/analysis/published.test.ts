@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StudySummary } from '../spec/export';
+import type { StudySummary } from '../schema/table1';
 import { compareWithPublished, PublishedReference } from './published';
 import { REFERENCE_STUDY_PUBLISHED } from '../templates';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PassCount, StudySummary } from '../spec/export';
+import type { PassCount, StudySummary } from '../schema/table1';
 
 const Count = z.number().int().min(0);
 export const PublishedCount = z.object({ pass: Count, n: Count });

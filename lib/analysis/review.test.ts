@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TrialOutcome } from '../spec/export';
+import type { TrialOutcome } from '../schema/table1';
 import { reviewPairs } from './review';
 
 const spec = {

@@ -1,4 +1,4 @@
-import type { TrialOutcome } from '../spec/export';
+import type { TrialOutcome } from '../schema/table1';
 import type { SummarySpec } from './summary';
 
 /** How a pair's two sides came out (baseline → treatment), for the pairs with a failure on either side. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunSummary, type TrialOutcome } from '../spec/export';
+import { RunSummary, type TrialOutcome } from '../schema/table1';
 import { summarizeComparisons, summarizeRun, type SummarySpec } from './summary';
 import { compareWithPublished } from './published';
 import { REFERENCE_STUDY_PUBLISHED } from '../templates';

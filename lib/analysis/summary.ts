@@ -1,4 +1,4 @@
-import type { PassCount, PassK, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../spec/export';
+import type { PassCount, PassK, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../schema/table1';
 import { mcnemarExact } from '../stats/mcnemar';
 import { passHatK } from '../stats/pass-k';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PyFloat, pyEquals, pyType, stringifyPy } from '../scoring/pyvalue';
-import { SpecError } from '../spec/common';
+import { SpecError } from '../schema/common';
 import { categoryOf, parseAnswers, parseJsonLines, parseQuestions, parseResults } from './data';
 import { parsePyJson } from './pyjson';
 import { bfclParametersToJsonSchema } from './schema';

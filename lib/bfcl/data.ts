@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { SpecError } from '../spec/common';
+import { SpecError } from '../schema/common';
 import { parsePyJson } from './pyjson';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../spec/experiment';
+import { ExperimentSpec } from '../schema/experiment';
 import { scoreTrial } from '../scoring/score';
 import { toPlainJson } from '../scoring/pyvalue';
 import { loadAnswers, loadQuestions, parseAnswers, parseQuestions } from './data';

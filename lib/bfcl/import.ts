@@ -1,6 +1,6 @@
-import { parseOrThrow, SpecError } from '../spec/common';
-import { ExperimentSpec, type ExperimentSpecInput } from '../spec/experiment';
-import type { TccCheck } from '../spec/tcc';
+import { parseOrThrow, SpecError } from '../schema/common';
+import { ExperimentSpec, type ExperimentSpecInput } from '../schema/experiment';
+import type { TccCheck } from '../schema/tcc';
 import { isPlainObject, toPlainJson } from '../scoring/pyvalue';
 import { categoryOf, isRelevanceCategory, type BfclAnswer, type BfclFunction, type BfclQuestion } from './data';
 import { resolveDict } from './oracle';

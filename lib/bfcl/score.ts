@@ -1,4 +1,4 @@
-import { SpecError } from '../spec/common';
+import { SpecError } from '../schema/common';
 import { checkAstEntry, checkRelevanceEntry, type CheckerOptions } from './checker';
 import { categoryOf, isRelevanceCategory, type BfclAnswer, type BfclQuestion, type BfclResult } from './data';
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from './client';
 import { getExperiment, listExperiments, saveExperiment } from './experiments';
 import { benchSpec } from '../testing/bench-spec';
-import { SpecError } from '../spec/common';
+import { SpecError } from '../schema/common';
 
 // Experiments are frozen versions: changed content under the same id is the next version; content already
 // stored (in any version) is that version, never a copy.

@@ -1,5 +1,5 @@
-import { ExperimentSpec } from '../spec/experiment';
-import { parseOrThrow } from '../spec/common';
+import { ExperimentSpec } from '../schema/experiment';
+import { parseOrThrow } from '../schema/common';
 import { canonicalJson, sha256 } from '../design/hash';
 import { db, pool, utcTimestamp } from './client';
 

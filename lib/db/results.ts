@@ -1,6 +1,6 @@
 import { summarizeRun, type SummarySpec } from '../analysis/summary';
-import type { RunSummary } from '../spec/export';
-import type { TrialOutcome } from '../spec/export';
+import type { RunSummary } from '../schema/table1';
+import type { TrialOutcome } from '../schema/table1';
 import { pool } from './client';
 import type { TrialIdentity } from './trials';
 

@@ -1,8 +1,8 @@
-import { ReviewInput, type Review } from '../spec/review';
-import type { TrialOutcome } from '../spec/export';
-import { trialStatusFromVerdicts, type CheckStatus } from '../spec/verdict';
+import { ReviewInput, type Review } from '../schema/review';
+import type { TrialOutcome } from '../schema/table1';
+import { trialStatusFromVerdicts, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
-import { parseOrThrow, SpecError } from '../spec/common';
+import { parseOrThrow, SpecError } from '../schema/common';
 import { pool } from './client';
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { RunSettings, RunStatus } from '../spec/run';
-import { RunSettings as RunSettingsSchema } from '../spec/run';
+import type { RunSettings, RunStatus } from '../schema/run';
+import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
 
 export interface RunRow {

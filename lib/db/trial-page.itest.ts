@@ -3,7 +3,7 @@ import { closeDb } from './client';
 import { closeQueues } from '../queue/connection';
 import { trialOutcomes } from './results';
 import { trialPage } from './trial-page';
-import { TrialPageQuery, type TrialRow } from '../spec/trial-page';
+import { TrialPageQuery, type TrialRow } from '../schema/trial-page';
 import type { WorkerHandle } from '../runner/worker';
 import { completedReferenceRun } from '../testing/engine';
 import { toTrialRow } from '@/components/runs/trial-query';

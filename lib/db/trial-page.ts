@@ -1,4 +1,4 @@
-import { TRIAL_FILTER_KEYS, type TrialFilterKey, type TrialPage, type TrialPageQuery, type TrialRow } from '../spec/trial-page';
+import { TRIAL_FILTER_KEYS, type TrialFilterKey, type TrialPage, type TrialPageQuery, type TrialRow } from '../schema/trial-page';
 import { pool } from './client';
 
 // One page of a run's trials, filtered, sorted and cut in PostgreSQL: a page of a 20k-trial run reads its

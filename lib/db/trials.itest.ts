@@ -6,7 +6,7 @@ import { claimTrial, markExhausted, recordResult, recordTransportError, type Cla
 import { createRun } from '../runner/start';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../providers/types';
-import type { Observation } from '../spec/observation';
+import type { Observation } from '../schema/observation';
 
 // The hot-path SQL through group commit: claims and results of many trials go in one statement each, and
 // every row is still fenced on its own lease token.

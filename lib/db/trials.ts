@@ -1,8 +1,8 @@
 import type { TrialSpec } from '../design/matrix';
 import { trialIdOf } from '../design/matrix';
-import type { Observation } from '../spec/observation';
-import type { CheckStatus, Checkpoint, Verdict } from '../spec/verdict';
-import type { TrialStatus } from '../spec/run';
+import type { Observation } from '../schema/observation';
+import type { CheckStatus, Checkpoint, Verdict } from '../schema/verdict';
+import type { TrialStatus } from '../schema/run';
 import type { ProviderResult } from '../providers/types';
 import { pool } from './client';
 import { Batcher } from './batcher';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec, type ToolDefinition } from '../spec/experiment';
+import { ExperimentSpec, type ToolDefinition } from '../schema/experiment';
 import { getTemplate } from '../templates';
 import { lintCatalog, lintExperiment } from './lint';
 import { catalogCosts } from './tokens';

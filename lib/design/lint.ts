@@ -1,4 +1,4 @@
-import type { ExperimentSpec, ToolDefinition } from '../spec/experiment';
+import type { ExperimentSpec, ToolDefinition } from '../schema/experiment';
 import { catalogsOf } from './matrix';
 
 // The description linter (DESIGN §10.1). A description is the only field where a tool can make its case to

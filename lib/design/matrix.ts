@@ -1,4 +1,4 @@
-import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../spec/experiment';
+import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../schema/experiment';
 import type { ProviderRequest, WireTool } from '../providers/types';
 import { sha256, toolSetRef } from './hash';
 

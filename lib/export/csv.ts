@@ -1,9 +1,9 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { trialCategories } from '../scoring/categories';
-import type { ExportAttempt, TrialExportRow } from '../spec/run-export';
+import type { ExportAttempt, TrialExportRow } from '../schema/run-export';
 
-export type { TrialExportRow } from '../spec/run-export';
+export type { TrialExportRow } from '../schema/run-export';
 
 /** Columns of the trials CSV: the JSON export's names, flattened (DESIGN §10.5). */
 export const TRIAL_CSV_COLUMNS = [

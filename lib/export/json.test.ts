@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { RunExport, type TrialExportRow } from '../spec/run-export';
-import { RUN_EXPORT_FORMAT } from '../spec/export';
+import { RunExport, type TrialExportRow } from '../schema/run-export';
+import { RUN_EXPORT_FORMAT } from '../schema/table1';
 import { summarizeRun } from '../analysis/summary';
 import { fixtureExperiment, fixtureTrial } from '../testing/run-export-fixture';
 import { writeRunJson, type RunJsonParts } from './json';

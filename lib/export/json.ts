@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
-import type { ExperimentSpec } from '../spec/experiment';
-import { RUN_EXPORT_FORMAT } from '../spec/export';
-import type { ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../spec/run-export';
+import type { ExperimentSpec } from '../schema/experiment';
+import { RUN_EXPORT_FORMAT } from '../schema/table1';
+import type { ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../schema/run-export';
 
 export interface RunJsonParts {
   experiment: ExperimentSpec;
@@ -19,7 +19,7 @@ export interface WriteRunJsonOptions {
 }
 
 /**
- * Streams the public run export (`tclab.run/v1`, schema `RunExport` in lib/spec/run-export.ts) to `out`,
+ * Streams the public run export (`tclab.run/v1`, schema `RunExport` in lib/schema/run-export.ts) to `out`,
  * piece by piece: the head, then one trial per line, then the summary. Waits for 'drain' whenever `out`
  * asks it to (backpressure). Rejects if `out` errors or closes early, or if the trials iterator throws —
  * then the output is incomplete and must be discarded. The values are written as given, not re-validated.

@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { checksFor, type ExperimentSpec } from '../spec/experiment';
-import type { Observation } from '../spec/observation';
-import type { TccCard, TccObservations } from '../spec/tcc';
+import { checksFor, type ExperimentSpec } from '../schema/experiment';
+import type { Observation } from '../schema/observation';
+import type { TccCard, TccObservations } from '../schema/tcc';
 import { findStudyCase, naturalDefinitions } from '../design/matrix';
 import { exportTrialTcc, tccFileNames } from './tcc';
-import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../spec/run-export';
-import type { Checkpoint } from '../spec/verdict';
+import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../schema/run-export';
+import type { Checkpoint } from '../schema/verdict';
 import { getExperiment } from '../db/experiments';
 import { getRun, type RunRow } from '../db/runs';
 import { getTrialRecord, iterateTrialRecords, loadRunSummary, precheckAttempts, type AttemptRecord, type TrialRecord } from '../db/results';

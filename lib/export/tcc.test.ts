@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCompare } from '../../cli/commands/compare';
 import { toolSetRef } from '../design/hash';
-import { TccCard, TccObservations } from '../spec/tcc';
+import { TccCard, TccObservations } from '../schema/tcc';
 import { compareCard } from '../scoring/compare';
 import { scoreTrial } from '../scoring/score';
 import { categoryExamples, lookupEn } from '../scoring/fixtures/category-examples';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { toolSetRef } from '../design/hash';
-import type { Observation } from '../spec/observation';
-import { TccCard, TccObservations, type EvidenceGateItem, type TccCheck } from '../spec/tcc';
+import type { Observation } from '../schema/observation';
+import { TccCard, TccObservations, type EvidenceGateItem, type TccCheck } from '../schema/tcc';
 import { observationToTcc, type ScoringTool } from '../scoring/observe';
 
 /**

@@ -1,4 +1,4 @@
-import type { TransportErrorKind } from '../spec/run';
+import type { TransportErrorKind } from '../schema/run';
 import { redactText } from './redact';
 
 // The transport taxonomy (DESIGN §2): why an HTTP exchange produced no model answer. Model-side problems

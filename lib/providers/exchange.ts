@@ -1,4 +1,4 @@
-import type { Observation } from '../spec/observation';
+import type { Observation } from '../schema/observation';
 import type { ProviderResult } from './types';
 import { classifyFailure, type TransportError } from './errors';
 import { jsonMayHoldSecret, redactSecrets } from './redact';

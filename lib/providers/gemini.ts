@@ -1,8 +1,8 @@
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part } from '@google/genai';
 import { env } from '../env';
 import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../spec/observation';
-import type { RunSettings } from '../spec/run';
+import type { Observation, ToolCall } from '../schema/observation';
+import type { RunSettings } from '../schema/run';
 import {
   configErrorResult,
   failedResult,

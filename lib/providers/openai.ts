@@ -6,8 +6,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import { env } from '../env';
 import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../spec/observation';
-import type { RunSettings } from '../spec/run';
+import type { Observation, ToolCall } from '../schema/observation';
+import type { RunSettings } from '../schema/run';
 import {
   configErrorResult,
   failedResult,

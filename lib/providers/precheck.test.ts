@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransportErrorKind } from '../spec/run';
+import type { TransportErrorKind } from '../schema/run';
 import { describeProviderFailure } from './precheck';
 import type { ProviderResult } from './types';
 

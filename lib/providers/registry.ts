@@ -1,5 +1,5 @@
 import { env } from '../env';
-import { ProviderId } from '../spec/run';
+import { ProviderId } from '../schema/run';
 import { geminiApiKey, geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { RunSettings } from '../spec/run';
+import { RunSettings } from '../schema/run';
 import { simulate, simulatedProvider } from './simulated';
 import { extractArguments, readSchema } from './simulated/extract';
 import type { InterpretationTrace } from './simulated/interpret';

@@ -1,5 +1,5 @@
 import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../spec/observation';
+import type { Observation, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
 import type { Provider, ProviderRequest, ProviderResult } from './types';

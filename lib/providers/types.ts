@@ -1,6 +1,6 @@
-import type { Observation } from '../spec/observation';
-import type { RunSettings, TransportErrorKind } from '../spec/run';
-import type { Markers } from '../spec/experiment';
+import type { Observation } from '../schema/observation';
+import type { RunSettings, TransportErrorKind } from '../schema/run';
+import type { Markers } from '../schema/experiment';
 
 /** A tool as sent over the wire: hidden metadata (effect, scenario tool id) already stripped. */
 export interface WireTool {

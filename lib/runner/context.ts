@@ -1,5 +1,5 @@
-import type { ExperimentSpec, Study } from '../spec/experiment';
-import type { RunSettings } from '../spec/run';
+import type { ExperimentSpec, Study } from '../schema/experiment';
+import type { RunSettings } from '../schema/run';
 import type { Provider } from '../providers/types';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';

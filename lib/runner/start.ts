@@ -1,5 +1,5 @@
-import { RunSettings, type RunSettingsInput } from '../spec/run';
-import { parseOrThrow, SpecError } from '../spec/common';
+import { RunSettings, type RunSettingsInput } from '../schema/run';
+import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, expandTrials } from '../design/matrix';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunId, setRunStatus, type RunRow } from '../db/runs';

@@ -1,6 +1,6 @@
-import { checksFor, type Case, type Study } from '../spec/experiment';
-import type { TccCheck } from '../spec/tcc';
-import { trialStatusFromVerdicts } from '../spec/verdict';
+import { checksFor, type Case, type Study } from '../schema/experiment';
+import type { TccCheck } from '../schema/tcc';
+import { trialStatusFromVerdicts } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';

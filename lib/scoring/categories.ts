@@ -1,7 +1,7 @@
-import type { Markers } from '../spec/experiment';
-import type { Observation } from '../spec/observation';
-import type { Decision, TccCheck } from '../spec/tcc';
-import type { FailureCategory, Verdict } from '../spec/verdict';
+import type { Markers } from '../schema/experiment';
+import type { Observation } from '../schema/observation';
+import type { Decision, TccCheck } from '../schema/tcc';
+import type { FailureCategory, Verdict } from '../schema/verdict';
 import type { CheckResult, FieldResult } from './compare';
 import type { DerivedDecision, ScoringTool } from './observe';
 import { isPlainObject } from './pyvalue';
@@ -167,7 +167,7 @@ export function countCategoriesByCondition(
   return out;
 }
 
-/** The `{category: {baseline, treatment}}` shape of a study summary (lib/spec/export.ts StudySummary.categories). */
+/** The `{category: {baseline, treatment}}` shape of a study summary (lib/schema/table1.ts StudySummary.categories). */
 export function categoriesBaselineTreatment(
   counts: Partial<Record<FailureCategory, Record<string, number>>>,
   baseline: string,

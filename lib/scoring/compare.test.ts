@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TccCard, TccObservations } from '../spec/tcc';
+import { TccCard, TccObservations } from '../schema/tcc';
 import { compareCard } from './compare';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));

@@ -1,5 +1,5 @@
-import type { CheckStatus } from '../spec/verdict';
-import type { TccAxis, TccCard, TccCheck, TccObservations, TccObservedEntry } from '../spec/tcc';
+import type { CheckStatus } from '../schema/verdict';
+import type { TccAxis, TccCard, TccCheck, TccObservations, TccObservedEntry } from '../schema/tcc';
 import { matchArguments, normalizeText, tccValueEquals, type ArgumentMatch } from './arguments';
 import { isPlainObject } from './pyvalue';
 

@@ -1,5 +1,5 @@
-import type { Markers } from '../spec/experiment';
-import type { Marker } from '../spec/observation';
+import type { Markers } from '../schema/experiment';
+import type { Marker } from '../schema/observation';
 
 export interface ParsedText {
   marker: Marker | null;

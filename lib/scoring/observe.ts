@@ -1,5 +1,5 @@
-import type { Observation, ToolCall } from '../spec/observation';
-import type { TccCheck, TccObservations, TccObservedEntry } from '../spec/tcc';
+import type { Observation, ToolCall } from '../schema/observation';
+import type { TccCheck, TccObservations, TccObservedEntry } from '../schema/tcc';
 
 /** A tool as sent in a trial, with its hidden metadata (never sent to the model). */
 export interface ScoringTool {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureCategory } from '../spec/verdict';
+import type { FailureCategory } from '../schema/verdict';
 import { categoriesBaselineTreatment, countCategoriesByCondition, scoreTrial, type ScoreTrialInput } from './score';
 import { inventedValues } from './categories';
 import { categoryExamples as cases, lookupEn } from './fixtures/category-examples';

@@ -1,7 +1,7 @@
-import type { Markers } from '../spec/experiment';
-import type { Observation } from '../spec/observation';
-import type { Decision, TccCheck } from '../spec/tcc';
-import { trialStatusFromVerdicts, type Checkpoint, type CheckStatus, type Evidence, type Verdict } from '../spec/verdict';
+import type { Markers } from '../schema/experiment';
+import type { Observation } from '../schema/observation';
+import type { Decision, TccCheck } from '../schema/tcc';
+import { trialStatusFromVerdicts, type Checkpoint, type CheckStatus, type Evidence, type Verdict } from '../schema/verdict';
 import { categorize, type CategoryContext } from './categories';
 import { compareCheck, expectedFields, type CheckResult } from './compare';
 import { deriveDecision, observationToTcc, type DerivedDecision, type ScoringTool } from './observe';

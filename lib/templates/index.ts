@@ -1,4 +1,4 @@
-import type { ExperimentSpec } from '../spec/experiment';
+import type { ExperimentSpec } from '../schema/experiment';
 import { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
 
 export { PUBLISHED_REFERENCE, REFERENCE_STUDY_PUBLISHED } from './reference-study/published';

@@ -1,7 +1,7 @@
-import { checksFor } from '../spec/experiment';
+import { checksFor } from '../schema/experiment';
 import { describe, expect, it } from 'vitest';
 import { countMatrix, expandTrials } from '../design/matrix';
-import type { Case, ExperimentSpec, Study, ToolDefinition } from '../spec/experiment';
+import type { Case, ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
 import { referenceStudy } from './reference-study';
 import { STATUS_CODES } from './reference-study/interpretation';
 

@@ -1,5 +1,5 @@
-import { parseOrThrow } from '../spec/common';
-import { ExperimentSpec, type ExperimentSpecInput } from '../spec/experiment';
+import { parseOrThrow } from '../schema/common';
+import { ExperimentSpec, type ExperimentSpecInput } from '../schema/experiment';
 import { CONDITION, LOCALES, SCENARIO, STUDY, TOOL } from './reference-study/common';
 import { interpretationCaseId, interpretationCases, interpretationTools } from './reference-study/interpretation';
 import { INTERPRETATION_PROTOCOL, SELECTION_PROTOCOL } from './reference-study/protocols';

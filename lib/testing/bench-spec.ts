@@ -1,4 +1,4 @@
-import type { ExperimentSpecInput } from '../spec/experiment';
+import type { ExperimentSpecInput } from '../schema/experiment';
 
 /**
  * A synthetic experiment of exactly `n` formal trials (n a multiple of 2): one selection study, two

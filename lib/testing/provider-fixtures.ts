@@ -1,6 +1,6 @@
 import { resetEnvCache } from '../env';
 import type { ProviderRequest, WireTool } from '../providers/types';
-import { RunSettings, type RunSettingsInput } from '../spec/run';
+import { RunSettings, type RunSettingsInput } from '../schema/run';
 
 // Small provider-neutral requests for adapter tests (the invoice scenario of the reference study).
 

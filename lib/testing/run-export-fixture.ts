@@ -1,6 +1,6 @@
-import { ExperimentSpec } from '../spec/experiment';
+import { ExperimentSpec } from '../schema/experiment';
 import { tinyExperiment } from './tiny-experiment';
-import type { TrialExportRow } from '../spec/run-export';
+import type { TrialExportRow } from '../schema/run-export';
 
 /** Test data for the export tests: a small valid experiment and trials shaped like the JSON export's. */
 

@@ -1,5 +1,5 @@
 // A tiny valid experiment shared by the end-to-end specs and the export tests.
-import type { ExperimentSpecInput } from '../spec/experiment';
+import type { ExperimentSpecInput } from '../schema/experiment';
 
 /** A tiny valid experiment (one scenario, one locale, one case, two conditions); `task` may carry hostile text. */
 export function tinyExperiment(id: string, task = 'Show invoice INV-7.'): ExperimentSpecInput & Record<string, unknown> {

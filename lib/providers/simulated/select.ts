@@ -1,4 +1,4 @@
-import type { Markers } from '../../spec/experiment';
+import type { Markers } from '../../schema/experiment';
 import type { ProviderRequest, WireTool } from '../types';
 import { extractArguments, inventValue, readSchema, type SchemaInfo } from './extract';
 import { ACTIONS, ASK_CUE, MISSING_CUE, type Action } from './lexicon';

@@ -1,4 +1,4 @@
-import type { ExperimentSpecInput } from '../../spec/experiment';
+import type { ExperimentSpecInput } from '../../schema/experiment';
 
 // Ids and shapes shared by the reference-study content files (DESIGN §5, seed 000).
 
@@ -28,8 +28,8 @@ export const CONDITION = {
 export type StudyInput = ExperimentSpecInput['studies'][number];
 export type ConditionInput = StudyInput['conditions'][number];
 export type ToolDefinitionInput = ConditionInput['tools'][string][string][number];
-export type { CaseInput } from '../../spec/experiment';
-import type { CaseInput } from '../../spec/experiment';
+export type { CaseInput } from '../../schema/experiment';
+import type { CaseInput } from '../../schema/experiment';
 export type CheckInput = CaseInput['checks'][number];
 /** tools[scenario][locale] of one condition. */
 export type ToolsByScenario = ConditionInput['tools'];

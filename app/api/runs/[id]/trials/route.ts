@@ -1,6 +1,6 @@
 import { getRun } from '@/lib/db/runs';
 import { trialPage } from '@/lib/db/trial-page';
-import { TrialPageQuery } from '@/lib/spec/trial-page';
+import { TrialPageQuery } from '@/lib/schema/trial-page';
 
 export const dynamic = 'force-dynamic';
 

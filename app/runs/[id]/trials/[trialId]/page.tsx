@@ -9,7 +9,7 @@ import { ObservationView, VerdictsView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { toTrialRow } from '@/components/runs/trial-query';
 import { jsonText } from '@/components/format';
-import { checksFor } from '@/lib/spec/experiment';
+import { checksFor } from '@/lib/schema/experiment';
 
 export const dynamic = 'force-dynamic';
 

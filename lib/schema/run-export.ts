@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExperimentSpec } from './experiment';
-import { RUN_EXPORT_FORMAT, StudySummary } from './export';
+import { RUN_EXPORT_FORMAT, StudySummary } from './table1';
 import { Marker, ToolCall } from './observation';
 import { RunSettings, RunStatus, TransportErrorKind, TrialStatus } from './run';
 import { TccAxis } from './tcc';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildRequest, expandTrials, type TrialSpec } from '../design/matrix';
 import { simulatedProvider } from '../providers/simulated';
 import type { ProviderResult } from '../providers/types';
-import { checksFor, type ExperimentSpec, type Study } from '../spec/experiment';
-import type { Observation } from '../spec/observation';
-import { RunSettings } from '../spec/run';
+import { checksFor, type ExperimentSpec, type Study } from '../schema/experiment';
+import type { Observation } from '../schema/observation';
+import { RunSettings } from '../schema/run';
 import { PUBLISHED_REFERENCE } from './reference-study/published';
 import { referenceStudy } from './reference-study';
 
