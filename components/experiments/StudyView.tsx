@@ -1,4 +1,5 @@
 import type { ExperimentSpec, Study } from '@/lib/schema/experiment';
+import { kindModule } from '@/lib/studies/registry';
 import { jsonText } from '../format';
 
 /** One study: conditions (baseline marked), scenarios × locales, protocol, each condition's tool definitions, cases with their checks. */
@@ -99,7 +100,7 @@ export function StudyView({ spec, study }: { spec: ExperimentSpec; study: Study 
                 </td>
                 <td style={{ whiteSpace: 'pre-wrap' }} data-testid="case-task">
                   {k.task}
-                  {k.fixedCall && <pre className="text">{`fixed call: ${k.fixedCall.tool} ${jsonText(k.fixedCall.arguments)}\ninjected result: ${jsonText(k.toolResult)}`}</pre>}
+                  {kindDetails(study, k)}
                 </td>
                 <td>
                   {k.checks.map((chk) => (
@@ -115,4 +116,10 @@ export function StudyView({ spec, study }: { spec: ExperimentSpec; study: Study 
       </details>
     </section>
   );
+}
+
+/** The fields a case's study kind adds (e.g. interpretation's fixed call and injected result), as text. */
+function kindDetails(study: Study, k: Study['cases'][number]) {
+  const details = kindModule(study.kind).caseDetails(k);
+  return details && <pre className="text">{jsonText(details)}</pre>;
 }

@@ -1,5 +1,6 @@
 import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../schema/experiment';
 import type { ProviderRequest, WireTool } from '../providers/types';
+import { kindModule } from '../studies/registry';
 import { sha256, toolSetRef } from './hash';
 
 /** One formal request of the matrix: study × scenario × locale × case × condition × order × replicate. */
@@ -157,11 +158,7 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
     tools: ordered.map(toWireTool),
     task: kase.task,
   };
-  if (study.kind === 'interpretation' && kase.fixedCall) {
-    const def = defs.find((d) => d.tool === kase.fixedCall!.tool);
-    if (!def) throw new Error(`case "${kase.id}": condition "${condition.id}" does not define tool "${kase.fixedCall.tool}"`);
-    request.interpretation = { call: { name: def.name, arguments: kase.fixedCall.arguments }, result: kase.toolResult };
-  }
+  kindModule(study.kind).extendRequest(request, { kase, condition, definitions: defs });
   return request;
 }
 

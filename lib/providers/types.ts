@@ -1,6 +1,7 @@
 import type { Observation } from '../schema/observation';
 import type { RunSettings, TransportErrorKind } from '../schema/run';
 import type { Markers } from '../schema/experiment';
+import type { StudyKind } from '../studies/kinds';
 
 /** A tool as sent over the wire: hidden metadata (effect, scenario tool id) already stripped. */
 export interface WireTool {
@@ -14,7 +15,7 @@ export interface WireTool {
  * it into its own wire format. Nothing here comes from the case card: providers never see expectations.
  */
 export interface ProviderRequest {
-  kind: 'selection' | 'interpretation';
+  kind: StudyKind;
   locale: string;
   /** The study's response protocol (system instruction). */
   system: string;

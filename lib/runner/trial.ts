@@ -5,7 +5,8 @@ import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matri
 import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';
 import { haltKey, haltRun } from '../queue/halt';
-import { scoreTrial, type ScoreTrialInput } from '../scoring/score';
+import type { ScoreTrialInput } from '../scoring/score';
+import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
 import type { ProviderRequest, ProviderResult } from '../providers/types';
 import { runContext, type RunContext } from './context';
@@ -97,7 +98,7 @@ async function send(ctx: RunContext, claim: ClaimedTrial, opts: TrialWorkerOptio
 
   if (result.outcome === 'ok' && result.observation) {
     const { study, kase } = prep;
-    const { verdicts, checkpoints } = scoreTrial({
+    const { verdicts, checkpoints } = kindModule(study.kind).score({
       checks: prep.checks,
       observation: result.observation,
       attemptN: claim.attemptN,

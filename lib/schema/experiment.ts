@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Id, JsonObject, Locale } from './common';
 import { EvidenceGateItem, TccCard, TccCheck, TccExpected } from './tcc';
+import { StudyKind } from '../studies/kinds';
+import { KIND_SPECS, kindCaseFields } from '../studies/specs';
 
 /** A tool as the model sees it. `tool` is hidden metadata linking it to the scenario's tool; never sent. */
 export const ToolDefinition = z.object({
@@ -51,9 +53,8 @@ export const CaseFields = z.object({
   scenario: Id,
   locale: Locale,
   task: z.string().min(1),
-  /** interpretation: the lookup call, fixed, and the tool result injected after it. */
-  fixedCall: z.object({ tool: Id, arguments: JsonObject }).optional(),
-  toolResult: z.unknown().optional(),
+  /** The fields study kinds add (lib/studies/<kind>/spec.ts), e.g. interpretation's fixedCall and toolResult. */
+  ...kindCaseFields,
   evidenceGate: z.array(EvidenceGateItem).default([]),
   /** The case card's checks (TCC v0.1), fixed before any run. */
   checks: z.array(TccCheck).min(1),
@@ -93,7 +94,7 @@ export type OrderPolicy = z.infer<typeof OrderPolicy>;
 
 export const Study = z.object({
   id: Id,
-  kind: z.enum(['selection', 'interpretation']),
+  kind: StudyKind,
   title: z.string().min(1),
   orderPolicy: OrderPolicy.default('fixed'),
   protocol: Protocol,
@@ -154,10 +155,7 @@ export const ExperimentSpec = z
           if (!cond.tools[c.scenario]?.[c.locale])
             issue([...base, 'conditions', ki, 'tools'], `condition "${cond.id}" has no tools for ${c.scenario}/${c.locale} (case "${c.id}")`);
         });
-        if (study.kind === 'interpretation') {
-          if (!c.fixedCall) issue([...p, 'fixedCall'], 'an interpretation case needs the fixed lookup call');
-          if (c.toolResult === undefined) issue([...p, 'toolResult'], 'an interpretation case needs the injected tool result');
-        }
+        KIND_SPECS[study.kind].validateCase(c, p, issue, scenarios.get(c.scenario));
         dupes(c.checks.map((k) => k.id)).forEach((d) => issue([...p, 'checks'], `duplicate check id "${d}"`));
         for (const [condId, byCheck] of Object.entries(c.expectByCondition)) {
           if (!study.conditions.some((k) => k.id === condId)) issue([...p, 'expectByCondition', condId], `unknown condition "${condId}"`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StudyKind } from '../studies/kinds';
 import { ExperimentSpec } from './experiment';
 import { RUN_EXPORT_FORMAT, StudySummary } from './table1';
 import { Marker, ToolCall } from './observation';
@@ -70,7 +71,7 @@ export type ExportVerdict = z.infer<typeof ExportVerdict>;
 export const ExportTrial = z.object({
   id: z.string(),
   study: z.string(),
-  kind: z.enum(['selection', 'interpretation']),
+  kind: StudyKind,
   scenario: z.string(),
   locale: z.string(),
   caseId: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StudyKind } from '../studies/kinds';
 
 /** `{pass, n}` — n excludes unresolved and untested trials, which are counted beside it. */
 export const PassCount = z.object({ pass: z.number().int(), n: z.number().int(), unresolved: z.number().int().default(0), untested: z.number().int().default(0) });
@@ -14,7 +15,7 @@ export type PassK = z.infer<typeof PassK>;
 /** One column of Table 1. */
 export const StudySummary = z.object({
   study: z.string(),
-  kind: z.enum(['selection', 'interpretation']),
+  kind: StudyKind,
   baseline: z.string(),
   treatment: z.string(),
   rows: z.array(SummaryRow),

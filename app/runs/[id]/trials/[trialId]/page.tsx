@@ -10,6 +10,7 @@ import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { toTrialRow } from '@/components/runs/trial-query';
 import { jsonText } from '@/components/format';
 import { checksFor } from '@/lib/schema/experiment';
+import { kindModule } from '@/lib/studies/registry';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,6 +22,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
   const exp = await getExperiment(run.experimentId);
   const study = exp?.spec.studies.find((s) => s.id === t.study);
   const kase = study?.cases.find((c) => c.id === t.caseId);
+  const kindDetails = study && kase ? kindModule(study.kind).caseDetails(kase) : null;
   const row = toTrialRow({ ...t, categories: [] });
   const partners = (study?.conditions ?? [])
     .filter((c) => c.id !== t.condition)
@@ -114,7 +116,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             <details>
               <summary>Case-card checks (as they apply to this condition)</summary>
               <pre className="text">{jsonText(checksFor(kase, t.condition))}</pre>
-              {kase.fixedCall && <pre className="text">{jsonText({ fixedCall: kase.fixedCall, toolResult: kase.toolResult })}</pre>}
+              {kindDetails && <pre className="text">{jsonText(kindDetails)}</pre>}
             </details>
           </div>
         </>

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { Id, JsonObject } from '../../schema/common';
+import type { KindSpec } from '../spec-types';
+
+/** interpretation: the lookup call is fixed and its result injected; the model must report a label. */
+export const interpretationCaseFields = {
+  /** The lookup call, fixed, and the tool result injected after it. */
+  fixedCall: z.object({ tool: Id, arguments: JsonObject }).optional(),
+  toolResult: z.unknown().optional(),
+};
+
+export const interpretationSpec: KindSpec = {
+  kind: 'interpretation',
+  caseFields: interpretationCaseFields,
+  validateCase(c, path, issue, scenario) {
+    const fixed = c.fixedCall as { tool: string } | undefined;
+    if (!fixed) issue([...path, 'fixedCall'], 'an interpretation case needs the fixed lookup call');
+    else if (scenario && !scenario.tools.some((t) => t.id === fixed.tool))
+      issue([...path, 'fixedCall', 'tool'], `"${fixed.tool}" is not a tool of scenario "${scenario.id}"`);
+    if (c.toolResult === undefined) issue([...path, 'toolResult'], 'an interpretation case needs the injected tool result');
+  },
+};

@@ -1,0 +1,17 @@
+import type { StudyKind } from './kinds';
+import type { KindModule } from './types';
+import { selection } from './selection';
+import { interpretation } from './interpretation';
+
+export { STUDY_KINDS, StudyKind } from './kinds';
+export type { KindModule } from './types';
+
+/** Every study kind's module. A kind is one folder here plus one line in ./kinds.ts and this map. */
+export const KINDS: Record<StudyKind, KindModule> = { selection, interpretation };
+
+/** The module of a kind; fails fast on a kind no module defines (a stored row from a newer version). */
+export function kindModule(kind: string): KindModule {
+  const m = Object.hasOwn(KINDS, kind) ? KINDS[kind as StudyKind] : undefined;
+  if (!m) throw new Error(`unknown study kind "${kind}"`);
+  return m;
+}

@@ -1,0 +1,11 @@
+import { scoreTrial } from '../../scoring/score';
+import type { KindModule } from '../types';
+import { selectionSpec } from './spec';
+
+export const selection: KindModule = {
+  spec: selectionSpec,
+  summary: 'the model sees the candidate tools and decides: call which tool with which arguments, or CLARIFY, or STOP',
+  extendRequest() {},
+  score: scoreTrial,
+  caseDetails: () => null,
+};

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { StudyKind } from './kinds';
+
+/** Reports one problem at a zod-style path (relative to the spec root). */
+export type IssueFn = (path: (string | number)[], message: string) => void;
+
+/** What a case looks like to a kind's validation: only the fields every kind shares plus the kind's own. */
+export interface CaseForValidation {
+  id: string;
+  scenario: string;
+  locale: string;
+  [field: string]: unknown;
+}
+
+/** A scenario as a kind's validation sees it. */
+export interface ScenarioForValidation {
+  id: string;
+  tools: { id: string; effect: 'read' | 'write' }[];
+  [field: string]: unknown;
+}
+
+/**
+ * The spec part of a study kind: imported by lib/schema/experiment.ts, so it may import only zod and
+ * lib/schema leaf modules (common, tcc) — never experiment.ts itself.
+ */
+export interface KindSpec {
+  kind: StudyKind;
+  /** Fields this kind adds to a case (optional in the zod shape; `validateCase` says which it requires). */
+  caseFields: z.ZodRawShape;
+  /** Semantic checks of one case of a study of this kind; `path` is the case's path in the spec. */
+  validateCase(c: CaseForValidation, path: (string | number)[], issue: IssueFn, scenario: ScenarioForValidation | undefined): void;
+}
