@@ -98,6 +98,28 @@ describe('tclab run', () => {
     expect(r.stdout).toMatch(/pass\^k \(plain rate\)\s+pass\^6 (\d\.\d\d \(\d\.\d\d\)|—) → (\d\.\d\d \(\d\.\d\d\)|—)/);
   });
 
+  it('says when trials ended unresolved: `completed with unresolved trials`, exit 1 unless --allow-unresolved', async () => {
+    const file = path.join(dir, 'unresolved.json');
+    await writeFile(file, JSON.stringify(benchSpec(4)));
+    server.setScript(() => ({ kind: 'http', status: 503 }));
+    try {
+      const args = ['run', '--experiment', file, '--provider', 'openai', '--model', 'm', '--max-attempts', '1', '--out', path.join(dir, 'unresolved-run.json')];
+      const env = { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl };
+      const strict = await runCli(args, env);
+      expect(strict.code, strict.stderr).toBe(1);
+      expect(strict.stderr).toMatch(/completed with unresolved trials: 4 of 4 trials unresolved/);
+      expect(strict.stderr).not.toContain('    at '); // no stack trace
+      const exported = await readExport(path.join(dir, 'unresolved-run.json'));
+      expect(exported.run.status).toBe('completed_with_unresolved');
+      expect(exported.run.statusLabel).toBe('completed with unresolved trials');
+      const allowed = await runCli([...args, '--allow-unresolved'], env);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(allowed.stderr).toContain('completed with unresolved trials');
+    } finally {
+      server.setScript((req: ScriptRequest) => answerFor(req.provider, req.body));
+    }
+  });
+
   it('exits 2 and names the field on invalid input, storing nothing', async () => {
     const before = (await pool().query('SELECT count(*)::int AS n FROM runs')).rows[0].n;
     const bad = await runCli(['run', '--template', 'reference-study', '--concurrency', '0']);

@@ -29,7 +29,4 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
-export const FINAL_RUN_STATUSES = ['completed', 'cancelled', 'failed'] as const;
-export function isFinalRunStatus(status: string): boolean {
-  return (FINAL_RUN_STATUSES as readonly string[]).includes(status);
-}
+export { isFinalRunStatus, runStatusLabel } from '@/lib/schema/run-status';

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
+import { isFinalRunStatus } from '../lib/schema/run-status';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
 
 const configs = (process.argv[2] ? [process.argv.slice(2).map(Number)] : [[5000, 64, 100], [20000, 256, 100]]) as [number, number, number][];
@@ -61,7 +62,7 @@ try {
     await enqueueRunStart(run.id); // as the Run button does: the worker runs the pre-checks and enqueues the trials
     for (;;) {
       const r = await getRun(run.id);
-      if (r && ['completed', 'failed', 'cancelled'].includes(r.status)) {
+      if (r && isFinalRunStatus(r.status)) {
         if (r.status !== 'completed') throw new Error(`run ended ${r.status}: ${r.statusReason}`);
         break;
       }

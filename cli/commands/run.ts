@@ -9,6 +9,7 @@ import { createRun, startRun } from '../../lib/runner/start';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
+import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';
 import { runSettingsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
 import { exportRun, printSummary, shutdown } from './shared';
 
@@ -21,9 +22,8 @@ interface RunOptions extends SettingsOptions {
   checksCsv?: string;
   wait: boolean;
   worker: boolean;
+  allowUnresolved?: boolean;
 }
-
-const FINAL = new Set(['completed', 'cancelled', 'failed']);
 
 export function register(program: Command): void {
   const cmd = program
@@ -36,7 +36,8 @@ export function register(program: Command): void {
     .option('--csv <file>', 'write one CSV row per trial')
     .option('--checks-csv <file>', 'write one CSV row per check')
     .option('--no-wait', 'print the run id and return once the run has started')
-    .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)');
+    .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)')
+    .option('--allow-unresolved', 'exit 0 also when the run completed with unresolved trials (every attempt failed in transport)');
   settingsOptions(cmd);
   cmd.action(async (opts: RunOptions) => {
     const code = await runCommand(opts);
@@ -71,8 +72,10 @@ async function runCommand(opts: RunOptions): Promise<number> {
 
   await printSummary(final);
   if (opts.out || opts.csv || opts.checksCsv) await exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv });
-  if (final.status !== 'completed') process.stderr.write(`tclab: run ${final.id} ended ${final.status}${final.statusReason ? `: ${final.statusReason}` : ''}\n`);
-  return final.status === 'completed' ? 0 : 1;
+  const ok = runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved });
+  if (final.status !== 'completed')
+    process.stderr.write(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${ok ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
+  return ok ? 0 : 1;
 }
 
 async function resolveExperiment(opts: RunOptions): Promise<string> {
@@ -103,12 +106,12 @@ export async function waitForRun(runId: string): Promise<RunRow> {
   for (;;) {
     const [run, p] = await Promise.all([getRun(runId), runProgress(runId)]);
     if (!run) throw new Error(`run ${runId} disappeared`);
-    const line = `${run.status.padEnd(10)} ${p.done}/${p.total} done, ${p.inFlight} in flight, ${p.transportErrors} transport errors, ${p.byStatus.unresolved ?? 0} unresolved`;
+    const line = `${runStatusLabel(run.status).padEnd(10)} ${p.done}/${p.total} done, ${p.inFlight} in flight, ${p.transportErrors} transport errors, ${p.byStatus.unresolved ?? 0} unresolved`;
     if (line !== last) {
       process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
       last = line;
     }
-    if (FINAL.has(run.status)) {
+    if (isFinalRunStatus(run.status)) {
       if (tty) process.stderr.write('\n');
       return run;
     }

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRouter } from 'next/navigation';
-import { ALLOWED_ACTIONS, type ControlAction, type RunLiveState } from './live';
+import { CONTROL_ACTIONS, controlAllowed, type ControlAction, type RunLiveState } from './live';
 import { StatusBadge } from '../StatusBadge';
 import { formatInt, isFinalRunStatus } from '../format';
 
@@ -97,8 +97,8 @@ export function RunLive({ runId, initial }: { runId: string; initial: RunLiveSta
           )}
         </div>
         <div className="row">
-          {(['pause', 'resume', 'cancel'] as const).map((a) => (
-            <button key={a} type="button" className={a === 'cancel' ? 'danger' : undefined} disabled={busy || !ALLOWED_ACTIONS[a].includes(state.status)} onClick={() => control(a)}>
+          {CONTROL_ACTIONS.map((a) => (
+            <button key={a} type="button" className={a === 'cancel' ? 'danger' : undefined} disabled={busy || !controlAllowed(a, state.status)} onClick={() => control(a)}>
               {a[0].toUpperCase() + a.slice(1)}
             </button>
           ))}

@@ -7,11 +7,4 @@ export interface RunLiveState {
   progress: RunProgress;
 }
 
-export type ControlAction = 'pause' | 'resume' | 'cancel';
-
-/** Which control actions a run status allows (mirrors lib/runner/control.ts). */
-export const ALLOWED_ACTIONS: Record<ControlAction, readonly string[]> = {
-  pause: ['running', 'prechecking'],
-  resume: ['paused', 'failed'],
-  cancel: ['created', 'prechecking', 'running', 'paused', 'failed'],
-};
+export { controlAllowed, CONTROL_ACTIONS, type ControlAction } from '@/lib/schema/run-status';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { RunSettings, RunStatus } from '../schema/run';
+import type { RunSettings } from '../schema/run';
+import { FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
 import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
 
@@ -76,7 +77,7 @@ export async function listRuns(experimentId?: string): Promise<RunRow[]> {
 /** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
 export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<boolean> {
   const stamps =
-    to === 'running' ? ', started_at = COALESCE(started_at, now())' : ['completed', 'cancelled', 'failed'].includes(to) ? ', finished_at = now()' : '';
+    to === 'running' ? ', started_at = COALESCE(started_at, now())' : FINISHED_STAMP_STATUSES.includes(to) ? ', finished_at = now()' : '';
   const r = await pool().query(
     `UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])`,
     [id, to, reason, from],
@@ -84,13 +85,21 @@ export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus,
   return (r.rowCount ?? 0) > 0;
 }
 
-/** Marks a running run completed once no trial is left queued or running. Cheap: uses (run_id, status). */
+/**
+ * Marks a running run finished once no trial is left queued or running: `completed`, or
+ * `completed_with_unresolved` when any trial ended unresolved (with how many in the reason).
+ * Cheap: uses (run_id, status).
+ */
 export async function completeRunIfDone(id: string): Promise<boolean> {
   const r = await pool().query(
-    `UPDATE runs SET status = 'completed', finished_at = now(), status_reason = NULL
+    `WITH u AS (SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'unresolved')
+     UPDATE runs SET finished_at = now(),
+            status = CASE WHEN (SELECT n FROM u) > 0 THEN $3 ELSE $2 END,
+            status_reason = CASE WHEN (SELECT n FROM u) > 0
+              THEN (SELECT n FROM u) || ' of ' || total_trials || ' trials unresolved (every attempt failed in transport)' END
        WHERE id = $1 AND status = 'running'
-         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status IN ('queued', 'running'))`,
-    [id],
+         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status = ANY($4::text[]))`,
+    [id, 'completed' satisfies RunStatus, 'completed_with_unresolved' satisfies RunStatus, PENDING_TRIAL_STATUSES],
   );
   return (r.rowCount ?? 0) > 0;
 }
@@ -161,6 +170,6 @@ export async function activeRunIds(): Promise<string[]> {
 
 /** Trials of these runs that are not final (queued, or running under any lease). */
 export async function pendingTrialCount(runIds: string[]): Promise<number> {
-  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) AND status IN ('queued', 'running')`, [runIds]);
+  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[])`, [runIds, PENDING_TRIAL_STATUSES]);
   return r.rows[0].n;
 }

@@ -38,8 +38,48 @@ describe('trialsCsv', () => {
     const hostile = ['=HYPERLINK("http://x","y")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', '\r=1', 'plain', ' =spaced'];
     const trials = hostile.map((t, i) => fixtureTrial(i, { observation: { toolCalls: [], marker: null, label: t, text: t } }));
     const rows = records(await text(trialsCsv(trials)));
-    expect(rows.map((r) => r.text)).toEqual(["'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', ' =spaced']);
+    expect(rows.map((r) => r.text)).toEqual(["'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', "' =spaced"]);
     expect(rows.map((r) => r.label)).toEqual(rows.map((r) => r.text));
+  });
+
+  it('quotes every cell with a CR, LF, quote or separator; neutralises formulas behind whitespace and control characters', async () => {
+    const cells = [
+      'lone\rcarriage return',
+      '\r=cmd|" /C calc"!A0',
+      'line\nfeed',
+      'crlf\r\nboth',
+      'say "hi"',
+      'a,b',
+      ' =1+1',
+      '\t\t+SUM(A1:A9)',
+      '\n-2+3',
+      '\u0000@SUM(A1)',
+      '\u00a0=HYPERLINK("x")',
+      '\u3000=1',
+      '\u200b=1',
+      'plain text',
+      'a = b',
+    ];
+    const trials = cells.map((t, i) => fixtureTrial(i, { observation: { toolCalls: [], marker: null, label: null, text: t } }));
+    const csv = await text(trialsCsv(trials));
+    // every record is one line of the CSV except inside quotes: a lone CR never starts a new row
+    expect(records(csv)).toHaveLength(cells.length);
+    const rows = records(csv).map((r) => r.text);
+    const formula = [1, 6, 7, 8, 9, 10, 11, 12];
+    expect(rows).toEqual(cells.map((c, i) => (formula.includes(i) ? `'${c}` : c)));
+    // the raw text: each such cell is quoted, whatever csv-stringify would have done by itself
+    for (const [i, c] of cells.entries()) {
+      if (!/[\r\n",]/.test(c)) continue;
+      const quoted = `"${(formula.includes(i) ? `'${c}` : c).replaceAll('"', '""')}"`;
+      expect(csv, JSON.stringify(c)).toContain(quoted);
+    }
+    // nothing outside quotes holds a CR
+    expect(csv.replace(/"(?:[^"]|"")*"/g, '')).not.toContain('\r');
+  });
+
+  it('neutralise: formula signs after leading whitespace or controls, not inside the text', () => {
+    expect(['=1', ' =1', '\r\n+1', '\u0007-1', '\t@x', '\tplain', '\rplain'].map(neutralise)).toEqual(["'=1", "' =1", "'\r\n+1", "'\u0007-1", "'\t@x", "'\tplain", "'\rplain"]);
+    expect(['1=1', 'a+b', 'x@y.z', '', '  ', ' plain'].map(neutralise)).toEqual(['1=1', 'a+b', 'x@y.z', '', '  ', ' plain']);
   });
 
   it('streams from an async iterable and surfaces its errors', async () => {
@@ -100,14 +140,20 @@ describe('checksCsv', () => {
 });
 
 describe('neutralise', () => {
+  // whitespace and control characters, then a formula sign, then anything (CR, LF, quotes, commas included)
+  const hostileText = fc
+    .tuple(fc.array(fc.constantFrom(' ', '\t', '\r', '\n', '\u0000', '\u00a0', '\u3000', '\u200b'), { maxLength: 3 }), fc.constantFrom('', '=', '+', '-', '@'), fc.string({ unit: fc.constantFrom('a', ',', '"', '\r', '\n', '=', ' ') }))
+    .map(([ws, sign, rest]) => ws.join('') + sign + rest);
+
   it('property: round-trips any text, and no parsed cell starts with a formula character', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: 'grapheme' }), { minLength: 1, maxLength: 5 }), async (texts) => {
+      fc.asyncProperty(fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), hostileText), { minLength: 1, maxLength: 5 }), async (texts) => {
         const trials = texts.map((t, i) => fixtureTrial(i, { observation: { toolCalls: [], marker: null, label: null, text: t } }));
         const rows = records(await text(trialsCsv(trials)));
         rows.forEach((r, i) => {
           expect(r.text).toBe(neutralise(texts[i]));
           expect(/^[=+\-@\t\r]/.test(r.text)).toBe(false);
+          expect(/^[\s\p{Cc}\p{Cf}]*[=+\-@]/u.test(r.text)).toBe(false);
         });
       }),
       { numRuns: 200 },

@@ -58,12 +58,19 @@ export function checksCsv(rows: Rows, options: CsvOptions = {}): Readable {
 }
 
 /**
- * OWASP CSV-injection rule: a cell starting with `=`, `+`, `-`, `@`, tab or carriage return gets a
- * leading apostrophe, so a spreadsheet shows it as text instead of evaluating it. Model output is untrusted.
+ * OWASP CSV-injection rule: a cell whose first visible character is `=`, `+`, `-` or `@` — also behind any
+ * leading whitespace or control characters, which spreadsheet programs skip (` =1`, `\n=1`, `\u0000=1`) —
+ * or that starts with a tab or carriage return gets a leading apostrophe, so a spreadsheet shows it as text
+ * instead of evaluating it. Model output is untrusted.
  */
 export function neutralise(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
+// whitespace (Unicode too, e.g. U+3000, NBSP) and C0/C1 controls before a formula sign; or a leading tab / CR
+const FORMULA_START = /^(?:[\s\p{Cc}\p{Cf}]*[=+\-@]|[\t\r])/u;
+
+/** Cells holding a separator, a quote, a CR or an LF are always quoted (a lone CR must not start a row). */
+const MUST_QUOTE = /[,"\r\n]/;
 
 /** The distinct failure categories of a trial's verdicts, in verdict order. */
 export function failureCategories(t: Pick<TrialExportRow, 'verdicts'>): string[] {
@@ -87,7 +94,9 @@ function toCsv(
   options: CsvOptions,
   toRecords: (row: TrialExportRow) => Iterable<Cell[]>,
 ): Readable {
-  const out = stringify({ header: true, columns: [...columns], bom: options.bom ?? false, record_delimiter: 'unix' });
+  // csv-stringify quotes on its own only for the separator, quote and LF, not for a lone CR: quote_match
+  // makes every such cell quoted explicitly.
+  const out = stringify({ header: true, columns: [...columns], bom: options.bom ?? false, record_delimiter: 'unix', quoted_match: MUST_QUOTE });
   async function* records(): AsyncGenerator<string[]> {
     for await (const row of rows) for (const r of toRecords(row)) yield r.map(cellText);
   }

@@ -14,6 +14,7 @@ import { getTrialRecord, iterateTrialRecords, loadRunSummary, precheckAttempts, 
 import { redactSecrets } from '../providers/redact';
 import { checksCsv, trialsCsv } from './csv';
 import { writeRunJson } from './json';
+import { runStatusLabel } from '../schema/run-status';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -85,7 +86,7 @@ export async function runJsonStream(runId: string): Promise<Readable> {
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
-    run: { ...run.settings, id: run.id, experimentId: run.experimentId, status: run.status, statusReason: run.statusReason, totalTrials: run.totalTrials, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, simulated: run.provider === 'simulated' },
+    run: { ...run.settings, id: run.id, experimentId: run.experimentId, status: run.status, statusLabel: runStatusLabel(run.status), statusReason: run.statusReason, totalTrials: run.totalTrials, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, simulated: run.provider === 'simulated' },
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
     trials: exportTrials(runId),
     summary,

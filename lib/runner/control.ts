@@ -1,9 +1,10 @@
+import { RUN_CONTROL, type ControlAction } from '../schema/run-status';
 import { getRun, setRunStatus } from '../db/runs';
 import { cancelQueuedTrials } from '../db/trials';
 import { clearHalt, haltRun } from '../queue/halt';
 import { enqueuePending } from './start';
 
-export type ControlAction = 'pause' | 'resume' | 'cancel';
+export type { ControlAction } from '../schema/run-status';
 
 /**
  * Pause stops claims (workers drop jobs of a paused run; their trials stay queued) and, through the run's
@@ -15,7 +16,7 @@ export async function controlRun(runId: string, action: ControlAction): Promise<
   const run = await getRun(runId);
   if (!run) return { ok: false, status: 'missing', message: `run ${runId} not found` };
   if (action === 'pause') {
-    const ok = await setRunStatus(runId, ['running', 'prechecking'], 'paused');
+    const ok = await setRunStatus(runId, [...RUN_CONTROL.pause.from], RUN_CONTROL.pause.to);
     if (ok) await haltRun(runId);
     return { ok, status: ok ? 'paused' : run.status, message: ok ? 'paused: no new requests until resumed' : `cannot pause a ${run.status} run` };
   }
@@ -24,13 +25,13 @@ export async function controlRun(runId: string, action: ControlAction): Promise<
     // whose pre-checks failed never started: it needs a new run, with new pre-checks.
     if (run.status === 'failed' && !run.startedAt)
       return { ok: false, status: run.status, message: 'its pre-checks failed, so it never started: start a new run' };
-    if (run.status !== 'paused' && run.status !== 'failed') return { ok: false, status: run.status, message: `cannot resume a ${run.status} run` };
+    if (!RUN_CONTROL.resume.from.includes(run.status)) return { ok: false, status: run.status, message: `cannot resume a ${run.status} run` };
     await clearHalt(runId); // first: a run marked running must not keep refusing its own slots
-    const ok = await setRunStatus(runId, ['paused', 'failed'], 'running');
+    const ok = await setRunStatus(runId, [...RUN_CONTROL.resume.from], RUN_CONTROL.resume.to);
     if (ok) await enqueuePending(runId);
     return { ok, status: ok ? 'running' : run.status, message: ok ? 'resumed' : `cannot resume a ${run.status} run` };
   }
-  const ok = await setRunStatus(runId, ['created', 'prechecking', 'running', 'paused', 'failed'], 'cancelled', 'cancelled by user');
+  const ok = await setRunStatus(runId, [...RUN_CONTROL.cancel.from], RUN_CONTROL.cancel.to, 'cancelled by user');
   if (ok) await haltRun(runId);
   const n = ok ? await cancelQueuedTrials(runId) : 0;
   return { ok, status: ok ? 'cancelled' : run.status, message: ok ? `cancelled; ${n} queued trials will not be sent` : `cannot cancel a ${run.status} run` };

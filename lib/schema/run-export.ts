@@ -96,6 +96,8 @@ const Timestamp = z.union([z.iso.datetime({ offset: true }), z.date().transform(
 export const ExportRun = RunSettings.extend({
   id: z.string(),
   status: RunStatus,
+  /** How the status reads (`completed with unresolved trials`). */
+  statusLabel: z.string().optional(),
   statusReason: z.string().nullable().optional(),
   totalTrials: z.number().int().optional(),
   createdAt: Timestamp,

@@ -22,12 +22,8 @@ export const RunSettings = z.object({
 export type RunSettings = z.infer<typeof RunSettings>;
 export type RunSettingsInput = z.input<typeof RunSettings>;
 
-export const RunStatus = z.enum(['created', 'prechecking', 'running', 'paused', 'cancelled', 'completed', 'failed']);
-export type RunStatus = z.infer<typeof RunStatus>;
-
-export const TrialStatus = z.enum(['queued', 'running', 'passed', 'failed', 'untested', 'unresolved', 'cancelled']);
-export type TrialStatus = z.infer<typeof TrialStatus>;
-export const FINAL_TRIAL_STATUSES: TrialStatus[] = ['passed', 'failed', 'untested', 'unresolved', 'cancelled'];
+// statuses and control rules live in ./run-status (one home); re-exported for the schemas that use them
+export { RunStatus, TrialStatus, FINAL_TRIAL_STATUSES } from './run-status';
 
 export const TransportErrorKind = z.enum([
   'dns',

@@ -6,6 +6,7 @@ import { getRun, type RunRow } from '../db/runs';
 import { ensureTemplateExperiment } from '../db/templates';
 import { createRun, startRun } from '../runner/start';
 import { startWorker, type WorkerHandle } from '../runner/worker';
+import { FINAL_RUN_STATUSES, SCORED_TRIAL_STATUSES } from '../schema/run-status';
 
 // Helpers for run-engine integration tests: worker processes, waiting on PostgreSQL, invariants.
 
@@ -102,7 +103,7 @@ export async function engineViolations(runId: string): Promise<string[]> {
   const problems: string[] = [];
   for (const t of r.rows) {
     if (t.status === 'queued' || t.status === 'running') problems.push(`${t.id}: not final (${t.status})`);
-    const scored = ['passed', 'failed', 'untested'].includes(t.status);
+    const scored = (SCORED_TRIAL_STATUSES as readonly string[]).includes(t.status);
     if (scored && (t.obs !== 1 || !t.ok_attempt || t.verdicts < 1)) problems.push(`${t.id}: ${t.status} with ${t.obs} observations, ${t.verdicts} verdicts`);
     if (!scored && (t.obs !== 0 || t.verdicts !== 0)) problems.push(`${t.id}: ${t.status} but has a result`);
     if (t.recorded !== t.counted || !t.numbered) problems.push(`${t.id}: ${t.counted} attempts counted, ${t.recorded} recorded${t.numbered ? '' : ' (some out of range or unfinished)'}`);
@@ -117,7 +118,7 @@ export async function completedReferenceRun(): Promise<{ runId: string; worker: 
   const started = await startRun(run.id);
   if (!started.ok) throw new Error(started.reason);
   const worker = startWorker({ concurrency: 16 });
-  const final = await waitForRunStatus(run.id, ['completed', 'failed', 'cancelled']);
+  const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES]);
   if (final.status !== 'completed') throw new Error(`run ended ${final.status}`);
   return { runId: run.id, worker };
 }
