@@ -38,3 +38,55 @@ describe('tclab lint', () => {
     expect(refused.stderr).toContain('locales');
   });
 });
+
+describe('tclab lint on tool files and live MCP servers; tclab mcp list', () => {
+  const fixtures = path.join(process.cwd(), 'lib/mcp/fixtures/mcp-tools');
+  const everything = `"${process.execPath}" node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+
+  it('lints an MCP tools/list JSON, a JSON array of MCP tools and an OpenAI tools array; --json prints {findings: [{tool, rule, level, message}]}', async () => {
+    const fetch = await runCli(['lint', path.join(fixtures, 'reference-servers-snapshots/mcp-server-fetch.json'), '--json']);
+    expect(fetch.code).toBe(1); // model-directed-instruction is an error
+    const out = JSON.parse(fetch.stdout) as { findings: Record<string, string>[]; catalog: { tools: number; tokens: number } };
+    expect(out.catalog.tools).toBe(1);
+    expect(out.findings.find((f) => f.rule === 'model-directed-instruction')).toEqual({ tool: 'fetch', rule: 'model-directed-instruction', level: 'error', message: expect.stringContaining('internet access') });
+    for (const f of out.findings) expect(Object.keys(f).sort()).toEqual(['level', 'message', 'rule', 'tool']);
+
+    const array = path.join(dir, 'array.json');
+    await writeFile(array, JSON.stringify([{ name: 'list_rooms', description: 'Lists the meeting rooms of one building, with their capacity.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }]));
+    const clean = await runCli(['lint', array]);
+    expect(clean.stdout).toContain('1 tools');
+    expect(clean.stdout).toContain('0 findings');
+    expect(clean.code).toBe(0);
+
+    const openai = path.join(dir, 'openai.json');
+    await writeFile(openai, JSON.stringify([{ type: 'function', function: { name: 'book', description: 'Books.', parameters: { type: 'object' } } }]));
+    const warned = await runCli(['lint', openai]);
+    expect(warned.stdout).toContain('warning too-short: book');
+    expect(warned.code).toBe(0);
+
+    const neither = path.join(dir, 'neither.json');
+    await writeFile(neither, JSON.stringify({ hello: 1 }));
+    const refused = await runCli(['lint', neither]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/not a tool file.*or an experiment spec/s);
+  });
+
+  it('lints a live server over stdio and lists its tools; a server that hangs is a clear error (exit 2)', async () => {
+    const live = await runCli(['lint', '--mcp-stdio', everything, '--json']);
+    const out = JSON.parse(live.stdout) as { findings: { tool: string; rule: string }[]; catalog: { tools: number } };
+    const listed = await runCli(['mcp', 'list', '--stdio', everything, '--json']);
+    expect(listed.code).toBe(0);
+    const json = JSON.parse(listed.stdout) as { server: { name: string }; sha256: string; tools: { name: string }[] };
+    expect(json.server.name).toBe('mcp-servers/everything');
+    expect(out.catalog.tools).toBe(json.tools.length);
+    const text = await runCli(['mcp', 'list', '--stdio', everything]);
+    expect(text.stdout).toMatch(/^echo\s+read\s+\(readOnlyHint true\)/m);
+    expect(text.stdout).toContain(json.sha256);
+    const hang = await runCli(['mcp', 'list', '--stdio', `"${process.execPath}" -e "setInterval(() => {}, 1000)"`, '--timeout-ms', '800']);
+    expect(hang.code).toBe(2);
+    expect(hang.stderr).toContain('did not answer within 800 ms');
+    const usage = await runCli(['mcp', 'list']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('give one server');
+  });
+});

@@ -5,6 +5,7 @@ import { register as exportCmd } from './export';
 import { register as compare } from './compare';
 import { register as bfcl } from './bfcl';
 import { register as lint } from './lint';
+import { register as mcp } from './mcp';
 
 // Each command lives in its own file and exports `register(program)`; add new ones here.
 export function registerCommands(program: Command): void {
@@ -14,4 +15,5 @@ export function registerCommands(program: Command): void {
   compare(program);
   bfcl(program);
   lint(program);
+  mcp(program);
 }

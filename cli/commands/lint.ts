@@ -1,34 +1,85 @@
 import type { Command } from 'commander';
 import { ExperimentSpec } from '../../lib/schema/experiment';
 import { getTemplate } from '../../lib/templates';
-import { lintExperiment, type LintFinding } from '../../lib/design/lint';
-import { catalogCosts, TOKENIZER } from '../../lib/design/tokens';
+import { lintExperiment, lintTools, type LintFinding, type ToolFileFinding } from '../../lib/design/lint';
+import { catalogCosts, TOKENIZER, wireToolsCost } from '../../lib/design/tokens';
+import { listMcpTools, McpListError } from '../../lib/mcp/client';
+import { readToolFile, ToolFileError, type ImportedTool } from '../../lib/mcp/tools';
 import { UsageError } from '../errors';
 import { parseFile, readJsonFile } from './compare';
+import { mcpExtraOptions, mcpTarget, timeoutOf, type McpCliOptions } from './mcp-options';
+
+type LintOptions = McpCliOptions & { template?: string; json?: boolean; mcpStdio?: string; mcpUrl?: string };
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('lint')
-    .description('lint the tool descriptions of an experiment and estimate each tool catalog in tokens (no database needed)')
-    .argument('[file]', 'an experiment spec JSON file (tclab.experiment/v1)')
+    .description('lint tool descriptions and estimate each tool catalog in tokens (no database needed)')
+    .argument('[file]', 'an experiment spec (tclab.experiment/v1), an MCP tools/list JSON, a JSON array of MCP tools, or an OpenAI tools array')
     .option('--template <id>', 'a built-in template instead of a file, e.g. reference-study')
-    .option('--json', 'print {catalogs, findings} as JSON')
-    .action((file: string | undefined, opts: { template?: string; json?: boolean }) => {
-      if (Boolean(file) === Boolean(opts.template)) throw new UsageError('give one experiment: a spec file, or --template');
-      const spec = opts.template ? templateSpec(opts.template) : parseFile(ExperimentSpec, readJsonFile(file!), file!, 'experiment spec');
-      const catalogs = catalogCosts(spec);
-      const findings = lintExperiment(spec);
-      if (opts.json) process.stdout.write(`${JSON.stringify({ tokenizer: TOKENIZER, catalogs, findings }, null, 2)}\n`);
-      else process.stdout.write(report(catalogs, findings));
-      // findings are advice; errors (e.g. two tools described alike) fail a CI step that runs this
-      if (findings.some((f) => f.level === 'error')) process.exitCode = 1;
-    });
+    .option('--mcp-stdio <command>', 'a live MCP server started as a child process: "CMD ARGS…"')
+    .option('--mcp-url <url>', 'a live MCP server over Streamable HTTP')
+    .option('--json', 'print the findings as JSON ({findings: [{tool, rule, level, message}, …]}, and the catalogs)');
+  for (const o of mcpExtraOptions) cmd.addOption(o);
+  cmd.action(async (file: string | undefined, opts: LintOptions) => {
+    const given = [file, opts.template, opts.mcpStdio, opts.mcpUrl].filter(Boolean).length;
+    if (given !== 1) throw new UsageError('give one input: a file, --template, --mcp-stdio or --mcp-url');
+    if (opts.mcpStdio || opts.mcpUrl) {
+      const target = mcpTarget(opts.mcpStdio, opts.mcpUrl, opts, { stdio: '--mcp-stdio', url: '--mcp-url' });
+      try {
+        const listed = await listMcpTools(target, { timeoutMs: timeoutOf(opts) });
+        return lintToolList(listed.tools, opts.mcpStdio ?? opts.mcpUrl!, opts.json);
+      } catch (e) {
+        if (e instanceof McpListError) throw new UsageError(e.message);
+        throw e;
+      }
+    }
+    if (opts.template) return lintSpec(templateSpec(opts.template), opts.json);
+    const value = readJsonFile(file!);
+    // an experiment says so in its format field; anything else must be a tool file
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'format' in value) return lintSpec(parseFile(ExperimentSpec, value, file!, 'experiment spec'), opts.json);
+    try {
+      return lintToolList(readToolFile(value).tools, file!, opts.json);
+    } catch (e) {
+      if (e instanceof ToolFileError) throw new UsageError(`${file}: ${e.message} — or an experiment spec ({"format": "tclab.experiment/v1", …})`);
+      throw e;
+    }
+  });
+}
+
+function lintSpec(spec: ExperimentSpec, json?: boolean): void {
+  const catalogs = catalogCosts(spec);
+  const findings = lintExperiment(spec);
+  if (json) process.stdout.write(`${JSON.stringify({ tokenizer: TOKENIZER, catalogs, findings }, null, 2)}\n`);
+  else process.stdout.write(report(catalogs, findings));
+  // findings are advice; errors (e.g. two tools described alike) fail a CI step that runs this
+  if (findings.some((f) => f.level === 'error')) process.exitCode = 1;
+}
+
+function lintToolList(tools: ImportedTool[], what: string, json?: boolean): void {
+  const findings = lintTools(tools);
+  const cost = wireToolsCost(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
+  if (json) process.stdout.write(`${JSON.stringify({ findings, tokenizer: TOKENIZER, catalog: cost }, null, 2)}\n`);
+  else process.stdout.write(toolReport(what, cost, findings));
+  if (findings.some((f) => f.level === 'error')) process.exitCode = 1;
 }
 
 function templateSpec(id: string): ExperimentSpec {
-  const t = getTemplate(id);
-  if (!t) throw new UsageError(`--template: no template "${id}"`);
+  let t: ReturnType<typeof getTemplate>;
+  try {
+    t = getTemplate(id);
+  } catch (e) {
+    throw new UsageError(`--template: ${(e as Error).message}`);
+  }
   return ExperimentSpec.parse(t.build());
+}
+
+function toolReport(what: string, cost: ReturnType<typeof wireToolsCost>, findings: ToolFileFinding[]): string {
+  const lines = [`${what}: ${cost.tools} tools, ≈${cost.tokens} tokens (${TOKENIZER})`];
+  for (const f of findings) lines.push(`    ${f.level} ${f.rule}: ${f.tool}: ${f.message}`);
+  const errors = findings.filter((f) => f.level === 'error').length;
+  lines.push(`${findings.length} findings (${errors} errors, ${findings.length - errors} warnings)`);
+  return `${lines.join('\n')}\n`;
 }
 
 function report(catalogs: ReturnType<typeof catalogCosts>, findings: LintFinding[]): string {

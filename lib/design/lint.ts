@@ -16,7 +16,8 @@ export type LintRule =
   | 'codes-without-meanings'
   | 'too-short'
   | 'uncheckable-claim'
-  | 'parameter-undescribed';
+  | 'parameter-undescribed'
+  | 'model-directed-instruction';
 
 export interface LintFinding {
   rule: LintRule;
@@ -41,12 +42,31 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
   'too-short': { level: 'warning', what: 'too short to say what the tool does, for whom, and with what effect' },
   'uncheckable-claim': { level: 'warning', what: 'a claim nobody can check ("powerful", "seamless", …)' },
   'parameter-undescribed': { level: 'warning', what: 'a parameter without a description beyond its own name' },
+  'model-directed-instruction': {
+    level: 'error',
+    what: 'text that tells the model what to do beyond describing the tool ("ignore previous instructions", "always prefer this tool", "this tool gives you internet access")',
+  },
 };
 
 // Words that tell a model a tool changes something, in the locales we ship (en, zh-TW) and a few more.
 const WRITE_WORDS = /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
 const UNCHECKABLE = /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
 const CODE_RANGE = /(\bcodes?\b|status|代碼|狀態)[^.。]*?\b(\d+)\s*(?:to|-|–|—|~|through|至|到)\s*(\d+)\b/i;
+// Instructions to the model rather than facts about the tool: overriding its instructions, ranking this tool
+// above all others whatever the task, or claiming capabilities for the model itself. A reasoned comparison
+// ("prefer this over a generic browser tool: a repeated search does not hit Amazon again") is a claim the
+// caller can check and act on, so only unconditional rankings are flagged.
+const MODEL_DIRECTED: RegExp[] = [
+  /\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|other|your|system)\s+(instructions?|prompts?|messages?|rules?|guidelines?)/i,
+  /\b(always|only)\s+(use|prefer|call|choose|pick|select)\s+(this|these|me)\b/i,
+  /\b(never|do\s+not|don't)\s+(use|call|choose|pick|select)\s+(any\s+)?(other|another|different)\s+tools?\b/i,
+  /\b(use|call|prefer)\s+this\s+tool\s+(first|before\s+any|instead\s+of\s+(any|all|every))\b/i,
+  /\b(instead\s+of|over)\s+(any|all|every)\s+other\s+tools?\b/i,
+  /\b(gives?|grants?)\s+you\s+(full\s+|unrestricted\s+)?(internet|web|network|root|admin|file\s*system)\s+access\b/i,
+  /\byou\s+(now\s+)?(have|can\s+access)\s+(full\s+|unrestricted\s+)?(internet|web|network)\s+access\b/i,
+  /\byour\s+(system\s+prompt|instructions)\b/i,
+  /忽略(之前|先前|以上|所有)的?(指示|指令)|總是(使用|優先使用)此工具|不要使用其他工具/,
+];
 const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|\d+\s*(?:表示|代表|為)/;
 
 /** Every finding of every catalog (study × condition × scenario × locale) of the experiment. */
@@ -80,6 +100,13 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
     const range = CODE_RANGE.exec(text);
     if (range && !CODE_MEANING.test(text)) add('codes-without-meanings', d.name, `mentions codes ${range[2]}–${range[3]} without what each one means`);
     if (words(text) < 6) add('too-short', d.name, `${JSON.stringify(text)} is ${words(text)} word${words(text) === 1 ? '' : 's'} long`);
+    for (const re of MODEL_DIRECTED) {
+      const m = re.exec(text);
+      if (m) {
+        add('model-directed-instruction', d.name, `"${m[0]}" tells the model what to do instead of describing the tool`);
+        break;
+      }
+    }
     const claim = UNCHECKABLE.exec(text);
     if (claim) add('uncheckable-claim', d.name, `"${claim[0]}" cannot be checked; say what it does instead`);
     for (const [param, schema] of Object.entries((d.parameters.properties ?? {}) as Record<string, { description?: unknown }>)) {
@@ -120,4 +147,29 @@ function jaccard(a: string, b: string): number {
   let both = 0;
   for (const w of x) if (y.has(w)) both++;
   return both / (x.size + y.size - both);
+}
+
+/** A finding on a tool file (an MCP tools/list, an OpenAI tools array): one catalog, no study or condition. */
+export interface ToolFileFinding {
+  tool: string;
+  rule: LintRule;
+  level: LintFinding['level'];
+  message: string;
+}
+
+/**
+ * Lint tools read from a file or a live server as one catalog. A tool's effect is known from MCP annotations:
+ * not `readOnlyHint` → it may write, and `write-not-said` applies; an OpenAI tool has no annotations, so
+ * that rule is not applied to it.
+ */
+export function lintTools(tools: { name: string; description: string; parameters: Record<string, unknown>; effect: 'read' | 'write'; annotated: boolean }[]): ToolFileFinding[] {
+  const defs: ToolDefinition[] = tools.map((t, i) => ({ tool: `t${i}`, name: t.name, description: t.description, parameters: t.parameters }));
+  const effects = new Map<string, 'read' | 'write'>();
+  tools.forEach((t, i) => t.annotated && effects.set(`t${i}`, t.effect));
+  return lintCatalog(defs, effects).map((f) => ({
+    tool: f.tool,
+    rule: f.rule,
+    level: f.level,
+    message: f.rule === 'write-not-said' ? 'is not marked readOnlyHint, so it may change something, but its description never says what it changes' : f.message,
+  }));
 }

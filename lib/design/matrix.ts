@@ -42,8 +42,20 @@ export function candidateOrders(n: number, policy: OrderPolicy): number[][] {
   const natural = Array.from({ length: n }, (_, i) => i);
   if (policy === 'fixed' || n < 2) return [natural];
   if (policy === 'reverse-swap') return [natural, [...natural].reverse()];
-  if (n > 6) throw new Error(`all-permutations with ${n} tools would make ${factorial(n)} orders; use reverse-swap`);
+  if (policy === 'rotations') return natural.map((k) => natural.map((i) => (i + k) % n));
+  if (n > MAX_PERMUTATION_TOOLS) throw new Error(`all-permutations with ${n} tools would make ${factorial(n)} orders (at most ${MAX_PERMUTATION_TOOLS} tools, ${factorial(MAX_PERMUTATION_TOOLS)} orders); use rotations`);
   return permutations(natural);
+}
+
+/** all-permutations is refused past this many tools (7! = 5,040 orders per case). */
+export const MAX_PERMUTATION_TOOLS = 6;
+
+/** How many candidate orders a policy makes for n tools, computed without listing them. */
+export function orderCount(n: number, policy: OrderPolicy): number {
+  if (policy === 'fixed' || n < 2) return 1;
+  if (policy === 'reverse-swap') return 2;
+  if (policy === 'rotations') return n;
+  return factorial(n);
 }
 
 function permutations(xs: number[]): number[][] {

@@ -1,6 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
 import type { ExperimentSpec } from '../schema/experiment';
+import type { WireTool } from '../providers/types';
 import { catalogsOf, toWireTool } from './matrix';
 
 // What each tool catalog costs in prompt tokens on every request that carries it (DESIGN §10.1): the
@@ -23,14 +24,15 @@ export interface CatalogCost {
 export const TOKENIZER = 'o200k_base';
 
 export function catalogCosts(spec: ExperimentSpec): CatalogCost[] {
-  return [...catalogsOf(spec)].map(({ definitions, effects: _effects, ...where }) => {
-    const wire = definitions.map(toWireTool);
-    return {
-      ...where,
-      tools: wire.length,
-      chars: JSON.stringify(wire).length,
-      // parameters are JSON Schemas of type "object" (the spec refuses anything else)
-      tokens: estimateTokensInFunctions(wire as unknown as ChatCompletionFunctionDefinition[], countTokens),
-    };
-  });
+  return [...catalogsOf(spec)].map(({ definitions, effects: _effects, ...where }) => ({ ...where, ...wireToolsCost(definitions.map(toWireTool)) }));
+}
+
+/** Size of one list of tools as sent: count, characters of the JSON, estimated prompt tokens. */
+export function wireToolsCost(wire: WireTool[]): { tools: number; chars: number; tokens: number } {
+  return {
+    tools: wire.length,
+    chars: JSON.stringify(wire).length,
+    // parameters are JSON Schemas of type "object" (the spec and the tool-file reader make sure)
+    tokens: estimateTokensInFunctions(wire as unknown as ChatCompletionFunctionDefinition[], countTokens),
+  };
 }

@@ -20,7 +20,15 @@ export type ToolDefinition = z.infer<typeof ToolDefinition>;
 export const ScenarioTool = z.object({ id: Id, effect: z.enum(['read', 'write']) });
 export type ScenarioTool = z.infer<typeof ScenarioTool>;
 
-export const Scenario = z.object({ id: Id, title: z.string().min(1), tools: z.array(ScenarioTool).min(1) });
+/** Where a scenario's tools came from: a stored tool snapshot (lib/mcp), by id and content hash. */
+export const ScenarioSource = z.object({ snapshot: z.string().min(1), sha256: z.string().min(1), server: z.string().nullable().default(null) });
+
+export const Scenario = z.object({
+  id: Id,
+  title: z.string().min(1),
+  tools: z.array(ScenarioTool).min(1),
+  source: ScenarioSource.optional(),
+});
 export type Scenario = z.infer<typeof Scenario>;
 
 /** tools[scenarioId][locale] = the definitions this condition sends. */
@@ -89,7 +97,11 @@ export function checksFor(kase: Case, conditionId: string): TccCheck[] {
   return kase.checks.map((c) => (overrides[c.id] ? { ...c, expected: { ...c.expected, ...overrides[c.id] } } : c));
 }
 
-export const OrderPolicy = z.enum(['fixed', 'reverse-swap', 'all-permutations']);
+/**
+ * Candidate orders: `fixed` (as declared), `reverse-swap` (declared and reversed), `rotations` (n orders,
+ * a cyclic Latin square: each tool in each position exactly once), `all-permutations` (n!, refused past 6 tools).
+ */
+export const OrderPolicy = z.enum(['fixed', 'reverse-swap', 'rotations', 'all-permutations']);
 export type OrderPolicy = z.infer<typeof OrderPolicy>;
 
 export const Study = z.object({

@@ -1,0 +1,198 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { z } from 'zod';
+import { readToolFile, toolsHash, type ImportedTool } from './tools';
+
+// List a live MCP server's tools with the official SDK (1.x): over stdio (the server runs as a child
+// process of ours) or Streamable HTTP. Everything is bounded by one time limit; whatever goes wrong
+// (a server that hangs, exits at once, a URL where nothing listens) is a McpListError with a message
+// that says which, and nothing is stored by this module.
+
+/** Variables a stdio server may be given: names only letters, digits and "_"; never a provider key. */
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+const PROVIDER_KEYS = /^(OPENAI|OPENAI_COMPATIBLE|GEMINI|GOOGLE|ANTHROPIC)_API_KEY$/;
+
+export const StdioTarget = z.object({
+  kind: z.literal('stdio'),
+  command: z.string().min(1, 'a command to start the server'),
+  args: z.array(z.string()).default([]),
+  /**
+   * The child's environment beyond the SDK's safe defaults (HOME, LOGNAME, PATH, SHELL, TERM, USER):
+   * only what is listed here, so it never inherits the app's provider keys.
+   */
+  env: z
+    .record(EnvName, z.string())
+    .default({})
+    .superRefine((env, ctx) => {
+      for (const k of Object.keys(env))
+        if (PROVIDER_KEYS.test(k)) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is a provider key and is never given to an MCP server` });
+    }),
+  cwd: z.string().optional(),
+});
+export const HttpTarget = z.object({
+  kind: z.literal('http'),
+  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'an http:// or https:// URL'),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+export const McpTarget = z.discriminatedUnion('kind', [StdioTarget, HttpTarget]);
+export type McpTarget = z.infer<typeof McpTarget>;
+export type McpTargetInput = z.input<typeof McpTarget>;
+
+export class McpListError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'exited' | 'unreachable' | 'protocol' | 'invalid',
+  ) {
+    super(message);
+    this.name = 'McpListError';
+  }
+}
+
+export interface ListedTools {
+  server: { name: string; version: string | null } | null;
+  protocolVersion: string | null;
+  /** The tools/list entries exactly as received, every page in order. */
+  raw: unknown[];
+  tools: ImportedTool[];
+  sha256: string;
+  /** Pages read (tools/list follows nextCursor). */
+  pages: number;
+}
+
+export const DEFAULT_MCP_TIMEOUT_MS = 15_000;
+const MAX_PAGES = 1000;
+
+/** `"node server.js --flag 'a b'"` → command and args (quotes group; no shell is involved). */
+export function splitCommandLine(line: string): { command: string; args: string[] } {
+  const parts: string[] = [];
+  const re = /"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g;
+  for (const m of line.matchAll(re)) parts.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]));
+  if (parts.length === 0) throw new McpListError('no command given', 'invalid');
+  return { command: parts[0], args: parts.slice(1) };
+}
+
+/** Connect, initialize, list every tool (following nextCursor), close. Bounded by `timeoutMs` in all. */
+export async function listMcpTools(input: McpTargetInput, opts: { timeoutMs?: number } = {}): Promise<ListedTools> {
+  return withMcpClient(input, opts, async (client, request, where) => {
+    const raw: unknown[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, request);
+      pages++;
+      raw.push(...page.tools);
+      cursor = page.nextCursor;
+      if (pages > MAX_PAGES) throw new McpListError(`${where} kept returning a nextCursor after ${MAX_PAGES} pages`, 'protocol');
+    } while (cursor);
+    return { raw, pages };
+  }).then(({ result: { raw, pages }, server, protocolVersion }) => ({
+    server,
+    protocolVersion,
+    raw,
+    tools: readToolFile({ tools: raw }).tools,
+    sha256: toolsHash(raw),
+    pages,
+  }));
+}
+
+type RequestOptions = { signal: AbortSignal; timeout: number };
+
+/**
+ * Connect and initialize, run `fn` with the client, close. The whole exchange is bounded by `timeoutMs`;
+ * a stdio server that exits fails at once. Every failure is a McpListError saying which kind it was.
+ */
+export async function withMcpClient<T>(
+  input: McpTargetInput,
+  opts: { timeoutMs?: number },
+  fn: (client: Client, request: RequestOptions, where: string) => Promise<T>,
+): Promise<{ result: T; server: ListedTools['server']; protocolVersion: string | null }> {
+  const parsed = McpTarget.safeParse(input);
+  if (!parsed.success) throw new McpListError(`invalid MCP server: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, 'invalid');
+  const target = parsed.data;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  const where = target.kind === 'stdio' ? `stdio server "${[target.command, ...target.args].join(' ')}"` : `MCP server at ${target.url}`;
+
+  let stderr = '';
+  let exited = false;
+  let protocolVersion: string | null = null;
+  let transport: Transport;
+  if (target.kind === 'stdio') {
+    const t = new StdioClientTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, stderr: 'pipe' });
+    t.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+    });
+    transport = t;
+  } else {
+    const t = new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers } });
+    transport = t;
+  }
+  // the client tells the transport the negotiated version (HTTP transports need it; we record it for all)
+  const setVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (v: string) => {
+    protocolVersion = v;
+    setVersion?.(v);
+  };
+
+  const client = new Client({ name: 'tool-contract-lab', version: '0.1.0' }, { capabilities: {} });
+  const closed = new Promise<void>((resolve) => {
+    client.onclose = () => {
+      exited = true;
+      resolve();
+    };
+  });
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new McpListError(`${where} did not answer within ${timeoutMs} ms (time limit)`, 'timeout'));
+    }, timeoutMs);
+  });
+  const describe = (e: unknown): McpListError => {
+    if (e instanceof McpListError) return e;
+    const msg = messageOf(e);
+    const tail = stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
+    if (target.kind === 'stdio' && (exited || /ENOENT|closed|EPIPE/i.test(msg)))
+      return new McpListError(`${where} exited before answering (${msg})${tail}`, 'exited');
+    if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed|ECONNRESET|EHOSTUNREACH/i.test(msg))
+      return new McpListError(`nothing answered at ${target.kind === 'http' ? target.url : where}: ${msg}`, 'unreachable');
+    return new McpListError(`${where}: ${msg}${tail}`, 'protocol');
+  };
+
+  const work = (async () => {
+    const request = { signal: abort.signal, timeout: timeoutMs };
+    // a stdio server that exits at once closes the transport: fail then rather than at the time limit
+    const gone = closed.then(() => {
+      throw new McpListError(`${where} exited before answering${stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, 'exited');
+    });
+    gone.catch(() => undefined);
+    await Promise.race([client.connect(transport, request), gone]);
+    const result = await Promise.race([fn(client, request, where), gone]);
+    const info = client.getServerVersion();
+    return { result, server: info ? { name: info.name, version: info.version ?? null } : null, protocolVersion };
+  })();
+  work.catch(() => undefined);
+
+  try {
+    return await Promise.race([work, deadline]);
+  } catch (e) {
+    throw describe(e);
+  } finally {
+    clearTimeout(timer);
+    await client.close().catch(() => undefined);
+  }
+}
+
+function messageOf(e: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = e;
+  for (let i = 0; cur && i < 5; i++) {
+    const x = cur as { message?: string; code?: string; cause?: unknown };
+    if (x.message) parts.push(x.code && !x.message.includes(x.code) ? `${x.message} (${x.code})` : x.message);
+    else if (typeof cur === 'string') parts.push(cur);
+    cur = x.cause;
+  }
+  return parts.join(': ') || String(e);
+}
