@@ -1,6 +1,9 @@
-import type { PassCount, PassK, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../schema/table1';
-import { mcnemarExact } from '../stats/mcnemar';
+import type { Ablation, ClusterBy, Clustered, Difference, McNemarResult, OrderConsistency, PassCount, PassK, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../schema/table1';
+import { mcnemar } from '../stats/mcnemar';
 import { passHatK } from '../stats/pass-k';
+import { clusteredProportion, pairedDifference } from '../stats/clustered';
+import { wilson } from '../stats/wilson';
+import { baselinesOf, cellsFromTrials, type OrderCell, type PairCell, type RunCells, type StatusCell } from './cells';
 
 export { compareWithPublished } from './published';
 
@@ -18,32 +21,15 @@ export interface SummarySpec {
   locales?: readonly string[];
 }
 
-interface Counts {
-  pass: number;
-  n: number;
-  unresolved: number;
-  untested: number;
-}
-
-interface RowAcc {
-  scenario: string;
-  locale: string;
-  byCondition: Map<string, Counts>;
-}
-
-interface StudyAcc {
-  rows: Map<string, RowAcc>;
-  /** condition → failure category → trials with at least one check failing so. */
-  categories: Map<string, Map<string, number>>;
-  /** pairKey → condition → trial status. */
-  pairs: Map<string, Map<string, string>>;
-  /** condition → task (the pair key without its replicate) → its replicates' results (passed / failed only). */
-  replicates: Map<string, Map<string, boolean[]>>;
+export interface SummaryOptions {
+  /** The cluster of the cluster-robust statistics: the case (default) or the scenario. */
+  clusterBy?: ClusterBy;
 }
 
 /**
- * Table 1 (DESIGN §7, §10.3): one StudySummary per study, baseline vs. the study's first non-baseline
- * condition (for studies with more conditions see `summarizeComparisons`).
+ * Table 1 (DESIGN §7, §10.3) from trial outcomes in memory: one StudySummary per study, baseline vs. the
+ * study's first non-baseline condition (every condition: `summarizeComparisons`). The database path
+ * (lib/db/aggregate.ts) computes the same cells with grouped queries and calls `summarizeCells`.
  *
  * - Rows are the scenario × locale combinations that have trials, ordered as the spec lists its scenarios
  *   and locales; combinations the spec does not list come after, sorted by scenario, then locale.
@@ -51,159 +37,233 @@ interface StudyAcc {
  *   queued, running and cancelled trials are counted nowhere (they show up as `incomplete` pairs).
  * - Pairs join trials on `pairKey`: improved (baseline failed → treatment passed), regressed (passed →
  *   failed), same (both passed or both failed), incomplete (a side missing or not passed/failed).
- * - `mcnemarP`: the exact McNemar p on improved vs. regressed; null when no pair is complete.
+ * - `mcnemarP`: the exact McNemar p on improved vs. regressed; null when no pair is complete; `mcnemar`
+ *   carries it with the mid-p.
+ * - `clustered`, `difference`: CR1 standard errors and t intervals on G − 1 df, the cluster being the
+ *   case (its orders and replicates) or, on request, the scenario.
  * - `categories`: per condition, the number of trials with at least one failed check of that category.
- * - Trials of unknown studies or conditions are ignored. One pass over the trials, O(trials).
+ * - Trials of unknown studies or conditions are ignored.
  */
-export function summarizeRun(spec: SummarySpec, trials: Iterable<TrialOutcome>): RunSummary {
-  const accs = accumulate(spec, trials);
-  return {
-    studies: spec.studies.map((study) => {
-      const { baseline, treatments } = roles(study);
-      return toStudySummary(spec, study, accs.get(study.id)!, baseline, treatments[0]);
-    }),
-  };
+export function summarizeRun(spec: SummarySpec, trials: Iterable<TrialOutcome>, options: SummaryOptions = {}): RunSummary {
+  return summarizeCells(spec, cellsFromTrials(spec, trials, options.clusterBy), options);
 }
 
-/**
- * Like `summarizeRun`, but baseline vs. every non-baseline condition: a study with three conditions gives
- * two StudySummary entries (same `study`, different `treatment`), in the spec's condition order.
- */
-export function summarizeComparisons(spec: SummarySpec, trials: Iterable<TrialOutcome>): RunSummary {
-  const accs = accumulate(spec, trials);
-  return {
-    studies: spec.studies.flatMap((study) => {
-      const { baseline, treatments } = roles(study);
-      return treatments.map((t) => toStudySummary(spec, study, accs.get(study.id)!, baseline, t));
-    }),
-  };
+/** Like `summarizeRun`, but baseline vs. every non-baseline condition (one StudySummary each, in spec order). */
+export function summarizeComparisons(spec: SummarySpec, trials: Iterable<TrialOutcome>, options: SummaryOptions = {}): RunSummary {
+  return summarizeCells(spec, cellsFromTrials(spec, trials, options.clusterBy), { ...options, everyCondition: true });
 }
 
 function roles(study: SummarySpec['studies'][number]): { baseline: string; treatments: string[] } {
-  const baseline = (study.conditions.find((c) => c.baseline) ?? study.conditions[0])?.id;
+  const baseline = baselinesOf({ studies: [study] }).get(study.id);
   const treatments = study.conditions.filter((c) => c.id !== baseline).map((c) => c.id);
   if (baseline === undefined || treatments.length === 0)
     throw new Error(`study "${study.id}" needs a baseline and at least one other condition to be summarised`);
   return { baseline, treatments };
 }
 
-function accumulate(spec: SummarySpec, trials: Iterable<TrialOutcome>): Map<string, StudyAcc> {
-  const accs = new Map<string, StudyAcc>();
-  const conditionsOf = new Map<string, Set<string>>();
-  for (const s of spec.studies) {
-    accs.set(s.id, { rows: new Map(), categories: new Map(), pairs: new Map(), replicates: new Map() });
-    conditionsOf.set(s.id, new Set(s.conditions.map((c) => c.id)));
-  }
-  for (const t of trials) {
-    const acc = accs.get(t.study);
-    if (!acc || !conditionsOf.get(t.study)!.has(t.condition)) continue;
-
-    const rowKey = `${t.scenario}\u0000${t.locale}`;
-    let row = acc.rows.get(rowKey);
-    if (!row) acc.rows.set(rowKey, (row = { scenario: t.scenario, locale: t.locale, byCondition: new Map() }));
-    let c = row.byCondition.get(t.condition);
-    if (!c) row.byCondition.set(t.condition, (c = zero()));
-    switch (t.status) {
-      case 'passed':
-        c.pass++;
-        c.n++;
-        break;
-      case 'failed':
-        c.n++;
-        break;
-      case 'unresolved':
-        c.unresolved++;
-        break;
-      case 'untested':
-        c.untested++;
-        break;
-      // queued, running, cancelled: in no count
-    }
-
-    if (t.status === 'passed' || t.status === 'failed') {
-      let tasks = acc.replicates.get(t.condition);
-      if (!tasks) acc.replicates.set(t.condition, (tasks = new Map()));
-      // the task: the pair key without its replicate (…|r<n>, lib/design/matrix.ts)
-      const task = t.pairKey.replace(/\|r\d+$/, '');
-      let results = tasks.get(task);
-      if (!results) tasks.set(task, (results = []));
-      results.push(t.status === 'passed');
-    }
-
-    let pair = acc.pairs.get(t.pairKey);
-    if (!pair) acc.pairs.set(t.pairKey, (pair = new Map()));
-    pair.set(t.condition, t.status);
-
-    if (t.categories?.length) {
-      let cats = acc.categories.get(t.condition);
-      if (!cats) acc.categories.set(t.condition, (cats = new Map()));
-      const unique = t.categories.length === 1 ? t.categories : new Set(t.categories);
-      for (const cat of unique) cats.set(cat, (cats.get(cat) ?? 0) + 1);
-    }
-  }
-  return accs;
+/** Table 1 from per-cluster counts (see ./cells.ts). */
+export function summarizeCells(spec: SummarySpec, cells: RunCells, options: SummaryOptions & { everyCondition?: boolean } = {}): RunSummary {
+  const clusterBy = options.clusterBy ?? 'case';
+  const ablations: Ablation[] = [];
+  const studies = spec.studies.flatMap((study) => {
+    const { baseline, treatments } = roles(study);
+    const mine = {
+      status: cells.status.filter((c) => c.study === study.id),
+      pairs: cells.pairs.filter((c) => c.study === study.id),
+      orders: cells.orders.filter((c) => c.study === study.id),
+    };
+    if (study.conditions.length > 2) ablations.push(ablationOf(study.id, baseline, treatments, mine));
+    const shown = options.everyCondition ? treatments : treatments.slice(0, 1);
+    return shown.map((treatment) => toStudySummary(spec, study, cells, mine, baseline, treatment, clusterBy));
+  });
+  return ablations.length ? { studies, ablations } : { studies };
 }
+
+type Mine = { status: StatusCell[]; pairs: PairCell[]; orders: OrderCell[] };
 
 function toStudySummary(
   spec: SummarySpec,
   study: SummarySpec['studies'][number],
-  acc: StudyAcc,
+  cells: RunCells,
+  mine: Mine,
   baseline: string,
   treatment: string,
+  clusterBy: ClusterBy,
 ): StudySummary {
+  const hasOrders = mine.orders.some((o) => o.units > 0);
+  const rowKeys = sortRows(spec, [...new Map(mine.status.map((c) => [`${c.scenario}\u0000${c.locale}`, { scenario: c.scenario, locale: c.locale }])).values()]);
   const rows: SummaryRow[] = [];
-  const total = { baseline: zero(), treatment: zero() };
-  for (const r of sortRows(spec, [...acc.rows.values()])) {
-    const b = r.byCondition.get(baseline);
-    const t = r.byCondition.get(treatment);
-    if (!b && !t) continue;
-    rows.push({ scenario: r.scenario, locale: r.locale, baseline: copy(b), treatment: copy(t) });
-    addInto(total.baseline, b);
-    addInto(total.treatment, t);
+  const grouped = <T extends { scenario: string; locale: string }>(xs: T[]) => {
+    const m = new Map<string, T[]>();
+    for (const x of xs) {
+      const key = `${x.scenario}\u0000${x.locale}`;
+      const list = m.get(key);
+      if (list) list.push(x);
+      else m.set(key, [x]);
+    }
+    return (k: { scenario: string; locale: string }) => m.get(`${k.scenario}\u0000${k.locale}`) ?? [];
+  };
+  const statusIn = grouped(mine.status);
+  const pairsIn = grouped(mine.pairs);
+  const ordersIn = grouped(mine.orders);
+  for (const k of rowKeys) {
+    const inRow = { status: statusIn(k), pairs: pairsIn(k), orders: ordersIn(k) };
+    const st = inRow.status;
+    const b = st.filter((c) => c.condition === baseline);
+    const t = st.filter((c) => c.condition === treatment);
+    if (!b.length && !t.length) continue;
+    const pairs = inRow.pairs.filter((p) => p.treatment === treatment);
+    const pc = pairCounts(pairs);
+    const orders = inRow.orders;
+    rows.push({
+      scenario: k.scenario,
+      locale: k.locale,
+      baseline: countOf(b),
+      treatment: countOf(t),
+      clustered: { baseline: clusteredOf(b), treatment: clusteredOf(t) },
+      pairs: pc,
+      difference: differenceOf(pairs),
+      mcnemar: mcnemarOf(pc),
+      ...(hasOrders && { orderConsistency: { baseline: orderOf(orders.filter((o) => o.condition === baseline)), treatment: orderOf(orders.filter((o) => o.condition === treatment)) } }),
+    });
   }
-
-  const pairs = { improved: 0, same: 0, regressed: 0, incomplete: 0 };
-  for (const byCondition of acc.pairs.values()) {
-    const b = byCondition.get(baseline);
-    const t = byCondition.get(treatment);
-    if (b === undefined && t === undefined) continue;
-    if (!isDecided(b) || !isDecided(t)) pairs.incomplete++;
-    else if (b === t) pairs.same++;
-    else if (t === 'passed') pairs.improved++;
-    else pairs.regressed++;
-  }
+  const bAll = mine.status.filter((c) => c.condition === baseline);
+  const tAll = mine.status.filter((c) => c.condition === treatment);
+  const pAll = mine.pairs.filter((p) => p.treatment === treatment);
+  const pairs = pairCounts(pAll);
   const complete = pairs.improved + pairs.same + pairs.regressed;
 
   const categories: StudySummary['categories'] = {};
-  const bCats = acc.categories.get(baseline);
-  const tCats = acc.categories.get(treatment);
-  const names = [...new Set([...(bCats?.keys() ?? []), ...(tCats?.keys() ?? [])])].sort();
-  for (const name of names) categories[name] = { baseline: bCats?.get(name) ?? 0, treatment: tCats?.get(name) ?? 0 };
+  const catOf = (condition: string) => new Map(cells.categories.filter((c) => c.study === study.id && c.condition === condition).map((c) => [c.category, c.trials]));
+  const bCats = catOf(baseline);
+  const tCats = catOf(treatment);
+  for (const name of [...new Set([...bCats.keys(), ...tCats.keys()])].sort()) categories[name] = { baseline: bCats.get(name) ?? 0, treatment: tCats.get(name) ?? 0 };
 
   // pass^k with k = the most replicates any task of either condition has (tasks with fewer are skipped)
-  const tasksOf = (c: string) => [...(acc.replicates.get(c)?.values() ?? [])];
-  const k = Math.max(0, ...[...tasksOf(baseline), ...tasksOf(treatment)].map((r) => r.length));
+  const tasksOf = (c: string) => cells.tasks.filter((x) => x.study === study.id && x.condition === c);
+  const k = Math.max(0, ...[...tasksOf(baseline), ...tasksOf(treatment)].map((x) => x.decided));
   const passK = k > 1 ? { k, baseline: passKOf(tasksOf(baseline), k), treatment: passKOf(tasksOf(treatment), k) } : undefined;
 
+  const m = complete ? mcnemarOf(pairs) : null;
+  const flipped = cells.flipped.filter((f) => f.study === study.id && (f.condition === baseline || f.condition === treatment));
   return {
     study: study.id,
     kind: study.kind,
     baseline,
     treatment,
     rows,
-    total,
+    total: { baseline: countOf(bAll), treatment: countOf(tAll) },
     pairs,
-    mcnemarP: complete ? mcnemarExact(pairs.improved, pairs.regressed) : null,
+    mcnemarP: m ? m.pExact : null,
+    clusterBy,
+    clustered: { baseline: clusteredOf(bAll), treatment: clusteredOf(tAll) },
+    difference: differenceOf(pAll),
+    mcnemar: m,
     categories,
     ...(passK && { passK }),
+    ...(hasOrders && {
+      orderConsistency: { baseline: orderOf(mine.orders.filter((o) => o.condition === baseline)), treatment: orderOf(mine.orders.filter((o) => o.condition === treatment)) },
+      flipped: flipped.map(({ study: _s, ...f }) => f),
+      flippedTotal: (cells.flippedTotal.get(`${study.id}\u0000${baseline}`) ?? 0) + (cells.flippedTotal.get(`${study.id}\u0000${treatment}`) ?? 0),
+    }),
   };
 }
 
-function isDecided(status: string | undefined): status is 'passed' | 'failed' {
-  return status === 'passed' || status === 'failed';
+function ablationOf(study: string, baseline: string, treatments: string[], mine: Mine): Ablation {
+  const conditions = treatments.map((condition) => {
+    const p = mine.pairs.filter((x) => x.treatment === condition);
+    const pairs = pairCounts(p);
+    return {
+      condition,
+      baseline: countOf(mine.status.filter((c) => c.condition === baseline)),
+      treatment: countOf(mine.status.filter((c) => c.condition === condition)),
+      pairs,
+      difference: differenceOf(p),
+      mcnemar: pairs.improved + pairs.same + pairs.regressed ? mcnemarOf(pairs) : null,
+    };
+  });
+  const effect = (x: (typeof conditions)[number]) => x.difference.estimate ?? -Infinity;
+  conditions.sort((a, b) => effect(b) - effect(a) || (a.condition < b.condition ? -1 : 1));
+  return { study, baseline, conditions };
 }
 
-function sortRows(spec: SummarySpec, rows: RowAcc[]): RowAcc[] {
+function countOf(cells: StatusCell[]): PassCount {
+  const c = { pass: 0, n: 0, unresolved: 0, untested: 0 };
+  for (const x of cells) {
+    c.pass += x.passed;
+    c.n += x.passed + x.failed;
+    c.unresolved += x.unresolved;
+    c.untested += x.untested;
+  }
+  return c;
+}
+
+/** Per cluster, the sums of `fields` over its cells (a cluster has several cells only when clustering by scenario). */
+function byCluster<T extends { cluster: string }>(cells: readonly T[], value: (x: T) => number[]): number[][] {
+  const m = new Map<string, number[]>();
+  for (const x of cells) {
+    const v = value(x);
+    const have = m.get(x.cluster);
+    if (!have) m.set(x.cluster, v);
+    else for (let i = 0; i < v.length; i++) have[i] += v[i];
+  }
+  return [...m.values()];
+}
+
+function clusteredOf(cells: StatusCell[]): Clustered {
+  const per = byCluster(cells, (c) => [c.passed, c.passed + c.failed]);
+  const r = clusteredProportion(per.map(([sum, n]) => ({ sum, n })));
+  return { estimate: r.estimate, se: r.se, ci95: r.ci95, clusters: r.clusters, df: r.df, designEffect: r.designEffect };
+}
+
+function pairCounts(cells: PairCell[]): StudySummary['pairs'] {
+  const p = { improved: 0, same: 0, regressed: 0, incomplete: 0 };
+  for (const c of cells) {
+    p.improved += c.improved;
+    p.regressed += c.regressed;
+    p.same += c.samePassed + c.sameFailed;
+    p.incomplete += c.incomplete;
+  }
+  return p;
+}
+
+function differenceOf(cells: PairCell[]): Difference {
+  const per = byCluster(cells, (c) => [c.improved + c.regressed + c.samePassed + c.sameFailed, c.improved, c.regressed]);
+  return pairedDifference(per.map(([pairs, improved, regressed]) => ({ pairs, improved, regressed })));
+}
+
+function mcnemarOf(p: StudySummary['pairs']): McNemarResult {
+  return mcnemar(p.improved, p.regressed);
+}
+
+function orderOf(cells: OrderCell[]): OrderConsistency | null {
+  const per = byCluster(cells, (c) => [c.units, c.consistent, c.calls, c.firstPicks]).map(([units, consistent, calls, firstPicks]) => ({ units, consistent, calls, firstPicks }));
+  let cases = 0;
+  let consistent = 0;
+  let calls = 0;
+  let firstPicks = 0;
+  for (const c of per) {
+    cases += c.units;
+    consistent += c.consistent;
+    calls += c.calls;
+    firstPicks += c.firstPicks;
+  }
+  if (cases === 0 && calls === 0) return null;
+  const w = wilson(firstPicks, calls);
+  const cl = clusteredProportion(per.map((c) => ({ sum: c.firstPicks, n: c.calls })));
+  return {
+    cases,
+    consistent,
+    flipRate: cases ? (cases - consistent) / cases : null,
+    calls,
+    firstPicks,
+    firstPositionRate: calls ? firstPicks / calls : null,
+    firstPositionCi95: w ? [w.low, w.high] : null,
+    firstPositionClustered: { estimate: cl.estimate, se: cl.se, ci95: cl.ci95, clusters: cl.clusters, df: cl.df, designEffect: cl.designEffect },
+  };
+}
+
+function sortRows<T extends { scenario: string; locale: string }>(spec: SummarySpec, rows: T[]): T[] {
   const scenarioRank = new Map(spec.scenarios?.map((s, i) => [s.id, i]));
   const localeRank = new Map(spec.locales?.map((l, i) => [l, i]));
   const rank = (m: Map<string, number>, key: string) => m.get(key) ?? Number.MAX_SAFE_INTEGER;
@@ -217,23 +277,11 @@ function sortRows(spec: SummarySpec, rows: RowAcc[]): RowAcc[] {
   );
 }
 
-function zero(): Counts {
-  return { pass: 0, n: 0, unresolved: 0, untested: 0 };
-}
-
-function copy(c: Counts | undefined): PassCount {
-  return c ? { pass: c.pass, n: c.n, unresolved: c.unresolved, untested: c.untested } : zero();
-}
-
-function addInto(into: Counts, c: Counts | undefined): void {
-  if (!c) return;
-  into.pass += c.pass;
-  into.n += c.n;
-  into.unresolved += c.unresolved;
-  into.untested += c.untested;
-}
-
-function passKOf(tasks: boolean[][], k: number): PassK {
-  const { passHatK: p, rate, tasks: n, skipped } = passHatK(tasks, k);
+function passKOf(tasks: { passed: number; decided: number }[], k: number): PassK {
+  // passHatK needs each task's outcomes; their order does not matter to C(c, k)/C(n, k)
+  const { passHatK: p, rate, tasks: n, skipped } = passHatK(
+    tasks.map((t) => Array.from({ length: t.decided }, (_, i) => i < t.passed)),
+    k,
+  );
   return { passHatK: p, rate, tasks: n, skipped };
 }

@@ -1,18 +1,34 @@
-import { summarizeRun, type SummarySpec } from '../analysis/summary';
-import type { RunSummary } from '../schema/table1';
+import { summarizeCells, type SummarySpec } from '../analysis/summary';
+import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
 import { pool } from './client';
+import { DECISION_SQL, ORDER_INDEX_SQL, runCells } from './aggregate';
 import type { TrialIdentity } from './trials';
 
-/** The per-trial facts Table 1 needs, in one query (categories of failed checks aggregated SQL-side). */
+/**
+ * Every trial's outcome, one row each (categories of failed checks aggregated SQL-side). For views that
+ * need trials one by one (the reviewed second view, tests); Table 1 itself comes from grouped queries
+ * (loadRunSummary).
+ */
 export async function trialOutcomes(runId: string): Promise<TrialOutcome[]> {
-  const r = await pool().query<{ id: string; study: string; scenario: string; locale: string; condition: string; pair_key: string; status: string; categories: string[] | null }>(
-    `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status,
-            (SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = t.id AND v.category IS NOT NULL) AS categories
-       FROM trials t WHERE t.run_id = $1 ORDER BY t.trial_key`,
+  const r = await pool().query(
+    `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status, t.case_id, t.replicate, ${ORDER_INDEX_SQL} AS order_index,
+            CASE WHEN o.trial_id IS NOT NULL THEN ${DECISION_SQL} END AS decision,
+            CASE WHEN o.tool_calls->0->>'name' IS NOT NULL THEN o.tool_calls->0->>'name' = t."order"->>0 END AS first_pick,
+            c.categories
+       FROM trials t
+       LEFT JOIN observations o ON o.trial_id = t.id
+       LEFT JOIN (SELECT v.trial_id, array_agg(DISTINCT v.category) AS categories FROM verdicts v JOIN trials x ON x.id = v.trial_id
+                   WHERE x.run_id = $1 AND v.category IS NOT NULL GROUP BY v.trial_id) c ON c.trial_id = t.id
+      WHERE t.run_id = $1 ORDER BY t.trial_key`,
     [runId],
   );
-  return r.rows.map((x) => ({ id: x.id, study: x.study, scenario: x.scenario, locale: x.locale, condition: x.condition, pairKey: x.pair_key, status: x.status, categories: x.categories ?? [] }));
+  return r.rows.map((x) => ({
+    id: x.id, study: x.study, scenario: x.scenario, locale: x.locale, condition: x.condition, pairKey: x.pair_key, status: x.status, categories: x.categories ?? [],
+    caseId: x.case_id, replicate: x.replicate, orderIndex: x.order_index,
+    ...(x.decision !== null && { decision: x.decision }),
+    ...(x.first_pick !== null && { firstPick: x.first_pick }),
+  }));
 }
 
 export interface AttemptRecord {
@@ -120,7 +136,7 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
   }));
 }
 
-/** Table 1 of a run: trial outcomes from PostgreSQL, aggregated by lib/analysis (pure). */
-export async function loadRunSummary(runId: string, spec: SummarySpec): Promise<RunSummary> {
-  return summarizeRun(spec, await trialOutcomes(runId));
+/** Table 1 of a run: per-cluster counts from grouped queries in PostgreSQL, summarised by lib/analysis (pure). */
+export async function loadRunSummary(runId: string, spec: SummarySpec & { replicates?: number }, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
+  return summarizeCells(spec, await runCells(runId, spec, clusterBy), { clusterBy });
 }

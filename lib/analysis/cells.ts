@@ -1,0 +1,231 @@
+import type { ClusterBy, TrialOutcome } from '../schema/table1';
+
+/**
+ * The counts Table 1 is made of — per cluster, never per trial — so PostgreSQL can compute them with
+ * grouped queries (lib/db/aggregate.ts) and the same summary code (./summary.ts) turns them into Table 1.
+ * `cellsFromTrials` computes the same cells from trial outcomes in memory (tests, the reviewed view).
+ * A cluster is named by `cluster`: the case (scenario|locale|case) or the scenario.
+ */
+
+/** Trials of one condition in one cluster of one Table 1 row, counted by status. */
+export interface StatusCell {
+  study: string;
+  condition: string;
+  scenario: string;
+  locale: string;
+  cluster: string;
+  passed: number;
+  failed: number;
+  unresolved: number;
+  untested: number;
+}
+
+/** Pairs (baseline vs. `treatment`, joined on the pair key) of one cluster of one row, by the two sides' statuses. */
+export interface PairCell {
+  study: string;
+  treatment: string;
+  scenario: string;
+  locale: string;
+  cluster: string;
+  improved: number;
+  regressed: number;
+  samePassed: number;
+  sameFailed: number;
+  /** A side missing or not passed / failed. */
+  incomplete: number;
+}
+
+/** Trials of a condition with at least one check failed in `category`. */
+export interface CategoryCell {
+  study: string;
+  condition: string;
+  category: string;
+  trials: number;
+}
+
+/** One task (a case in one order) of a condition: its decided replicates and how many passed (pass^k). */
+export interface TaskCell {
+  study: string;
+  condition: string;
+  task: string;
+  passed: number;
+  decided: number;
+}
+
+/** Order consistency of one condition in one cluster of one row. */
+export interface OrderCell {
+  study: string;
+  condition: string;
+  scenario: string;
+  locale: string;
+  cluster: string;
+  /** Case × replicate units with a decision in each of more than one order. */
+  units: number;
+  /** Units whose decision was the same in every order. */
+  consistent: number;
+  /** Trials that called a tool, and those whose first call was the tool listed first. */
+  calls: number;
+  firstPicks: number;
+}
+
+/** A case × replicate whose decision changed with the candidate order, with its trials in order. */
+export interface FlippedCase {
+  study: string;
+  condition: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  replicate: number;
+  trials: { id: string; orderIndex: number; decision: string }[];
+}
+
+export interface RunCells {
+  status: StatusCell[];
+  pairs: PairCell[];
+  categories: CategoryCell[];
+  tasks: TaskCell[];
+  orders: OrderCell[];
+  /** Up to `FLIPPED_LIMIT` per study and condition. */
+  flipped: FlippedCase[];
+  /** All flipped cases per `study\u0000condition`. */
+  flippedTotal: Map<string, number>;
+}
+
+export const FLIPPED_LIMIT = 100;
+
+/** The baseline condition of each study (the one marked, else the first). */
+export function baselinesOf(spec: { studies: readonly { id: string; conditions: readonly { id: string; baseline: boolean }[] }[] }): Map<string, string> {
+  return new Map(spec.studies.map((s) => [s.id, (s.conditions.find((c) => c.baseline) ?? s.conditions[0])?.id]));
+}
+
+/** Pair key layout (lib/design/matrix.ts): study|scenario|locale|case|o<i>|r<n>. */
+function caseOf(t: TrialOutcome): string {
+  return t.caseId ?? t.pairKey.split('|', 4)[3] ?? t.pairKey;
+}
+
+export function clusterOf(t: { scenario: string; locale: string }, caseId: string, by: ClusterBy): string {
+  return by === 'scenario' ? t.scenario : `${t.scenario}|${t.locale}|${caseId}`;
+}
+
+const DECIDED = new Set(['passed', 'failed']);
+
+/** The same cells as the SQL aggregation, from trial outcomes in memory. */
+export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials: Iterable<TrialOutcome>, by: ClusterBy = 'case'): RunCells {
+  const baselines = baselinesOf(spec);
+  const conditionsOf = new Map(spec.studies.map((s) => [s.id, new Set(s.conditions.map((c) => c.id))]));
+  const status = new Map<string, StatusCell>();
+  const categories = new Map<string, CategoryCell>();
+  const tasks = new Map<string, TaskCell>();
+  const byPair = new Map<string, Map<string, TrialOutcome>>();
+  const units = new Map<string, TrialOutcome[]>();
+  const caseIds = new Map<TrialOutcome, string>();
+  const SEP = '\u0000';
+  for (const t of trials) {
+    if (!conditionsOf.get(t.study)?.has(t.condition)) continue;
+    const caseId = caseOf(t);
+    caseIds.set(t, caseId);
+    const cluster = clusterOf(t, caseId, by);
+    const sk = t.study + SEP + t.condition + SEP + t.scenario + SEP + t.locale + SEP + cluster;
+    let s = status.get(sk);
+    if (!s) status.set(sk, (s = { study: t.study, condition: t.condition, scenario: t.scenario, locale: t.locale, cluster, passed: 0, failed: 0, unresolved: 0, untested: 0 }));
+    if (t.status === 'passed' || t.status === 'failed' || t.status === 'unresolved' || t.status === 'untested') s[t.status]++;
+
+    const cats = t.categories ?? [];
+    for (const category of cats.length > 1 ? new Set(cats) : cats) {
+      const ck = t.study + SEP + t.condition + SEP + category;
+      const c = categories.get(ck) ?? { study: t.study, condition: t.condition, category, trials: 0 };
+      c.trials++;
+      categories.set(ck, c);
+    }
+
+    if (DECIDED.has(t.status)) {
+      const task = t.pairKey.replace(/\|r\d+$/, '');
+      const tk = t.study + SEP + t.condition + SEP + task;
+      const x = tasks.get(tk) ?? { study: t.study, condition: t.condition, task, passed: 0, decided: 0 };
+      x.decided++;
+      if (t.status === 'passed') x.passed++;
+      tasks.set(tk, x);
+    }
+
+    let p = byPair.get(t.pairKey);
+    if (!p) byPair.set(t.pairKey, (p = new Map()));
+    p.set(t.condition, t);
+
+    if (t.decision === undefined && t.firstPick === undefined) continue; // nothing to say about order
+    const uk = t.study + SEP + t.condition + SEP + t.scenario + SEP + t.locale + SEP + caseId + SEP + (t.replicate ?? 1);
+    const u = units.get(uk);
+    if (u) u.push(t);
+    else units.set(uk, [t]);
+  }
+
+  const pairs = new Map<string, PairCell>();
+  for (const byCondition of byPair.values()) {
+    const any = byCondition.values().next().value as TrialOutcome;
+    const baseline = baselines.get(any.study)!;
+    const b = byCondition.get(baseline);
+    for (const treatment of conditionsOf.get(any.study)!) {
+      if (treatment === baseline) continue;
+      const t = byCondition.get(treatment);
+      if (!b && !t) continue;
+      const where = (t ?? b)!;
+      const cluster = clusterOf(where, caseIds.get(where)!, by);
+      const pk = where.study + SEP + treatment + SEP + where.scenario + SEP + where.locale + SEP + cluster;
+      let c = pairs.get(pk);
+      if (!c) pairs.set(pk, (c = { study: where.study, treatment, scenario: where.scenario, locale: where.locale, cluster, improved: 0, regressed: 0, samePassed: 0, sameFailed: 0, incomplete: 0 }));
+      if (!b || !t || !DECIDED.has(b.status) || !DECIDED.has(t.status)) c.incomplete++;
+      else if (b.status === t.status) c[b.status === 'passed' ? 'samePassed' : 'sameFailed']++;
+      else if (t.status === 'passed') c.improved++;
+      else c.regressed++;
+    }
+  }
+
+  const orders = new Map<string, OrderCell>();
+  const flipped: FlippedCase[] = [];
+  const flippedTotal = new Map<string, number>();
+  for (const u of units.values()) {
+    const t0 = u[0];
+    const caseId = caseIds.get(t0)!;
+    const cluster = clusterOf(t0, caseId, by);
+    const ok = t0.study + SEP + t0.condition + SEP + t0.scenario + SEP + t0.locale + SEP + cluster;
+    let o = orders.get(ok);
+    if (!o) orders.set(ok, (o = { study: t0.study, condition: t0.condition, scenario: t0.scenario, locale: t0.locale, cluster, units: 0, consistent: 0, calls: 0, firstPicks: 0 }));
+    for (const t of u)
+      if (t.firstPick !== undefined) {
+        o.calls++;
+        if (t.firstPick) o.firstPicks++;
+      }
+    const decided = u.every((t) => t.decision !== undefined);
+    const orderCount = new Set(u.map((t) => t.orderIndex ?? 0)).size;
+    if (!decided || orderCount < 2) continue;
+    o.units++;
+    if (new Set(u.map((t) => t.decision)).size === 1) o.consistent++;
+    else {
+      const fk = t0.study + SEP + t0.condition;
+      flippedTotal.set(fk, (flippedTotal.get(fk) ?? 0) + 1);
+      flipped.push({
+          study: t0.study,
+          condition: t0.condition,
+          scenario: t0.scenario,
+          locale: t0.locale,
+          caseId,
+          replicate: t0.replicate ?? 1,
+          trials: [...u].sort((a, b) => (a.orderIndex ?? 0) - (b.orderIndex ?? 0)).map((t) => ({ id: t.id, orderIndex: t.orderIndex ?? 0, decision: t.decision! })),
+        });
+    }
+  }
+  flipped.sort(compareFlipped);
+  const kept = new Map<string, number>();
+  const limited = flipped.filter((f) => {
+    const k = f.study + SEP + f.condition;
+    kept.set(k, (kept.get(k) ?? 0) + 1);
+    return kept.get(k)! <= FLIPPED_LIMIT;
+  });
+  return { status: [...status.values()], pairs: [...pairs.values()], categories: [...categories.values()], tasks: [...tasks.values()], orders: [...orders.values()], flipped: limited, flippedTotal };
+}
+
+const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The order flipped cases are listed in (code-unit order, as PostgreSQL's COLLATE "C"). */
+export function compareFlipped(a: FlippedCase, b: FlippedCase): number {
+  return byCode(a.study, b.study) || byCode(a.condition, b.condition) || byCode(a.scenario, b.scenario) || byCode(a.locale, b.locale) || byCode(a.caseId, b.caseId) || a.replicate - b.replicate;
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, pool } from './client';
+import { closeQueues } from '../queue/connection';
+import { getRun } from './runs';
+import { getExperiment } from './experiments';
+import { loadRunSummary, trialOutcomes } from './results';
+import { runCells } from './aggregate';
+import { cellsFromTrials } from '../analysis/cells';
+import { summarizeRun } from '../analysis/summary';
+import type { ExperimentSpec } from '../schema/experiment';
+import type { WorkerHandle } from '../runner/worker';
+import { completedReferenceRun } from '../testing/engine';
+
+// Table 1 from grouped queries in PostgreSQL against the same summary computed from every trial in memory.
+
+let worker: WorkerHandle;
+let runId: string;
+let spec: ExperimentSpec;
+
+beforeAll(async () => {
+  ({ runId, worker } = await completedReferenceRun());
+  spec = (await getExperiment((await getRun(runId))!.experimentId))!.spec;
+}, 120_000);
+
+afterAll(async () => {
+  await worker.close();
+  await closeQueues();
+  await closeDb();
+});
+
+const sortCells = <T>(xs: T[]) => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+
+describe('SQL-side aggregation', () => {
+  for (const by of ['case', 'scenario'] as const)
+    it(`gives the cells and the Table 1 of the in-memory path (clusters by ${by})`, async () => {
+      const outcomes = await trialOutcomes(runId);
+      const fromSql = await runCells(runId, spec, by);
+      const fromJs = cellsFromTrials(spec, outcomes, by);
+      expect(sortCells(fromSql.status)).toEqual(sortCells(fromJs.status));
+      expect(sortCells(fromSql.pairs)).toEqual(sortCells(fromJs.pairs));
+      expect(sortCells(fromSql.categories)).toEqual(sortCells(fromJs.categories));
+      expect(sortCells(fromSql.orders)).toEqual(sortCells(fromJs.orders));
+      expect(sortCells(fromSql.flipped)).toEqual(sortCells(fromJs.flipped));
+      expect(await loadRunSummary(runId, spec, by)).toEqual(summarizeRun(spec, outcomes, { clusterBy: by }));
+    });
+
+  it('reports the reference study (simulated) with clustered intervals, the paired difference, both McNemar p and order consistency', async () => {
+    const summary = await loadRunSummary(runId, spec);
+    const [sel, int] = summary.studies;
+    // the simulated provider's published figures (README): selection 11/48 → 47/48, interpretation 12/28 → 28/28
+    expect([sel.total.baseline.pass, sel.total.baseline.n, sel.total.treatment.pass, sel.total.treatment.n]).toEqual([11, 48, 47, 48]);
+    expect([int.total.baseline.pass, int.total.treatment.pass, int.total.treatment.n]).toEqual([12, 28, 28]);
+    // six cases per scenario × locale: 24 clusters of two orders each; 23 df
+    expect(sel.clustered!.baseline).toMatchObject({ clusters: 24, df: 23 });
+    expect(sel.clustered!.baseline.se).toBeGreaterThan(0);
+    const { improved, regressed, same } = sel.pairs;
+    expect(improved + regressed + same).toBe(48);
+    expect(sel.difference).toMatchObject({ pairs: 48, clusters: 24, df: 23 });
+    expect(sel.difference!.estimate).toBeCloseTo((improved - regressed) / 48, 12);
+    expect(sel.difference!.ci95![0]).toBeGreaterThan(0);
+    expect(sel.mcnemar).toMatchObject({ b: improved, c: regressed });
+    expect(sel.mcnemar!.pMid).toBeLessThanOrEqual(sel.mcnemar!.pExact);
+    // both orders in selection: order consistency per condition; interpretation sends one tool in one order
+    expect(sel.orderConsistency!.baseline!.cases).toBe(24);
+    expect(sel.orderConsistency!.treatment!.cases).toBe(24);
+    expect(int.orderConsistency).toBeUndefined();
+    // interpretation: all 28 pass with code meanings: CR1 SE 0, no design effect
+    expect(int.clustered!.treatment).toMatchObject({ estimate: 1, se: 0, designEffect: null });
+    // each flipped case links trials that exist in this run and differ in decision
+    for (const f of sel.flipped ?? []) {
+      expect(new Set(f.trials.map((t) => t.decision)).size).toBeGreaterThan(1);
+      const r = await pool().query(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND id = ANY($2)`, [runId, f.trials.map((t) => t.id)]);
+      expect(r.rows[0].n).toBe(f.trials.length);
+    }
+    expect(sel.flippedTotal).toBe(sel.flipped!.length);
+  });
+});

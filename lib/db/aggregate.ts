@@ -1,0 +1,159 @@
+import type { ClusterBy } from '../schema/table1';
+import { baselinesOf, compareFlipped, FLIPPED_LIMIT, type CategoryCell, type FlippedCase, type OrderCell, type PairCell, type RunCells, type StatusCell, type TaskCell } from '../analysis/cells';
+import { pool } from './client';
+
+// Table 1, the paired breakdown, order consistency and failure categories, aggregated in PostgreSQL: each
+// query returns counts per cluster (a few rows per case), never a row per trial. lib/analysis/summary.ts
+// turns the cells into Table 1; lib/analysis/cells.ts computes the same cells in memory, and
+// aggregate.itest.ts holds the two to each other.
+
+/** The order index of a trial: the `o<i>` part of its pair key (study|scenario|locale|case|o<i>|r<n>). */
+export const ORDER_INDEX_SQL = `substring(split_part(t.pair_key, '|', 5) from 2)::int`;
+
+/** The cluster of a trial, by case (its orders and replicates) or by scenario. Only these two strings reach SQL. */
+export function clusterSql(by: ClusterBy, alias = 't'): string {
+  return by === 'scenario' ? `${alias}.scenario` : `${alias}.scenario || '|' || ${alias}.locale || '|' || ${alias}.case_id`;
+}
+
+/** What the model decided, for order consistency: the tool called first, else the marker, else the label, else no call. */
+export const DECISION_SQL = `CASE WHEN o.tool_calls->0->>'name' IS NOT NULL THEN 'call ' || (o.tool_calls->0->>'name')
+  WHEN o.marker IS NOT NULL THEN o.marker WHEN o.label IS NOT NULL THEN 'label ' || o.label ELSE 'no call' END`;
+
+interface Spec {
+  studies: readonly { id: string; conditions: readonly { id: string; baseline: boolean }[] }[];
+  replicates?: number;
+}
+
+const int = (x: unknown) => Number(x);
+
+async function statusCells(runId: string, by: ClusterBy): Promise<StatusCell[]> {
+  const r = await pool().query(
+    `SELECT t.study, t.condition, t.scenario, t.locale, ${clusterSql(by)} AS cluster,
+            count(*) FILTER (WHERE t.status = 'passed') AS passed, count(*) FILTER (WHERE t.status = 'failed') AS failed,
+            count(*) FILTER (WHERE t.status = 'unresolved') AS unresolved, count(*) FILTER (WHERE t.status = 'untested') AS untested
+       FROM trials t WHERE t.run_id = $1
+      GROUP BY 1, 2, 3, 4, 5`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ study: x.study, condition: x.condition, scenario: x.scenario, locale: x.locale, cluster: x.cluster, passed: int(x.passed), failed: int(x.failed), unresolved: int(x.unresolved), untested: int(x.untested) }));
+}
+
+/**
+ * Every non-baseline trial joined to the baseline trial of its pair (same run, study and pair key). The
+ * matrix is inserted whole before a run starts, so every pair has both sides; a side that is not passed
+ * or failed makes the pair incomplete.
+ */
+async function pairCells(runId: string, spec: Spec, by: ClusterBy): Promise<PairCell[]> {
+  const baselines = [...baselinesOf(spec)];
+  const r = await pool().query(
+    `WITH bl AS (SELECT * FROM unnest($2::text[], $3::text[]) AS bl(study, condition)),
+          x AS (SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.pair_key, t.status FROM trials t JOIN bl ON bl.study = t.study AND bl.condition <> t.condition WHERE t.run_id = $1),
+          b AS (SELECT t.study, t.pair_key, t.status FROM trials t JOIN bl ON bl.study = t.study AND bl.condition = t.condition WHERE t.run_id = $1)
+     SELECT x.study, x.condition AS treatment, x.scenario, x.locale, ${clusterSql(by, 'x')} AS cluster,
+            count(*) FILTER (WHERE b.status = 'failed' AND x.status = 'passed') AS improved,
+            count(*) FILTER (WHERE b.status = 'passed' AND x.status = 'failed') AS regressed,
+            count(*) FILTER (WHERE b.status = 'passed' AND x.status = 'passed') AS same_passed,
+            count(*) FILTER (WHERE b.status = 'failed' AND x.status = 'failed') AS same_failed,
+            count(*) FILTER (WHERE b.status IS NULL OR b.status NOT IN ('passed', 'failed') OR x.status NOT IN ('passed', 'failed')) AS incomplete
+       FROM x LEFT JOIN b ON b.study = x.study AND b.pair_key = x.pair_key
+      GROUP BY 1, 2, 3, 4, 5`,
+    [runId, baselines.map(([s]) => s), baselines.map(([, c]) => c)],
+  );
+  return r.rows.map((x) => ({
+    study: x.study, treatment: x.treatment, scenario: x.scenario, locale: x.locale, cluster: x.cluster,
+    improved: int(x.improved), regressed: int(x.regressed), samePassed: int(x.same_passed), sameFailed: int(x.same_failed), incomplete: int(x.incomplete),
+  }));
+}
+
+/** Failed trials per failure category (a check fails only with a category, so only failed trials have one). */
+async function categoryCells(runId: string): Promise<CategoryCell[]> {
+  const r = await pool().query(
+    `SELECT t.study, t.condition, v.category, count(DISTINCT t.id) AS trials
+       FROM trials t JOIN verdicts v ON v.trial_id = t.id
+      WHERE t.run_id = $1 AND t.status = 'failed' AND v.category IS NOT NULL
+      GROUP BY 1, 2, 3`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ study: x.study, condition: x.condition, category: x.category, trials: int(x.trials) }));
+}
+
+/** pass^k needs, per task (a case in one order), its decided replicates and how many passed. */
+async function taskCells(runId: string): Promise<TaskCell[]> {
+  const r = await pool().query(
+    `SELECT t.study, t.condition, regexp_replace(t.pair_key, '\\|r[0-9]+$', '') AS task,
+            count(*) FILTER (WHERE t.status = 'passed') AS passed, count(*) FILTER (WHERE t.status IN ('passed', 'failed')) AS decided
+       FROM trials t WHERE t.run_id = $1
+      GROUP BY 1, 2, 3 HAVING count(*) FILTER (WHERE t.status IN ('passed', 'failed')) > 0`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ study: x.study, condition: x.condition, task: x.task, passed: int(x.passed), decided: int(x.decided) }));
+}
+
+/**
+ * Order consistency per cluster. A unit is a case × replicate of one condition; it counts when at least two
+ * of its orders have a decision (an observation), and is consistent when those decisions agree.
+ */
+async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
+  const r = await pool().query(
+    `WITH u AS (
+       SELECT t.study, t.condition, t.scenario, t.locale, ${clusterSql(by)} AS cluster,
+              count(DISTINCT ${ORDER_INDEX_SQL}) AS orders, count(DISTINCT ${DECISION_SQL}) AS decisions,
+              count(*) FILTER (WHERE o.tool_calls->0->>'name' IS NOT NULL) AS calls,
+              count(*) FILTER (WHERE o.tool_calls->0->>'name' = t."order"->>0) AS first_picks
+         FROM trials t JOIN observations o ON o.trial_id = t.id
+        WHERE t.run_id = $1
+        GROUP BY t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate
+     )
+     SELECT study, condition, scenario, locale, cluster,
+            count(*) FILTER (WHERE orders > 1) AS units, count(*) FILTER (WHERE orders > 1 AND decisions = 1) AS consistent,
+            sum(calls) AS calls, sum(first_picks) AS first_picks
+       FROM u GROUP BY 1, 2, 3, 4, 5`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ study: x.study, condition: x.condition, scenario: x.scenario, locale: x.locale, cluster: x.cluster, units: int(x.units), consistent: int(x.consistent), calls: int(x.calls), firstPicks: int(x.first_picks) }));
+}
+
+/** The units whose decision changed with the order: up to FLIPPED_LIMIT per study and condition, and how many in all. */
+async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; flippedTotal: Map<string, number> }> {
+  const r = await pool().query(
+    `WITH u AS (
+       SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate,
+              array_agg(t.id ORDER BY ${ORDER_INDEX_SQL}) AS ids, array_agg(${ORDER_INDEX_SQL} ORDER BY ${ORDER_INDEX_SQL}) AS orders,
+              array_agg(${DECISION_SQL} ORDER BY ${ORDER_INDEX_SQL}) AS decisions
+         FROM trials t JOIN observations o ON o.trial_id = t.id
+        WHERE t.run_id = $1
+        GROUP BY 1, 2, 3, 4, 5, 6
+       HAVING count(DISTINCT ${ORDER_INDEX_SQL}) > 1 AND count(DISTINCT ${DECISION_SQL}) > 1
+     ), n AS (
+       SELECT u.*, row_number() OVER (PARTITION BY study, condition ORDER BY scenario COLLATE "C", locale COLLATE "C", case_id COLLATE "C", replicate) AS rn,
+              count(*) OVER (PARTITION BY study, condition) AS total
+         FROM u
+     )
+     SELECT * FROM n WHERE rn <= $2 ORDER BY study, condition, rn`,
+    [runId, FLIPPED_LIMIT],
+  );
+  const flippedTotal = new Map<string, number>();
+  const flipped: FlippedCase[] = r.rows.map((x) => {
+    flippedTotal.set(`${x.study}\u0000${x.condition}`, int(x.total));
+    return {
+      study: x.study as string, condition: x.condition as string, scenario: x.scenario as string, locale: x.locale as string, caseId: x.case_id as string, replicate: int(x.replicate),
+      trials: (x.ids as string[]).map((id, i) => ({ id, orderIndex: int(x.orders[i]), decision: x.decisions[i] as string })),
+    };
+  });
+  return { flipped: flipped.sort(compareFlipped), flippedTotal };
+}
+
+/** Every cell of a run's Table 1, from grouped queries run side by side. */
+export async function runCells(runId: string, spec: Spec, by: ClusterBy = 'case'): Promise<RunCells> {
+  const withTasks = (spec.replicates ?? 2) > 1;
+  const [status, pairs, categories, tasks, orders] = await Promise.all([
+    statusCells(runId, by),
+    pairCells(runId, spec, by),
+    categoryCells(runId),
+    withTasks ? taskCells(runId) : Promise.resolve([]),
+    orderCells(runId, by),
+  ]);
+  const anyFlip = orders.some((o) => o.units > o.consistent);
+  const { flipped, flippedTotal } = anyFlip ? await flippedCases(runId) : { flipped: [], flippedTotal: new Map<string, number>() };
+  return { status, pairs, categories, tasks, orders, flipped, flippedTotal };
+}
