@@ -6,6 +6,7 @@ import { register as compare } from './compare';
 import { register as bfcl } from './bfcl';
 import { register as lint } from './lint';
 import { register as mcp } from './mcp';
+import { register as plan } from './plan';
 
 // Each command lives in its own file and exports `register(program)`; add new ones here.
 export function registerCommands(program: Command): void {
@@ -16,4 +17,5 @@ export function registerCommands(program: Command): void {
   bfcl(program);
   lint(program);
   mcp(program);
+  plan(program);
 }

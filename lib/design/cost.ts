@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+// The price table of the cost estimate: per provider and model, what a million input and output tokens
+// cost. Users edit it (stored in the database by the designer; a file for `tclab plan --price`). Prices
+// change and differ by contract, so none is built in except the simulated provider's, which is free.
+
+export const PriceRow = z.object({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  /** Currency units per million input tokens. */
+  inputPerMTok: z.number().min(0).max(100_000),
+  /** Currency units per million output tokens. */
+  outputPerMTok: z.number().min(0).max(100_000),
+});
+export type PriceRow = z.infer<typeof PriceRow>;
+
+export const PriceTable = z
+  .object({
+    currency: z.string().min(1).max(8).default('USD'),
+    /** Output tokens assumed per request (a tool call or a marker line is short). */
+    outputTokensPerRequest: z.number().int().min(0).max(100_000).default(150),
+    prices: z.array(PriceRow).max(200),
+  })
+  .superRefine((t, ctx) => {
+    const seen = new Set<string>();
+    t.prices.forEach((p, i) => {
+      const k = `${p.provider}/${p.model}`;
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: ['prices', i, 'model'], message: `${k} is listed twice` });
+      seen.add(k);
+    });
+  });
+export type PriceTable = z.infer<typeof PriceTable>;
+export type PriceTableInput = z.input<typeof PriceTable>;
+
+export const DEFAULT_PRICE_TABLE: PriceTable = {
+  currency: 'USD',
+  outputTokensPerRequest: 150,
+  prices: [{ provider: 'simulated', model: 'heuristic', inputPerMTok: 0, outputPerMTok: 0 }],
+};
+
+export interface CostEstimate extends PriceRow {
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+}
+
+export function estimateCosts(table: PriceTable, inputTokens: number, requests: number): CostEstimate[] {
+  const outputTokens = requests * table.outputTokensPerRequest;
+  return table.prices.map((p) => ({ ...p, inputTokens, outputTokens, cost: (inputTokens * p.inputPerMTok + outputTokens * p.outputPerMTok) / 1_000_000 }));
+}
