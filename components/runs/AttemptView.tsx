@@ -9,7 +9,7 @@ export function AttemptView({ a, open = false }: { a: AttemptRecord; open?: bool
         <strong>
           {a.kind === 'precheck' ? 'Pre-check' : 'Attempt'} {a.n}
         </strong>
-        <span className={`badge ${a.outcome === 'ok' ? 'good' : 'bad'}`}>{a.outcome}</span>
+        <span className={`badge ${a.outcome === 'ok' ? 'good' : a.outcome === 'sending' ? 'warn' : 'bad'}`}>{a.outcome === 'sending' ? 'sending (no answer yet)' : a.outcome}</span>
         {a.errorKind && <span className="badge warn">{a.errorKind}</span>}
         <span className="small muted">
           HTTP {a.httpStatus ?? '—'} · {a.latencyMs ?? '—'} ms · tokens {a.inputTokens ?? '—'} in / {a.outputTokens ?? '—'} out

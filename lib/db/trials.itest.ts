@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
 import { saveExperiment } from './experiments';
 import { setRunStatus } from './runs';
-import { claimTrial, markExhausted, recordResult, recordTransportError, type ClaimedTrial } from './trials';
+import { claimTrial, markExhausted, markSending, recordResult, recordTransportError, unclaimTrial, type ClaimedTrial, type SendingTrial } from './trials';
 import { createRun } from '../runner/start';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../providers/types';
@@ -20,11 +20,17 @@ const ok = (text: string): ProviderResult => ({ request: { model: 'm' }, respons
 const observation: Observation = { toolCalls: [{ name: 'lookup_order', arguments: {} }], marker: null, label: null, text: null, refusal: false, malformed: null, finishReason: null };
 const checkpoints = { visibility: 'pass', selection: 'pass', parameters: 'untested', interpretation: 'untested', completion: 'untested' } as const;
 const verdict = { checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'pass', category: null, reason: 'ok', evidence: { attemptN: 1, part: null, rule: 'r' } } as const;
-const record = (c: ClaimedTrial, text = 'answer') => recordResult(c, ok(text), observation, [verdict], checkpoints, 'passed');
+const record = (c: SendingTrial, text = 'answer') => recordResult(c, ok(text), observation, [verdict], checkpoints, 'passed');
 const claimed = (x: Awaited<ReturnType<typeof claimTrial>>): ClaimedTrial => {
   if (!('leaseToken' in x)) throw new Error(`refused: ${x.reason}`);
   return x;
 };
+const sending = async (c: ClaimedTrial): Promise<SendingTrial> => {
+  const s = await markSending(c, 30_000);
+  if (!s) throw new Error(`mark of ${c.id} fenced out`);
+  return s;
+};
+const counted = async (id: string) => (await pool().query<{ n: number }>(`SELECT attempt_count AS n FROM trials WHERE id = $1`, [id])).rows[0].n;
 const expireLease = (id: string) => pool().query(`UPDATE trials SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
 const attempts = async (id: string) =>
   (await pool().query<{ n: number; outcome: string; response: unknown }>(`SELECT n, outcome, response FROM attempts WHERE trial_id = $1 ORDER BY n`, [id])).rows;
@@ -45,7 +51,8 @@ describe('batched claim and record', () => {
     const claims = (await Promise.all(batch.map((id) => claimTrial(id, 'w1', 30_000, 3)))).map(claimed);
     expect(claims.map((c) => c.id)).toEqual(batch);
     for (const c of claims) expect([c.attemptN, c.leaseToken, c.attemptId]).toEqual([1, 1, `${c.id}-a1`]);
-    expect(await Promise.all(claims.map((c) => record(c)))).toEqual(batch.map(() => true));
+    const sent = await Promise.all(claims.map(sending));
+    expect(await Promise.all(sent.map((c) => record(c)))).toEqual(batch.map(() => true));
     const r = await pool().query<{ status: string; obs: number; v: number; a: number }>(
       `SELECT t.status, (SELECT count(*)::int FROM observations o WHERE o.trial_id = t.id) AS obs,
               (SELECT count(*)::int FROM verdicts v WHERE v.trial_id = t.id) AS v,
@@ -58,36 +65,68 @@ describe('batched claim and record', () => {
 
   it('fences every row on its own token: a stale holder in the same batch records its attempt and nothing else', async () => {
     const [a, b] = take(2);
-    const staleA = claimed(await claimTrial(a, 'old', 30_000, 3));
+    const staleA = await sending(claimed(await claimTrial(a, 'old', 30_000, 3)));
     await expireLease(a);
-    const freshA = claimed(await claimTrial(a, 'new', 30_000, 3));
-    const onlyB = claimed(await claimTrial(b, 'new', 30_000, 3));
+    const freshA = await sending(claimed(await claimTrial(a, 'new', 30_000, 3)));
+    const onlyB = await sending(claimed(await claimTrial(b, 'new', 30_000, 3)));
     expect(freshA.attemptN).toBe(2);
     // the three results go in one statement
     const won = await Promise.all([record(staleA, 'stale'), record(freshA, 'fresh'), record(onlyB)]);
     expect(won).toEqual([false, true, true]);
     expect(await attempts(a)).toEqual([
-      { n: 1, outcome: 'ok', response: { text: 'stale' } }, // the late answer replaced the `lost` placeholder
+      { n: 1, outcome: 'ok', response: { text: 'stale' } }, // the late answer replaced the `lost` its mark became
       { n: 2, outcome: 'ok', response: { text: 'fresh' } },
     ]);
     const obs = await pool().query<{ attempt_id: string }>(`SELECT attempt_id FROM observations WHERE trial_id = $1`, [a]);
     expect(obs.rows).toEqual([{ attempt_id: `${a}-a2` }]);
   });
 
-  it('records an attempt whose holder died as lost when the trial is claimed again', async () => {
+  it('records an attempt whose holder died after sending as lost when the trial is claimed again', async () => {
     const [id] = take(1);
-    claimed(await claimTrial(id, 'dies', 30_000, 3));
+    await sending(claimed(await claimTrial(id, 'dies', 30_000, 3)));
+    expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'sending']]);
     await expireLease(id);
-    const again = claimed(await claimTrial(id, 'next', 30_000, 3));
+    const again = await sending(claimed(await claimTrial(id, 'next', 30_000, 3)));
     expect([again.attemptN, again.lostAttempts]).toEqual([2, 1]);
     expect(await recordTransportError(again, { ...ok(''), outcome: 'transport_error', response: null, error: { kind: 'http_5xx', message: 'x' } }, { kind: 'retry', notBefore: new Date(Date.now() + 60_000) })).toBe(true);
     expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost'], [2, 'transport_error']]);
     expect(await claimTrial(id, 'early', 30_000, 3)).toMatchObject({ reason: 'not-before' });
   });
 
+  it('counts no attempt for a claim that never sent: its holder died, or it was given back', async () => {
+    const [died, halted] = take(2);
+    const first = claimed(await claimTrial(died, 'dies-before-sending', 30_000, 2));
+    await expireLease(died);
+    const again = claimed(await claimTrial(died, 'next', 30_000, 2));
+    expect([again.attemptN, again.lostAttempts, again.leaseToken]).toEqual([1, 0, first.leaseToken + 1]);
+    expect(await attempts(died)).toEqual([]);
+    expect(await counted(died)).toBe(0);
+    // the dead claim cannot book a send any more: fenced on its token
+    expect(await markSending(first, 30_000)).toBeNull();
+    expect(await counted(died)).toBe(0);
+
+    const h = claimed(await claimTrial(halted, 'w', 30_000, 2));
+    expect(await unclaimTrial(h)).toBe(true);
+    expect(await markSending(h, 30_000)).toBeNull();
+    const retaken = claimed(await claimTrial(halted, 'w', 30_000, 2));
+    expect(retaken.attemptN).toBe(1);
+    expect([await attempts(halted), await counted(halted)]).toEqual([[], 0]);
+  });
+
+  it('books each sent attempt once, with the next number, however many claims came before', async () => {
+    const [id] = take(1);
+    const c1 = claimed(await claimTrial(id, 'w', 30_000, 3));
+    const [s1, dup] = await Promise.all([markSending(c1, 30_000), markSending(c1, 30_000)]);
+    expect([s1 !== null, dup !== null].sort()).toEqual([false, true]); // one mark per claim
+    expect(await counted(id)).toBe(1);
+    const row = await pool().query<{ started_at: Date; outcome: string }>(`SELECT started_at, outcome FROM attempts WHERE trial_id = $1`, [id]);
+    expect(row.rows[0].outcome).toBe('sending');
+    expect(Math.abs(row.rows[0].started_at.getTime() - (s1 ?? dup)!.sentAtMs)).toBeLessThan(5);
+  });
+
   it('marks a trial whose attempts ran out unresolved, recording the unanswered one as lost', async () => {
     const [id] = take(1);
-    claimed(await claimTrial(id, 'dies', 30_000, 1));
+    await sending(claimed(await claimTrial(id, 'dies', 30_000, 1)));
     await expireLease(id);
     expect(await claimTrial(id, 'next', 30_000, 1)).toMatchObject({ reason: 'exhausted', attempts: 1 });
     expect(await markExhausted(id)).toBe(true);

@@ -7,9 +7,17 @@ import type { ProviderResult } from '../providers/types';
 import { pool } from './client';
 import { Batcher } from './batcher';
 
-// The hot path of a run, in hand-written SQL: two statements per attempt (claim, record), batched across
-// concurrent trials. Fencing: a claim bumps lease_token; every write of a result is conditioned on the token the writer
-// holds, so a redelivered job, a second worker or a worker back from the dead cannot write twice.
+// The hot path of a run, in hand-written SQL: three statements per attempt (claim, sending mark, record),
+// batched across concurrent trials. Fencing: a claim bumps lease_token; the sending mark and every write of a
+// result are conditioned on the token the writer holds, so a redelivered job, a second worker or a worker
+// back from the dead cannot write twice.
+//
+// Booking: an attempt is counted when it is sent, never when it is claimed. The sending mark (the attempt
+// row with outcome `sending`, and attempt_count = its number) is written after the rate-limit slot is granted
+// and immediately before the request leaves. A claim that never sent — halted while waiting for its slot, or
+// its worker killed first — leaves no mark and no count, so a trial is never charged for a request that did
+// not leave. A mark whose holder died becomes `lost` when the trial is claimed again (or exhausted): `lost`
+// means exactly "may have reached the provider".
 
 const CHUNK = 2000;
 
@@ -58,12 +66,19 @@ export interface TrialIdentity {
 
 export interface ClaimedTrial extends TrialIdentity {
   leaseToken: number;
+  /** The number the attempt gets if it is sent (attempts sent so far + 1). */
   attemptN: number;
   attemptId: string;
-  /** Earlier attempts found unrecorded (their holder died) and recorded as `lost` by this claim. */
+  /** Earlier attempts marked sending whose holder died, recorded as `lost` by this claim. */
   lostAttempts: number;
-  /** When the claim was made (database clock, epoch ms): the attempt's started_at. */
+  /** When the claim was made (database clock, epoch ms). */
   claimedAtMs: number;
+}
+
+/** A claim whose attempt is marked sending: the request may leave. */
+export interface SendingTrial extends ClaimedTrial {
+  /** When the sending mark was written (database clock, epoch ms): the attempt's started_at. */
+  sentAtMs: number;
 }
 
 export type ClaimRefusal =
@@ -88,33 +103,27 @@ const CLAIM_BATCH = 128;
 const RECORD_BATCH = 128;
 const IN_FLIGHT = 2;
 
-const LOST_NOTE = `'{"note":"claimed; request not recorded"}'::json`;
+/** What a sending mark holds until its answer is recorded (the raw request is stored with the answer). */
+const SENDING_NOTE = `'{"note":"sent; the request is stored with its answer"}'::json`;
 const LOST_MESSAGE = `'the worker stopped after sending; the answer, if any, was lost'`;
 
 /**
- * Attempts are written once, when their answer is in. An attempt number the trial has counted but that has
- * no row belonged to a holder that died after claiming (and maybe sending): it is recorded as `lost`.
- * `$upto` is the last attempt number that can no longer be answered. The placeholder's lease token is
- * reckoned back from the trial's (both grow by one on every claim; a withdrawn claim, see unclaimTrial,
- * grows only the token): the token of the claim that counted attempt n, or a later one. Informational only:
- * fencing compares the trial's token, never a placeholder's.
+ * The sending marks of trials whose holder is gone become `lost`: the request left (the mark is written
+ * immediately before it does) and its answer, if any, never came back to be recorded. A holder that was only
+ * slow and records later replaces the row with what really came back.
  */
-const insertLostAttempts = (src: string, upto: string) => `
-  INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, error_kind, error_message, lease_token, finished_at)
-  SELECT ${src}.id || '-a' || g.n, ${src}.run_id, ${src}.id, g.n, 'formal', ${LOST_NOTE}, 'lost', 'lost', ${LOST_MESSAGE},
-         ${src}.lease_token - (${src}.attempt_count - g.n), now()
-    FROM ${src} CROSS JOIN LATERAL generate_series(1, ${upto}) AS g(n)
-   WHERE NOT EXISTS (SELECT 1 FROM attempts a WHERE a.id = ${src}.id || '-a' || g.n)
-  ON CONFLICT DO NOTHING
-  RETURNING trial_id`;
+const markLost = (src: string) => `
+  UPDATE attempts a SET outcome = 'lost', error_kind = 'lost', error_message = ${LOST_MESSAGE}, finished_at = now()
+    FROM ${src}
+   WHERE a.trial_id = ${src}.id AND a.kind = 'formal' AND a.outcome = 'sending'
+  RETURNING a.trial_id`;
 
 const CLAIM_SQL = `
   WITH i AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::int[]) WITH ORDINALITY AS i(id, owner, lease_ms, max_attempts, idx)
   ), c AS (
     UPDATE trials t SET status = 'running', lease_token = t.lease_token + 1, lease_owner = i.owner,
-           lease_expires_at = now() + make_interval(secs => i.lease_ms / 1000),
-           attempt_count = t.attempt_count + 1, not_before = NULL
+           lease_expires_at = now() + make_interval(secs => i.lease_ms / 1000), not_before = NULL
       FROM i
      WHERE t.id = ANY($1::text[]) AND t.id = i.id
        AND (SELECT r.status FROM runs r WHERE r.id = t.run_id) = 'running'
@@ -123,7 +132,7 @@ const CLAIM_SQL = `
        AND t.attempt_count < i.max_attempts
     RETURNING i.idx, t.id, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order",
               t.lease_token, t.attempt_count
-  ), lost AS (${insertLostAttempts('c', 'c.attempt_count - 1')}
+  ), lost AS (${markLost('c')}
   )
   SELECT c.*, (SELECT count(*) FROM lost WHERE lost.trial_id = c.id)::int AS lost,
          (extract(epoch FROM now()) * 1000)::float8 AS now_ms
@@ -202,8 +211,8 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
       condition: x.condition,
       order: x.order,
       leaseToken: x.lease_token,
-      attemptN: x.attempt_count,
-      attemptId: attemptIdOf(x.id, x.attempt_count),
+      attemptN: x.attempt_count + 1,
+      attemptId: attemptIdOf(x.id, x.attempt_count + 1),
       lostAttempts: x.lost,
       claimedAtMs: x.now_ms,
     };
@@ -224,11 +233,56 @@ const claims = new Batcher<ClaimInput, ClaimedTrial | ClaimRefusal>({ run: claim
 
 /**
  * Claim a trial by compare-and-set: queued (and due), or running under an expired lease (its holder died).
- * Attempt numbers counted by earlier claims but never recorded become `lost` attempts (the answer, if any,
- * was lost); the new attempt is recorded when its answer is in.
+ * A claim counts no attempt (see markSending); sending marks left by a dead holder become `lost`.
  */
 export function claimTrial(trialId: string, owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedTrial | ClaimRefusal> {
   return claims.load({ trialId, owner, leaseMs, maxAttempts });
+}
+
+// The sending mark: one statement per batch, fenced on the lease token and on the attempt count (the
+// attempt's number is the next one), the lease renewed to cover the request.
+const MARK_SQL = `
+  WITH x AS (
+    SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::float8[]) WITH ORDINALITY AS x(trial_id, lease_token, n, lease_ms, idx)
+  ), t AS (
+    UPDATE trials tr SET attempt_count = x.n, lease_expires_at = now() + make_interval(secs => x.lease_ms / 1000)
+      FROM x
+     WHERE tr.id = ANY($1::text[]) AND tr.id = x.trial_id AND tr.lease_token = x.lease_token AND tr.status = 'running'
+       AND tr.attempt_count = x.n - 1
+    RETURNING x.idx, tr.id, tr.run_id, x.n, x.lease_token
+  ), a AS (
+    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, lease_token, started_at)
+    SELECT t.id || '-a' || t.n, t.run_id, t.id, t.n, 'formal', ${SENDING_NOTE}, 'sending', t.lease_token, now() FROM t
+    ON CONFLICT (id) DO NOTHING
+  )
+  SELECT t.idx, (extract(epoch FROM now()) * 1000)::float8 AS now_ms FROM t`;
+
+interface MarkInput {
+  claim: ClaimedTrial;
+  leaseMs: number;
+}
+
+async function markBatch(items: MarkInput[]): Promise<(number | null)[]> {
+  const r = await pool().query<{ idx: string; now_ms: number }>({
+    name: 'tclab_mark_v1',
+    text: MARK_SQL,
+    values: [items.map((x) => x.claim.id), items.map((x) => x.claim.leaseToken), items.map((x) => x.claim.attemptN), items.map((x) => x.leaseMs)],
+  });
+  const out: (number | null)[] = new Array(items.length).fill(null);
+  for (const x of r.rows) out[Number(x.idx) - 1] = x.now_ms;
+  return out;
+}
+
+const marks = new Batcher<MarkInput, number | null>({ run: markBatch, maxBatch: CLAIM_BATCH, maxInFlight: IN_FLIGHT });
+
+/**
+ * Book the claim's attempt as sent, immediately before its request leaves (after the rate-limit slot is
+ * granted): the attempt row with outcome `sending`, the trial's attempt count, the lease renewed to cover the
+ * request. Null: the claim no longer holds the trial (fenced out); nothing may be sent.
+ */
+export async function markSending(claim: ClaimedTrial, leaseMs: number): Promise<SendingTrial | null> {
+  const sentAtMs = await marks.load({ claim, leaseMs });
+  return sentAtMs === null ? null : { ...claim, sentAtMs };
 }
 
 /**
@@ -245,16 +299,16 @@ export async function renewLease(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>, lea
 }
 
 /**
- * Give back a claim whose request was never sent (its run was halted while it waited for a slot): the
- * attempt is uncounted and the trial queued again — or cancelled, if the run was. The lease token keeps
- * its increment, so the withdrawn claim stays fenced out.
+ * Give back a claim whose request was never sent (its run was halted while it waited for a slot): no attempt
+ * was counted, and the trial is queued again — or cancelled, if the run was. The lease token keeps its
+ * increment, so the withdrawn claim stays fenced out.
  */
 export async function unclaimTrial(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>): Promise<boolean> {
   const r = await pool().query(
     `WITH run AS (SELECT r.status FROM runs r JOIN trials t ON t.run_id = r.id WHERE t.id = $1)
      UPDATE trials SET status = CASE WHEN (SELECT status FROM run) = 'cancelled' THEN 'cancelled' ELSE 'queued' END,
             finished_at = CASE WHEN (SELECT status FROM run) = 'cancelled' THEN now() END,
-            lease_owner = NULL, lease_expires_at = NULL, attempt_count = attempt_count - 1
+            lease_owner = NULL, lease_expires_at = NULL
       WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
     [t.id, t.leaseToken],
   );
@@ -264,7 +318,7 @@ export async function unclaimTrial(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>): 
 /** What becomes of the trial after a transport error (see recordTransportError). */
 export type AfterTransportError = { kind: 'retry'; notBefore: Date } | { kind: 'unresolved' } | { kind: 'hold' };
 
-type Holder = Pick<ClaimedTrial, 'id' | 'runId' | 'attemptN' | 'leaseToken' | 'claimedAtMs'>;
+type Holder = Pick<SendingTrial, 'id' | 'runId' | 'attemptN' | 'leaseToken' | 'sentAtMs'>;
 
 interface RecordInput {
   holder: Holder;
@@ -279,8 +333,8 @@ interface RecordInput {
   next?: AfterTransportError;
 }
 
-// One statement per batch. Each input row: the attempt (always written: it happened; it replaces the `lost`
-// placeholder a later claim may have written meanwhile), then — only where the row's lease token still
+// One statement per batch. Each input row: the attempt (always written: it happened; it replaces its sending
+// mark, or the `lost` a later claim made of that mark meanwhile), then — only where the row's lease token still
 // holds the trial — the trial's new status and, for a model answer, its observation and verdicts.
 const RECORD_SQL = `
   WITH x AS (
@@ -338,7 +392,7 @@ function recordRow(i: number, r: RecordInput): string {
     run_id: h.runId,
     n: h.attemptN,
     lease_token: h.leaseToken,
-    started_ms: h.claimedAtMs,
+    started_ms: h.sentAtMs,
     outcome: result.outcome,
     error_kind: result.error?.kind ?? null,
     error_message: result.error?.message ?? null,
@@ -401,6 +455,7 @@ export async function warmUpTrialStatements(connections: number): Promise<void> 
     await Promise.all(
       clients.map(async (c) => {
         await c.query({ name: 'tclab_claim_v1', text: CLAIM_SQL, values: [[], [], [], []] });
+        await c.query({ name: 'tclab_mark_v1', text: MARK_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_record_v1', text: RECORD_SQL, values: ['[]', []] });
       }),
     );
@@ -451,7 +506,8 @@ export async function cancelQueuedTrials(runId: string): Promise<number> {
 
 /**
  * Attempts exhausted without a model answer (e.g. every holder died after sending): unresolved, outside
- * every denominator. Attempts that were counted but never recorded become `lost`.
+ * every denominator. Only attempts that were sent are counted, so every one of them has a row; a sending
+ * mark whose holder died becomes `lost`.
  */
 export async function markExhausted(trialId: string): Promise<boolean> {
   const r = await pool().query(
@@ -459,7 +515,7 @@ export async function markExhausted(trialId: string): Promise<boolean> {
        UPDATE trials SET status = 'unresolved', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
         WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
         RETURNING id, run_id, lease_token, attempt_count
-     ), lost AS (${insertLostAttempts('t', 't.attempt_count')}
+     ), lost AS (${markLost('t')}
      )
      SELECT (SELECT count(*) FROM t)::int AS won, (SELECT count(*) FROM lost)::int AS lost`,
     [trialId],

@@ -62,6 +62,53 @@ describe('crashes and scale-out', () => {
     await survivor.kill('SIGTERM');
   });
 
+  it('books an attempt only when it is sent: a worker holding many claims, SIGKILLed twice, charges no trial for a request that never left', async () => {
+    // 4 slots, 128 claims held: most claims wait for a slot when the worker dies. Two attempts per trial.
+    const slots = 4;
+    const manyClaims = () => ({ ...workerEnv(), TCLAB_WORKER_CONCURRENCY: '128' });
+    const run = await createRun(experimentId, { ...settings(), concurrency: slots, maxAttempts: 2 });
+    expect((await startRun(run.id)).ok).toBe(true);
+    const seenBefore = server.count; // the pre-checks
+    const formalRows = async () => (await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id])).rows[0].n;
+    let lastDone = 0;
+    for (let kill = 1; kill <= 2; kill++) {
+      const w = spawnWorker(manyClaims());
+      workers.push(w);
+      await waitFor(`many claims held before kill ${kill}`, async () => {
+        const held = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'running' AND lease_expires_at > now()`, [run.id]);
+        return held.rows[0].n > 3 * slots && (await doneCount(run.id)) >= lastDone + 10;
+      }, 60_000, 20);
+      await w.kill('SIGKILL');
+      lastDone = await doneCount(run.id);
+      // what the dead worker booked as sent, the server saw — but for what was between its mark and the wire
+      const inTransit = (await formalRows()) - (server.count - seenBefore);
+      expect(inTransit).toBeLessThanOrEqual(slots);
+    }
+    const survivor = spawnWorker(workerEnv());
+    workers.push(survivor);
+    const final = await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved'], 120_000);
+    expect(await engineViolations(run.id)).toEqual([]);
+    const seen = server.count - seenBefore;
+    const rows = await pool().query<{ outcome: string; n: number }>(`SELECT outcome, count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' GROUP BY outcome`, [run.id]);
+    const by = Object.fromEntries(rows.rows.map((r) => [r.outcome, r.n]));
+    const total = Object.values(by).reduce((a, b) => a + b, 0);
+    // every attempt row stands for a request: at most the requests the server saw + what was in transit at each kill
+    expect(total).toBeLessThanOrEqual(seen + 2 * slots);
+    // `lost` = in flight at a kill, so at most the slots of each kill (it was every claim held before)
+    expect(by.lost ?? 0).toBeLessThanOrEqual(2 * slots);
+    // unresolved only if sent twice and lost twice: in flight at both kills
+    const unresolved = await pool().query<{ id: string; sent: number; lost: number }>(
+      `SELECT t.id, (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id) AS sent,
+              (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id AND a.outcome = 'lost') AS lost
+         FROM trials t WHERE t.run_id = $1 AND t.status = 'unresolved'`,
+      [run.id],
+    );
+    expect(unresolved.rowCount!).toBeLessThanOrEqual(slots);
+    for (const u of unresolved.rows) expect([u.sent, u.lost]).toEqual([2, 2]);
+    expect(final.status).toBe(unresolved.rowCount ? 'completed_with_unresolved' : 'completed');
+    await survivor.kill('SIGTERM');
+  });
+
   it('lets two worker processes share one run without processing a trial to a result twice', async () => {
     const run = await createRun(experimentId, settings());
     expect((await startRun(run.id)).ok).toBe(true);

@@ -2,7 +2,7 @@ import { checksFor, type Case, type Study } from '../schema/experiment';
 import type { TccCheck } from '../schema/tcc';
 import { trialStatusFromVerdicts } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
-import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial } from '../db/trials';
+import { claimTrial, markExhausted, markSending, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';
 import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
@@ -26,6 +26,8 @@ export interface TrialWorkerOptions {
   gate?: Gate;
   /** Test hook: called after the request went out and before its result is recorded. */
   afterSend?: (trialId: string) => Promise<void>;
+  /** Test hook: called once the attempt is booked as sending, just before the request leaves. */
+  beforeSend?: (trialId: string, attemptN: number) => Promise<void>;
 }
 
 /** Lease of a sent request: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
@@ -66,6 +68,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
         return { kind: 'dropped', reason: claim.reason };
     }
   }
+  const prep = prepared(ctx, claim);
   let slot: Slot | undefined;
   if (opts.gate) {
     for (;;) {
@@ -83,14 +86,17 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
     }
   }
   try {
-    return await send(ctx, claim, opts, slot);
+    // Booked as sent now, and only now: a claim that never got this far is given back uncounted.
+    const sending = await markSending(claim, leaseMsFor(timeoutMs));
+    if (!sending) return { kind: 'dropped', reason: 'fenced out before sending: a newer claim holds the trial' };
+    return await send(ctx, sending, prep, opts, slot);
   } finally {
     await slot?.release('error'); // no-op when already released with the real outcome
   }
 }
 
-async function send(ctx: RunContext, claim: ClaimedTrial, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
-  const prep = prepared(ctx, claim);
+async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
+  if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
   const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
   // not awaited: the slot is freed while the result is being recorded
   void slot?.release(result.outcome === 'ok' ? 'ok' : result.error?.kind === 'http_429' ? 'throttled' : 'error').catch(() => {});

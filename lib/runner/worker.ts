@@ -28,7 +28,7 @@ export interface StartWorkerOptions {
   reconcileEveryMs?: number;
   /** BullMQ lock: how soon a job of a dead worker is delivered again. */
   lockDurationMs?: number;
-  hooks?: Pick<TrialWorkerOptions, 'afterSend' | 'gate'>;
+  hooks?: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate'>;
 }
 
 /**
@@ -43,7 +43,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   /** Trial jobs of each run in hand; when a run's count drops to zero its completion is checked at once. */
   const active = new Map<string, number>();
   const limiter = new Limiter();
-  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
+  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
   // BullMQ does not close a connection it was given: close() below does, or the process never exits
   const connections = [redisConnection(), redisConnection()];
   const common = { connection: connections[0], prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };

@@ -16,7 +16,8 @@ import { CheckStatus, Checkpoint, Evidence, FailureCategory } from './verdict';
 /** One HTTP exchange (a trial's attempt or a pre-check). */
 export const ExportAttempt = z.object({
   n: z.number().int().min(1),
-  outcome: z.enum(['ok', 'transport_error', 'lost']),
+  /** `sending`: out at the time of the export; `lost`: sent, its worker died before the answer was recorded */
+  outcome: z.enum(['ok', 'transport_error', 'lost', 'sending']),
   errorKind: TransportErrorKind.nullable(),
   httpStatus: z.number().int().nullable(),
   latencyMs: z.number().int().min(0).nullable(),
