@@ -1,5 +1,6 @@
 import type { ExperimentSpec } from '../schema/experiment';
 import { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
+import { POLITELY_IGNORED_ID, politelyIgnored } from './politely-ignored';
 
 export { PUBLISHED_REFERENCE, REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 export type { PublishedCount, PublishedReferenceData, PublishedRow, PublishedStudy } from './reference-study/published';
@@ -21,6 +22,14 @@ export const TEMPLATES: Record<string, Template> = {
       'Tool selection with overlapping vs. clear definitions (both candidate orders) and result interpretation ' +
       'without vs. with status-code meanings; English and Traditional Chinese; 152 formal requests, 2 pre-checks.',
     build: referenceStudy,
+  },
+  [POLITELY_IGNORED_ID]: {
+    id: POLITELY_IGNORED_ID,
+    name: 'Politely ignored (seed 001): Amazon tools beside a generic browser',
+    description:
+      'The six Amazon tools of seed 001 as published (false dotted names) vs. rewritten (whose session, what the cache ' +
+      'means, what protects the owner), beside a generic browser tool; 8 cases, rotations over 7 tools: 112 formal requests, 1 pre-check.',
+    build: politelyIgnored,
   },
 };
 
