@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { RunExport } from '../lib/schema/run-export';
 import { runCli } from '../lib/testing/engine';
 import { benchSpec } from '../lib/testing/bench-spec';
+import type { WireId } from '../lib/providers/types';
 import { startLoopbackServer, wireToolNames, isInterpretationBody, type LoopbackServer, type Reply, type ScriptRequest } from '../lib/testing/loopback-server';
 import { pool, closeDb } from '../lib/db/client';
 import { TccCard, TccObservations } from '../lib/schema/tcc';
@@ -21,10 +22,10 @@ let dir: string;
 let server: LoopbackServer;
 
 /** A deterministic answer computed from the request alone, so a stored observation can be re-derived. */
-function answerFor(provider: 'openai' | 'gemini', body: unknown): Reply {
+function answerFor(wire: WireId, body: unknown): Reply {
   const digest = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-  if (isInterpretationBody(provider, body)) return { kind: 'text', text: `STATUS: ${['AVAILABLE', 'CANNOT_DETERMINE', 'ERROR'][parseInt(digest[0], 16) % 3]}` };
-  const names = wireToolNames(provider, body);
+  if (isInterpretationBody(wire, body)) return { kind: 'text', text: `STATUS: ${['AVAILABLE', 'CANNOT_DETERMINE', 'ERROR'][parseInt(digest[0], 16) % 3]}` };
+  const names = wireToolNames(wire, body);
   const pick = parseInt(digest[1], 16) % (names.length + 1);
   if (pick === names.length) return { kind: 'text', text: `CLARIFY: which one? <b>${digest.slice(0, 6)}</b>` };
   return { kind: 'toolCalls', calls: [{ name: names[pick], arguments: { probe: digest.slice(0, 8) } }] };
@@ -32,7 +33,7 @@ function answerFor(provider: 'openai' | 'gemini', body: unknown): Reply {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'tclab-cli-'));
-  server = await startLoopbackServer({ script: (req: ScriptRequest) => answerFor(req.provider, req.body) });
+  server = await startLoopbackServer({ script: (req: ScriptRequest) => answerFor(req.wire, req.body) });
 });
 
 afterAll(async () => {
@@ -116,7 +117,7 @@ describe('tclab run', () => {
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(allowed.stderr).toContain('completed with unresolved trials');
     } finally {
-      server.setScript((req: ScriptRequest) => answerFor(req.provider, req.body));
+      server.setScript((req: ScriptRequest) => answerFor(req.wire, req.body));
     }
   });
 
@@ -145,11 +146,14 @@ describe('tclab run', () => {
       expect(resumed.code).toBe(1);
       expect(resumed.stdout).toContain('pre-checks failed');
     } finally {
-      server.setScript((req: ScriptRequest) => answerFor(req.provider, req.body));
+      server.setScript((req: ScriptRequest) => answerFor(req.wire, req.body));
     }
   });
 
-  for (const provider of ['openai', 'gemini'] as const) {
+  for (const [provider, wire] of [
+    ['openai', 'openai-chat'],
+    ['gemini', 'gemini-generate-content'],
+  ] as const) {
     it(`runs against ${provider}'s wire format: stored observations equal the server's answers; tool order as sent; the key is stored nowhere`, async () => {
       const out = path.join(dir, `${provider}.json`);
       const csv = path.join(dir, `${provider}.csv`);
@@ -167,8 +171,8 @@ describe('tclab run', () => {
       for (const t of run.trials) {
         expect(t.attempts).toHaveLength(1);
         const request = t.attempts[0].request;
-        expect(wireToolNames(provider, request)).toEqual(t.order);
-        const answer = answerFor(provider, request);
+        expect(wireToolNames(wire, request)).toEqual(t.order);
+        const answer = answerFor(wire, request);
         const obs = t.observation!;
         if (answer.kind === 'toolCalls') {
           expect(obs.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(answer.calls);

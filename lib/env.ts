@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
   /** Key for the openai-compatible provider only, so a real OpenAI key never goes to another server. */
   OPENAI_COMPATIBLE_API_KEY: z.preprocess(empty, z.string().optional()),
+  /** Where the openai-compatible provider sends its requests (and OPENAI_COMPATIBLE_API_KEY, when set). */
+  OPENAI_COMPATIBLE_BASE_URL: z.preprocess(empty, z.string().url().optional()),
   GEMINI_API_KEY: z.preprocess(empty, z.string().optional()),
   GOOGLE_API_KEY: z.preprocess(empty, z.string().optional()),
   GEMINI_BASE_URL: z.preprocess(empty, z.string().url().optional()),

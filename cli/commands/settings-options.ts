@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { RunSettings } from '../../lib/schema/run';
 import { formatZodError } from '../../lib/schema/common';
+import { DESCRIPTORS, isProviderId, PROVIDER_IDS } from '../../lib/providers/registry';
 import { UsageError } from '../errors';
 
 export interface SettingsOptions {
@@ -19,7 +20,7 @@ export interface SettingsOptions {
 
 export function settingsOptions(cmd: Command): Command {
   return cmd
-    .option('--provider <id>', 'simulated | openai | gemini | openai-compatible', 'simulated')
+    .option('--provider <id>', providerHelp(), 'simulated')
     .option('--model <name>', 'model name (default: the provider’s default)')
     .option('--temperature <t>', 'sampling temperature')
     .option('--max-output-tokens <n>', 'maximum output tokens')
@@ -32,7 +33,14 @@ export function settingsOptions(cmd: Command): Command {
     .option('--retry-base-ms <n>', 'first retry delay (doubles per attempt, with jitter)');
 }
 
-const DEFAULT_MODELS: Record<string, string> = { simulated: 'simulated-lexical-v1', openai: 'gpt-4.1-mini', gemini: 'gemini-2.5-flash-lite', 'openai-compatible': 'default' };
+/** `--provider` help from the descriptors: each id with the variables it reads. */
+export function providerHelp(): string {
+  const lines = DESCRIPTORS.map((d) => {
+    const vars = [...d.keyVars, ...(d.baseUrlVar ? [d.baseUrlVar] : [])];
+    return `${d.id}${vars.length ? ` (${vars.join(', ')})` : ''}, default model ${d.defaultModel}`;
+  });
+  return `one of ${PROVIDER_IDS.join(' | ')}:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
 
 /** CLI flags → RunSettings; errors name the flag. */
 export function runSettingsFromOptions(o: SettingsOptions): RunSettings {
@@ -40,7 +48,7 @@ export function runSettingsFromOptions(o: SettingsOptions): RunSettings {
   const provider = o.provider ?? 'simulated';
   const input = {
     provider,
-    model: o.model ?? DEFAULT_MODELS[provider] ?? 'default',
+    model: o.model ?? (isProviderId(provider) ? DESCRIPTORS.find((d) => d.id === provider)?.defaultModel : undefined) ?? 'default',
     temperature: num(o.temperature),
     maxOutputTokens: num(o.maxOutputTokens),
     seed: num(o.seed),

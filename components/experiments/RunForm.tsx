@@ -8,6 +8,8 @@ import { IssueList } from '../IssueList';
 export interface ProviderOption {
   id: string;
   label: string;
+  simulated: boolean;
+  defaultModel: string;
   available: boolean;
   reason?: string;
 }
@@ -18,7 +20,6 @@ export interface RunFormDefaults {
   values: Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>;
 }
 
-const SIMULATED_MODEL = 'simulated-lexical-v1';
 const FIELD_PATHS = new Set<string>(['provider', 'model', 'baseUrl', ...RUN_FORM_FIELDS.map((f) => f.name)]);
 
 /** The Run form: settings default to RunSettings' defaults; unavailable providers are shown disabled with the reason. */
@@ -38,8 +39,8 @@ export function RunForm({
 
   function changeProvider(id: string) {
     setProvider(id);
-    if (id === 'simulated') setModel(SIMULATED_MODEL);
-    else if (model === SIMULATED_MODEL) setModel('');
+    const next = providers.find((p) => p.id === id);
+    if (next) setModel(next.defaultModel);
   }
 
   return (
@@ -86,7 +87,7 @@ export function RunForm({
           </div>
         ))}
       </div>
-      {providers.find((p) => p.id === provider && p.id === 'simulated') && (
+      {providers.find((p) => p.id === provider && p.simulated) && (
         <p className="small muted">The simulated provider is a transparent heuristic, not a language model: it exists so the pipeline runs offline.</p>
       )}
       <button type="submit" className="primary" disabled={pending}>

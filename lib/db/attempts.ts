@@ -1,8 +1,9 @@
-import type { ProviderResult } from '../providers/types';
+import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { pool } from './client';
 
 /** Pre-check attempts belong to the run, not to a trial, and never enter a denominator. */
 export async function insertPrecheckAttempt(runId: string, result: ProviderResult): Promise<number> {
+  const failure = transportFailureOf(result);
   const r = await pool().query<{ n: number }>(
     `INSERT INTO attempts (id, run_id, trial_id, n, kind, request, response, outcome, error_kind, error_message,
                            http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, finished_at)
@@ -14,10 +15,10 @@ export async function insertPrecheckAttempt(runId: string, result: ProviderResul
       JSON.stringify(result.request ?? {}),
       result.response == null ? null : JSON.stringify(result.response),
       result.outcome,
-      result.error?.kind ?? null,
-      result.error?.message ?? null,
+      failure?.kind ?? null,
+      failure?.message ?? null,
       result.httpStatus,
-      result.error?.retryAfterMs ?? null,
+      failure?.retryAfterMs ?? null,
       Math.round(result.latencyMs),
       result.usage?.inputTokens ?? null,
       result.usage?.outputTokens ?? null,

@@ -5,7 +5,7 @@ import { setRunStatus } from './runs';
 import { claimTrial, markExhausted, markSending, recordResult, recordTransportError, unclaimTrial, type ClaimedTrial, type SendingTrial } from './trials';
 import { createRun } from '../runner/start';
 import { benchSpec } from '../testing/bench-spec';
-import type { ProviderResult } from '../providers/types';
+import type { ProviderResult } from '../schema/request';
 import type { Observation } from '../schema/observation';
 
 // The hot-path SQL through group commit: claims and results of many trials go in one statement each, and
@@ -16,8 +16,9 @@ let ids: string[];
 let next = 0;
 const take = (n: number) => ids.slice(next, (next += n));
 
-const ok = (text: string): ProviderResult => ({ request: { model: 'm' }, response: { text }, httpStatus: 200, latencyMs: 12, usage: null, outcome: 'ok' });
 const observation: Observation = { toolCalls: [{ name: 'lookup_order', arguments: {} }], marker: null, label: null, text: null, refusal: false, malformed: null, finishReason: null };
+const ok = (text: string): ProviderResult => ({ request: { model: 'm' }, response: { text }, httpStatus: 200, latencyMs: 12, usage: null, outcome: 'ok', observation });
+const failed = (kind: 'http_5xx', message: string): ProviderResult => ({ request: { model: 'm' }, response: null, httpStatus: 500, latencyMs: 12, usage: null, outcome: 'transport_error', error: { kind, message } });
 const checkpoints = { visibility: 'pass', selection: 'pass', parameters: 'untested', interpretation: 'untested', completion: 'untested' } as const;
 const verdict = { checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'pass', category: null, reason: 'ok', evidence: { attemptN: 1, part: null, rule: 'r' } } as const;
 const record = (c: SendingTrial, text = 'answer') => recordResult(c, ok(text), observation, [verdict], checkpoints, 'passed');
@@ -88,7 +89,7 @@ describe('batched claim and record', () => {
     await expireLease(id);
     const again = await sending(claimed(await claimTrial(id, 'next', 30_000, 3)));
     expect([again.attemptN, again.lostAttempts]).toEqual([2, 1]);
-    expect(await recordTransportError(again, { ...ok(''), outcome: 'transport_error', response: null, error: { kind: 'http_5xx', message: 'x' } }, { kind: 'retry', notBefore: new Date(Date.now() + 60_000) })).toBe(true);
+    expect(await recordTransportError(again, failed('http_5xx', 'x'), { kind: 'retry', notBefore: new Date(Date.now() + 60_000) })).toBe(true);
     expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost'], [2, 'transport_error']]);
     expect(await claimTrial(id, 'early', 30_000, 3)).toMatchObject({ reason: 'not-before' });
   });

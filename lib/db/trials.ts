@@ -3,7 +3,7 @@ import { trialIdOf } from '../design/matrix';
 import type { Observation } from '../schema/observation';
 import type { CheckStatus, Checkpoint, Verdict } from '../schema/verdict';
 import type { TrialStatus } from '../schema/run';
-import type { ProviderResult } from '../providers/types';
+import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { pool } from './client';
 import { Batcher } from './batcher';
 
@@ -386,6 +386,7 @@ function jsonText(value: unknown, text: string | undefined, ifNone: string): str
 function recordRow(i: number, r: RecordInput): string {
   const { holder: h, result, scored, next } = r;
   const status = scored ? scored.status : next?.kind === 'unresolved' ? 'unresolved' : 'queued';
+  const failure = transportFailureOf(result);
   const fields = {
     i,
     trial_id: h.id,
@@ -394,10 +395,10 @@ function recordRow(i: number, r: RecordInput): string {
     lease_token: h.leaseToken,
     started_ms: h.sentAtMs,
     outcome: result.outcome,
-    error_kind: result.error?.kind ?? null,
-    error_message: result.error?.message ?? null,
+    error_kind: failure?.kind ?? null,
+    error_message: failure?.message ?? null,
     http_status: result.httpStatus,
-    retry_after_ms: result.error?.retryAfterMs ?? null,
+    retry_after_ms: failure?.retryAfterMs ?? null,
     latency_ms: Math.round(result.latencyMs),
     input_tokens: result.usage?.inputTokens ?? null,
     output_tokens: result.usage?.outputTokens ?? null,

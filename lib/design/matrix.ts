@@ -1,5 +1,5 @@
 import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../schema/experiment';
-import type { ProviderRequest, WireTool } from '../providers/types';
+import type { ProviderRequest, WireTool } from '../schema/request';
 import { kindModule } from '../studies/registry';
 import { sha256, toolSetRef } from './hash';
 

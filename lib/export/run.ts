@@ -11,7 +11,7 @@ import type { Checkpoint } from '../schema/verdict';
 import { getExperiment } from '../db/experiments';
 import { getRun, type RunRow } from '../db/runs';
 import { getTrialRecord, iterateTrialRecords, loadRunSummary, precheckAttempts, type AttemptRecord, type TrialRecord } from '../db/results';
-import { redactSecrets } from '../providers/redact';
+import { redactSecrets } from '../providers/secrets';
 import { checksCsv, trialsCsv } from './csv';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';

@@ -2,6 +2,7 @@ import { ApiError } from '@google/genai';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
+import { configuredRedaction } from './secrets';
 import { bodyExcerpt, classifyFailure, kindForStatus, parseRetryAfter } from './errors';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -108,10 +109,11 @@ describe('classifyFailure: bodies and fallbacks', () => {
     expect(classifyFailure(new Error('Missing credentials'), { status: null, sent: false }).kind).toBe('http_4xx');
   });
   it('never repeats a key in its message', () => {
-    const r = classifyFailure(null, { status: 401, bodyText: JSON.stringify({ error: { message: `bad key ${FAKE_KEY}` } }) });
+    const redaction = configuredRedaction();
+    const r = classifyFailure(null, { status: 401, bodyText: JSON.stringify({ error: { message: `bad key ${FAKE_KEY}` } }), redaction });
     expect(r.message).not.toContain(FAKE_KEY);
     expect(r.message).toContain('[REDACTED]');
-    const n = classifyFailure(fetchFailed(withCode(`getaddrinfo ENOTFOUND ${FAKE_KEY}.invalid`, 'ENOTFOUND')));
+    const n = classifyFailure(fetchFailed(withCode(`getaddrinfo ENOTFOUND ${FAKE_KEY}.invalid`, 'ENOTFOUND')), { status: null, redaction });
     expect(n.message).not.toContain(FAKE_KEY);
   });
   it('bodyExcerpt prefers the provider error message, else squeezes the text', () => {

@@ -1,14 +1,14 @@
+import type { TransportFailure } from '../schema/request';
 import type { TransportErrorKind } from '../schema/run';
-import { redactText } from './redact';
+import { makeRedaction, redactText as redactWith, type Redaction } from './redact';
 
 // The transport taxonomy (DESIGN §2): why an HTTP exchange produced no model answer. Model-side problems
 // (malformed calls, refusals) are observations, never classified here.
 
-export interface TransportError {
-  kind: TransportErrorKind;
-  message: string;
-  retryAfterMs?: number | null;
-}
+export type TransportError = TransportFailure;
+
+/** Credential headers only, no key values: for callers that classify without a provider at hand. */
+const PATTERNS_ONLY: Redaction = makeRedaction([]);
 
 /** What the recording fetch saw of one exchange (see exchange.ts). */
 export interface ExchangeFacts {
@@ -24,6 +24,10 @@ export interface ExchangeFacts {
   sent?: boolean;
   /** The URL the request went to (for messages; redacted before use). */
   url?: string | null;
+  /** What messages are redacted with: the provider's declared secrets (default: credential patterns only). */
+  redaction?: Redaction;
+  /** Reads the provider's own message out of an error body (its descriptor's error shape). */
+  errorMessage?: (body: unknown) => string | null;
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
@@ -129,25 +133,29 @@ function hostOf(url: string | null | undefined): string | null {
 }
 
 /** A short, readable excerpt of an error body: the provider's own `error.message` when it has one. */
-export function bodyExcerpt(bodyText: string | null | undefined, max = 300): string {
+export function bodyExcerpt(bodyText: string | null | undefined, max = 300, errorMessage: (body: unknown) => string | null = genericErrorMessage): string {
   if (!bodyText) return '';
   try {
-    const parsed: unknown = JSON.parse(bodyText);
-    const list = Array.isArray(parsed) ? parsed : [parsed];
-    for (const item of list) {
-      if (item && typeof item === 'object' && 'error' in item) {
-        const err = (item as { error: unknown }).error;
-        if (typeof err === 'string') return err.slice(0, max);
-        if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') {
-          return err.message.slice(0, max);
-        }
-      }
-    }
+    const message = errorMessage(JSON.parse(bodyText));
+    if (message !== null) return message.slice(0, max);
   } catch {
     // not JSON: fall through to the raw text
   }
   const flat = bodyText.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** `{error: "…"}` or `{error: {message: "…"}}`, also inside an array. */
+function genericErrorMessage(body: unknown): string | null {
+  const list: unknown[] = Array.isArray(body) ? body : [body];
+  for (const item of list) {
+    if (item && typeof item === 'object' && 'error' in item) {
+      const err = (item as { error: unknown }).error;
+      if (typeof err === 'string') return err;
+      if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') return err.message;
+    }
+  }
+  return null;
 }
 
 const has = (list: string[], set: Set<string>) => list.find((c) => set.has(c));
@@ -160,13 +168,16 @@ const has = (list: string[], set: Set<string>) => list.find((c) => set.has(c));
  * request could not be built: a configuration error). Messages are redacted.
  */
 export function classifyFailure(error: unknown, exchange: ExchangeFacts = { status: null }, now: number = Date.now()): TransportError {
+  const redaction = exchange.redaction ?? PATTERNS_ONLY;
+  const redactText = (s: string) => redactWith(s, redaction);
+  const readMessage = exchange.errorMessage ?? genericErrorMessage;
   const status = exchange.status ?? statusOf(error);
   const host = hostOf(exchange.url);
   const where = host ? ` from ${host}` : '';
   if (status != null && (status < 200 || status >= 300)) {
     const kind = kindForStatus(status);
     const headers = { ...headersOf(error), ...(exchange.headers ?? {}) };
-    const excerpt = bodyExcerpt(exchange.bodyText ?? null) || firstMessage(error);
+    const excerpt = bodyExcerpt(exchange.bodyText ?? null, 300, readMessage) || firstMessage(error);
     const message = redactText(`HTTP ${status}${where}${excerpt ? `: ${excerpt}` : ''}`);
     if (kind !== 'http_429') return { kind, message };
     return { kind, message, retryAfterMs: parseRetryAfter(headers['retry-after'], now) };
@@ -189,7 +200,7 @@ export function classifyFailure(error: unknown, exchange: ExchangeFacts = { stat
     return { kind: 'reset', message: redactText(`the connection${to ? ` to${to}` : ''} was reset: ${detail(resetCode)}`) };
   }
   if (status != null) {
-    const excerpt = bodyExcerpt(exchange.bodyText ?? null, 120);
+    const excerpt = bodyExcerpt(exchange.bodyText ?? null, 120, readMessage);
     return {
       kind: 'malformed_body',
       message: redactText(`HTTP ${status}${where} with a body that is not a readable answer: ${innermost(facts) || 'unexpected shape'}${excerpt ? ` — body starts: ${excerpt}` : ''}`),

@@ -1,8 +1,10 @@
 import type { Observation } from '../schema/observation';
-import type { ProviderResult } from './types';
+import type { ProviderAnswer, ProviderResult, ProviderTransportError, TokenUsage } from '../schema/request';
+import { cachedRedaction } from './descriptor';
 import { classifyFailure, type TransportError } from './errors';
-import { jsonMayHoldSecret, redactSecrets } from './redact';
+import { jsonMayHoldSecret, redactSecrets, type Redaction } from './redact';
 import { nodeFetch, ReadResponse, type FetchFn } from './http';
+import type { ProviderDescriptor } from './types';
 
 // One attempt = one HTTP exchange. Both SDKs accept a custom `fetch`; this one records the exact request
 // body as sent and the response (status, headers, body text) as received, so that what is stored is what
@@ -78,24 +80,24 @@ function bodyToText(body: RequestInit['body'] | undefined): string | null {
  * the database gets the text as it came: no redaction walk, no second stringify). `parsed`: the SDK's own
  * parse of this very text, when it made one (saves parsing it again).
  */
-function storedBody(text: string, parsed?: object): { value: unknown; json?: string } {
+function storedBody(text: string, r: Redaction, parsed?: object): { value: unknown; json?: string } {
   let value: unknown = parsed;
   if (value === undefined) {
     try {
       value = JSON.parse(text);
     } catch {
-      return { value: redactSecrets({ text }) };
+      return { value: redactSecrets({ text }, r) };
     }
   }
   // a BOM is dropped by fetch's JSON parse but refused by jsonb
-  if (text.charCodeAt(0) !== 0xfeff && !jsonMayHoldSecret(text)) return { value, json: text };
-  return { value: redactSecrets(value) };
+  if (text.charCodeAt(0) !== 0xfeff && !jsonMayHoldSecret(text, r)) return { value, json: text };
+  return { value: redactSecrets(value, r) };
 }
 
 function storedBodies(ctx: AttemptContext, parsedResponse?: object): Pick<ProviderResult, 'request' | 'response' | 'requestJson' | 'responseJson'> {
-  const { exchange } = ctx;
-  const req = exchange.requestBody != null ? storedBody(exchange.requestBody) : { value: redactSecrets(ctx.built) };
-  const res = exchange.bodyText != null ? storedBody(exchange.bodyText, parsedResponse) : { value: null };
+  const { exchange, redaction } = ctx;
+  const req = exchange.requestBody != null ? storedBody(exchange.requestBody, redaction) : { value: redactSecrets(ctx.built, redaction) };
+  const res = exchange.bodyText != null ? storedBody(exchange.bodyText, redaction, parsedResponse) : { value: null };
   return { request: req.value, requestJson: req.json, response: res.value, responseJson: res.json };
 }
 
@@ -106,6 +108,10 @@ function latency(exchange: Exchange, t0: number): number {
 
 export interface AttemptContext {
   exchange: Exchange;
+  /** The provider's declared secrets: what everything stored of this attempt is redacted with. */
+  redaction: Redaction;
+  /** Reads the provider's message out of its error bodies. */
+  errorMessage?: (body: unknown) => string | null;
   /** The body the adapter built (stored if the SDK never sent anything). */
   built: unknown;
   /** performance.now() when send() began. */
@@ -114,12 +120,35 @@ export interface AttemptContext {
 }
 
 /** `parsedResponse`: the SDK's parse of the response body, when it returned the body as parsed JSON. */
+/** A new attempt of `descriptor`'s provider: redacted with its secrets, errors read in its shape. */
+export function newAttempt(descriptor: ProviderDescriptor, built: unknown, signal?: AbortSignal): AttemptContext {
+  return {
+    exchange: newExchange(),
+    redaction: cachedRedaction(descriptorList(descriptor)),
+    errorMessage: descriptor.errorShape?.message,
+    built,
+    t0: performance.now(),
+    signal,
+  };
+}
+
+// cachedRedaction keys its cache by the list's identity: one list per descriptor
+const lists = new WeakMap<ProviderDescriptor, readonly ProviderDescriptor[]>();
+function descriptorList(d: ProviderDescriptor): readonly ProviderDescriptor[] {
+  let list = lists.get(d);
+  if (!list) {
+    list = [d];
+    lists.set(d, list);
+  }
+  return list;
+}
+
 export function okResult(
   ctx: AttemptContext,
   observation: Observation,
-  usage: ProviderResult['usage'],
+  usage: TokenUsage | null,
   parsedResponse?: object,
-): ProviderResult {
+): ProviderAnswer {
   return {
     ...storedBodies(ctx, parsedResponse),
     httpStatus: ctx.exchange.status,
@@ -127,7 +156,7 @@ export function okResult(
     usage,
     outcome: 'ok',
     // the model could echo a key it was shown; observations are stored too
-    observation: redactSecrets(observation),
+    observation: redactSecrets(observation, ctx.redaction),
   };
 }
 
@@ -136,7 +165,7 @@ export function okResult(
  * body the SDK returned. An abort through the caller's own signal (a cancelled run) is `lost`: the request may
  * have reached the provider, the answer was not awaited.
  */
-export function failedResult(ctx: AttemptContext, error: unknown): ProviderResult {
+export function failedResult(ctx: AttemptContext, error: unknown): ProviderTransportError {
   const { exchange } = ctx;
   const failure: TransportError = ctx.signal?.aborted
     ? { kind: 'lost', message: 'aborted by the caller before the answer arrived' }
@@ -147,6 +176,8 @@ export function failedResult(ctx: AttemptContext, error: unknown): ProviderResul
         fetchError: exchange.fetchError,
         sent: exchange.sent,
         url: exchange.url,
+        redaction: ctx.redaction,
+        errorMessage: ctx.errorMessage,
       });
   return {
     ...storedBodies(ctx),
@@ -159,9 +190,9 @@ export function failedResult(ctx: AttemptContext, error: unknown): ProviderResul
 }
 
 /** A failure decided before anything was sent (missing key or base URL): a configuration error. */
-export function configErrorResult(built: unknown, message: string): ProviderResult {
+export function configErrorResult(descriptor: ProviderDescriptor, built: unknown, message: string): ProviderTransportError {
   return {
-    request: redactSecrets(built),
+    request: redactSecrets(built, cachedRedaction(descriptorList(descriptor))),
     response: null,
     httpStatus: null,
     latencyMs: 0,

@@ -7,9 +7,11 @@ import {
   selectionRequest,
   setProviderEnv,
   settingsFor,
+  observed,
+  failure,
 } from '../testing/provider-fixtures';
 import { SKIP_THOUGHT_SIGNATURE, geminiProvider } from './gemini';
-import type { ProviderRequest, ProviderResult } from './types';
+import type { ProviderRequest, ProviderResult } from '../schema/request';
 
 // The real @google/genai SDK against the loopback server.
 
@@ -47,7 +49,7 @@ describe('gemini adapter: observations', () => {
     expect(r.outcome).toBe('ok');
     expect(r.httpStatus).toBe(200);
     expect(r.usage).toEqual({ inputTokens: 100, outputTokens: 10 });
-    expect(r.observation).toMatchObject({
+    expect(observed(r)).toMatchObject({
       toolCalls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' } }],
       marker: null,
       malformed: null,
@@ -67,48 +69,48 @@ describe('gemini adapter: observations', () => {
         { name: 'pay_invoice', arguments: { invoice_number: 'INV-1', amount: 12.5 } },
       ],
     });
-    expect(r.observation?.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice', 'pay_invoice']);
-    expect(r.observation?.toolCalls[1].arguments).toEqual({ invoice_number: 'INV-1', amount: 12.5 });
+    expect(observed(r).toolCalls.map((c) => c.name)).toEqual(['lookup_invoice', 'pay_invoice']);
+    expect(observed(r).toolCalls[1].arguments).toEqual({ invoice_number: 'INV-1', amount: 12.5 });
   });
 
   it('text with CLARIFY → marker, no calls', async () => {
     const r = await send({ kind: 'text', text: 'Clarify: which invoice number?' });
-    expect(r.observation).toMatchObject({ toolCalls: [], marker: 'CLARIFY', text: 'Clarify: which invoice number?' });
+    expect(observed(r)).toMatchObject({ toolCalls: [], marker: 'CLARIFY', text: 'Clarify: which invoice number?' });
   });
 
   it('text with STATUS → label', async () => {
     const r = await send({ kind: 'text', text: 'STATUS: **CANNOT_DETERMINE** — no meaning given for 17' }, interpretationRequest());
-    expect(r.observation).toMatchObject({ marker: null, label: 'CANNOT_DETERMINE' });
+    expect(observed(r)).toMatchObject({ marker: null, label: 'CANNOT_DETERMINE' });
   });
 
   it('args that are not a JSON object (a broken JSON string) → unparseable_arguments', async () => {
     const r = await send({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: '{"invoice_number": ' }] });
     expect(r.outcome).toBe('ok');
-    expect(r.observation?.malformed).toBe('unparseable_arguments');
-    expect(r.observation?.toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": ' });
+    expect(observed(r).malformed).toBe('unparseable_arguments');
+    expect(observed(r).toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": ' });
   });
 
   it('a function name not among the declarations → unknown_tool:<name>', async () => {
     const r = await send({ kind: 'toolCalls', calls: [{ name: 'void_invoice', arguments: { invoice_number: 'INV-1' } }] });
-    expect(r.observation?.malformed).toBe('unknown_tool:void_invoice');
+    expect(observed(r).malformed).toBe('unknown_tool:void_invoice');
   });
 
   it('finishReason SAFETY → refusal', async () => {
     const r = await send({ kind: 'refusal' });
     expect(r.outcome).toBe('ok');
-    expect(r.observation).toMatchObject({ refusal: true, toolCalls: [], finishReason: 'SAFETY' });
+    expect(observed(r)).toMatchObject({ refusal: true, toolCalls: [], finishReason: 'SAFETY' });
   });
 
   it('promptFeedback.blockReason without candidates → refusal, not a transport error', async () => {
     const r = await send({ kind: 'http', status: 200, body: { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } } });
     expect(r.outcome).toBe('ok');
-    expect(r.observation).toMatchObject({ refusal: true, finishReason: 'PROHIBITED_CONTENT' });
+    expect(observed(r)).toMatchObject({ refusal: true, finishReason: 'PROHIBITED_CONTENT' });
   });
 
   it('finishReason MALFORMED_FUNCTION_CALL → malformed', async () => {
     const r = await send({ kind: 'malformedFunctionCall' });
     expect(r.outcome).toBe('ok');
-    expect(r.observation).toMatchObject({ malformed: 'MALFORMED_FUNCTION_CALL', toolCalls: [], finishReason: 'MALFORMED_FUNCTION_CALL' });
+    expect(observed(r)).toMatchObject({ malformed: 'MALFORMED_FUNCTION_CALL', toolCalls: [], finishReason: 'MALFORMED_FUNCTION_CALL' });
   });
 });
 
@@ -132,7 +134,7 @@ describe('gemini adapter: the request on the wire', () => {
 
   it('interpretation: model turn with functionCall + user turn with functionResponse, then the label', async () => {
     const r = await send({ kind: 'text', text: 'STATUS: TIMEOUT' }, interpretationRequest({ invoice_number: 'INV-2041', status_code: 17 }));
-    expect(r.observation?.label).toBe('TIMEOUT');
+    expect(observed(r).label).toBe('TIMEOUT');
     const contents = lastBody().contents as { role: string; parts: Record<string, unknown>[] }[];
     expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
     expect(contents[1].parts).toEqual([{ functionCall: { name: 'lookup_invoice', args: { invoice_number: 'INV-2041' } } }]);
@@ -167,7 +169,7 @@ describe('gemini adapter: the request on the wire', () => {
     try {
       server.clearRequests();
       const r = await geminiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'gemini', model: MODEL, baseUrl: server.geminiBaseUrl }) });
-      expect(r.error).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('GEMINI_API_KEY') });
+      expect(failure(r)).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('GEMINI_API_KEY') });
       expect(server.requests).toHaveLength(0);
     } finally {
       undo();

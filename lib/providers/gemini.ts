@@ -1,22 +1,46 @@
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part } from '@google/genai';
-import { env } from '../env';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
+import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import {
-  configErrorResult,
-  failedResult,
-  isPlainObject,
-  newExchange,
-  okResult,
-  parseArguments,
-  recordingFetch,
-  type AttemptContext,
-} from './exchange';
-import type { Provider, ProviderRequest, ProviderResult, SendOptions } from './types';
+import { errorShape, resolveEndpoint } from './descriptor';
+import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch } from './exchange';
+import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 // Gemini generateContent with functionDeclarations, through the official @google/genai SDK. Vendor types
 // stay in this file.
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+export const geminiDescriptor: ProviderDescriptor = {
+  id: 'gemini',
+  label: 'Google Gemini (generateContent)',
+  simulated: false,
+  keyVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  keyRequired: true,
+  baseUrlVar: 'GEMINI_BASE_URL',
+  defaultBaseUrl: GEMINI_DEFAULT_BASE_URL,
+  defaultModel: 'gemini-2.5-flash-lite',
+  models: [],
+  secretHeaders: ['x-goog-api-key'],
+  // Google also accepts the key as `?key=` in the URL
+  secretParams: ['key'],
+  wire: 'gemini-generate-content',
+  // Google's envelope: `{error: {code, message, status}}`
+  errorShape: errorShape((status, message) => ({
+    error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') },
+  })),
+};
 
 /**
  * Gemini 3 rejects a model turn whose functionCall part has no thought signature (HTTP 400). The
@@ -69,7 +93,7 @@ export function buildGeminiRequest(request: ProviderRequest, settings: RunSettin
  * A generateContent response → Observation; null when it is not one (malformed_body). A prompt blocked
  * before any candidate (promptFeedback.blockReason) is a refusal, not a transport error.
  */
-export function reshapeGeminiResponse(response: unknown, request: ProviderRequest): { observation: Observation; usage: ProviderResult['usage'] } | null {
+export function reshapeGeminiResponse(response: unknown, request: ProviderRequest): { observation: Observation; usage: TokenUsage | null } | null {
   if (!isPlainObject(response)) return null;
   const usage = geminiUsage(response.usageMetadata);
   const candidate: unknown = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
@@ -112,7 +136,7 @@ function readArgs(args: unknown): Pick<ToolCall, 'arguments' | 'rawArguments'> {
   return { arguments: null, rawArguments: JSON.stringify(args) };
 }
 
-function geminiUsage(meta: unknown): ProviderResult['usage'] {
+function geminiUsage(meta: unknown): TokenUsage | null {
   if (!isPlainObject(meta)) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const candidates = num(meta.candidatesTokenCount);
@@ -122,40 +146,34 @@ function geminiUsage(meta: unknown): ProviderResult['usage'] {
   return { inputTokens: num(meta.promptTokenCount), outputTokens: output };
 }
 
-/** The key: GEMINI_API_KEY, else GOOGLE_API_KEY. */
-export function geminiApiKey(): string | undefined {
-  const e = env();
-  return e.GEMINI_API_KEY ?? e.GOOGLE_API_KEY;
-}
-
 // One SDK client per (key, base URL): its constructor inspects the environment and warns when both key
 // variables are set, which must not happen once per request. The per-request fetch and timeout go in
 // config.httpOptions, which the SDK merges over the client's options.
 const clients = new Map<string, GoogleGenAI>();
-function clientFor(apiKey: string, baseUrl: string | undefined): GoogleGenAI {
-  const cacheKey = `${baseUrl ?? ''}\u0000${apiKey}`;
+function clientFor(apiKey: string, baseUrl: string): GoogleGenAI {
+  const cacheKey = `${baseUrl}\u0000${apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: baseUrl ? { baseUrl } : undefined });
+    client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl } });
     clients.set(cacheKey, client);
   }
   return client;
 }
 
 export const geminiProvider: Provider = {
-  id: 'gemini',
-  label: 'Google Gemini (generateContent)',
-  simulated: false,
+  descriptor: geminiDescriptor,
   async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
     const { settings, signal } = options;
     const { contents, config } = buildGeminiRequest(request, settings);
     const built = { model: settings.model, contents, ...config };
-    const apiKey = geminiApiKey();
-    if (!apiKey) return configErrorResult(built, 'neither GEMINI_API_KEY nor GOOGLE_API_KEY is set: the gemini provider needs a key');
+    const endpoint = resolveEndpoint(geminiDescriptor, settings);
+    if (!endpoint.ok || endpoint.key === null) {
+      return configErrorResult(geminiDescriptor, built, endpoint.ok ? 'the gemini provider needs a key' : endpoint.message);
+    }
 
-    const ctx: AttemptContext = { exchange: newExchange(), built, t0: performance.now(), signal };
+    const ctx = newAttempt(geminiDescriptor, built, signal);
     try {
-      const ai = clientFor(apiKey, settings.baseUrl ?? env().GEMINI_BASE_URL);
+      const ai = clientFor(endpoint.key, endpoint.baseUrl);
       const response: unknown = await ai.models.generateContent({
         model: settings.model,
         contents,

@@ -7,10 +7,12 @@ import {
   selectionRequest,
   setProviderEnv,
   settingsFor,
+  observed,
+  failure,
 } from '../testing/provider-fixtures';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
-import type { ProviderRequest, ProviderResult } from './types';
+import type { ProviderRequest, ProviderResult } from '../schema/request';
 
 // The real openai SDK against the loopback server: what the model did ends as the right observation,
 // and the request on the wire has the study's form.
@@ -47,7 +49,7 @@ describe('openai adapter: observations', () => {
     expect(r.outcome).toBe('ok');
     expect(r.httpStatus).toBe(200);
     expect(r.usage).toEqual({ inputTokens: 100, outputTokens: 10 });
-    expect(r.observation).toMatchObject({
+    expect(observed(r)).toMatchObject({
       toolCalls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' }, rawArguments: '{"invoice_number":"INV-2041"}' }],
       marker: null,
       malformed: null,
@@ -65,42 +67,42 @@ describe('openai adapter: observations', () => {
         { name: 'pay_invoice', arguments: { invoice_number: 'INV-1', amount: 12.5 } },
       ],
     });
-    expect(r.observation?.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice', 'pay_invoice']);
-    expect(r.observation?.toolCalls[1].arguments).toEqual({ invoice_number: 'INV-1', amount: 12.5 });
+    expect(observed(r).toolCalls.map((c) => c.name)).toEqual(['lookup_invoice', 'pay_invoice']);
+    expect(observed(r).toolCalls[1].arguments).toEqual({ invoice_number: 'INV-1', amount: 12.5 });
   });
 
   it('text with CLARIFY → marker, no calls', async () => {
     const r = await send({ kind: 'text', text: 'CLARIFY: which invoice number do you mean?' });
-    expect(r.observation).toMatchObject({ toolCalls: [], marker: 'CLARIFY', label: null, text: 'CLARIFY: which invoice number do you mean?' });
+    expect(observed(r)).toMatchObject({ toolCalls: [], marker: 'CLARIFY', label: null, text: 'CLARIFY: which invoice number do you mean?' });
   });
 
   it('text with STATUS → label', async () => {
     const r = await send({ kind: 'text', text: 'The lookup returned code 17.\nSTATUS: cannot_determine' }, interpretationRequest());
-    expect(r.observation).toMatchObject({ marker: null, label: 'CANNOT_DETERMINE' });
+    expect(observed(r)).toMatchObject({ marker: null, label: 'CANNOT_DETERMINE' });
   });
 
   it('arguments that are not valid JSON → unparseable_arguments, raw text kept', async () => {
     const r = await send({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: '{"invoice_number": "INV-2041"' }] });
     expect(r.outcome).toBe('ok');
-    expect(r.observation?.malformed).toBe('unparseable_arguments');
-    expect(r.observation?.toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": "INV-2041"' });
+    expect(observed(r).malformed).toBe('unparseable_arguments');
+    expect(observed(r).toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": "INV-2041"' });
   });
 
   it('a tool name not among the tools sent → unknown_tool:<name>', async () => {
     const r = await send({ kind: 'toolCalls', calls: [{ name: 'void_invoice', arguments: {} }] });
-    expect(r.observation?.malformed).toBe('unknown_tool:void_invoice');
-    expect(r.observation?.toolCalls[0].name).toBe('void_invoice');
+    expect(observed(r).malformed).toBe('unknown_tool:void_invoice');
+    expect(observed(r).toolCalls[0].name).toBe('void_invoice');
   });
 
   it('message.refusal → refusal', async () => {
     const r = await send({ kind: 'refusal' });
     expect(r.outcome).toBe('ok');
-    expect(r.observation).toMatchObject({ refusal: true, toolCalls: [], text: expect.stringContaining("can't help") });
+    expect(observed(r)).toMatchObject({ refusal: true, toolCalls: [], text: expect.stringContaining("can't help") });
   });
 
   it('the malformed-call reply (broken argument JSON on OpenAI) → unparseable_arguments', async () => {
     const r = await send({ kind: 'malformedFunctionCall' });
-    expect(r.observation?.malformed).toBe('unparseable_arguments');
+    expect(observed(r).malformed).toBe('unparseable_arguments');
   });
 });
 
@@ -130,7 +132,7 @@ describe('openai adapter: the request on the wire', () => {
   it('interpretation: assistant tool_calls + tool message with tool_call_id, then the label', async () => {
     const request = interpretationRequest({ invoice_number: 'INV-2041', status_code: 17 });
     const r = await send({ kind: 'text', text: 'STATUS: TIMEOUT' }, request);
-    expect(r.observation?.label).toBe('TIMEOUT');
+    expect(observed(r).label).toBe('TIMEOUT');
     const messages = lastBody().messages as Record<string, unknown>[];
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(messages[2]).toMatchObject({
@@ -164,7 +166,7 @@ describe('openai adapter: the request on the wire', () => {
     try {
       server.clearRequests();
       const r = await openaiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl }) });
-      expect(r.error).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('OPENAI_API_KEY') });
+      expect(failure(r)).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('OPENAI_API_KEY') });
       expect(server.requests).toHaveLength(0);
     } finally {
       undo();
@@ -181,7 +183,7 @@ describe('openai-compatible adapter', () => {
       const settings = settingsFor({ provider: 'openai-compatible', model: 'qwen3:8b', baseUrl: server.openaiBaseUrl, maxOutputTokens: 64 });
       const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
       expect(r.outcome).toBe('ok');
-      expect(r.observation?.toolCalls[0].arguments).toEqual({ invoice_number: 'INV-9' });
+      expect(observed(r).toolCalls[0].arguments).toEqual({ invoice_number: 'INV-9' });
       expect(server.requests[0].headers.authorization).toBeUndefined();
       expect(lastBody()).toMatchObject({ max_tokens: 64 });
       expect(lastBody()).not.toHaveProperty('max_completion_tokens');
@@ -206,6 +208,6 @@ describe('openai-compatible adapter', () => {
 
   it('without any base URL nothing is sent: a configuration error', async () => {
     const r = await openaiCompatibleProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai-compatible', model: 'm' }) });
-    expect(r.error).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('base URL') });
+    expect(failure(r)).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('base URL') });
   });
 });

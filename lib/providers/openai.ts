@@ -4,28 +4,47 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { env } from '../env';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
+import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import {
-  configErrorResult,
-  failedResult,
-  isPlainObject,
-  newExchange,
-  okResult,
-  parseArguments,
-  recordingFetch,
-  type AttemptContext,
-  type Exchange,
-} from './exchange';
-import type { Provider, ProviderRequest, ProviderResult, SendOptions } from './types';
+import { errorShape, resolveEndpoint } from './descriptor';
+import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch, type Exchange } from './exchange';
+import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 // OpenAI Chat Completions with `tools`, through the official SDK. The same adapter serves any
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) — see openai-compatible.ts. OpenAI's vendor types
 // stay in this file: requests are built from ProviderRequest, responses reshaped into an Observation.
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+const OPENAI_ERROR_TYPES: Record<number, string> = { 401: 'invalid_request_error', 429: 'rate_limit_exceeded' };
+
+/** OpenAI's error envelope: `{error: {message, type, param, code}}`. */
+export const openaiErrorShape = errorShape((status, message) => ({
+  error: {
+    message,
+    type: OPENAI_ERROR_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
+    param: null,
+    code: status === 401 ? 'invalid_api_key' : null,
+  },
+}));
+
+export const openaiDescriptor: ProviderDescriptor = {
+  id: 'openai',
+  label: 'OpenAI (Chat Completions)',
+  simulated: false,
+  keyVars: ['OPENAI_API_KEY'],
+  keyRequired: true,
+  baseUrlVar: 'OPENAI_BASE_URL',
+  defaultBaseUrl: OPENAI_DEFAULT_BASE_URL,
+  defaultModel: 'gpt-4.1-mini',
+  models: [],
+  secretHeaders: ['authorization'],
+  secretParams: [],
+  wire: 'openai-chat',
+  errorShape: openaiErrorShape,
+};
 
 /**
  * Which field carries the output limit. OpenAI itself deprecated `max_tokens` and its reasoning models
@@ -45,11 +64,8 @@ export interface OpenAIConnection {
 }
 
 export interface OpenAIAdapterConfig {
-  id: 'openai' | 'openai-compatible';
-  label: string;
+  descriptor: ProviderDescriptor;
   maxTokensField: MaxTokensField;
-  /** Where to send and with which key; a string is a configuration error reported without sending. */
-  connection(settings: RunSettings): OpenAIConnection | string;
 }
 
 /** The wire body for one request: tools in the request's order, protocol as the system message. */
@@ -89,7 +105,7 @@ export function buildOpenAIBody(
 
 export interface Reshaped {
   observation: Observation;
-  usage: ProviderResult['usage'];
+  usage: TokenUsage | null;
 }
 
 /**
@@ -133,7 +149,7 @@ export function reshapeOpenAIResponse(completion: unknown, request: ProviderRequ
   return { observation, usage: openAIUsage(completion.usage) };
 }
 
-function openAIUsage(usage: unknown): ProviderResult['usage'] {
+function openAIUsage(usage: unknown): TokenUsage | null {
   if (!isPlainObject(usage)) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   return { inputTokens: num(usage.prompt_tokens), outputTokens: num(usage.completion_tokens) };
@@ -177,17 +193,17 @@ function clientFor(connection: OpenAIConnection): OpenAI {
 }
 
 export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
+  const { descriptor } = config;
   return {
-    id: config.id,
-    label: config.label,
-    simulated: false,
+    descriptor,
     async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
       const { settings, signal } = options;
       const built = buildOpenAIBody(request, settings, config.maxTokensField);
-      const connection = config.connection(settings);
-      if (typeof connection === 'string') return configErrorResult(built, connection);
+      const endpoint = resolveEndpoint(descriptor, settings);
+      if (!endpoint.ok) return configErrorResult(descriptor, built, endpoint.message);
+      const connection: OpenAIConnection = { baseURL: endpoint.baseUrl, apiKey: endpoint.key };
 
-      const ctx: AttemptContext = { exchange: newExchange(), built, t0: performance.now(), signal };
+      const ctx = newAttempt(descriptor, built, signal);
       try {
         const fetchOptions = Object.assign<SdkFetchOptions, ExchangeInit>({}, { [EXCHANGE]: ctx.exchange });
         const completion: unknown = await clientFor(connection).chat.completions.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
@@ -202,14 +218,5 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
   };
 }
 
-/** api.openai.com (or OPENAI_BASE_URL / the run's base URL); needs OPENAI_API_KEY. */
-export const openaiProvider: Provider = createOpenAIProvider({
-  id: 'openai',
-  label: 'OpenAI (Chat Completions)',
-  maxTokensField: 'max_completion_tokens',
-  connection(settings) {
-    const e = env();
-    if (!e.OPENAI_API_KEY) return 'OPENAI_API_KEY is not set: the openai provider needs a key';
-    return { baseURL: settings.baseUrl ?? e.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, apiKey: e.OPENAI_API_KEY };
-  },
-});
+/** api.openai.com (or OPENAI_BASE_URL); needs OPENAI_API_KEY. */
+export const openaiProvider: Provider = createOpenAIProvider({ descriptor: openaiDescriptor, maxTokensField: 'max_completion_tokens' });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TransportErrorKind } from '../schema/run';
 import { describeProviderFailure } from './precheck';
-import type { ProviderResult } from './types';
+import type { ProviderTransportError } from '../schema/request';
 
-function failed(kind: TransportErrorKind, httpStatus: number | null, message: string, extra: Partial<ProviderResult> = {}): ProviderResult {
+function failed(kind: TransportErrorKind, httpStatus: number | null, message: string, extra: Partial<ProviderTransportError> = {}): ProviderTransportError {
   return {
     request: { model: 'gpt-test' },
     response: null,
@@ -20,6 +20,11 @@ describe('describeProviderFailure', () => {
   it('401/403: the key was rejected, naming the variable to check', () => {
     expect(describeProviderFailure(failed('http_4xx', 401, 'HTTP 401: bad'), 'openai')).toMatch(/^the API key was rejected \(HTTP 401\): check OPENAI_API_KEY/);
     expect(describeProviderFailure(failed('http_4xx', 403, 'HTTP 403'), 'gemini')).toMatch(/API key was rejected.*GEMINI_API_KEY or GOOGLE_API_KEY/);
+  });
+  it('openai-compatible: names the variable that provider reads, never OPENAI_API_KEY', () => {
+    const words = describeProviderFailure(failed('http_4xx', 401, 'HTTP 401'), 'openai-compatible');
+    expect(words).toMatch(/check OPENAI_COMPATIBLE_API_KEY \(if the server requires a key\)/);
+    expect(words).not.toMatch(/OPENAI_API_KEY/);
   });
   it('404: unknown model or wrong base URL, naming the model', () => {
     expect(describeProviderFailure(failed('http_4xx', 404, 'HTTP 404'), 'openai')).toMatch(/unknown model or wrong base URL.*"gpt-test"/);

@@ -1,5 +1,7 @@
-import type { ProviderResult } from './types';
-import { redactText } from './redact';
+import type { ProviderResult } from '../schema/request';
+import { keyHint } from './descriptor';
+import { getDescriptor, isProviderId } from './registry';
+import { redactText } from './secrets';
 
 // Pre-checks test credentials and wiring before a run (DESIGN §2). When one fails, the researcher needs
 // to know what to fix, in words, not a transport kind.
@@ -10,12 +12,6 @@ export interface FailureContext {
   /** The base URL used, to name the host in reach failures. */
   baseUrl?: string | null;
 }
-
-const KEY_VARIABLES: Record<string, string> = {
-  openai: 'OPENAI_API_KEY',
-  'openai-compatible': 'OPENAI_API_KEY (if the server requires a key)',
-  gemini: 'GEMINI_API_KEY or GOOGLE_API_KEY',
-};
 
 function hostFrom(ctx: FailureContext, message: string): string {
   if (ctx.baseUrl) {
@@ -41,14 +37,13 @@ function modelFrom(result: ProviderResult, ctx: FailureContext): string | null {
 export function describeProviderFailure(result: ProviderResult, providerId: string, ctx: FailureContext = {}): string {
   if (result.outcome === 'ok') {
     const obs = result.observation;
-    if (obs?.refusal) return `${providerId} answered, but the model refused (finish reason ${obs.finishReason ?? 'unknown'}).`;
+    if (obs.refusal) return `${providerId} answered, but the model refused (finish reason ${obs.finishReason ?? 'unknown'}).`;
     return `${providerId} answered normally.`;
   }
   const error = result.error;
-  if (!error) return `${providerId}: the request failed for an unknown reason.`;
   const detail = ` (${error.message})`;
   const status = result.httpStatus;
-  const keyVar = KEY_VARIABLES[providerId] ?? 'the provider key variable';
+  const keyVar = isProviderId(providerId) ? keyHint(getDescriptor(providerId)) : 'the provider key variable';
   let words: string;
   switch (error.kind) {
     case 'http_4xx':

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
 import fc from 'fast-check';
-import { jsonMayHoldSecret, knownSecrets, REDACTED, redactHeaders, redactSecrets, redactText, redactUrl } from './redact';
+import { jsonMayHoldSecret, knownSecrets, REDACTED, redactHeaders, redactSecrets, redactText, redactUrl } from './secrets';
 
 const GEMINI = 'AIzaSyFAKE-gemini-0123456789';
 const GOOGLE = 'AIzaSyFAKE-google-9876543210';

@@ -1,15 +1,16 @@
-import { env } from '../env';
 import { ProviderId } from '../schema/run';
-import { geminiApiKey, geminiProvider } from './gemini';
+import { availabilityOf } from './descriptor';
+import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
 import { simulatedProvider } from './simulated';
-import type { Provider } from './types';
+import type { Provider, ProviderDescriptor, ProviderModel } from './types';
 
-// The one place that maps a provider id to its adapter. Unknown ids fail fast (promptfoo's habit): a
-// typo must never silently route a run to another provider.
+// The one place that maps a provider id to its adapter: one line per provider. Everything else about a
+// provider (its key variables, base URL, secrets, error shape, wire) is in its descriptor, in its own
+// file. Unknown ids fail fast (promptfoo's habit): a typo must never silently route a run elsewhere.
 
-const PROVIDERS: Record<ProviderId, Provider> = {
+const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
   simulated: simulatedProvider,
   openai: openaiProvider,
   gemini: geminiProvider,
@@ -17,6 +18,9 @@ const PROVIDERS: Record<ProviderId, Provider> = {
 };
 
 export const PROVIDER_IDS: readonly ProviderId[] = ProviderId.options;
+
+/** Every provider's descriptor, in PROVIDER_IDS order. */
+export const DESCRIPTORS: readonly ProviderDescriptor[] = PROVIDER_IDS.map((id) => PROVIDERS[id].descriptor);
 
 export function isProviderId(id: string): id is ProviderId {
   return Object.prototype.hasOwnProperty.call(PROVIDERS, id);
@@ -29,34 +33,31 @@ export function getProvider(id: string): Provider {
   return PROVIDERS[id];
 }
 
+export function getDescriptor(id: string): ProviderDescriptor {
+  return getProvider(id).descriptor;
+}
+
 export interface ProviderAvailability {
   id: ProviderId;
   label: string;
+  simulated: boolean;
+  defaultModel: string;
+  models: readonly ProviderModel[];
   available: boolean;
   /** Why it is not available (what to set). */
   reason?: string;
 }
 
-/**
- * Which providers can be used now. A real provider needs its key in the environment; the
- * OpenAI-compatible one needs a base URL (OPENAI_BASE_URL, or `baseUrl` when the caller has one, e.g.
- * from the run settings being edited). The simulator is always available.
- */
-export function availableProviders(opts: { baseUrl?: string | null } = {}): ProviderAvailability[] {
-  const e = env();
-  return PROVIDER_IDS.map((id): ProviderAvailability => {
-    const { label } = PROVIDERS[id];
-    switch (id) {
-      case 'simulated':
-        return { id, label, available: true };
-      case 'openai':
-        return e.OPENAI_API_KEY ? { id, label, available: true } : { id, label, available: false, reason: 'set OPENAI_API_KEY' };
-      case 'gemini':
-        return geminiApiKey() ? { id, label, available: true } : { id, label, available: false, reason: 'set GEMINI_API_KEY or GOOGLE_API_KEY' };
-      case 'openai-compatible':
-        return opts.baseUrl || e.OPENAI_BASE_URL
-          ? { id, label, available: true }
-          : { id, label, available: false, reason: 'set OPENAI_BASE_URL (or a base URL in the run settings)' };
-    }
+/** Which providers can be used now, from each descriptor and lib/env; the simulator always can. */
+export function availableProviders(): ProviderAvailability[] {
+  return DESCRIPTORS.map((d): ProviderAvailability => {
+    const a = availabilityOf(d);
+    const base = { id: d.id, label: d.label, simulated: d.simulated, defaultModel: d.defaultModel, models: d.models };
+    return a.available ? { ...base, available: true } : { ...base, available: false, reason: a.reason };
   });
+}
+
+/** The default model of a provider (CLI and Run dialog). */
+export function defaultModelOf(id: string): string {
+  return getDescriptor(id).defaultModel;
 }

@@ -8,7 +8,8 @@ import { extractArguments, readSchema } from './simulated/extract';
 import type { InterpretationTrace } from './simulated/interpret';
 import type { SelectionTrace } from './simulated/select';
 import { tokenize } from './simulated/text';
-import type { ProviderRequest, WireTool } from './types';
+import type { ProviderRequest, WireTool } from '../schema/request';
+import { observed } from '../testing/provider-fixtures';
 
 const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
 const settings = RunSettings.parse({});
@@ -29,13 +30,13 @@ const booking = {
 
 describe('simulatedProvider', () => {
   it('is labelled as a simulation and answers with data, not exceptions', async () => {
-    expect(simulatedProvider).toMatchObject({ id: 'simulated', label: 'simulated — not a language model', simulated: true });
+    expect(simulatedProvider.descriptor).toMatchObject({ id: 'simulated', label: 'simulated — not a language model', simulated: true });
     const req = selection('Check tables for 2 at Harbour Kitchen, Riverside branch on 2027-05-01.', [wire('a', 'Handles requests.', booking)]);
     const res = await simulatedProvider.send(req, { settings });
     expect(res).toMatchObject({ outcome: 'ok', httpStatus: null, usage: null, latencyMs: 0 });
     expect(res.request).toEqual(JSON.parse(JSON.stringify(req)));
     expect(res.response).toMatchObject({ simulated: true, engine: 'simulated-lexical-v1', trace: { scores: expect.any(Array) } });
-    expect(res.observation?.toolCalls[0]).toMatchObject({ name: 'a', arguments: { party_size: 2, dining_date: '2027-05-01' } });
+    expect(observed(res).toolCalls[0]).toMatchObject({ name: 'a', arguments: { party_size: 2, dining_date: '2027-05-01' } });
   });
 
   it('is deterministic: the same request gives the same result', async () => {

@@ -2,7 +2,8 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
-import type { Provider, ProviderRequest, ProviderResult } from './types';
+import type { ProviderRequest, ProviderResult } from '../schema/request';
+import type { Provider, ProviderDescriptor } from './types';
 
 /**
  * The simulated provider (DESIGN §9): deterministic, offline, no key — a transparent heuristic, NOT a
@@ -60,10 +61,24 @@ export function observationOf(response: SimulatedResponse, request: ProviderRequ
   };
 }
 
-export const simulatedProvider: Provider = {
+export const simulatedDescriptor: ProviderDescriptor = {
   id: 'simulated',
   label: 'simulated — not a language model',
   simulated: true,
+  keyVars: [],
+  keyRequired: false,
+  baseUrlVar: null,
+  defaultBaseUrl: null,
+  defaultModel: SIMULATED_ENGINE,
+  models: [{ id: SIMULATED_ENGINE, label: 'lexical similarity (a heuristic, not a language model)' }],
+  secretHeaders: [],
+  secretParams: [],
+  wire: null,
+  errorShape: null,
+};
+
+export const simulatedProvider: Provider = {
+  descriptor: simulatedDescriptor,
   async send(request: ProviderRequest): Promise<ProviderResult> {
     const neutral: unknown = JSON.parse(JSON.stringify(request));
     const response = simulate(request);

@@ -1,11 +1,12 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import { FAKE_KEY, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
+import { FAKE_KEY, failure, observed, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { describeProviderFailure } from './precheck';
-import type { Provider, ProviderResult } from './types';
+import type { ProviderResult } from '../schema/request';
+import type { Provider } from './types';
 
 // Transport failures end as the right TransportErrorKind, for both SDKs, against a real HTTP server;
 // and the key is sent over the wire but stored nowhere.
@@ -34,7 +35,7 @@ async function closedPort(): Promise<number> {
 
 function expectNoKey(result: ProviderResult): void {
   expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
-  expect(result.error?.message ?? '').not.toContain(FAKE_KEY);
+  if (result.outcome === 'transport_error') expect(result.error.message).not.toContain(FAKE_KEY);
 }
 
 const cases: { name: 'openai' | 'gemini'; provider: Provider; baseUrl: () => string; keyHeader: (h: Record<string, unknown>) => unknown }[] = [
@@ -54,7 +55,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
   it('429 with Retry-After in seconds → http_429 with retryAfterMs', async () => {
     const r = await send({ kind: 'http', status: 429, headers: { 'retry-after': '7' } });
     expect(r.outcome).toBe('transport_error');
-    expect(r.error).toMatchObject({ kind: 'http_429', retryAfterMs: 7000 });
+    expect(failure(r)).toMatchObject({ kind: 'http_429', retryAfterMs: 7000 });
     expect(r.httpStatus).toBe(429);
     expect(r.response).toMatchObject({ error: expect.anything() });
     expect(describeProviderFailure(r, name)).toMatch(/rate-limited/);
@@ -63,9 +64,9 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
   it('429 with Retry-After as an HTTP-date → retryAfterMs from the date', async () => {
     const at = new Date(Date.now() + 30_000).toUTCString();
     const r = await send({ kind: 'http', status: 429, headers: { 'retry-after': at } });
-    expect(r.error?.kind).toBe('http_429');
-    expect(r.error?.retryAfterMs).toBeGreaterThan(25_000);
-    expect(r.error?.retryAfterMs).toBeLessThanOrEqual(30_000);
+    expect(failure(r).kind).toBe('http_429');
+    expect(failure(r).retryAfterMs).toBeGreaterThan(25_000);
+    expect(failure(r).retryAfterMs).toBeLessThanOrEqual(30_000);
   });
 
   it('is one attempt: no SDK retry on 429 or 500', async () => {
@@ -77,27 +78,27 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
 
   it('500 → http_5xx', async () => {
     const r = await send({ kind: 'http', status: 500 });
-    expect(r.error?.kind).toBe('http_5xx');
+    expect(failure(r).kind).toBe('http_5xx');
     expect(r.httpStatus).toBe(500);
-    expect(r.error?.message).toMatch(/HTTP 500/);
+    expect(failure(r).message).toMatch(/HTTP 500/);
   });
 
   it('401 → http_4xx, described as a rejected key', async () => {
     const r = await send({ kind: 'http', status: 401 });
-    expect(r.error?.kind).toBe('http_4xx');
+    expect(failure(r).kind).toBe('http_4xx');
     expect(r.httpStatus).toBe(401);
     expect(describeProviderFailure(r, name)).toMatch(/API key was rejected/);
   });
 
   it('404 → http_4xx, described as unknown model or wrong base URL', async () => {
     const r = await send({ kind: 'http', status: 404 });
-    expect(r.error?.kind).toBe('http_4xx');
+    expect(failure(r).kind).toBe('http_4xx');
     expect(describeProviderFailure(r, name, { model: 'test-model' })).toMatch(/unknown model or wrong base URL.*test-model/);
   });
 
   it('a reset connection → reset', async () => {
     const r = await send({ kind: 'reset' });
-    expect(r.error?.kind).toBe('reset');
+    expect(failure(r).kind).toBe('reset');
     expect(r.httpStatus).toBeNull();
     expect(r.response).toBeNull();
   });
@@ -105,7 +106,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
   it('no answer before timeoutMs → timeout', async () => {
     const t0 = Date.now();
     const r = await send({ kind: 'hang' }, { timeoutMs: 300 });
-    expect(r.error?.kind).toBe('timeout');
+    expect(failure(r).kind).toBe('timeout');
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
@@ -117,25 +118,25 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
 
   it('200 with an HTML body → malformed_body, body stored as text', async () => {
     const r = await send({ kind: 'nonJson' });
-    expect(r.error?.kind).toBe('malformed_body');
+    expect(failure(r).kind).toBe('malformed_body');
     expect(r.httpStatus).toBe(200);
     expect(r.response).toEqual({ text: expect.stringContaining('<html>') });
   });
 
   it('200 with non-JSON served as application/json → malformed_body', async () => {
     const r = await send({ kind: 'nonJson', body: '{"choices": [', contentType: 'application/json' });
-    expect(r.error?.kind).toBe('malformed_body');
+    expect(failure(r).kind).toBe('malformed_body');
   });
 
   it('200 with JSON of the wrong shape → malformed_body', async () => {
     const r = await send({ kind: 'http', status: 200, body: { hello: 'world' } });
-    expect(r.error?.kind).toBe('malformed_body');
+    expect(failure(r).kind).toBe('malformed_body');
     expect(r.response).toEqual({ hello: 'world' });
   });
 
   it('an unresolvable host → dns', async () => {
     const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: name === 'openai' ? 'http://nonexistent.invalid/v1' : 'http://nonexistent.invalid' });
-    expect(r.error?.kind).toBe('dns');
+    expect(failure(r).kind).toBe('dns');
     expect(describeProviderFailure(r, name)).toMatch(/could not reach nonexistent\.invalid/);
   });
 
@@ -143,7 +144,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
     const port = await closedPort();
     const base = `http://127.0.0.1:${port}`;
     const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: name === 'openai' ? `${base}/v1` : base });
-    expect(r.error?.kind).toBe('connect');
+    expect(failure(r).kind).toBe('connect');
     expect(describeProviderFailure(r, name, { baseUrl: base })).toMatch(new RegExp(`could not reach 127\\.0\\.0\\.1:${port}`));
   });
 
@@ -153,7 +154,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
     setTimeout(() => controller.abort(), 100);
     const settings = settingsFor({ provider: name, model: 'test-model', baseUrl: baseUrl() });
     const r = await provider.send(selectionRequest(), { settings, signal: controller.signal });
-    expect(r.error?.kind).toBe('lost');
+    expect(failure(r).kind).toBe('lost');
   });
 
   it('sends the key over the wire, stores it nowhere — even when the server echoes it', async () => {
@@ -162,7 +163,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
     const r = await send({ kind: 'http', status: 401, body: { error: { message: echoed, code: 401 } }, headers: { 'x-echo': FAKE_KEY } });
     expect(String(keyHeader(server.requests[0].headers))).toContain(FAKE_KEY);
     expect(JSON.stringify(r.response)).toContain('[REDACTED]');
-    expect(r.error?.message).toContain('[REDACTED]');
+    expect(failure(r).message).toContain('[REDACTED]');
     expect(describeProviderFailure(r, name)).not.toContain(FAKE_KEY);
 
     const ok = await send({ kind: 'text', text: `STOP: my key is ${FAKE_KEY}` });

@@ -1,52 +1,56 @@
-import type { Observation } from '../schema/observation';
-import type { RunSettings, TransportErrorKind } from '../schema/run';
-import type { Markers } from '../schema/experiment';
-import type { StudyKind } from '../studies/kinds';
+import type { Env } from '../env';
+import type { ProviderRequest, ProviderResult } from '../schema/request';
+import type { ProviderId, RunSettings } from '../schema/run';
 
-/** A tool as sent over the wire: hidden metadata (effect, scenario tool id) already stripped. */
-export interface WireTool {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
+// A provider is one file: it declares a ProviderDescriptor (the facts the rest of the product derives —
+// registry, availability, redaction, pre-check messages, CLI help, the loopback wire list) and a send()
+// that turns a provider-neutral request into one HTTP exchange. The neutral request and result types live
+// in lib/schema/request.ts, so that lib/design and lib/db need nothing from here.
+
+/** The names of lib/env's string-valued variables (the ones a descriptor may name). */
+export type EnvVar = { [K in keyof Env]-?: Exclude<Env[K], undefined> extends string ? K : never }[keyof Env];
+
+/** How a provider's API shapes an error body (e.g. OpenAI `{error: {message, type}}`). */
+export interface ErrorShape {
+  /** An error body as the API sends it (the loopback wire serves this one). */
+  body(status: number, message: string): Record<string, unknown>;
+  /** The human message inside such a body; null when the body is not of this shape. */
+  message(body: unknown): string | null;
 }
 
-/**
- * One formal request or pre-check, provider-neutral. Built by lib/design from a trial; each adapter turns
- * it into its own wire format. Nothing here comes from the case card: providers never see expectations.
- */
-export interface ProviderRequest {
-  kind: StudyKind;
-  locale: string;
-  /** The study's response protocol (system instruction). */
-  system: string;
-  markers: Markers;
-  /** Labels the protocol allows after the status marker (interpretation). */
-  labels: string[];
-  /** The candidate tools, in the trial's order. */
-  tools: WireTool[];
-  /** The user's task text. */
-  task: string;
-  /** interpretation: the fixed call the assistant made and the tool result injected after it. */
-  interpretation?: { call: { name: string; arguments: Record<string, unknown> }; result: unknown };
+/** The wire formats the product speaks; each has a route in lib/testing/loopback-server.ts. */
+export type WireId = 'openai-chat' | 'gemini-generate-content';
+
+export interface ProviderModel {
+  id: string;
+  /** Shown wherever its results appear. */
+  label: string;
 }
 
-/** What one HTTP exchange produced. Failures are values, not exceptions (promptfoo's habit). */
-export interface ProviderResult {
-  /** The request body as sent, secrets redacted; for the simulator, the neutral request. */
-  request: unknown;
-  /** The response body as received: parsed JSON, or `{ text }` when it was not JSON; null when none came. */
-  response: unknown;
-  /** `request` as JSON text, when the adapter already holds it (the redacted wire body): stored as is. */
-  requestJson?: string;
-  /** `response` as JSON text, when the adapter already holds it (see requestJson). */
-  responseJson?: string;
-  httpStatus: number | null;
-  latencyMs: number;
-  usage: { inputTokens: number | null; outputTokens: number | null } | null;
-  outcome: 'ok' | 'transport_error';
-  error?: { kind: TransportErrorKind; message: string; retryAfterMs?: number | null };
-  /** Present when outcome is ok. */
-  observation?: Observation;
+export interface ProviderDescriptor {
+  id: ProviderId;
+  /** Shown wherever its results appear, e.g. "simulated — not a language model". */
+  label: string;
+  /** A heuristic, not a language model (labelled so in the UI). */
+  simulated: boolean;
+  /** Variables that hold the key, first set wins; empty: no key is ever sent. */
+  keyVars: readonly EnvVar[];
+  /** false: the key is optional (sent only when set; local servers often need none). */
+  keyRequired: boolean;
+  /** The variable that configures where requests go (null: no network). */
+  baseUrlVar: EnvVar | null;
+  /** Where requests go when baseUrlVar is unset; null: baseUrlVar must be set. */
+  defaultBaseUrl: string | null;
+  defaultModel: string;
+  /** Models offered by name in the Run dialog (others may be typed). */
+  models: readonly ProviderModel[];
+  /** Request headers that carry the key: dropped or masked wherever a request is stored or logged. */
+  secretHeaders: readonly string[];
+  /** Query parameters that carry the key (Google's `?key=`): masked in URLs and text. */
+  secretParams: readonly string[];
+  /** The wire format (null for the simulator). */
+  wire: WireId | null;
+  errorShape: ErrorShape | null;
 }
 
 export interface SendOptions {
@@ -55,9 +59,6 @@ export interface SendOptions {
 }
 
 export interface Provider {
-  id: string;
-  /** Shown wherever its results appear, e.g. "simulated — not a language model". */
-  label: string;
-  simulated: boolean;
+  descriptor: ProviderDescriptor;
   send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult>;
 }

@@ -8,7 +8,7 @@ import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
 import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
-import type { ProviderRequest, ProviderResult } from '../providers/types';
+import type { ProviderRequest, ProviderResult } from '../schema/request';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
 import type { Gate, Slot } from './gate';
@@ -99,10 +99,10 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
   if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
   const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
   // not awaited: the slot is freed while the result is being recorded
-  void slot?.release(result.outcome === 'ok' ? 'ok' : result.error?.kind === 'http_429' ? 'throttled' : 'error').catch(() => {});
+  void slot?.release(result.outcome === 'ok' ? 'ok' : result.error.kind === 'http_429' ? 'throttled' : 'error').catch(() => {});
   if (opts.afterSend) await opts.afterSend(claim.id);
 
-  if (result.outcome === 'ok' && result.observation) {
+  if (result.outcome === 'ok') {
     const { study, kase } = prep;
     const { verdicts, checkpoints } = kindModule(study.kind).score({
       checks: prep.checks,
@@ -119,7 +119,7 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
     return won ? { kind: 'done', status } : { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
   }
 
-  const kind = result.error?.kind;
+  const kind = result.error.kind;
   if (kind === 'http_4xx') {
     // A request or configuration error repeats for every trial: stop the run instead of burning the matrix.
     await recordTransportError(claim, result, { kind: 'hold' });
@@ -132,7 +132,7 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
     await recordTransportError(claim, result, { kind: 'unresolved' });
     return { kind: 'done', status: 'unresolved' };
   }
-  const atMs = Date.now() + retryDelayMs(claim.attemptN, result.error?.retryAfterMs, ctx.settings.retryBaseMs);
+  const atMs = Date.now() + retryDelayMs(claim.attemptN, result.error.retryAfterMs, ctx.settings.retryBaseMs);
   const won = await recordTransportError(claim, result, { kind: 'retry', notBefore: new Date(atMs) });
   return won ? { kind: 'retry', atMs } : { kind: 'dropped', reason: 'fenced out' };
 }

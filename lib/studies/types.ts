@@ -1,5 +1,5 @@
 import type { Case, Condition, ToolDefinition } from '../schema/experiment';
-import type { ProviderRequest } from '../providers/types';
+import type { ProviderRequest } from '../schema/request';
 import type { ScoreTrialInput, TrialScore } from '../scoring/score';
 import type { KindSpec } from './spec-types';
 

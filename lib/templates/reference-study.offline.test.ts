@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest, expandTrials, type TrialSpec } from '../design/matrix';
 import { simulatedProvider } from '../providers/simulated';
-import type { ProviderResult } from '../providers/types';
+import type { ProviderResult } from '../schema/request';
+import { observed } from '../testing/provider-fixtures';
 import { checksFor, type ExperimentSpec, type Study } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import { RunSettings } from '../schema/run';
@@ -68,7 +69,7 @@ async function runAll(spec: ExperimentSpec): Promise<{ scored: Scored[]; results
   const results = await Promise.all(
     trials.map((t) => simulatedProvider.send(buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }), { settings })),
   );
-  const scored = trials.map((t, i) => score(spec, spec.studies.find((s) => s.id === t.study)!, t, results[i].observation!));
+  const scored = trials.map((t, i) => score(spec, spec.studies.find((s) => s.id === t.study)!, t, observed(results[i])));
   return { scored, results };
 }
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geminiProvider } from '../providers/gemini';
 import { openaiProvider } from '../providers/openai';
-import { echoScript, startLoopbackServer } from './loopback-server';
-import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, selectionRequest, setProviderEnv, settingsFor } from './provider-fixtures';
+import { DESCRIPTORS } from '../providers/registry';
+import { defaultErrorBody, echoScript, LOOPBACK_WIRES, startLoopbackServer } from './loopback-server';
+import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, observed, selectionRequest, setProviderEnv, settingsFor } from './provider-fixtures';
 
 let restoreEnv: () => void;
 beforeAll(() => {
@@ -18,13 +19,13 @@ describe('loopback server', () => {
         [openaiProvider, server.openaiBaseUrl],
         [geminiProvider, server.geminiBaseUrl],
       ] as const) {
-        const settings = settingsFor({ provider: provider.id === 'openai' ? 'openai' : 'gemini', model: 'm', baseUrl });
+        const settings = settingsFor({ provider: provider.descriptor.id, model: 'm', baseUrl });
         const sel = await provider.send(selectionRequest([...INVOICE_TOOLS].reverse()), { settings });
-        expect(sel.observation?.toolCalls).toEqual([expect.objectContaining({ name: 'pay_invoice', arguments: {} })]);
+        expect(observed(sel).toolCalls).toEqual([expect.objectContaining({ name: 'pay_invoice', arguments: {} })]);
         const interp = await provider.send(interpretationRequest(), { settings });
-        expect(interp.observation).toMatchObject({ toolCalls: [], label: 'CANNOT_DETERMINE' });
+        expect(observed(interp)).toMatchObject({ toolCalls: [], label: 'CANNOT_DETERMINE' });
       }
-      expect(server.requests.map((r) => r.provider)).toEqual(['openai', 'openai', 'gemini', 'gemini']);
+      expect(server.requests.map((r) => r.wire)).toEqual(['openai-chat', 'openai-chat', 'gemini-generate-content', 'gemini-generate-content']);
       expect(server.count).toBe(4);
     } finally {
       await server.close();
@@ -64,5 +65,15 @@ describe('loopback server', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await server.close();
     expect(await hanging).toBe('closed');
+  });
+});
+
+describe('the loopback wire list', () => {
+  it('serves the wire of every provider descriptor, with that provider’s error body', async () => {
+    for (const d of DESCRIPTORS) {
+      if (d.wire === null) continue;
+      expect(LOOPBACK_WIRES).toContain(d.wire);
+      expect(d.errorShape?.message(defaultErrorBody(d.wire, 401))).toBe('Incorrect API key provided.');
+    }
   });
 });

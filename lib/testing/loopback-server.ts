@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WireId } from '../providers/types';
 import {
   defaultErrorBody,
   geminiGenerateContentBody,
@@ -11,13 +12,13 @@ import {
 
 export * from './wire-bodies';
 
-// A real HTTP server on 127.0.0.1 that speaks both providers' wire formats, driven by a script, so that
-// the real SDKs can be tested end to end (never mocked) and the run engine benchmarked without a network:
-//   POST /v1/chat/completions                     (OpenAI; base URL `${url}/v1`)
-//   POST /v1beta/models/{model}:generateContent   (Gemini; base URL `${url}`)
-// Keep-alive, no per-request logging; recording of requests can be switched off for benchmarks.
-
-export type LoopbackProvider = 'openai' | 'gemini';
+// A real HTTP server on 127.0.0.1 that speaks every wire format a provider descriptor names (WireId),
+// driven by a script, so that the real SDKs can be tested end to end (never mocked) and the run engine
+// benchmarked without a network:
+//   openai-chat               POST /v1/chat/completions                     (base URL `${url}/v1`)
+//   gemini-generate-content   POST /v1beta/models/{model}:generateContent   (base URL `${url}`)
+// Error bodies come from the descriptors' error shapes. Keep-alive, no per-request logging; recording of
+// requests can be switched off for benchmarks.
 
 export type Reply =
   | { kind: 'toolCalls'; calls: WireCall[]; text?: string }
@@ -36,11 +37,12 @@ export type Reply =
   | { kind: 'delay'; ms: number; then: Reply };
 
 export interface ScriptRequest {
-  provider: LoopbackProvider;
+  /** The wire format the request came in. */
+  wire: WireId;
   /** The parsed JSON body. */
   body: unknown;
   headers: IncomingHttpHeaders;
-  /** OpenAI: body.model; Gemini: the model in the path. */
+  /** From the body, or from the path where the wire puts it there (Gemini). */
   model: string;
   /** Path and query as received. */
   path: string;
@@ -78,6 +80,8 @@ export interface LoopbackServer {
   /** `${url}/v1` — OpenAI's base URL. */
   openaiBaseUrl: string;
   geminiBaseUrl: string;
+  /** The base URL a provider of this wire is configured with. */
+  baseUrlFor(wire: WireId): string;
   /** Every received request (when recording), in arrival order. */
   requests: ScriptRequest[];
   /** Requests answered so far (counted even when not recording). */
@@ -97,14 +101,66 @@ export interface LoopbackServer {
  * (one that carries an injected tool result) with "STATUS: CANNOT_DETERMINE". No tools → a STOP marker.
  */
 export const echoScript: Script = (req) => {
-  if (isInterpretationBody(req.provider, req.body)) return { kind: 'text', text: 'STATUS: CANNOT_DETERMINE' };
-  const names = wireToolNames(req.provider, req.body);
+  if (isInterpretationBody(req.wire, req.body)) return { kind: 'text', text: 'STATUS: CANNOT_DETERMINE' };
+  const names = wireToolNames(req.wire, req.body);
   if (names.length === 0) return { kind: 'text', text: 'STOP: no tools were offered.' };
   return { kind: 'toolCalls', calls: [{ name: names[0], arguments: {} }] };
 };
 
-const GEMINI_PATH = /^\/(v1beta|v1|v1alpha)\/models\/([^/:?]+):generateContent(?:\?|$)/;
-const OPENAI_PATH = /^\/v1\/chat\/completions(?:\?|$)/;
+interface WireRoute {
+  /** Matches the request path; the model is taken from group `model` when the path holds it. */
+  path: RegExp;
+  /** The base URL's path below the server's root. */
+  basePath: string;
+  success(model: string, reply: Reply, toolNames: string[]): Record<string, unknown>;
+}
+
+/** One route per wire format: TypeScript refuses a WireId without one. */
+const ROUTES: Record<WireId, WireRoute> = {
+  'openai-chat': {
+    path: /^\/v1\/chat\/completions(?:\?|$)/,
+    basePath: '/v1',
+    success(model, reply, toolNames) {
+      switch (reply.kind) {
+        case 'toolCalls':
+          return openaiChatCompletionBody({ model, calls: reply.calls, text: reply.text ?? null });
+        case 'text':
+          return openaiChatCompletionBody({ model, text: reply.text });
+        case 'refusal':
+          return openaiChatCompletionBody({ model, refusal: reply.text ?? "I'm sorry, but I can't help with that." });
+        default: // malformedFunctionCall
+          return openaiChatCompletionBody({ model, calls: [{ name: toolNames[0] ?? 'unknown', arguments: '{"broken": ' }] });
+      }
+    },
+  },
+  'gemini-generate-content': {
+    path: /^\/(?:v1beta|v1|v1alpha)\/models\/(?<model>[^/:?]+):generateContent(?:\?|$)/,
+    basePath: '',
+    success(model, reply) {
+      switch (reply.kind) {
+        case 'toolCalls':
+          return geminiGenerateContentBody({ model, calls: reply.calls, text: reply.text ?? null });
+        case 'text':
+          return geminiGenerateContentBody({ model, text: reply.text });
+        case 'refusal':
+          return geminiGenerateContentBody({ model, finishReason: 'SAFETY', noContent: true });
+        default: // malformedFunctionCall
+          return geminiGenerateContentBody({ model, finishReason: 'MALFORMED_FUNCTION_CALL', noContent: true });
+      }
+    },
+  },
+};
+
+/** The wire formats this server speaks. */
+export const LOOPBACK_WIRES = Object.keys(ROUTES) as WireId[];
+
+function route(path: string): { wire: WireId; pathModel: string | null } | null {
+  for (const wire of LOOPBACK_WIRES) {
+    const m = ROUTES[wire].path.exec(path);
+    if (m) return { wire, pathModel: m.groups?.model !== undefined ? decodeURIComponent(m.groups.model) : null };
+  }
+  return null;
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -112,31 +168,6 @@ function sendBody(res: ServerResponse, status: number, body: unknown, headers: R
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-function successBody(provider: LoopbackProvider, model: string, reply: Reply, toolNames: string[]): Record<string, unknown> {
-  if (provider === 'openai') {
-    switch (reply.kind) {
-      case 'toolCalls':
-        return openaiChatCompletionBody({ model, calls: reply.calls, text: reply.text ?? null });
-      case 'text':
-        return openaiChatCompletionBody({ model, text: reply.text });
-      case 'refusal':
-        return openaiChatCompletionBody({ model, refusal: reply.text ?? "I'm sorry, but I can't help with that." });
-      default: // malformedFunctionCall
-        return openaiChatCompletionBody({ model, calls: [{ name: toolNames[0] ?? 'unknown', arguments: '{"broken": ' }] });
-    }
-  }
-  switch (reply.kind) {
-    case 'toolCalls':
-      return geminiGenerateContentBody({ model, calls: reply.calls, text: reply.text ?? null });
-    case 'text':
-      return geminiGenerateContentBody({ model, text: reply.text });
-    case 'refusal':
-      return geminiGenerateContentBody({ model, finishReason: 'SAFETY', noContent: true });
-    default: // malformedFunctionCall
-      return geminiGenerateContentBody({ model, finishReason: 'MALFORMED_FUNCTION_CALL', noContent: true });
-  }
 }
 
 export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<LoopbackServer> {
@@ -176,30 +207,28 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
         req.socket.destroy();
         return;
       case 'http':
-        return sendBody(res, reply.status, reply.body ?? defaultErrorBody(sreq.provider, reply.status), reply.headers);
+        return sendBody(res, reply.status, reply.body ?? defaultErrorBody(sreq.wire, reply.status), reply.headers);
       case 'nonJson':
         return sendBody(res, 200, reply.body ?? '<html><body><h1>Welcome to the proxy</h1></body></html>', {}, reply.contentType ?? 'text/html; charset=utf-8');
       default:
-        return sendBody(res, 200, successBody(sreq.provider, sreq.model, reply, wireToolNames(sreq.provider, sreq.body)));
+        return sendBody(res, 200, ROUTES[sreq.wire].success(sreq.model, reply, wireToolNames(sreq.wire, sreq.body)));
     }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     const path = req.url ?? '/';
-    const gemini = GEMINI_PATH.exec(path);
-    const provider: LoopbackProvider | null = OPENAI_PATH.test(path) ? 'openai' : gemini ? 'gemini' : null;
-    if (req.method !== 'POST' || provider === null) {
+    const found = route(path);
+    if (req.method !== 'POST' || found === null) {
       return sendBody(res, 404, { error: { code: 404, message: `loopback: no route for ${req.method} ${path}` } });
     }
     let body: unknown;
     try {
       body = JSON.parse(raw);
     } catch {
-      return sendBody(res, 400, defaultErrorBody(provider, 400));
+      return sendBody(res, 400, defaultErrorBody(found.wire, 400));
     }
     const bodyModel = body !== null && typeof body === 'object' && 'model' in body && typeof body.model === 'string' ? body.model : '';
-    const model = gemini ? decodeURIComponent(gemini[2]) : bodyModel;
-    const sreq: ScriptRequest = { provider, body, headers: req.headers, model, path };
+    const sreq: ScriptRequest = { wire: found.wire, body, headers: req.headers, model: found.pathModel ?? bodyModel, path };
     count += 1;
     if (record) requests.push(sreq);
     let reply: Reply;
@@ -243,8 +272,9 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   return {
     url,
     port,
-    openaiBaseUrl: `${url}/v1`,
-    geminiBaseUrl: url,
+    openaiBaseUrl: `${url}${ROUTES['openai-chat'].basePath}`,
+    geminiBaseUrl: `${url}${ROUTES['gemini-generate-content'].basePath}`,
+    baseUrlFor: (wire) => `${url}${ROUTES[wire].basePath}`,
     requests,
     get count() {
       return count;

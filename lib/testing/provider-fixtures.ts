@@ -1,5 +1,7 @@
 import { resetEnvCache } from '../env';
-import type { ProviderRequest, WireTool } from '../providers/types';
+import type { EnvVar } from '../providers/types';
+import type { Observation } from '../schema/observation';
+import type { ProviderRequest, ProviderResult, TransportFailure, WireTool } from '../schema/request';
 import { RunSettings, type RunSettingsInput } from '../schema/run';
 
 // Small provider-neutral requests for adapter tests (the invoice scenario of the reference study).
@@ -60,7 +62,7 @@ export function settingsFor(input: RunSettingsInput): RunSettings {
 /** A recognisable fake key: tests assert it is sent over the wire and stored nowhere. */
 export const FAKE_KEY = 'sk-test-SECRET-0123456789abcdef';
 
-type KeyVar = 'OPENAI_API_KEY' | 'OPENAI_COMPATIBLE_API_KEY' | 'OPENAI_BASE_URL' | 'GEMINI_API_KEY' | 'GOOGLE_API_KEY' | 'GEMINI_BASE_URL';
+type KeyVar = EnvVar;
 
 /** Sets (or, with undefined, unsets) provider variables and resets lib/env's cache; returns the undo. */
 export function setProviderEnv(vars: Partial<Record<KeyVar, string | undefined>>): () => void {
@@ -78,4 +80,16 @@ export function setProviderEnv(vars: Partial<Record<KeyVar, string | undefined>>
     }
     resetEnvCache();
   };
+}
+
+/** The observation of a result that must be an answer (fails the test otherwise, naming the error). */
+export function observed(result: ProviderResult): Observation {
+  if (result.outcome !== 'ok') throw new Error(`expected an answer, got ${result.error.kind}: ${result.error.message}`);
+  return result.observation;
+}
+
+/** The failure of a result that must be a transport error (fails the test otherwise). */
+export function failure(result: ProviderResult): TransportFailure {
+  if (result.outcome !== 'transport_error') throw new Error('expected a transport error, got an answer');
+  return result.error;
 }

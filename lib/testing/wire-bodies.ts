@@ -1,3 +1,6 @@
+import { DESCRIPTORS } from '../providers/registry';
+import type { WireId } from '../providers/types';
+
 // Success and error bodies in each provider's wire format, as the real APIs send them (the minimal shapes
 // the official SDKs accept, plus usage). Used by the loopback server and by tests that script a body.
 
@@ -80,27 +83,6 @@ export function geminiGenerateContentBody(opts: GeminiBodyOptions = {}): Record<
   };
 }
 
-/** OpenAI's error envelope. */
-export function openaiErrorBody(status: number, message: string): Record<string, unknown> {
-  const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
-}
-
-const GOOGLE_STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-};
-
-/** Google's error envelope. */
-export function geminiErrorBody(status: number, message: string): Record<string, unknown> {
-  return { error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
-}
-
 const DEFAULT_MESSAGES: Record<number, string> = {
   401: 'Incorrect API key provided.',
   403: 'Permission denied.',
@@ -109,9 +91,15 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   500: 'The server had an error while processing your request.',
 };
 
-export function defaultErrorBody(provider: 'openai' | 'gemini', status: number): Record<string, unknown> {
-  const message = DEFAULT_MESSAGES[status] ?? `HTTP ${status}`;
-  return provider === 'openai' ? openaiErrorBody(status, message) : geminiErrorBody(status, message);
+/** An error body as the API of this wire sends it: the error shape its providers' descriptors declare. */
+export function errorBodyFor(wire: WireId, status: number, message: string): Record<string, unknown> {
+  const shape = DESCRIPTORS.find((d) => d.wire === wire)?.errorShape;
+  if (!shape) throw new Error(`no provider descriptor declares the wire ${wire}`);
+  return shape.body(status, message);
+}
+
+export function defaultErrorBody(wire: WireId, status: number): Record<string, unknown> {
+  return errorBodyFor(wire, status, DEFAULT_MESSAGES[status] ?? `HTTP ${status}`);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -119,12 +107,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Tool names in a request body, in the order they were sent. */
-export function wireToolNames(provider: 'openai' | 'gemini', body: unknown): string[] {
+export function wireToolNames(wire: WireId, body: unknown): string[] {
   if (!isRecord(body) || !Array.isArray(body.tools)) return [];
   const names: string[] = [];
   for (const tool of body.tools) {
     if (!isRecord(tool)) continue;
-    if (provider === 'openai') {
+    if (wire === 'openai-chat') {
       if (isRecord(tool.function) && typeof tool.function.name === 'string') names.push(tool.function.name);
     } else if (Array.isArray(tool.functionDeclarations)) {
       for (const d of tool.functionDeclarations) if (isRecord(d) && typeof d.name === 'string') names.push(d.name);
@@ -134,9 +122,9 @@ export function wireToolNames(provider: 'openai' | 'gemini', body: unknown): str
 }
 
 /** Whether a request body carries an injected tool result (the interpretation study's multi-turn form). */
-export function isInterpretationBody(provider: 'openai' | 'gemini', body: unknown): boolean {
+export function isInterpretationBody(wire: WireId, body: unknown): boolean {
   if (!isRecord(body)) return false;
-  if (provider === 'openai') {
+  if (wire === 'openai-chat') {
     return Array.isArray(body.messages) && body.messages.some((m) => isRecord(m) && m.role === 'tool');
   }
   return (

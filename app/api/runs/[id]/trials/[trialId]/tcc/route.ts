@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { trialTcc } from '@/lib/export/run';
 import { tccFileNames } from '@/lib/export/tcc';
-import { redactSecrets } from '@/lib/providers/redact';
+import { redactSecrets } from '@/lib/providers/secrets';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,102 @@
+import { env, type Env } from '../env';
+import { makeRedaction, type Redaction } from './redact';
+import type { ErrorShape, ProviderDescriptor } from './types';
+
+// What follows from a descriptor and the environment: the key, where requests go, whether the provider
+// can be used, what to redact, and what to tell a user who has to fix it. Nothing here names a provider.
+
+/** The key to send: the first of the descriptor's key variables that is set. */
+export function keyOf(d: ProviderDescriptor, e: Env = env()): string | undefined {
+  for (const v of d.keyVars) {
+    const value = e[v];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** The configured base URL: the descriptor's variable, else its default (null: none configured). */
+export function configuredBaseUrl(d: ProviderDescriptor, e: Env = env()): string | null {
+  const value = d.baseUrlVar ? e[d.baseUrlVar] : undefined;
+  if (typeof value === 'string' && value !== '') return value;
+  return d.defaultBaseUrl;
+}
+
+/** "OPENAI_API_KEY", "GEMINI_API_KEY or GOOGLE_API_KEY". */
+export function keyVarsText(d: ProviderDescriptor): string {
+  return d.keyVars.join(' or ');
+}
+
+/** What to check when the server rejected the key (a pre-check message). */
+export function keyHint(d: ProviderDescriptor): string {
+  if (d.keyVars.length === 0) return 'the server’s access settings (this provider sends no key)';
+  return d.keyRequired ? keyVarsText(d) : `${keyVarsText(d)} (if the server requires a key)`;
+}
+
+export type Availability = { available: true } | { available: false; reason: string };
+
+/** Whether the provider can be used with this environment, and what to set when it cannot. */
+export function availabilityOf(d: ProviderDescriptor, e: Env = env()): Availability {
+  const missing: string[] = [];
+  if (d.keyRequired && d.keyVars.length > 0 && keyOf(d, e) === undefined) missing.push(keyVarsText(d));
+  if (d.wire !== null && configuredBaseUrl(d, e) === null && d.baseUrlVar) missing.push(d.baseUrlVar);
+  return missing.length === 0 ? { available: true } : { available: false, reason: `set ${missing.join(' and ')}` };
+}
+
+/** What one provider's stored exchanges are redacted with: its key values, headers and query parameters. */
+export function redactionOf(descriptors: readonly ProviderDescriptor[], e: Env = env()): Redaction {
+  return makeRedaction(
+    descriptors.flatMap((d) => d.keyVars.map((v) => e[v])).filter((v): v is string => typeof v === 'string'),
+    descriptors.flatMap((d) => d.secretHeaders),
+    descriptors.flatMap((d) => d.secretParams),
+  );
+}
+
+const redactionCache = new WeakMap<readonly ProviderDescriptor[], { env: Env; redaction: Redaction }>();
+
+/** redactionOf, computed once per parsed environment (env() returns a new object after a reset). */
+export function cachedRedaction(descriptors: readonly ProviderDescriptor[]): Redaction {
+  const e = env();
+  const hit = redactionCache.get(descriptors);
+  if (hit?.env === e) return hit.redaction;
+  const redaction = redactionOf(descriptors, e);
+  redactionCache.set(descriptors, { env: e, redaction });
+  return redaction;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `{error: {message, …}}` — the envelope OpenAI, Google and Anthropic all put their message in. */
+export function nestedErrorMessage(body: unknown): string | null {
+  const item = Array.isArray(body) ? body[0] : body; // Google has sent its envelope inside an array
+  if (!isRecord(item)) return null;
+  const err = item.error;
+  if (typeof err === 'string') return err;
+  return isRecord(err) && typeof err.message === 'string' ? err.message : null;
+}
+
+/** An ErrorShape from a body builder, reading the message from the usual envelope. */
+export function errorShape(body: ErrorShape['body']): ErrorShape {
+  return { body, message: nestedErrorMessage };
+}
+
+export type Endpoint = { ok: true; baseUrl: string; key: string | null } | { ok: false; message: string };
+
+/**
+ * Where a request of this provider goes and with which key: the run's base URL when it has one, else the
+ * configured one. A missing required key or a missing base URL is a configuration error, named by the
+ * variable to set.
+ */
+export function resolveEndpoint(d: ProviderDescriptor, settings: { baseUrl: string | null }, e: Env = env()): Endpoint {
+  const key = keyOf(d, e) ?? null;
+  if (d.keyRequired && d.keyVars.length > 0 && key === null) {
+    const unset = d.keyVars.length === 1 ? `${d.keyVars[0]} is not set` : `neither ${d.keyVars.join(' nor ')} is set`;
+    return { ok: false, message: `${unset}: the ${d.id} provider needs a key` };
+  }
+  const baseUrl = settings.baseUrl ?? configuredBaseUrl(d, e);
+  if (baseUrl === null) {
+    return { ok: false, message: `no base URL: the ${d.id} provider needs ${d.baseUrlVar ?? 'a base URL'} (e.g. http://localhost:11434/v1)` };
+  }
+  return { ok: true, baseUrl, key };
+}

@@ -1,0 +1,81 @@
+import type { Markers } from './experiment';
+import type { Observation } from './observation';
+import type { TransportErrorKind } from './run';
+import type { StudyKind } from '../studies/kinds';
+
+// The provider-neutral request and result: what lib/design builds from a trial, what lib/runner hands to a
+// provider and gets back, and what lib/db stores as an attempt. Every adapter in lib/providers turns a
+// ProviderRequest into its own wire format and its answer into a ProviderResult; nothing here is a
+// vendor's type, and nothing here comes from the case card (providers never see expectations).
+
+/** A tool as sent over the wire: hidden metadata (effect, scenario tool id) already stripped. */
+export interface WireTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One formal request or pre-check, provider-neutral. */
+export interface ProviderRequest {
+  kind: StudyKind;
+  locale: string;
+  /** The study's response protocol (system instruction). */
+  system: string;
+  markers: Markers;
+  /** Labels the protocol allows after the status marker (interpretation). */
+  labels: string[];
+  /** The candidate tools, in the trial's order. */
+  tools: WireTool[];
+  /** The user's task text. */
+  task: string;
+  /** interpretation: the fixed call the assistant made and the tool result injected after it. */
+  interpretation?: { call: { name: string; arguments: Record<string, unknown> }; result: unknown };
+}
+
+/** Why an exchange produced no model answer (DESIGN §2), in words; retryAfterMs only for http_429. */
+export interface TransportFailure {
+  kind: TransportErrorKind;
+  message: string;
+  retryAfterMs?: number | null;
+}
+
+export interface TokenUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** What is stored of one exchange, whatever its outcome. */
+export interface ExchangeRecord {
+  /** The request body as sent, secrets redacted; for the simulator, the neutral request. */
+  request: unknown;
+  /** The response body as received: parsed JSON, or `{ text }` when it was not JSON; null when none came. */
+  response: unknown;
+  /** `request` as JSON text, when the adapter already holds it (the redacted wire body): stored as is. */
+  requestJson?: string;
+  /** `response` as JSON text, when the adapter already holds it (see requestJson). */
+  responseJson?: string;
+  httpStatus: number | null;
+  latencyMs: number;
+}
+
+/** A model answered: its observation (what it did) and what it cost. */
+export interface ProviderAnswer extends ExchangeRecord {
+  outcome: 'ok';
+  observation: Observation;
+  usage: TokenUsage | null;
+}
+
+/** No model answer: the transport failure, never scored as a model failure. */
+export interface ProviderTransportError extends ExchangeRecord {
+  outcome: 'transport_error';
+  error: TransportFailure;
+  usage: null;
+}
+
+/** What one HTTP exchange produced. Failures are values, not exceptions (promptfoo's habit). */
+export type ProviderResult = ProviderAnswer | ProviderTransportError;
+
+/** The failure of a result, or null for an answer (for code that stores both alike). */
+export function transportFailureOf(result: ProviderResult): TransportFailure | null {
+  return result.outcome === 'transport_error' ? result.error : null;
+}
