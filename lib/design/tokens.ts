@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
 import type { ExperimentSpec } from '../schema/experiment';
-import type { WireTool } from '../providers/types';
+import type { WireTool } from '../schema/request';
 import { catalogsOf, toWireTool } from './matrix';
 
 // What each tool catalog costs in prompt tokens on every request that carries it (DESIGN §10.1): the
