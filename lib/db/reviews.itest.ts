@@ -37,19 +37,22 @@ afterAll(async () => {
   await closeDb();
 });
 
-async function verdict(status: 'pass' | 'fail' | 'untested') {
+/** The first verdict (by trial id, check id) with this status in a trial with that status: each kind comes
+ * from a trial of its own, whatever the run id (a failed trial also holds passed checks). */
+async function verdict(status: 'pass' | 'fail' | 'untested', trialStatus: 'passed' | 'failed' | null) {
   const r = await pool().query<{ trial_id: string; check_id: string; status: string; reason: string }>(
     `SELECT v.trial_id, v.check_id, v.status, v.reason FROM verdicts v JOIN trials t ON t.id = v.trial_id
-      WHERE t.run_id = $1 AND v.status = $2 ORDER BY v.trial_id, v.check_id LIMIT 1`,
-    [runId, status],
+      WHERE t.run_id = $1 AND v.status = $2 AND ($3::text IS NULL OR t.status = $3) ORDER BY v.trial_id, v.check_id LIMIT 1`,
+    [runId, status, trialStatus],
   );
+  expect(r.rows, `a ${status} verdict of a ${trialStatus ?? 'any'} trial`).toHaveLength(1);
   return r.rows[0];
 }
 
 describe('reviews', () => {
   it('stores a reviewer reading beside the verdict, replaces it on a second review, and counts agreement', async () => {
-    const failed = await verdict('fail');
-    const passed = await verdict('pass');
+    const failed = await verdict('fail', 'failed');
+    const passed = await verdict('pass', 'passed');
     const before = await pool().query('SELECT * FROM verdicts WHERE trial_id = $1 ORDER BY check_id', [failed.trial_id]);
 
     const override = await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: 'ab', note: 'asked for the id: fine' });
@@ -96,7 +99,7 @@ describe('reviews', () => {
   });
 
   it('refuses bad input with the field named and stores nothing', async () => {
-    const failed = await verdict('fail');
+    const failed = await verdict('fail', 'failed');
     const count = async () => (await reviewAgreement(runId)).reviewed;
     const n = await count();
     const reasons = async (input: Parameters<typeof saveReview>[0]) => {
@@ -108,8 +111,17 @@ describe('reviews', () => {
     expect(await reasons({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'maybe' as 'pass', reviewer: 'ab' })).toEqual(['humanStatus']);
     expect(await reasons({ runId, trialId: failed.trial_id, checkId: 'no-such-check', humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
     expect(await reasons({ runId: 'r_other', trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
-    const untested = await verdict('untested');
-    if (untested) expect(await reasons({ runId, trialId: untested.trial_id, checkId: untested.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+    // the simulated run scores every check: an untested verdict is added for this check and removed after
+    await pool().query(
+      `INSERT INTO verdicts (trial_id, check_id, axis, status, category, reason, evidence) VALUES ($1, 'no-evidence', 'task_fit', 'untested', NULL, 'no evidence', '{}')`,
+      [failed.trial_id],
+    );
+    try {
+      const untested = await verdict('untested', null);
+      expect(await reasons({ runId, trialId: untested.trial_id, checkId: untested.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+    } finally {
+      await pool().query(`DELETE FROM verdicts WHERE trial_id = $1 AND check_id = 'no-evidence'`, [failed.trial_id]);
+    }
     expect(await count()).toBe(n);
   });
 

@@ -96,7 +96,8 @@ describe('trialsCsv', () => {
 
   it('stops pulling rows when the reader stops', async () => {
     let pulled = 0;
-    let closed = false;
+    let closed!: () => void;
+    const sourceClosed = new Promise<void>((resolve) => (closed = resolve));
     async function* endless(): AsyncGenerator<TrialExportRow> {
       try {
         for (let i = 0; ; i++) {
@@ -104,13 +105,12 @@ describe('trialsCsv', () => {
           yield fixtureTrial(i);
         }
       } finally {
-        closed = true;
+        closed();
       }
     }
     const stream = trialsCsv(endless());
     for await (const chunk of stream) if (String(chunk).length) break;
-    await new Promise((r) => setTimeout(r, 20));
-    expect(closed).toBe(true);
+    await sourceClosed; // the source is closed (a stream that kept pulling would never get here)
     expect(pulled).toBeLessThan(10_000);
   });
 

@@ -149,9 +149,11 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
   });
 
   it("an abort through the caller's signal → lost", async () => {
-    server.setScript(() => ({ kind: 'hang' }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    server.setScript(() => {
+      controller.abort(); // once the request is out and has reached the server
+      return { kind: 'hang' };
+    });
     const settings = settingsFor({ provider: name, model: 'test-model', baseUrl: baseUrl() });
     const r = await provider.send(selectionRequest(), { settings, signal: controller.signal });
     expect(failure(r).kind).toBe('lost');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Limiter, type AcquireOptions, type Limits } from './limiter';
+import { HANDOVER_MAX, Limiter, type AcquireOptions, type Limits } from './limiter';
 import { redisConnection } from './connection';
 
 // The limiter against real Redis: limits hold across separate connections (as across worker processes).
@@ -8,7 +8,6 @@ import { redisConnection } from './connection';
 const limiters = [new Limiter(redisConnection()), new Limiter(redisConnection())];
 afterAll(() => limiters.forEach((l) => l.close()));
 const scope = () => `test:${randomBytes(4).toString('hex')}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Acquire and return the holder id to release with (a slot handed over keeps its first holder's id). */
 async function hold(l: Limiter, s: string, holder: string, limits: Limits, opts?: AcquireOptions): Promise<string> {
@@ -23,13 +22,17 @@ describe('Limiter', () => {
     const limits = { concurrency: 3, requestsPerMinute: null, leaseMs: 10_000 };
     let inFlight = 0;
     let peak = 0;
+    let full!: () => void;
+    const filled = new Promise<void>((resolve) => (full = resolve));
     await Promise.all(
       Array.from({ length: 24 }, async (_, i) => {
         const l = limiters[i % 2];
         const holder = await hold(l, s, `h${i}`, limits);
         inFlight++;
         peak = Math.max(peak, inFlight);
-        await sleep(20);
+        if (inFlight === limits.concurrency) full();
+        await filled; // the first holders keep their slots until all three are taken
+        await new Promise(setImmediate);
         inFlight--;
         await l.release(s, holder, 'ok', limits);
       }),
@@ -46,7 +49,7 @@ describe('Limiter', () => {
     const a = await hold(l, s, 'a', limits);
     const b = await hold(l, s, 'b', limits);
     const waiting = hold(l, s, 'c', limits);
-    await sleep(20); // c has asked Redis, been refused, and waits
+    await l.nextWait(s, 'c'); // c has asked Redis, been refused, and waits
     await l.release(s, a, 'ok', limits);
     const c = await waiting;
     expect(c).toBe(a); // the slot itself, not a new one
@@ -65,9 +68,11 @@ describe('Limiter', () => {
     const b = await hold(l, s, 'b', limits);
     let c: string | undefined;
     const waiting = hold(l, s, 'c', limits).then((h) => (c = h));
-    await sleep(20);
+    await l.nextWait(s, 'c');
     expect(await l.release(s, a, 'throttled', limits)).toBe(1); // window 2 → 1, with b still holding
-    await sleep(150);
+    // refused twice more: the second of those asks left after the cut was in force
+    await l.nextWait(s, 'c');
+    await l.nextWait(s, 'c');
     expect(c).toBeUndefined();
     await l.release(s, b, 'ok', limits);
     await waiting;
@@ -85,7 +90,7 @@ describe('Limiter', () => {
       await l.release(s, await hold(l, s, 'first', limits), 'ok', limits);
       const a = await hold(l, s, 'a', limits);
       const waiting = l.acquire(s, 'w', limits, { haltKey });
-      await sleep(20);
+      await l.nextWait(s, 'w');
       await redis.set(haltKey, '1', 'PX', 10_000);
       expect(await waiting).toBe('halted'); // at its next poll of Redis, within about 100 ms
       await l.release(s, a, 'ok', limits);
@@ -112,27 +117,28 @@ describe('Limiter', () => {
     const s = scope();
     const limits = { concurrency: 1, requestsPerMinute: null, leaseMs: 10_000 };
     const [busy, other] = limiters;
-    await busy.release(s, await hold(busy, s, 'first', limits), 'ok', limits);
-    let stop = false;
-    let rounds = 0;
-    // two loops of one process keep the slot busy and always have a waiter ready for it
-    const loops = [0, 1].map(async (k) => {
-      for (let i = 0; !stop && i < 2000; i++) {
-        const h = await hold(busy, s, `b${k}-${i}`, limits);
-        rounds++;
-        await sleep(2);
-        await busy.release(s, h, 'ok', limits);
-      }
-    });
-    await sleep(30);
-    const t0 = Date.now();
-    const h = await hold(other, s, 'other', limits);
-    const waited = Date.now() - t0;
-    stop = true;
-    await other.release(s, h, 'ok', limits);
-    await Promise.all(loops);
-    expect(rounds).toBeGreaterThan(16);
-    expect(waited).toBeLessThan(3000);
+    await busy.release(s, await hold(busy, s, 'first', limits), 'ok', limits); // learns the window is whole
+    const slot = await hold(busy, s, 'b0', limits);
+    const others = hold(other, s, 'other', limits).then((h) => ['other', h] as const);
+    await other.nextWait(s, 'other'); // queued in Redis before any of busy's next waiters
+    let handovers = 0;
+    let next: Promise<string> | undefined;
+    let won: readonly ['busy' | 'other', string] | undefined;
+    // each round: busy has a fresh waiter when it releases, so the slot could always stay in the process
+    for (let i = 1; i <= HANDOVER_MAX + 1; i++) {
+      next = hold(busy, s, `b${i}`, limits);
+      await busy.nextWait(s, `b${i}`);
+      await busy.release(s, slot, 'ok', limits);
+      won = await Promise.race([next.then((h) => ['busy', h] as const), others]);
+      if (won[0] === 'other') break;
+      expect(won[1]).toBe(slot); // handed over: the slot itself
+      handovers++;
+    }
+    expect(won?.[0]).toBe('other');
+    expect(handovers).toBe(HANDOVER_MAX);
+    await other.release(s, won![1], 'ok', limits);
+    await busy.release(s, await next!, 'ok', limits);
+    expect((await busy.window(s)).inFlight).toBe(0);
   });
 
   it('halves the window on a 429 (at most once a second) and climbs back on clean answers (AIMD)', async () => {

@@ -213,6 +213,7 @@ class ScopeBatch {
 }
 
 interface Waiter {
+  holder: string;
   limits: Limits;
   haltKey: string;
   /** When this acquire was first refused: its place in the queue. */
@@ -224,7 +225,8 @@ interface Waiter {
 }
 
 const HANDOVER_FRESH_MS = 100;
-const HANDOVER_MAX = 16;
+/** A slot is handed over inside one process at most this many times in a row. */
+export const HANDOVER_MAX = 16;
 
 function oldest(waiters: Set<Waiter> | undefined, eligible: (w: Waiter) => boolean): Waiter | undefined {
   let best: Waiter | undefined;
@@ -251,6 +253,8 @@ export class Limiter {
   /** Slots held in this process (by holder id): handovers in a row (bounded, so other processes get their
    * turn) and when the lease in Redis was last set. */
   private readonly held = new Map<string, { handovers: number; leasedAt: number }>();
+  /** nextWait() callers, per scope. */
+  private readonly watchers = new Map<string, Set<{ holder: string; resolve(): void }>>();
 
   constructor(redis: Redis = redisConnection(), prefix = queuePrefix()) {
     redis.defineCommand('tclabLimiterSync', { numberOfKeys: 4, lua: SYNC });
@@ -299,7 +303,7 @@ export class Limiter {
         await sleep(Math.min(left, Math.max(waitMs, poll) + Math.random() * poll)); // out of RPM tokens: a release does not help
         continue;
       }
-      const handed = await this.nap(scope, { limits, haltKey, checkedAt, firstAskedAt }, Math.min(left, poll + Math.random() * poll));
+      const handed = await this.nap(scope, { holder, limits, haltKey, checkedAt, firstAskedAt }, Math.min(left, poll + Math.random() * poll));
       if (handed) {
         this.leave(scope, holder); // its own place in the queue is no longer needed
         return { granted: true, holder: handed };
@@ -329,7 +333,35 @@ export class Limiter {
       };
       const timer = setTimeout(() => waiter.wake(), ms);
       waiters.add(waiter);
+      this.notifyWaiting(scope, w.holder);
     });
+  }
+
+  /**
+   * Resolves the next time `holder` has been refused a slot of `scope` by Redis and starts waiting in this
+   * process: the event a test needs before it releases a slot to that waiter, instead of a sleep. The
+   * caller's continuation runs before the waiter's timer can fire, so the waiter is still waiting then.
+   */
+  nextWait(scope: string, holder: string): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.watchers.get(scope);
+      if (!set) {
+        set = new Set();
+        this.watchers.set(scope, set);
+      }
+      set.add({ holder, resolve });
+    });
+  }
+
+  private notifyWaiting(scope: string, holder: string): void {
+    const set = this.watchers.get(scope);
+    if (!set) return;
+    for (const w of set) {
+      if (w.holder !== holder) continue;
+      set.delete(w);
+      w.resolve();
+    }
+    if (set.size === 0) this.watchers.delete(scope);
   }
 
   /**

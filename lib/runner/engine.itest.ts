@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteRedisPrefix } from '../testing/cleanup';
 import { startLoopbackServer, echoScript, type LoopbackServer, type Reply, type ScriptRequest } from '../testing/loopback-server';
-import { engineViolations, doneCount, runCli, waitFor, waitForRunStatus } from '../testing/engine';
+import { engineViolations, doneCount, runCli, runSettled, waitFor, waitForRunStatus } from '../testing/engine';
 import { resetEnvCache, env } from '../env';
 import { closeDb, pool } from '../db/client';
 import { closeQueues } from '../queue/connection';
@@ -146,32 +146,48 @@ describe('run engine under faults', () => {
   });
 
   it('pauses, resumes and cancels through the CLI; cancel sends nothing more and undoes nothing', async () => {
-    server.setScript(async (req) => ({ kind: 'delay', ms: 100, then: await echoScript(req) }));
-    const run = await createRun(experimentId, settings({ concurrency: 2 }));
+    // While `holding`, the server keeps each request until release(): the run cannot finish while a CLI
+    // command is on its way, however slow the machine.
+    let holding = false;
+    const held: (() => void)[] = [];
+    const release = () => {
+      holding = false;
+      for (const answer of held.splice(0)) answer();
+    };
+    server.setScript(async (req) => {
+      if (holding) await new Promise<void>((answer) => held.push(answer));
+      return echoScript(req);
+    });
+    const run = await createRun(experimentId, settings({ concurrency: 2, timeoutMs: 120_000 }));
     expect((await startRun(run.id)).ok).toBe(true);
     worker = startWorker({ concurrency: 4 });
-    await waitFor('progress', async () => (await doneCount(run.id)) >= 4);
+    await waitFor('progress', async () => (await doneCount(run.id)) >= 4, 60_000, 20);
+    holding = true;
 
     const paused = await runCli(['pause', run.id]);
     expect(paused.code).toBe(0);
     expect(paused.stdout).toContain('paused');
-    await new Promise((r) => setTimeout(r, 600)); // in-flight requests finish
+    release();
+    // in-flight requests land; trials claimed and waiting for a slot are given back, not left claimed;
+    // every other job of the run is delivered to the worker and dropped unsent
+    await waitFor('the pause to settle', () => runSettled(run.id), 60_000, 50);
     const atPause = await doneCount(run.id);
-    // trials claimed and waiting for a slot at the pause were given back, not left claimed
-    const claimed = await pool().query(`SELECT 1 FROM trials WHERE run_id = $1 AND status = 'running'`, [run.id]);
-    expect(claimed.rowCount).toBe(0);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(await doneCount(run.id)).toBe(atPause);
+    const sentAtPause = server.count;
+    expect(atPause).toBeLessThan(152); // the rest stay queued in PostgreSQL, with no job left to send them
 
+    expect(server.count).toBe(sentAtPause); // nothing was sent while paused
     expect((await runCli(['resume', run.id])).code).toBe(0);
-    await waitFor('progress after resume', async () => (await doneCount(run.id)) >= atPause + 4);
+    await waitFor('progress after resume', async () => (await doneCount(run.id)) >= atPause + 4, 60_000, 20);
+    holding = true;
 
     const cancelled = await runCli(['cancel', run.id]);
-    expect(cancelled.code).toBe(0);
+    expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(0);
     const final = await waitForRunStatus(run.id, ['cancelled']);
     const sentAtCancel = server.count;
-    await new Promise((r) => setTimeout(r, 800));
-    expect(server.count - sentAtCancel).toBeLessThanOrEqual(2); // at most what was in flight (concurrency 2)
+    release(); // what was in flight at the cancel is answered and recorded
+    await waitFor('the cancel to settle', () => runSettled(run.id), 60_000, 50);
+    // at most the trials that had a slot when the halt was set (concurrency 2) were still on their way out
+    expect(server.count - sentAtCancel).toBeLessThanOrEqual(2);
     const counts = await pool().query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status', [run.id]);
     const by = Object.fromEntries(counts.rows.map((r) => [r.status, r.n]));
     expect(by.cancelled).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { pool } from '../db/client';
 import { getRun, type RunRow } from '../db/runs';
 import { ensureTemplateExperiment } from '../db/templates';
 import { createRun, startRun } from '../runner/start';
+import { queues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import { FINAL_RUN_STATUSES, SCORED_TRIAL_STATUSES } from '../schema/run-status';
 
@@ -75,6 +76,18 @@ export function waitForRunStatus(runId: string, statuses: string[], timeoutMs = 
     const r = await getRun(runId);
     return r && statuses.includes(r.status) ? r : null;
   }, timeoutMs, 200);
+}
+
+/**
+ * Nothing of the run is in hand any more: no trial claimed, and the trials queue holds no open job of the
+ * run (a paused or cancelled run's jobs have all been delivered and dropped). The event a test of pause or
+ * cancel waits for before it counts what was sent.
+ */
+export async function runSettled(runId: string): Promise<boolean> {
+  const claimed = await pool().query(`SELECT 1 FROM trials WHERE run_id = $1 AND status = 'running' LIMIT 1`, [runId]);
+  if (claimed.rowCount) return false;
+  const open = await queues().trials.getJobs(['wait', 'active', 'delayed', 'prioritized']);
+  return !open.some((job) => job?.data.runId === runId);
 }
 
 export async function doneCount(runId: string): Promise<number> {

@@ -57,12 +57,17 @@ describe('loopback server', () => {
     const failing = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', body: '{"model":"m"}' });
     expect(failing.status).toBe(500);
     expect(await failing.text()).toContain('no reply scripted');
-    server.setScript(() => ({ kind: 'hang' }));
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    server.setScript(() => {
+      arrived();
+      return { kind: 'hang' };
+    });
     const hanging = fetch(`${server.geminiBaseUrl}/v1beta/models/m:generateContent`, { method: 'POST', body: '{}' }).then(
       () => 'answered',
       () => 'closed',
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await received; // the request hangs at the server
     await server.close();
     expect(await hanging).toBe('closed');
   });
