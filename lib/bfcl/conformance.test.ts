@@ -1,23 +1,21 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clonePy, isPlainObject, PyFloat, pyType, stringifyPy } from '../scoring/pyvalue';
 import { checkSimpleCall } from './checker';
 import { loadAnswers, loadQuestions, loadResults, type BfclAnswer, type BfclQuestion, type BfclResult } from './data';
 import { groundTruthResult } from './oracle';
 import { scoreBfcl } from './score';
+import { BFCL_DATA_DIR } from '../testing/datasets';
 
 /**
- * Conformance with BFCL's rules over every BFCL file with ground truth (../shared/datasets/bfcl, beside the
+ * Conformance with BFCL's rules over every BFCL file with ground truth (datasets/bfcl, copied into the
  * repository). The ground truth written as a result file must score 100% (except entries no result can
  * pass under BFCL's own rules — found here by a static reading of the data, independent of the checker);
  * systematic mutations must get the verdict and the error type BFCL's rules give.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const dataDir = path.resolve(repoRoot, '../shared/datasets/bfcl');
-const present = existsSync(dataDir);
+const dataDir = BFCL_DATA_DIR;
 const AST_FILES = ['simple_python', 'multiple', 'parallel', 'parallel_multiple', 'live_simple', 'live_multiple'];
 
 type Call = Record<string, Record<string, unknown>>;
@@ -183,93 +181,87 @@ const mutations: Mutation[] = [
   },
 ];
 
-if (!present) {
-  describe.skip(`BFCL conformance — skipped: no BFCL data at ${dataDir}`, () => {
-    it('needs ../shared/datasets/bfcl beside the repository', () => undefined);
-  });
-} else {
-  describe('BFCL conformance (../shared/datasets/bfcl)', () => {
-    for (const category of AST_FILES) {
-      describe(category, () => {
-        it('the ground truth as a result file scores 100% of the satisfiable entries', () => {
-          const { questions, answers, byId } = load(category);
-          const results = answers.map((a) => groundTruthResult(byId.get(a.id)!, a));
-          const s = scoreBfcl({ questions, answers, results });
-          const unsat = new Map(answers.map((a) => [a.id, unsatisfiable(byId.get(a.id)!, a)]));
-          const wrong = s.results.filter((r) => r.valid !== (unsat.get(r.id) === null)).map((r) => ({ ...r, unsat: unsat.get(r.id), error: s.errors[r.id] }));
-          expect(wrong).toEqual([]);
-          const nUnsat = [...unsat.values()].filter(Boolean).length;
-          expect(nUnsat).toBeLessThanOrEqual(3);
-          expect(s.correct).toBe(s.total - nUnsat);
-        });
+describe('BFCL conformance (datasets/bfcl)', () => {
+  for (const category of AST_FILES) {
+    describe(category, () => {
+      it('the ground truth as a result file scores 100% of the satisfiable entries', () => {
+        const { questions, answers, byId } = load(category);
+        const results = answers.map((a) => groundTruthResult(byId.get(a.id)!, a));
+        const s = scoreBfcl({ questions, answers, results });
+        const unsat = new Map(answers.map((a) => [a.id, unsatisfiable(byId.get(a.id)!, a)]));
+        const wrong = s.results.filter((r) => r.valid !== (unsat.get(r.id) === null)).map((r) => ({ ...r, unsat: unsat.get(r.id), error: s.errors[r.id] }));
+        expect(wrong).toEqual([]);
+        const nUnsat = [...unsat.values()].filter(Boolean).length;
+        expect(nUnsat).toBeLessThanOrEqual(3);
+        expect(s.correct).toBe(s.total - nUnsat);
+      });
 
-        it('the same through a result file on disk (args as JSON text and as objects, no final newline)', () => {
-          const { questions, answers, byId } = load(category);
-          const results: BfclResult[] = answers.map((a) => groundTruthResult(byId.get(a.id)!, a));
-          const lines = results.map((r, i) => {
-            const calls = (r.result as Call[]).map((c) => Object.fromEntries(Object.entries(c).map(([n, args]) => [n, i % 2 ? stringifyPy(args) : args])));
-            return stringifyPy({ id: r.id, result: calls });
-          });
-          const file = path.join(mkdtempSync(path.join(tmpdir(), 'bfcl-')), `${category}.json`);
-          writeFileSync(file, lines.join('\n'));
-          const fromFile = scoreBfcl({ questions, answers, results: loadResults(file) });
-          expect(fromFile.results).toEqual(scoreBfcl({ questions, answers, results }).results);
+      it('the same through a result file on disk (args as JSON text and as objects, no final newline)', () => {
+        const { questions, answers, byId } = load(category);
+        const results: BfclResult[] = answers.map((a) => groundTruthResult(byId.get(a.id)!, a));
+        const lines = results.map((r, i) => {
+          const calls = (r.result as Call[]).map((c) => Object.fromEntries(Object.entries(c).map(([n, args]) => [n, i % 2 ? stringifyPy(args) : args])));
+          return stringifyPy({ id: r.id, result: calls });
         });
+        const file = path.join(mkdtempSync(path.join(tmpdir(), 'bfcl-')), `${category}.json`);
+        writeFileSync(file, lines.join('\n'));
+        const fromFile = scoreBfcl({ questions, answers, results: loadResults(file) });
+        expect(fromFile.results).toEqual(scoreBfcl({ questions, answers, results }).results);
+      });
 
-        it('systematic mutations get the verdict and error type of BFCL rules', () => {
-          const { answers, byId } = load(category);
-          const applied: Record<string, number> = {};
-          const mismatches: unknown[] = [];
-          for (const m of mutations) {
-            const results: BfclResult[] = [];
-            const want = new Map<string, string | null>();
-            for (const a of answers) {
-              const q = byId.get(a.id)!;
-              if (unsatisfiable(q, a)) continue;
-              const calls = clonePy(groundTruthResult(q, a).result) as Call[];
-              const expected = m.apply(calls, q, a, category);
-              if (expected === undefined) continue;
-              results.push({ id: a.id, result: calls });
-              want.set(a.id, expected);
-            }
-            const questions = [...want.keys()].map((id) => byId.get(id)!);
-            if (questions.length === 0) continue;
-            applied[m.name] = questions.length;
-            const s = scoreBfcl({ questions, answers, results, category });
-            for (const r of s.results) if (r.error_type !== want.get(r.id)) mismatches.push({ mutation: m.name, id: r.id, want: want.get(r.id), got: r.error_type, error: s.errors[r.id] });
+      it('systematic mutations get the verdict and error type of BFCL rules', () => {
+        const { answers, byId } = load(category);
+        const applied: Record<string, number> = {};
+        const mismatches: unknown[] = [];
+        for (const m of mutations) {
+          const results: BfclResult[] = [];
+          const want = new Map<string, string | null>();
+          for (const a of answers) {
+            const q = byId.get(a.id)!;
+            if (unsatisfiable(q, a)) continue;
+            const calls = clonePy(groundTruthResult(q, a).result) as Call[];
+            const expected = m.apply(calls, q, a, category);
+            if (expected === undefined) continue;
+            results.push({ id: a.id, result: calls });
+            want.set(a.id, expected);
           }
-          expect(mismatches.slice(0, 5)).toEqual([]);
-          for (const name of ['renamed function', 'extra argument', 'one call too many', 'dropped required argument', 'wrong type', 'changed value']) expect(applied[name]).toBeGreaterThan(0);
-          if (category.includes('parallel')) expect(applied['reordered parallel calls']).toBeGreaterThan(0);
-        });
+          const questions = [...want.keys()].map((id) => byId.get(id)!);
+          if (questions.length === 0) continue;
+          applied[m.name] = questions.length;
+          const s = scoreBfcl({ questions, answers, results, category });
+          for (const r of s.results) if (r.error_type !== want.get(r.id)) mismatches.push({ mutation: m.name, id: r.id, want: want.get(r.id), got: r.error_type, error: s.errors[r.id] });
+        }
+        expect(mismatches.slice(0, 5)).toEqual([]);
+        for (const name of ['renamed function', 'extra argument', 'one call too many', 'dropped required argument', 'wrong type', 'changed value']) expect(applied[name]).toBeGreaterThan(0);
+        if (category.includes('parallel')) expect(applied['reordered parallel calls']).toBeGreaterThan(0);
       });
-    }
-
-    it("parallel_178: BFCL's greedy matching rejects an order its ambiguous ground truth cannot pair", () => {
-      const { answers, byId } = load('parallel');
-      const a = answers.find((x) => x.id === 'parallel_178')!;
-      const calls = groundTruthResult(byId.get(a.id)!, a).result as Call[];
-      const score = (result: Call[]) => scoreBfcl({ questions: [byId.get(a.id)!], answers, results: [{ id: a.id, result }] }).results[0];
-      expect(score(calls)).toMatchObject({ valid: true });
-      // expected call 0 accepts "Microsoft" or "Apple" on 2022-01-01: reversed, it takes Apple's call and leaves expected call 2 without one
-      expect(score([...calls].reverse())).toMatchObject({ valid: false, error_type: 'parallel_function_checker_no_order:cannot_find_match' });
     });
+  }
 
-    for (const category of ['irrelevance', 'live_irrelevance', 'live_relevance']) {
-      it(`${category}: no call vs a call`, () => {
-        const questions = loadQuestions(path.join(dataDir, `BFCL_v4_${category}.json`));
-        const call = (q: BfclQuestion) => [{ [q.function[0]?.name ?? 'any_function']: '{}' }];
-        const text = questions.map((q) => ({ id: q.id, result: 'I cannot help with that using the available functions.' }));
-        const calls = questions.map((q) => ({ id: q.id, result: call(q) }));
-        const irrelevance = category.includes('irrelevance');
-        const noCall = scoreBfcl({ questions, results: text });
-        const withCall = scoreBfcl({ questions, results: calls });
-        expect(noCall.accuracy).toBe(irrelevance ? 1 : 0);
-        expect(withCall.accuracy).toBe(irrelevance ? 0 : 1);
-        const failed = irrelevance ? withCall : noCall;
-        expect(new Set(failed.results.map((r) => r.error_type))).toEqual(new Set([irrelevance ? 'irrelevance_error:decoder_success' : 'relevance_error:decoder_failed']));
-        expect(scoreBfcl({ questions, results: questions.map((q) => ({ id: q.id, result: [] })) }).accuracy).toBe(irrelevance ? 1 : 0);
-      });
-    }
+  it("parallel_178: BFCL's greedy matching rejects an order its ambiguous ground truth cannot pair", () => {
+    const { answers, byId } = load('parallel');
+    const a = answers.find((x) => x.id === 'parallel_178')!;
+    const calls = groundTruthResult(byId.get(a.id)!, a).result as Call[];
+    const score = (result: Call[]) => scoreBfcl({ questions: [byId.get(a.id)!], answers, results: [{ id: a.id, result }] }).results[0];
+    expect(score(calls)).toMatchObject({ valid: true });
+    // expected call 0 accepts "Microsoft" or "Apple" on 2022-01-01: reversed, it takes Apple's call and leaves expected call 2 without one
+    expect(score([...calls].reverse())).toMatchObject({ valid: false, error_type: 'parallel_function_checker_no_order:cannot_find_match' });
   });
-}
+
+  for (const category of ['irrelevance', 'live_irrelevance', 'live_relevance']) {
+    it(`${category}: no call vs a call`, () => {
+      const questions = loadQuestions(path.join(dataDir, `BFCL_v4_${category}.json`));
+      const call = (q: BfclQuestion) => [{ [q.function[0]?.name ?? 'any_function']: '{}' }];
+      const text = questions.map((q) => ({ id: q.id, result: 'I cannot help with that using the available functions.' }));
+      const calls = questions.map((q) => ({ id: q.id, result: call(q) }));
+      const irrelevance = category.includes('irrelevance');
+      const noCall = scoreBfcl({ questions, results: text });
+      const withCall = scoreBfcl({ questions, results: calls });
+      expect(noCall.accuracy).toBe(irrelevance ? 1 : 0);
+      expect(withCall.accuracy).toBe(irrelevance ? 0 : 1);
+      const failed = irrelevance ? withCall : noCall;
+      expect(new Set(failed.results.map((r) => r.error_type))).toEqual(new Set([irrelevance ? 'irrelevance_error:decoder_success' : 'relevance_error:decoder_failed']));
+      expect(scoreBfcl({ questions, results: questions.map((q) => ({ id: q.id, result: [] })) }).accuracy).toBe(irrelevance ? 1 : 0);
+    });
+  }
+});
