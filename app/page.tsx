@@ -8,7 +8,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function ExperimentsPage() {
   const rows = await listExperiments();
+  // counted arithmetically; a row that cannot be read is shown as broken, the others as usual
   const details = rows.map((r) => {
+    if (!r.spec) return { ...r, studies: [] as string[], formal: null, prechecks: null };
     const m = countMatrix(r.spec);
     return { ...r, studies: r.spec.studies.map((s) => `${s.id} (${s.kind})`), formal: m.formal, prechecks: m.prechecks };
   });
@@ -43,9 +45,17 @@ export default async function ExperimentsPage() {
                     {e.slug} · v{e.version}
                     {e.versions > e.version && <span className="muted small"> (latest v{e.versions})</span>}
                   </td>
-                  <td>{e.studies.join(', ')}</td>
-                  <td className="num">{formatInt(e.formal)}</td>
-                  <td className="num">{e.prechecks}</td>
+                  <td>
+                    {e.broken ? (
+                      <span className="badge" data-testid="broken-experiment" title={e.broken}>
+                        broken: {e.broken}
+                      </span>
+                    ) : (
+                      e.studies.join(', ')
+                    )}
+                  </td>
+                  <td className="num">{e.formal === null ? '—' : formatInt(e.formal)}</td>
+                  <td className="num">{e.prechecks ?? '—'}</td>
                   <td className="num">{e.runs}</td>
                   <td className="small muted nowrap">{formatDate(e.createdAt)}</td>
                 </tr>

@@ -5,6 +5,7 @@ import { categoryOf, isRelevanceCategory, loadAnswers, loadQuestions, loadResult
 import { importBfcl } from '../../lib/bfcl/import';
 import { publicScore, scoreBfcl, type BfclScoreDetail } from '../../lib/bfcl/score';
 import { UsageError } from '../errors';
+import { err, out } from '../output';
 
 interface ScoreOptions {
   questions: string;
@@ -84,8 +85,8 @@ export function register(program: Command): void {
     .option('--json', 'print {category, total, correct, accuracy, results: [{id, valid, error_type}]}')
     .action((opts: ScoreOptions) => {
       const { output, score } = runBfclScore(opts);
-      for (const id of score.unknownResultIds) process.stderr.write(`tclab: ${opts.results}: "${id}" is not a question of ${opts.questions} (ignored)\n`);
-      process.stdout.write(output);
+      for (const id of score.unknownResultIds) err(`tclab: ${opts.results}: "${id}" is not a question of ${opts.questions} (ignored)\n`);
+      out(output);
     });
   bfcl
     .command('import')
@@ -97,10 +98,10 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the spec here instead of stdout')
     .action((opts: ImportOptions) => {
       const r = runBfclImport(opts);
-      if (r.skipped.length > 0) process.stderr.write(`tclab: ${r.skipped.length} questions without functions left out: ${r.skipped.slice(0, 5).join(', ')}${r.skipped.length > 5 ? ', …' : ''}\n`);
+      if (r.skipped.length > 0) err(`tclab: ${r.skipped.length} questions without functions left out: ${r.skipped.slice(0, 5).join(', ')}${r.skipped.length > 5 ? ', …' : ''}\n`);
       if (opts.out) {
         writeFileSync(opts.out, r.json);
-        process.stderr.write(`wrote ${r.cases} cases → ${opts.out}\n`);
-      } else process.stdout.write(r.json);
+        err(`wrote ${r.cases} cases → ${opts.out}\n`);
+      } else out(r.json);
     });
 }

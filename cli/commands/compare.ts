@@ -1,46 +1,23 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { z } from 'zod';
 import { compareCard, type CardComparison } from '../../lib/scoring/compare';
-import { TccCard, TccObservations } from '../../lib/schema/tcc';
+import { parseCardBytes, parseObservationsBytes, type Parsed } from '../../lib/schema/parse';
 import { UsageError } from '../errors';
+import { err, out, setExitCode } from '../output';
 
-/** `['checks', 0, 'axis']` → `$.checks[0].axis`; a key that is not an identifier → `$["tool-choice"]`. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  const step = (p: PropertyKey) =>
-    typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`;
-  return `$${path.map(step).join('')}`;
-}
-
-/** Read and parse a JSON file; a failure is a UsageError (exit 2) naming the file and the line/column. */
-export function readJsonFile(file: string): unknown {
-  let text: string;
+/** Read a file's bytes; a failure is a UsageError (exit 2) naming the file. */
+export function readInputFile(file: string): Uint8Array {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file);
   } catch (e) {
     throw new UsageError(`${file}: cannot read: ${(e as Error).message}`);
   }
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-  } catch (e) {
-    const msg = (e as Error).message.replace(/\s+/g, ' ');
-    const pos = /position (\d+)/.exec(msg);
-    let where = '';
-    if (pos) {
-      const before = text.slice(0, Number(pos[1]));
-      const line = before.split('\n').length;
-      where = ` (line ${line}, column ${Number(pos[1]) - before.lastIndexOf('\n')})`;
-    }
-    throw new UsageError(`${file}: not valid JSON${where}: ${msg}`);
-  }
 }
 
-/** Validate with a zod schema; a failure is a UsageError naming the file and each failing JSON path. */
-export function parseFile<T extends z.ZodType>(schema: T, value: unknown, file: string, what: string): z.infer<T> {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const lines = r.error.issues.map((i) => `  ${jsonPath(i.path)}: ${i.message}`);
-  throw new UsageError(`${file}: not a valid ${what}:\n${lines.join('\n')}`);
+/** A parse result's value, or a UsageError with one line per issue, each naming the file and the field. */
+export function fileValue<T>(r: Parsed<T>, file: string, what: string): T {
+  if (r.ok) return r.value;
+  throw new UsageError(r.issues.map((i) => `${file}: ${i.path}: ${i.message}`).join('\n'), `${file}: not a valid ${what}`);
 }
 
 export interface CompareRun {
@@ -63,8 +40,8 @@ export function formatComparison(c: CardComparison): string {
 
 /** `tclab compare CARD OBSERVATIONS`: a TCC v0.1 case card against an observation file keyed by check id. */
 export function runCompare(cardFile: string, observationsFile: string, opts: { json?: boolean } = {}): CompareRun {
-  const card = parseFile(TccCard, readJsonFile(cardFile), cardFile, 'TCC v0.1 case card');
-  const observations = parseFile(TccObservations, readJsonFile(observationsFile), observationsFile, 'observation file (an object keyed by check id)');
+  const card = fileValue(parseCardBytes(readInputFile(cardFile)), cardFile, 'TCC v0.1 case card');
+  const observations = fileValue(parseObservationsBytes(readInputFile(observationsFile)), observationsFile, 'observation file (an object keyed by check id)');
   const comparison = compareCard(card, observations);
   const ids = new Set(card.checks.map((c) => c.id));
   const unknownIds = Object.keys(observations).filter((k) => !ids.has(k));
@@ -79,8 +56,8 @@ export function register(program: Command): void {
     .option('--json', 'print {case_id, checks: [{id, axis, status, reason}], summary}')
     .action((cardFile: string, observationsFile: string, opts: { json?: boolean }) => {
       const r = runCompare(cardFile, observationsFile, opts);
-      for (const id of r.unknownIds) process.stderr.write(`tclab: ${observationsFile}: "${id}" is not a check of the card (ignored)\n`);
-      process.stdout.write(r.output);
-      if (r.exitCode !== 0) process.exitCode = r.exitCode;
+      for (const id of r.unknownIds) err(`tclab: ${observationsFile}: "${id}" is not a check of the card (ignored)\n`);
+      out(r.output);
+      if (r.exitCode !== 0) setExitCode(r.exitCode);
     });
 }

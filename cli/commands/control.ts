@@ -3,6 +3,7 @@ import { controlRun, type ControlAction } from '../../lib/runner/control';
 import { getRun, runProgress } from '../../lib/db/runs';
 import { UsageError } from '../errors';
 import { shutdown } from './shared';
+import { out, setExitCode } from '../output';
 
 export function register(program: Command): void {
   for (const action of ['pause', 'resume', 'cancel'] as ControlAction[]) {
@@ -15,8 +16,8 @@ export function register(program: Command): void {
         const r = await controlRun(runId, action);
         await shutdown();
         if (r.status === 'missing') throw new UsageError(r.message);
-        process.stdout.write(`${runId}: ${r.message}\n`);
-        process.exitCode = r.ok ? 0 : 1;
+        out(`${runId}: ${r.message}\n`);
+        setExitCode(r.ok ? 0 : 1);
       });
   }
   program
@@ -30,6 +31,6 @@ export function register(program: Command): void {
       }
       const progress = await runProgress(runId);
       await shutdown();
-      process.stdout.write(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, progress }, null, 2)}\n`);
+      out(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, progress }, null, 2)}\n`);
     });
 }

@@ -3,6 +3,7 @@ import { getRun } from '../../lib/db/runs';
 import { UsageError } from '../errors';
 import { exportRun, printSummary, shutdown } from './shared';
 import { writeRunTcc } from '../../lib/export/run';
+import { err } from '../output';
 
 export function register(program: Command): void {
   program
@@ -20,7 +21,7 @@ export function register(program: Command): void {
       }
       await printSummary(run);
       await exportRun(runId, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv });
-      if (opts.tcc) process.stderr.write(`wrote ${await writeRunTcc(runId, opts.tcc)} card/observation pairs → ${opts.tcc}\n`);
+      if (opts.tcc) err(`wrote ${await writeRunTcc(runId, opts.tcc)} card/observation pairs → ${opts.tcc}\n`);
       await shutdown();
     });
 }

@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
-import { ExperimentSpec } from '../../lib/schema/experiment';
+import type { ExperimentSpec } from '../../lib/schema/experiment';
+import { parseSpecValue } from '../../lib/schema/parse';
+import { readJson } from '../../lib/schema/input';
 import { getTemplate } from '../../lib/templates';
 import { lintExperiment, lintTools, type LintFinding, type ToolFileFinding } from '../../lib/design/lint';
 import { catalogCosts, TOKENIZER, wireToolsCost } from '../../lib/design/tokens';
 import { listMcpTools, McpListError } from '../../lib/mcp/client';
 import { readToolFile, ToolFileError, type ImportedTool } from '../../lib/mcp/tools';
 import { UsageError } from '../errors';
-import { parseFile, readJsonFile } from './compare';
+import { fileValue, readInputFile } from './compare';
+import { err, out, setExitCode } from '../output';
 import { mcpExtraOptions, mcpTarget, timeoutOf, type McpCliOptions } from './mcp-options';
 
 type LintOptions = McpCliOptions & { template?: string; json?: boolean; mcpStdio?: string; mcpUrl?: string };
@@ -35,9 +38,10 @@ export function register(program: Command): void {
       }
     }
     if (opts.template) return lintSpec(templateSpec(opts.template), opts.json);
-    const value = readJsonFile(file!);
+    // the same reading as every door (lib/schema/parse.ts): limits, encoding, depth, then the schema
+    const value = fileValue(readJson(readInputFile(file!)), file!, 'JSON file');
     // an experiment says so in its format field; anything else must be a tool file
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'format' in value) return lintSpec(parseFile(ExperimentSpec, value, file!, 'experiment spec'), opts.json);
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'format' in value) return lintSpec(fileValue(parseSpecValue(value), file!, 'experiment spec'), opts.json);
     try {
       return lintToolList(readToolFile(value).tools, file!, opts.json);
     } catch (e) {
@@ -50,18 +54,18 @@ export function register(program: Command): void {
 function lintSpec(spec: ExperimentSpec, json?: boolean): void {
   const catalogs = catalogCosts(spec);
   const findings = lintExperiment(spec);
-  if (json) process.stdout.write(`${JSON.stringify({ tokenizer: TOKENIZER, catalogs, findings }, null, 2)}\n`);
-  else process.stdout.write(report(catalogs, findings));
+  if (json) out(`${JSON.stringify({ tokenizer: TOKENIZER, catalogs, findings }, null, 2)}\n`);
+  else out(report(catalogs, findings));
   // findings are advice; errors (e.g. two tools described alike) fail a CI step that runs this
-  if (findings.some((f) => f.level === 'error')) process.exitCode = 1;
+  if (findings.some((f) => f.level === 'error')) setExitCode(1);
 }
 
 function lintToolList(tools: ImportedTool[], what: string, json?: boolean): void {
   const findings = lintTools(tools);
   const cost = wireToolsCost(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
-  if (json) process.stdout.write(`${JSON.stringify({ findings, tokenizer: TOKENIZER, catalog: cost }, null, 2)}\n`);
-  else process.stdout.write(toolReport(what, cost, findings));
-  if (findings.some((f) => f.level === 'error')) process.exitCode = 1;
+  if (json) out(`${JSON.stringify({ findings, tokenizer: TOKENIZER, catalog: cost }, null, 2)}\n`);
+  else out(toolReport(what, cost, findings));
+  if (findings.some((f) => f.level === 'error')) setExitCode(1);
 }
 
 function templateSpec(id: string): ExperimentSpec {
@@ -71,7 +75,7 @@ function templateSpec(id: string): ExperimentSpec {
   } catch (e) {
     throw new UsageError(`--template: ${(e as Error).message}`);
   }
-  return ExperimentSpec.parse(t.build());
+  return fileValue(parseSpecValue(t.build()), `template ${id}`, 'experiment spec');
 }
 
 function toolReport(what: string, cost: ReturnType<typeof wireToolsCost>, findings: ToolFileFinding[]): string {

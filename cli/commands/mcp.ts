@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { listMcpTools, McpListError } from '../../lib/mcp/client';
 import { UsageError } from '../errors';
 import { mcpExtraOptions, mcpTarget, timeoutOf, type McpCliOptions } from './mcp-options';
+import { out } from '../output';
 
 export function register(program: Command): void {
   const mcp = program.command('mcp').description('Model Context Protocol servers (no database needed)');
@@ -23,7 +24,7 @@ export function register(program: Command): void {
     }
     if (opts.json) {
       const { server, protocolVersion, sha256, raw } = listed;
-      process.stdout.write(`${JSON.stringify({ server, protocolVersion, sha256, tools: raw }, null, 2)}\n`);
+      out(`${JSON.stringify({ server, protocolVersion, sha256, tools: raw }, null, 2)}\n`);
       return;
     }
     const lines = [
@@ -35,6 +36,6 @@ export function register(program: Command): void {
       const first = t.description.split('\n')[0].slice(0, 100);
       lines.push(`${t.name.padEnd(width)}  ${t.effect.padEnd(5)}  (${hint})  ${first}`);
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    out(`${lines.join('\n')}\n`);
   });
 }

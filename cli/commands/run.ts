@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { env } from '../../lib/env';
 import { ensureDatabase, migrate } from '../../lib/db/migrate';
@@ -9,6 +8,9 @@ import { createRun, startRun } from '../../lib/runner/start';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
+import { parseSpecBytes } from '../../lib/schema/parse';
+import { fileValue, readInputFile } from './compare';
+import { err, errControl, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';
 import { runSettingsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
 import { exportRun, printSummary, shutdown } from './shared';
@@ -42,7 +44,7 @@ export function register(program: Command): void {
   cmd.action(async (opts: RunOptions) => {
     const code = await runCommand(opts);
     await shutdown();
-    process.exitCode = code;
+    setExitCode(code);
   });
 }
 
@@ -50,17 +52,19 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const sources = [opts.template, opts.experiment, opts.experimentId].filter(Boolean).length;
   if (sources !== 1) throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
   const settings = runSettingsFromOptions(opts);
+  // a spec file is read and validated before the database is touched: invalid input stores nothing
+  const spec = opts.experiment ? fileValue(parseSpecBytes(readInputFile(opts.experiment)), opts.experiment, 'experiment spec') : null;
   const url = env().DATABASE_URL;
   await ensureDatabase(url);
   await migrate(url);
 
-  const experimentId = await resolveExperiment(opts);
+  const experimentId = spec ? (await saveExperiment(spec)).id : await resolveExperiment(opts);
   const run = await createRun(experimentId, settings);
-  process.stderr.write(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model})\n`);
+  err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model})\n`);
 
   const started = await startRun(run.id);
   if (!started.ok) {
-    process.stderr.write(`tclab: the run did not start: ${started.reason}\n`);
+    err(`tclab: the run did not start: ${started.reason}\n`);
     return 1;
   }
   if (!opts.wait) return 0;
@@ -74,7 +78,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.out || opts.csv || opts.checksCsv) await exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv });
   const ok = runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved });
   if (final.status !== 'completed')
-    process.stderr.write(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${ok ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
+    err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${ok ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
   return ok ? 0 : 1;
 }
 
@@ -90,29 +94,27 @@ async function resolveExperiment(opts: RunOptions): Promise<string> {
     if (!(await getExperiment(opts.experimentId))) throw new UsageError(`--experiment-id: no experiment "${opts.experimentId}"`);
     return opts.experimentId;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(opts.experiment!, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`--experiment ${opts.experiment}: ${(e as Error).message}`);
-  }
-  return (await saveExperiment(json)).id;
+  throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
 }
 
 /** Poll PostgreSQL (the source of truth) until the run is final; progress goes to stderr. */
 export async function waitForRun(runId: string): Promise<RunRow> {
-  const tty = process.stderr.isTTY;
+  const tty = stderrIsTty();
   let last = '';
   for (;;) {
     const [run, p] = await Promise.all([getRun(runId), runProgress(runId)]);
     if (!run) throw new Error(`run ${runId} disappeared`);
     const line = `${runStatusLabel(run.status).padEnd(10)} ${p.done}/${p.total} done, ${p.inFlight} in flight, ${p.transportErrors} transport errors, ${p.byStatus.unresolved ?? 0} unresolved`;
     if (line !== last) {
-      process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+      if (tty) {
+        errControl('\r');
+        err(line);
+        errControl('\x1b[K');
+      } else err(`${line}\n`);
       last = line;
     }
     if (isFinalRunStatus(run.status)) {
-      if (tty) process.stderr.write('\n');
+      if (tty) err('\n');
       return run;
     }
     await new Promise((r) => setTimeout(r, 500));

@@ -5,6 +5,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { saveExperiment } from '@/lib/db/experiments';
 import { SpecError } from '@/lib/schema/common';
+import { parseSpecBytes } from '@/lib/schema/parse';
 import { createRun } from '@/lib/runner/start';
 import { enqueueRunStart } from '@/lib/queue/enqueue';
 import { runFormToSettings } from './run-form';
@@ -29,19 +30,15 @@ export async function importExperiment(_prev: ActionState, form: FormData): Prom
   const parsed = ImportForm.safeParse({ json: form.get('json') ?? '', file: form.get('file') || null });
   if (!parsed.success) return { issues: [], message: 'The form could not be read.' };
   const { json, file } = parsed.data;
-  const text = file && file.size > 0 ? await file.text() : json;
-  if (!text.trim()) return { issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' };
-
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch (e) {
-    return { issues: [{ path: '(json)', message: (e as Error).message }], message: 'The text is not valid JSON.' };
-  }
+  // a file is read as bytes, a paste as text: both through the one parse of every door (lib/schema/parse.ts)
+  const input = file && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : json;
+  if (typeof input === 'string' && !input.trim()) return { issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' };
+  const spec = parseSpecBytes(input);
+  if (!spec.ok) return { issues: spec.issues, message: 'The experiment spec is invalid; nothing was stored.' };
 
   let stored: Awaited<ReturnType<typeof saveExperiment>>;
   try {
-    stored = await saveExperiment(input);
+    stored = await saveExperiment(spec.value);
   } catch (e) {
     if (e instanceof SpecError) return { issues: issuesOf(e), message: 'The experiment spec is invalid; nothing was stored.' };
     throw e;

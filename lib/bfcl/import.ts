@@ -32,7 +32,7 @@ function taskText(q: BfclQuestion): string {
 
 function tccArguments(params: Record<string, unknown[]>, fn: BfclFunction | undefined): Record<string, unknown> {
   const props = fn && isPlainObject(fn.parameters.properties) ? fn.parameters.properties : {};
-  const out: Record<string, unknown> = {};
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [param, values] of Object.entries(params)) {
     const p = isPlainObject(props[param]) ? props[param] : {};
     const items = isPlainObject(p.items) ? p.items.type : undefined;

@@ -17,7 +17,7 @@ export function firstAcceptable(values: readonly unknown[]): { value: unknown } 
 /** A dict parameter's acceptable value (`{key: [acceptable values]}`) resolved to one dict: each key's first acceptable value. */
 export function resolveDict(spec: unknown): unknown {
   if (!isPlainObject(spec)) return spec;
-  const out: Record<string, unknown> = {};
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [k, vs] of Object.entries(spec)) {
     const pick = Array.isArray(vs) ? firstAcceptable(vs) : { value: vs };
     if (pick) out[k] = pick.value;
@@ -37,7 +37,7 @@ export function expectedCallAsResult(call: BfclExpectedCall, functions: readonly
   const [name, params] = Object.entries(call)[0] ?? ['', {}];
   const fn = functions.find((f) => f.name === name);
   const required = fn && Array.isArray(fn.parameters.required) ? fn.parameters.required : [];
-  const args: Record<string, unknown> = {};
+  const args = Object.create(null) as Record<string, unknown>;
   for (const [param, values] of Object.entries(params)) {
     const t = paramType(fn, param);
     if (!t) continue;

@@ -47,7 +47,7 @@ class Parser {
   }
 
   object(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+    const out = Object.create(null) as Record<string, unknown>;
     this.i++;
     this.ws();
     if (this.s[this.i] === '}') {

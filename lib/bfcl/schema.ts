@@ -24,7 +24,7 @@ const TYPE_MAP: Record<string, string | null> = {
 
 export function bfclTypeToJsonSchema(doc: unknown): Record<string, unknown> {
   if (!isPlainObject(doc)) return {};
-  const out: Record<string, unknown> = {};
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(doc)) {
     if (key === 'type') {
       if (typeof value !== 'string') out.type = value;

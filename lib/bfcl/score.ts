@@ -52,7 +52,7 @@ export function scoreBfcl(input: ScoreBfclInput): BfclScoreDetail {
   if (!relevance && !input.answers) throw new SpecError(`category "${category}" needs its possible-answer file (--answers)`);
   const byId = new Map(results.map((r) => [r.id, r]));
   const questionIds = new Set(questions.map((q) => q.id));
-  const errors: Record<string, string[]> = {};
+  const errors = Object.create(null) as Record<string, string[]>;
   const scored: BfclEntryScore[] = questions.map((q) => {
     const r = byId.get(q.id);
     if (!r) {

@@ -1,5 +1,7 @@
-import { ExperimentSpec } from '../schema/experiment';
-import { parseOrThrow } from '../schema/common';
+import { ExperimentSpecShape, type ExperimentSpec } from '../schema/experiment';
+import { orThrow, parseSpecValue } from '../schema/parse';
+import { formatIssues, zodIssues } from '../schema/common';
+import { ZodError } from 'zod';
 import { canonicalJson, sha256 } from '../design/hash';
 import { db, pool, utcTimestamp } from './client';
 
@@ -19,10 +21,12 @@ export function specHashOf(spec: ExperimentSpec): string {
 
 /**
  * Store a spec as a frozen experiment version. The same content returns the existing version; changed
- * content under the same id becomes the next version — nothing stored is ever edited in place.
+ * content under the same id becomes the next version — nothing stored is ever edited in place. The input
+ * goes through the one parse of every door (lib/schema/parse.ts): invalid input throws a SpecError naming
+ * each field, before anything is written. Doors reading bytes call `parseSpecBytes` first and pass its value.
  */
 export async function saveExperiment(input: unknown, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {
-  const spec = parseOrThrow(ExperimentSpec, input, 'experiment spec');
+  const spec = orThrow(parseSpecValue(input), 'experiment spec');
   const specHash = specHashOf(spec);
   const prisma = db();
   for (let tries = 0; tries < 3; tries++) {
@@ -58,7 +62,7 @@ export async function getExperiment(id: string): Promise<(ExperimentRow & { spec
     slug: x.slug,
     version: x.version,
     name: x.name,
-    spec: ExperimentSpec.parse(x.spec),
+    spec: readStoredSpec(x.spec),
     specHash: x.spec_hash,
     frozen: x.frozen,
     template: x.template,
@@ -66,10 +70,31 @@ export async function getExperiment(id: string): Promise<(ExperimentRow & { spec
   };
 }
 
-/** Every stored experiment, newest version of each first, with its run count and (parsed) spec. */
-export async function listExperiments(): Promise<(ExperimentRow & { runs: number; versions: number; spec: ExperimentSpec })[]> {
+/**
+ * A stored spec, read back: its shape only (it was validated in full when stored). Throws when the row
+ * does not parse, e.g. written by hand or by an older version; listings catch that per row.
+ */
+export function readStoredSpec(json: unknown): ExperimentSpec {
+  return ExperimentSpecShape.parse(json);
+}
+
+export type ListedExperiment = ExperimentRow & { runs: number; versions: number } & ({ spec: ExperimentSpec; broken: null } | { spec: null; broken: string });
+
+/**
+ * Every stored experiment, newest version of each first, with its run count and (parsed) spec. A row whose
+ * spec cannot be read is listed as broken (with the reason) instead of failing the listing for everyone.
+ */
+export async function listExperiments(): Promise<ListedExperiment[]> {
   const rows = await db().experiment.findMany({ orderBy: [{ slug: 'asc' }, { version: 'desc' }], include: { _count: { select: { runs: true } } } });
   const versions = new Map<string, number>();
   for (const r of rows) versions.set(r.slug, Math.max(versions.get(r.slug) ?? 0, r.version));
-  return rows.map(({ _count, spec, ...r }) => ({ ...r, spec: ExperimentSpec.parse(spec), runs: _count.runs, versions: versions.get(r.slug) ?? r.version }));
+  return rows.map(({ _count, spec, ...r }) => {
+    const base = { ...r, runs: _count.runs, versions: versions.get(r.slug) ?? r.version };
+    try {
+      return { ...base, spec: readStoredSpec(spec), broken: null };
+    } catch (e) {
+      const why = e instanceof ZodError ? formatIssues(zodIssues(e).slice(0, 3)) : (e as Error).message;
+      return { ...base, spec: null, broken: why.slice(0, 300) };
+    }
+  });
 }

@@ -8,7 +8,7 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    const out = Object.create(null) as Record<string, unknown>; // a `__proto__` key stays a key
     for (const k of Object.keys(value as object).sort()) {
       const v = (value as Record<string, unknown>)[k];
       if (v !== undefined) out[k] = sortKeys(v);

@@ -2,6 +2,7 @@ import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinitio
 import type { ProviderRequest, WireTool } from '../schema/request';
 import { kindModule } from '../studies/registry';
 import { sha256, toolSetRef } from './hash';
+import { matrixSize, orderCount, type MatrixSize } from '../schema/bounds';
 
 /** One formal request of the matrix: study × scenario × locale × case × condition × order × replicate. */
 export interface TrialSpec {
@@ -43,33 +44,26 @@ export function candidateOrders(n: number, policy: OrderPolicy): number[][] {
   if (policy === 'fixed' || n < 2) return [natural];
   if (policy === 'reverse-swap') return [natural, [...natural].reverse()];
   if (policy === 'rotations') return natural.map((k) => natural.map((i) => (i + k) % n));
-  if (n > MAX_PERMUTATION_TOOLS) throw new Error(`all-permutations with ${n} tools would make ${factorial(n)} orders (at most ${MAX_PERMUTATION_TOOLS} tools, ${factorial(MAX_PERMUTATION_TOOLS)} orders); use rotations`);
+  // specs are bounded when read (lib/schema/bounds.ts): this guards code that skipped the parse
+  if (n > MAX_PERMUTATION_TOOLS) throw new Error(`all-permutations with ${n} tools would make ${orderCount(n, policy)} orders (at most ${MAX_PERMUTATION_TOOLS} tools, ${orderCount(MAX_PERMUTATION_TOOLS, policy)} orders); use rotations`);
   return permutations(natural);
 }
 
 /** all-permutations is refused past this many tools (7! = 5,040 orders per case). */
 export const MAX_PERMUTATION_TOOLS = 6;
 
-/** How many candidate orders a policy makes for n tools, computed without listing them. */
-export function orderCount(n: number, policy: OrderPolicy): number {
-  if (policy === 'fixed' || n < 2) return 1;
-  if (policy === 'reverse-swap') return 2;
-  if (policy === 'rotations') return n;
-  return factorial(n);
-}
+/** How many candidate orders a policy makes for n tools, computed without listing them (lib/schema/bounds.ts). */
+export { orderCount };
 
 function permutations(xs: number[]): number[][] {
   if (xs.length <= 1) return [xs];
   return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
 }
 
-function factorial(n: number): number {
-  return n <= 1 ? 1 : n * factorial(n - 1);
-}
-
 /** The definitions a condition sends for a scenario/locale, in the scenario's declared tool order. */
 export function naturalDefinitions(spec: ExperimentSpec, condition: Condition, scenario: string, locale: string): ToolDefinition[] {
-  const defs = condition.tools[scenario]?.[locale];
+  const byLocale = Object.hasOwn(condition.tools, scenario) ? condition.tools[scenario] : undefined;
+  const defs = byLocale && Object.hasOwn(byLocale, locale) ? byLocale[locale] : undefined;
   if (!defs) throw new Error(`condition "${condition.id}" has no tools for ${scenario}/${locale}`);
   const rank = new Map(spec.scenarios.find((s) => s.id === scenario)?.tools.map((t, i) => [t.id, i]) ?? []);
   return [...defs].sort((a, b) => (rank.get(a.tool) ?? 0) - (rank.get(b.tool) ?? 0));
@@ -91,7 +85,7 @@ export function* catalogsOf(spec: ExperimentSpec): Generator<Catalog> {
     for (const condition of study.conditions)
       for (const scenario of spec.scenarios)
         for (const locale of spec.locales) {
-          if (!condition.tools[scenario.id]?.[locale]) continue;
+          if (!Object.hasOwn(condition.tools, scenario.id) || !Object.hasOwn(condition.tools[scenario.id], locale)) continue;
           yield {
             study: study.id,
             condition: condition.id,
@@ -164,7 +158,7 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
   const request: ProviderRequest = {
     kind: study.kind,
     locale: kase.locale,
-    system: study.protocol.system[kase.locale] ?? Object.values(study.protocol.system)[0],
+    system: (Object.hasOwn(study.protocol.system, kase.locale) ? study.protocol.system[kase.locale] : undefined) ?? Object.values(study.protocol.system)[0],
     markers: study.protocol.markers,
     labels: study.protocol.labels,
     tools: ordered.map(toWireTool),
@@ -174,22 +168,12 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
   return request;
 }
 
-export interface MatrixCount {
-  studies: { study: string; kind: Study['kind']; conditions: { condition: string; baseline: boolean; trials: number }[]; pairs: number; trials: number }[];
-  formal: number;
-  prechecks: number;
-}
+export type MatrixCount = MatrixSize;
 
-export function countMatrix(spec: ExperimentSpec, trials: TrialSpec[] = expandTrials(spec)): MatrixCount {
-  const studies = spec.studies.map((study) => {
-    const mine = trials.filter((t) => t.study === study.id);
-    return {
-      study: study.id,
-      kind: study.kind,
-      conditions: study.conditions.map((c) => ({ condition: c.id, baseline: c.baseline, trials: mine.filter((t) => t.condition === c.id).length })),
-      pairs: new Set(mine.map((t) => t.pairKey)).size,
-      trials: mine.length,
-    };
-  });
-  return { studies, formal: trials.length, prechecks: spec.prechecks.length };
+/**
+ * The matrix's counts, computed arithmetically (lib/schema/bounds.ts) rather than by expanding it, so a page
+ * counting a million-trial spec does a few multiplications; `expandTrials(spec).length` equals `formal`.
+ */
+export function countMatrix(spec: ExperimentSpec): MatrixCount {
+  return matrixSize(spec);
 }

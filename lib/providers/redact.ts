@@ -64,7 +64,7 @@ function walk(value: unknown, r: Redaction): unknown {
   if (typeof value === 'string') return redactText(value, r);
   if (Array.isArray(value)) return value.map((v) => walk(v, r));
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    const out = Object.create(null) as Record<string, unknown>; // a `__proto__` key stays a key
     for (const [k, v] of Object.entries(value)) {
       if (typeof v === 'function' || typeof v === 'symbol') continue;
       out[redactText(k, r)] = isSecretHeader(k, r) && typeof v === 'string' ? REDACTED : walk(v, r);

@@ -13,7 +13,11 @@ function withCase(extra: Record<string, unknown>) {
 
 describe('ExperimentSpec', () => {
   it('accepts a case written as an attached TCC card, taking its id, locale, task, checks and evidence gate', () => {
-    const card = { ...seedCard, locale: 'en', case_id: 'attached-card' };
+    // the seed's card, fitted to the invoice scenario of the selection study (its parameter; no label defined there)
+    const checks = structuredClone(seedCard.checks);
+    checks[1].expected = { arguments: { invoice_number: 'DEMO-001' } };
+    checks[2].expected = { call_count: 1 };
+    const card = { ...seedCard, locale: 'en', case_id: 'attached-card', checks };
     const spec = ExperimentSpec.parse(withCase({ scenario: 'invoice', card }));
     const kase = spec.studies[0].cases.find((c) => c.id === 'attached-card')!;
     expect(kase.task).toBe(card.task);

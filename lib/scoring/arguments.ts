@@ -80,7 +80,7 @@ const num = (v: unknown): number => (v instanceof PyFloat ? v.value : (v as numb
 
 function schemaSaysArray(schema: Record<string, unknown> | null, key: string): boolean {
   const props = schema && isPlainObject(schema.properties) ? schema.properties : null;
-  const prop = props && isPlainObject(props[key]) ? props[key] : null;
+  const prop = props && Object.hasOwn(props, key) && isPlainObject(props[key]) ? props[key] : null;
   return prop?.type === 'array';
 }
 
@@ -109,7 +109,7 @@ function matchTcc(expected: Record<string, unknown>, observed: Record<string, un
       if (!optional) differ(key, `${key}: missing (expected ${show(want)})`, 'missing_required');
       continue;
     }
-    const got = observed[key];
+    const got = Object.hasOwn(observed, key) ? observed[key] : undefined;
     if (tccAcceptable(want, got, schemaSaysArray(schema, key))) continue;
     const candidates = Array.isArray(want) ? want : [want];
     const sameType = candidates.some((c) => jsonType(c) === jsonType(got)) || (Array.isArray(want) && Array.isArray(got));

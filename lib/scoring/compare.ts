@@ -94,7 +94,8 @@ export function compareCheck(check: TccCheck, entry: TccObservedEntry | null | u
 
 export function compareCard(card: TccCard, observations: TccObservations): CardComparison {
   const checks = card.checks.map((check) => {
-    const r = compareCheck(check, observations[check.id]);
+    // own entries only: a check id such as `constructor` or `__proto__` with no entry is untested
+    const r = compareCheck(check, Object.hasOwn(observations, check.id) ? observations[check.id] : undefined);
     return { id: check.id, axis: check.axis, status: r.status, reason: r.reason };
   });
   const summary: Record<CheckStatus, number> = { pass: 0, fail: 0, untested: 0 };

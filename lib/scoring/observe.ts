@@ -58,7 +58,7 @@ const OBSERVABLE = new Set(['decision', 'tool', 'call_count', 'arguments', 'labe
  * An unusable first call adds `malformed` (its reason).
  */
 export function observationToTcc(checks: readonly TccCheck[], observation: Observation | null, tools: readonly ScoringTool[]): TccObservations {
-  const out: TccObservations = {};
+  const out = Object.create(null) as TccObservations; // keyed by check ids: no prototype to find
   const d = observation ? deriveDecision(observation, tools) : null;
   for (const check of checks) {
     const keys = Object.keys(check.expected).filter((k) => check.expected[k] !== undefined);

@@ -104,7 +104,7 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
     observation && derived ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels } : null;
 
   const verdicts = checks.map((check): Verdict => {
-    const entry = file[check.id];
+    const entry = Object.hasOwn(file, check.id) ? file[check.id] : undefined;
     const r = compareCheck(check, entry);
     const checkpoint = checkpointOf(check, r);
     const field = r.failed?.field ?? expectedFields(check)[0];

@@ -249,8 +249,8 @@ export function headNoun(p: ParamSpec): HeadNoun | null {
 
 export function extractArguments(task: string, schema: SchemaInfo): Extraction {
   const work = new Work(task.normalize('NFKC'));
-  const args: Record<string, string | number> = {};
-  const how: Record<string, string> = {};
+  const args = Object.create(null) as Record<string, string | number>; // keyed by parameter names
+  const how = Object.create(null) as Record<string, string>;
   const kinds = new Map(schema.params.map((p) => [p.name, fieldKind(p)]));
   const fields = (kind: FieldKind) => schema.params.filter((p) => kinds.get(p.name) === kind);
 

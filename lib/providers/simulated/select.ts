@@ -107,8 +107,8 @@ export function scoreTools(task: string, profiles: ToolProfile[]): ToolScore[] {
     return Math.log((n + 1) / (df + 0.5));
   };
   return profiles.map((p) => {
-    const pro: Record<string, number> = {};
-    const con: Record<string, number> = {};
+    const pro = Object.create(null) as Record<string, number>;
+    const con = Object.create(null) as Record<string, number>;
     for (const t of taskTokens) {
       if (p.positive.has(t)) pro[t] = round(weight(t));
       else if (p.negativeOnly.has(t)) con[t] = round(weight(t));
@@ -162,7 +162,7 @@ export function decideSelection(request: ProviderRequest): SelectionDecision {
 
   const { args, missing, how } = extractArguments(request.task, profile.schema);
   const askable = missing.filter((f) => profile.asksWhenMissing || profile.fieldsThatAsk.includes(f));
-  const invented: Record<string, string> = {};
+  const invented = Object.create(null) as Record<string, string>;
   const omitted: string[] = [];
   if (askable.length === 0) {
     for (const field of missing) {

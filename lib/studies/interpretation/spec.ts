@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Id, JsonObject } from '../../schema/common';
+import { Id, JsonObject, strict } from '../../schema/common';
 import type { KindSpec } from '../spec-types';
 
 /** interpretation: the lookup call is fixed and its result injected; the model must report a label. */
 export const interpretationCaseFields = {
   /** The lookup call, fixed, and the tool result injected after it. */
-  fixedCall: z.object({ tool: Id, arguments: JsonObject }).optional(),
+  fixedCall: strict({ tool: Id, arguments: JsonObject }).optional(),
   toolResult: z.unknown().optional(),
 };
 

@@ -1,0 +1,64 @@
+// Everything the CLI prints goes through here: control characters (C0 but tab and newline, DEL, C1),
+// bidirectional overrides and lone surrogates are escaped as `\uXXXX`, so a name, a task or a model's text
+// carrying ANSI / OSC sequences is shown, never obeyed. The sink is swappable for the in-process entry.
+
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `s` with every unsafe character written as `\uXXXX` (inside JSON strings this is the same character). */
+export function escapeControl(s: string): string {
+  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export interface Sink {
+  out(s: string): void;
+  err(s: string): void;
+  /** stderr is a terminal (progress redraws in place) */
+  tty?: boolean;
+}
+
+const processSink: Sink = {
+  out: (s) => void process.stdout.write(s),
+  err: (s) => void process.stderr.write(s),
+  get tty() {
+    return Boolean(process.stderr.isTTY);
+  },
+};
+
+let sink: Sink = processSink;
+let exitCode = 0;
+
+/** Print to stdout (the command's result), escaped. */
+export function out(s: string): void {
+  sink.out(escapeControl(s));
+}
+/** Print to stderr (progress, notes, errors), escaped. */
+export function err(s: string): void {
+  sink.err(escapeControl(s));
+}
+/** Terminal control the CLI itself writes (the progress line's carriage return and erase-line). */
+export function errControl(s: '\r' | '\x1b[K'): void {
+  sink.err(s);
+}
+export function stderrIsTty(): boolean {
+  return Boolean(sink.tty);
+}
+
+/** The exit code the command asks for (0 unless set). */
+export function setExitCode(code: number): void {
+  exitCode = code;
+}
+
+/** Run `fn` printing to `to`, and return the exit code it set; the previous sink is restored. */
+export async function withSink(to: Sink, fn: () => Promise<void>): Promise<number> {
+  const [prevSink, prevCode] = [sink, exitCode];
+  sink = to;
+  exitCode = 0;
+  try {
+    await fn();
+    return exitCode;
+  } finally {
+    sink = prevSink;
+    exitCode = prevCode;
+  }
+}
