@@ -1,4 +1,5 @@
-import { parseOrThrow, SpecError } from '../schema/common';
+import { SpecError } from '../schema/common';
+import { orThrow, parseSpecValue } from '../schema/parse';
 import { ExperimentSpec, type ExperimentSpecInput } from '../schema/experiment';
 import type { TccCheck } from '../schema/tcc';
 import { isPlainObject, toPlainJson } from '../scoring/pyvalue';
@@ -133,5 +134,5 @@ export function importBfcl(input: ImportBfclInput): ImportedBfcl {
       },
     ],
   };
-  return { spec: parseOrThrow(ExperimentSpec, spec, 'imported experiment'), skipped };
+  return { spec: orThrow(parseSpecValue(spec), 'imported experiment'), skipped };
 }
