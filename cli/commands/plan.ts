@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
-import { ExperimentSpec } from '../../lib/schema/experiment';
+import type { ExperimentSpec } from '../../lib/schema/experiment';
+import { parseSpecBytes, parseSpecValue } from '../../lib/schema/parse';
+import { readJson } from '../../lib/schema/input';
 import { getTemplate } from '../../lib/templates';
 import { planExperiment, type ExperimentPlan } from '../../lib/design/plan';
 import { DEFAULT_PRICE_TABLE, PriceTable } from '../../lib/design/cost';
 import { UsageError } from '../errors';
-import { parseFile, readJsonFile } from './compare';
+import { zodIssues } from '../../lib/schema/common';
+import { fileValue, readInputFile } from './compare';
+import { out } from '../output';
 
 export function register(program: Command): void {
   program
@@ -24,12 +28,19 @@ export function register(program: Command): void {
         } catch (e) {
           throw new UsageError(`--template: ${(e as Error).message}`);
         }
-        spec = ExperimentSpec.parse(build());
-      } else spec = parseFile(ExperimentSpec, readJsonFile(file!), file!, 'experiment spec');
-      const prices = opts.price ? parseFile(PriceTable, readJsonFile(opts.price), opts.price, 'price table') : DEFAULT_PRICE_TABLE;
+        spec = fileValue(parseSpecValue(build()), `template ${opts.template}`, 'experiment spec');
+      } else spec = fileValue(parseSpecBytes(readInputFile(file!)), file!, 'experiment spec');
+      const prices = opts.price ? priceTable(opts.price) : DEFAULT_PRICE_TABLE;
       const plan = planExperiment(spec, prices);
-      process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+      out(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
     });
+}
+
+/** A price table file, read the way every door reads JSON (lib/schema/input.ts). */
+function priceTable(file: string): PriceTable {
+  const json = fileValue(readJson(readInputFile(file)), file, 'JSON file');
+  const r = PriceTable.safeParse(json);
+  return fileValue(r.success ? { ok: true, value: r.data } : { ok: false, issues: zodIssues(r.error) }, file, 'price table');
 }
 
 const int = (n: number) => n.toLocaleString('en');

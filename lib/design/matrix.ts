@@ -174,6 +174,21 @@ export type MatrixCount = MatrixSize;
  * The matrix's counts, computed arithmetically (lib/schema/bounds.ts) rather than by expanding it, so a page
  * counting a million-trial spec does a few multiplications; `expandTrials(spec).length` equals `formal`.
  */
-export function countMatrix(spec: ExperimentSpec): MatrixCount {
-  return matrixSize(spec);
+export function countMatrix(spec: ExperimentSpec, expanded?: TrialSpec[]): MatrixCount {
+  return expanded ? countExpanded(spec, expanded) : matrixSize(spec);
+}
+
+/** The same counts from an expanded matrix (tests hold the arithmetic to it). */
+function countExpanded(spec: ExperimentSpec, trials: TrialSpec[]): MatrixCount {
+  const studies = spec.studies.map((study) => {
+    const mine = trials.filter((t) => t.study === study.id);
+    return {
+      study: study.id,
+      kind: study.kind,
+      conditions: study.conditions.map((c) => ({ condition: c.id, baseline: c.baseline, trials: mine.filter((t) => t.condition === c.id).length })),
+      pairs: new Set(mine.map((t) => t.pairKey)).size,
+      trials: mine.length,
+    };
+  });
+  return { studies, formal: trials.length, prechecks: spec.prechecks.length };
 }

@@ -42,9 +42,6 @@ export interface MatrixSize {
     conditions: { condition: string; baseline: boolean; trials: number }[];
     pairs: number;
     trials: number;
-    /** The largest number of candidate orders of any one case. */
-    maxOrders: number;
-    maxOrdersCase: string | null;
   }[];
   formal: number;
   prechecks: number;
@@ -54,21 +51,13 @@ export interface MatrixSize {
 export function matrixSize(spec: Spec): MatrixSize {
   const studies = spec.studies.map((study) => {
     let perCondition = 0;
-    let maxOrders = 0;
-    let maxOrdersCase: string | null = null;
-    for (const c of study.cases) {
-      const orders = orderCount(toolsOfCase(study, c.scenario, c.locale), study.orderPolicy);
-      if (orders > maxOrders) [maxOrders, maxOrdersCase] = [orders, c.id];
-      perCondition += orders * spec.replicates;
-    }
+    for (const c of study.cases) perCondition += orderCount(toolsOfCase(study, c.scenario, c.locale), study.orderPolicy) * spec.replicates;
     return {
       study: study.id,
       kind: study.kind,
       conditions: study.conditions.map((c) => ({ condition: c.id, baseline: c.baseline, trials: perCondition })),
       pairs: perCondition,
       trials: perCondition * study.conditions.length,
-      maxOrders,
-      maxOrdersCase,
     };
   });
   return { studies, formal: studies.reduce((a, s) => a + s.trials, 0), prechecks: spec.prechecks.length };
@@ -80,11 +69,18 @@ const fmt = (n: number) => (Number.isFinite(n) ? n.toLocaleString('en-US') : 'mo
 export function checkSpecBounds(spec: Spec, bounds: SpecBounds = DEFAULT_SPEC_BOUNDS): PathIssue[] {
   const issues: PathIssue[] = [];
   const size = matrixSize(spec);
-  size.studies.forEach((s, i) => {
-    if (s.maxOrders > bounds.maxOrders)
+  spec.studies.forEach((study, i) => {
+    let most = 0;
+    let worst: { id: string; tools: number } | null = null;
+    for (const c of study.cases) {
+      const tools = toolsOfCase(study, c.scenario, c.locale);
+      const orders = orderCount(tools, study.orderPolicy);
+      if (orders > most) [most, worst] = [orders, { id: c.id, tools }];
+    }
+    if (worst && most > bounds.maxOrders)
       issues.push({
         path: ['studies', i, 'orderPolicy'],
-        message: `${spec.studies[i].orderPolicy} makes ${fmt(s.maxOrders)} candidate orders for case "${s.maxOrdersCase}"; the limit is ${fmt(bounds.maxOrders)} (use reverse-swap, or fewer tools)`,
+        message: `${study.orderPolicy} over ${worst.tools} tools makes ${fmt(most)} candidate orders for case "${worst.id}"; the limit is ${fmt(bounds.maxOrders)} orders per case (use rotations or reverse-swap, or fewer tools)`,
       });
   });
   if (size.formal > bounds.maxTrialsPerRun)
