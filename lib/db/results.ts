@@ -119,8 +119,9 @@ export async function* iterateTrialRecords(runId: string, pageSize = 500): Async
   }
 }
 
-export async function getTrialRecord(trialId: string): Promise<TrialRecord | null> {
-  const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.id = $1`, [trialId]);
+/** A trial of this run (null when there is no such trial, or it belongs to another run). */
+export async function getTrialRecord(runId: string, trialId: string): Promise<TrialRecord | null> {
+  const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.id = $1 AND t.run_id = $2`, [trialId, runId]);
   return r.rows[0] ? toRecord(r.rows[0]) : null;
 }
 

@@ -105,11 +105,12 @@ export async function checksCsvStream(runId: string): Promise<Readable> {
   return checksCsv(exportTrials(runId));
 }
 
-/** A stored trial as its TCC v0.1 case card (context filled in) and observation file. */
-export async function trialTcc(trialId: string): Promise<{ card: TccCard; observations: TccObservations } | null> {
-  const t = await getTrialRecord(trialId);
+/** A stored trial of this run as its TCC v0.1 case card (context filled in) and observation file; null when
+ * the run has no such trial (a trial of another run included). */
+export async function trialTcc(runId: string, trialId: string): Promise<{ card: TccCard; observations: TccObservations } | null> {
+  const t = await getTrialRecord(runId, trialId);
   if (!t) return null;
-  const run = await getRun(t.runId);
+  const run = await getRun(runId);
   const exp = run && (await getExperiment(run.experimentId));
   if (!run || !exp) return null;
   return tccOf(t, exp.spec, run);

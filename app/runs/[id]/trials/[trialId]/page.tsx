@@ -16,9 +16,8 @@ export const dynamic = 'force-dynamic';
 
 export default async function TrialPage({ params }: { params: Promise<{ id: string; trialId: string }> }) {
   const { id, trialId } = await params;
-  const [run, t] = await Promise.all([getRun(id), getTrialRecord(trialId)]);
-  // the trial id is derived from the run id and trial key: a trial of another run does not match
-  if (!run || !t || trialIdOf(run.id, t.trialKey) !== t.id) notFound();
+  const [run, t] = await Promise.all([getRun(id), getTrialRecord(id, trialId)]);
+  if (!run || !t) notFound(); // a trial of another run is not found under this run
   const exp = await getExperiment(run.experimentId);
   const study = exp?.spec.studies.find((s) => s.id === t.study);
   const kase = study?.cases.find((c) => c.id === t.caseId);

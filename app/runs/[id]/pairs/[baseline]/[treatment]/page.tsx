@@ -5,7 +5,7 @@ import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { getTrialRecord, type TrialRecord } from '@/lib/db/results';
 import { runReviews } from '@/lib/db/reviews';
-import { naturalDefinitions, trialIdOf } from '@/lib/design/matrix';
+import { naturalDefinitions } from '@/lib/design/matrix';
 import type { ExperimentSpec } from '@/lib/schema/experiment';
 import type { Review } from '@/lib/schema/review';
 import { AttemptView } from '@/components/runs/AttemptView';
@@ -21,9 +21,9 @@ export const dynamic = 'force-dynamic';
 /** Two trials of one pair (same case, order and replicate; two conditions) side by side, with reviews. */
 export default async function PairPage({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }) {
   const { id, baseline, treatment } = await params;
-  const [run, b, t] = await Promise.all([getRun(id), getTrialRecord(baseline), getTrialRecord(treatment)]);
-  // both trials of this run (ids derive from run id and trial key) and of one pair
-  if (!run || !b || !t || trialIdOf(run.id, b.trialKey) !== b.id || trialIdOf(run.id, t.trialKey) !== t.id || b.pairKey !== t.pairKey) notFound();
+  const [run, b, t] = await Promise.all([getRun(id), getTrialRecord(id, baseline), getTrialRecord(id, treatment)]);
+  // both trials of this run and of one pair
+  if (!run || !b || !t || b.pairKey !== t.pairKey) notFound();
   const [exp, reviews, jar] = await Promise.all([getExperiment(run.experimentId), runReviews(id, [b.id, t.id]), cookies()]);
   if (!exp) notFound();
   const study = exp.spec.studies.find((s) => s.id === b.study);

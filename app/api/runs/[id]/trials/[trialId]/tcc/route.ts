@@ -12,7 +12,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const { id, trialId } = await params;
   const q = Query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) return Response.json({ error: 'part: card or observations' }, { status: 400 });
-  const tcc = await trialTcc(trialId);
+  const tcc = await trialTcc(id, trialId);
   if (!tcc || !tcc.card) return Response.json({ error: `no trial "${trialId}" in run "${id}"` }, { status: 404 });
   const names = tccFileNames(trialId);
   const body = JSON.stringify(redactSecrets(q.data.part === 'card' ? tcc.card : tcc.observations), null, 2);
