@@ -13,9 +13,11 @@ import { fileValue, readInputFile } from './compare';
 import { err, errControl, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';
 import { runSettingsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
-import { exportRun, printSummary, shutdown } from './shared';
+import { clusterByOption, exportRun, printSummary, shutdown } from './shared';
+import { ciOptions, ciOutputs, parseGates, type CiOptions } from './ci-outputs';
 
-interface RunOptions extends SettingsOptions {
+interface RunOptions extends SettingsOptions, CiOptions {
+  cluster?: string;
   template?: string;
   experiment?: string;
   experimentId?: string;
@@ -39,8 +41,10 @@ export function register(program: Command): void {
     .option('--checks-csv <file>', 'write one CSV row per check')
     .option('--no-wait', 'print the run id and return once the run has started')
     .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)')
-    .option('--allow-unresolved', 'exit 0 also when the run completed with unresolved trials (every attempt failed in transport)');
+    .option('--allow-unresolved', 'exit 0 also when the run completed with unresolved trials (every attempt failed in transport)')
+    .option('--cluster <by>', 'cluster of the clustered intervals: case (default) or scenario');
   settingsOptions(cmd);
+  ciOptions(cmd);
   cmd.action(async (opts: RunOptions) => {
     const code = await runCommand(opts);
     await shutdown();
@@ -58,7 +62,10 @@ async function runCommand(opts: RunOptions): Promise<number> {
   await ensureDatabase(url);
   await migrate(url);
 
+  const clusterBy = clusterByOption(opts.cluster);
   const experimentId = spec ? (await saveExperiment(spec)).id : await resolveExperiment(opts);
+  const exp = await getExperiment(experimentId);
+  const gates = parseGates(opts, exp!.spec); // a gate naming nothing stops here, before anything is sent
   const run = await createRun(experimentId, settings);
   err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model})\n`);
 
@@ -74,11 +81,12 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const final = await waitForRun(run.id);
   await worker?.close();
 
-  await printSummary(final);
-  if (opts.out || opts.csv || opts.checksCsv) await exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv });
-  const ok = runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved });
+  const printed = await printSummary(final, clusterBy);
+  if (opts.out || opts.csv || opts.checksCsv) await exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv }, clusterBy);
+  const gatesHeld = printed ? await ciOutputs(final.id, printed.title, printed.summary, gates, opts) : gates.length === 0;
+  const ok = runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) && gatesHeld;
   if (final.status !== 'completed')
-    err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${ok ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
+    err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
   return ok ? 0 : 1;
 }
 

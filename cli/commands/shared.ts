@@ -6,6 +6,8 @@ import { getExperiment } from '../../lib/db/experiments';
 import { loadRunSummary } from '../../lib/db/results';
 import type { RunRow } from '../../lib/db/runs';
 import { formatTable1 } from '../../lib/analysis/format';
+import { ClusterBy, type RunSummary } from '../../lib/schema/table1';
+import { UsageError } from '../errors';
 import { checksCsvStream, runJsonStream, trialsCsvStream } from '../../lib/export/run';
 import { err, out } from '../output';
 
@@ -14,17 +16,26 @@ export async function shutdown(): Promise<void> {
   await closeDb();
 }
 
-/** Table 1 to stdout (the CLI's result); everything else goes to stderr. */
-export async function printSummary(run: RunRow): Promise<void> {
+/** Table 1 to stdout (the CLI's result); everything else goes to stderr. Returns the summary and its title. */
+export async function printSummary(run: RunRow, clusterBy: ClusterBy = 'case'): Promise<{ summary: RunSummary; title: string } | null> {
   const exp = await getExperiment(run.experimentId);
-  if (!exp) return;
-  const summary = await loadRunSummary(run.id, exp.spec);
+  if (!exp) return null;
+  const summary = await loadRunSummary(run.id, exp.spec, clusterBy);
   const note = run.provider === 'simulated' ? ' — simulated: a heuristic, not a language model' : '';
-  out(`Run ${run.id} · ${exp.name} · ${run.provider}/${run.model}${note}\n\n${formatTable1(summary)}\n`);
+  const title = `Run ${run.id} · ${exp.name} · ${run.provider}/${run.model}${note}`;
+  out(`${title}\n\n${formatTable1(summary)}\n`);
+  return { summary, title };
 }
 
-export async function exportRun(runId: string, files: { json?: string; csv?: string; checksCsv?: string }): Promise<void> {
-  if (files.json) await pipeline(await runJsonStream(runId), createWriteStream(files.json));
+/** `--cluster case|scenario`. */
+export function clusterByOption(v: string | undefined): ClusterBy {
+  const r = ClusterBy.safeParse(v ?? 'case');
+  if (!r.success) throw new UsageError(`--cluster: expected case or scenario (got "${v}")`);
+  return r.data;
+}
+
+export async function exportRun(runId: string, files: { json?: string; csv?: string; checksCsv?: string }, clusterBy: ClusterBy = 'case'): Promise<void> {
+  if (files.json) await pipeline(await runJsonStream(runId, clusterBy), createWriteStream(files.json));
   if (files.csv) await pipeline(await trialsCsvStream(runId), createWriteStream(files.csv));
   if (files.checksCsv) await pipeline(await checksCsvStream(runId), createWriteStream(files.checksCsv));
   for (const [what, f] of Object.entries(files)) if (f) err(`wrote ${what} → ${f}\n`);

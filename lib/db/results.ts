@@ -4,6 +4,7 @@ import type { TrialOutcome } from '../schema/table1';
 import { pool } from './client';
 import { DECISION_SQL, ORDER_INDEX_SQL, runCells } from './aggregate';
 import type { TrialIdentity } from './trials';
+import type { JunitTrial } from '../export/junit';
 
 /**
  * Every trial's outcome, one row each (categories of failed checks aggregated SQL-side). For views that
@@ -140,4 +141,38 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
 /** Table 1 of a run: per-cluster counts from grouped queries in PostgreSQL, summarised by lib/analysis (pure). */
 export async function loadRunSummary(runId: string, spec: SummarySpec & { replicates?: number }, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
   return summarizeCells(spec, await runCells(runId, spec, clusterBy), { clusterBy });
+}
+
+/**
+ * A trial with its failed verdicts (no attempts), streamed in keyset pages by trial key — which begins with
+ * the study, so trials come grouped by study: what a JUnit report needs.
+ */
+export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): AsyncGenerator<JunitTrial> {
+  let after = '';
+  for (;;) {
+    const r = await pool().query(
+      `SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, ${ORDER_INDEX_SQL} AS order_index, t.replicate, t.status, t.trial_key,
+              COALESCE((SELECT json_agg(json_build_object('checkId', v.check_id, 'status', v.status, 'category', v.category, 'reason', v.reason) ORDER BY v.check_id)
+                          FROM verdicts v WHERE v.trial_id = t.id AND t.status = 'failed'), '[]'::json) AS verdicts
+         FROM trials t
+        WHERE t.run_id = $1 AND t.trial_key > $2
+        ORDER BY t.trial_key LIMIT $3`,
+      [runId, after, pageSize],
+    );
+    for (const x of r.rows)
+      yield { id: x.id, study: x.study, scenario: x.scenario, locale: x.locale, caseId: x.case_id, condition: x.condition, orderIndex: x.order_index, replicate: x.replicate, status: x.status, verdicts: x.verdicts };
+    if (r.rows.length < pageSize) return;
+    after = r.rows[r.rows.length - 1].trial_key;
+  }
+}
+
+/** Per study: trials, and how many failed, ended unresolved, or have no result (untested or unfinished). */
+export async function trialCountsByStudy(runId: string): Promise<{ study: string; tests: number; failures: number; errors: number; skipped: number }[]> {
+  const r = await pool().query(
+    `SELECT study, count(*)::int AS tests, count(*) FILTER (WHERE status = 'failed')::int AS failures,
+            count(*) FILTER (WHERE status = 'unresolved')::int AS errors, count(*) FILTER (WHERE status NOT IN ('passed', 'failed', 'unresolved'))::int AS skipped
+       FROM trials WHERE run_id = $1 GROUP BY study ORDER BY study COLLATE "C"`,
+    [runId],
+  );
+  return r.rows;
 }

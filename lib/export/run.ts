@@ -10,7 +10,9 @@ import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../schema/ru
 import type { Checkpoint } from '../schema/verdict';
 import { getExperiment } from '../db/experiments';
 import { getRun, type RunRow } from '../db/runs';
-import { getTrialRecord, iterateTrialRecords, loadRunSummary, precheckAttempts, type AttemptRecord, type TrialRecord } from '../db/results';
+import { getTrialRecord, iterateTrialRecords, iterateTrialVerdicts, loadRunSummary, precheckAttempts, trialCountsByStudy, type AttemptRecord, type TrialRecord } from '../db/results';
+import { junitXml } from './junit';
+import type { ClusterBy } from '../schema/table1';
 import { redactSecrets } from '../providers/secrets';
 import { checksCsv, trialsCsv } from './csv';
 import { writeRunJson } from './json';
@@ -77,12 +79,12 @@ async function* exportTrials(runId: string): AsyncGenerator<TrialExportRow> {
 export class RunNotFoundError extends Error {}
 
 /** The whole run as `tclab.run/v1` JSON, streamed. */
-export async function runJsonStream(runId: string): Promise<Readable> {
+export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'): Promise<Readable> {
   const run = await getRun(runId);
   if (!run) throw new RunNotFoundError(`no run "${runId}"`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks] = await Promise.all([loadRunSummary(runId, exp.spec), precheckAttempts(runId)]);
+  const [summary, prechecks] = await Promise.all([loadRunSummary(runId, exp.spec, clusterBy), precheckAttempts(runId)]);
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
@@ -98,6 +100,13 @@ export async function runJsonStream(runId: string): Promise<Readable> {
 export async function trialsCsvStream(runId: string): Promise<Readable> {
   if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
   return trialsCsv(exportTrials(runId), { bom: false });
+}
+
+/** The run as JUnit XML (one test case per trial), for CI. */
+export async function junitStream(runId: string): Promise<Readable> {
+  const run = await getRun(runId);
+  if (!run) throw new RunNotFoundError(`no run "${runId}"`);
+  return junitXml(`tclab run ${run.id} (${run.provider}/${run.model})`, await trialCountsByStudy(runId), iterateTrialVerdicts(runId));
 }
 
 export async function checksCsvStream(runId: string): Promise<Readable> {
