@@ -84,11 +84,16 @@ export type ListedExperiment = ExperimentRow & { runs: number; versions: number 
  * Every stored experiment, newest version of each first, with its run count and (parsed) spec. A row whose
  * spec cannot be read is listed as broken (with the reason) instead of failing the listing for everyone.
  */
-export async function listExperiments(): Promise<ListedExperiment[]> {
-  const rows = await db().experiment.findMany({ orderBy: [{ slug: 'asc' }, { version: 'desc' }], include: { _count: { select: { runs: true } } } });
+export async function listExperiments(opts: { archived?: boolean } = {}): Promise<ListedExperiment[]> {
+  // archived experiments are hidden from the list (their versions and runs stay); shown only when asked
+  const rows = await db().experiment.findMany({
+    where: opts.archived ? { archivedAt: { not: null } } : { archivedAt: null },
+    orderBy: [{ slug: 'asc' }, { version: 'desc' }],
+    include: { _count: { select: { runs: true } } },
+  });
   const versions = new Map<string, number>();
   for (const r of rows) versions.set(r.slug, Math.max(versions.get(r.slug) ?? 0, r.version));
-  return rows.map(({ _count, spec, ...r }) => {
+  return rows.map(({ _count, spec, archivedAt: _archived, ...r }) => {
     const base = { ...r, runs: _count.runs, versions: versions.get(r.slug) ?? r.version };
     try {
       return { ...base, spec: readStoredSpec(spec), broken: null };

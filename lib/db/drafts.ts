@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { ExperimentSpec } from '../schema/experiment';
+import { Id, SpecError } from '../schema/common';
+import { planExperiment, type ExperimentPlan } from '../design/plan';
+import { lintExperiment, type LintFinding } from '../design/lint';
+import { PriceTable, DEFAULT_PRICE_TABLE, type PriceTableInput } from '../design/cost';
+import { getExperiment, saveExperiment, type ExperimentRow } from './experiments';
+import { pool, utcTimestamp } from './client';
+
+// The designer's drafts: one editable, never-frozen state per experiment id (slug), saved as you go. A draft
+// may be invalid; checking it uses the same schema as the import. "Save as version N+1" stores it through
+// saveExperiment — the import's own door — so an invalid draft writes no experiment row.
+
+/** A draft's content is any JSON object (it is validated on check and on freeze, not on save). */
+export const DraftContent = z.record(z.string(), z.unknown()).refine((c) => JSON.stringify(c).length <= 2_000_000, 'a draft holds at most 2 MB of JSON');
+export type DraftContent = z.infer<typeof DraftContent>;
+
+export interface Draft {
+  slug: string;
+  baseVersion: number | null;
+  content: DraftContent;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DraftIssue {
+  path: string;
+  message: string;
+}
+
+export interface DraftCheck {
+  issues: DraftIssue[];
+  /** The preview (same numbers as `tclab plan`); null while the draft is invalid. */
+  plan: ExperimentPlan | null;
+  findings: LintFinding[];
+}
+
+interface Row {
+  slug: string;
+  base_version: number | null;
+  content: DraftContent;
+  created_at: string;
+  updated_at: string;
+}
+const COLUMNS = `slug, base_version, content, created_at::text AS created_at, updated_at::text AS updated_at`;
+const toDraft = (r: Row): Draft => ({ slug: r.slug, baseVersion: r.base_version, content: r.content, createdAt: utcTimestamp(r.created_at), updatedAt: utcTimestamp(r.updated_at) });
+
+function slugOf(slug: string): string {
+  const r = Id.safeParse(slug);
+  if (!r.success) throw new SpecError(`id: ${r.error.issues[0].message}`, [{ path: 'id', message: r.error.issues[0].message }]);
+  return r.data;
+}
+
+export async function getDraft(slug: string): Promise<Draft | null> {
+  const r = await pool().query<Row>(`SELECT ${COLUMNS} FROM experiment_drafts WHERE slug = $1`, [slug]);
+  return r.rows[0] ? toDraft(r.rows[0]) : null;
+}
+
+export async function listDrafts(): Promise<Draft[]> {
+  const r = await pool().query<Row>(`SELECT ${COLUMNS} FROM experiment_drafts ORDER BY updated_at DESC`);
+  return r.rows.map(toDraft);
+}
+
+/** Whether an id is free for a new experiment: no version and no draft uses it. */
+export async function idInUse(slug: string): Promise<boolean> {
+  const r = await pool().query(`SELECT 1 FROM experiments WHERE slug = $1 UNION ALL SELECT 1 FROM experiment_drafts WHERE slug = $1 LIMIT 1`, [slug]);
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** A new draft under a new id (refused when the id is taken); the content's own id is set to it. */
+export async function createDraft(slug: string, content: DraftContent): Promise<Draft> {
+  const id = slugOf(slug);
+  if (await idInUse(id)) throw new SpecError(`id: "${id}" is already used by an experiment or a draft`, [{ path: 'id', message: `"${id}" is already used` }]);
+  const body = DraftContent.parse({ ...content, id });
+  const r = await pool().query<Row>(`INSERT INTO experiment_drafts (slug, base_version, content) VALUES ($1, NULL, $2) RETURNING ${COLUMNS}`, [id, JSON.stringify(body)]);
+  return toDraft(r.rows[0]);
+}
+
+/** The draft of a stored experiment: the one being edited, or a new one started from this version. */
+export async function draftFromVersion(experimentId: string): Promise<Draft> {
+  const exp = await getExperiment(experimentId);
+  if (!exp) throw new SpecError(`experiment: no experiment "${experimentId}"`, [{ path: 'experiment', message: 'not found' }]);
+  const r = await pool().query<Row>(
+    `INSERT INTO experiment_drafts (slug, base_version, content) VALUES ($1, $2, $3) ON CONFLICT (slug) DO NOTHING RETURNING ${COLUMNS}`,
+    [exp.slug, exp.version, JSON.stringify(exp.spec)],
+  );
+  return r.rows[0] ? toDraft(r.rows[0]) : (await getDraft(exp.slug))!;
+}
+
+/** Save the draft as it is now (valid or not); its id stays the draft's. */
+export async function saveDraft(slug: string, content: unknown): Promise<Draft> {
+  const parsed = DraftContent.safeParse(content);
+  if (!parsed.success) throw new SpecError(`draft: ${parsed.error.issues[0].message}`, [{ path: '(draft)', message: parsed.error.issues[0].message }]);
+  const r = await pool().query<Row>(`UPDATE experiment_drafts SET content = $2, updated_at = now() WHERE slug = $1 RETURNING ${COLUMNS}`, [slug, JSON.stringify({ ...parsed.data, id: slug })]);
+  if (!r.rows[0]) throw new SpecError(`draft: no draft "${slug}"`, [{ path: '(draft)', message: 'not found' }]);
+  return toDraft(r.rows[0]);
+}
+
+export async function discardDraft(slug: string): Promise<void> {
+  await pool().query(`DELETE FROM experiment_drafts WHERE slug = $1`, [slug]);
+}
+
+/** Validate with the import's schema; when valid, the preview and the linter's findings. */
+export function checkDraft(content: unknown, prices: PriceTable): DraftCheck {
+  const r = ExperimentSpec.safeParse(content);
+  if (!r.success) return { issues: r.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message })), plan: null, findings: [] };
+  return { issues: [], plan: planExperiment(r.data, prices), findings: lintExperiment(r.data) };
+}
+
+/**
+ * Freeze the draft as the next version through saveExperiment (the import's door): an invalid draft throws
+ * a SpecError naming every field and writes nothing. The draft is removed once its version is stored.
+ */
+export async function freezeDraft(slug: string): Promise<ExperimentRow & { created: boolean }> {
+  const draft = await getDraft(slug);
+  if (!draft) throw new SpecError(`draft: no draft "${slug}"`, [{ path: '(draft)', message: 'not found' }]);
+  const stored = await saveExperiment({ ...draft.content, id: slug });
+  await discardDraft(slug);
+  return stored;
+}
+
+// ── archive and versions ──────────────────────────────────────────────────────────────────────────────
+
+/** Hide an experiment (every version) from the list, or show it again; its versions and runs stay. */
+export async function setArchived(slug: string, archived: boolean): Promise<number> {
+  const r = await pool().query(`UPDATE experiments SET archived_at = CASE WHEN $2 THEN now() ELSE NULL END WHERE slug = $1`, [slug, archived]);
+  return r.rowCount ?? 0;
+}
+
+export interface VersionRow {
+  id: string;
+  version: number;
+  name: string;
+  specHash: string;
+  createdAt: Date;
+  runs: number;
+}
+
+export async function listVersions(slug: string): Promise<VersionRow[]> {
+  const r = await pool().query<{ id: string; version: number; name: string; spec_hash: string; created_at: string; runs: string }>(
+    `SELECT e.id, e.version, e.name, e.spec_hash, e.created_at::text AS created_at, (SELECT count(*) FROM runs r WHERE r.experiment_id = e.id) AS runs
+       FROM experiments e WHERE e.slug = $1 ORDER BY e.version`,
+    [slug],
+  );
+  return r.rows.map((x) => ({ id: x.id, version: x.version, name: x.name, specHash: x.spec_hash, createdAt: utcTimestamp(x.created_at), runs: Number(x.runs) }));
+}
+
+// ── the price table ─────────────────────────────────────────────────────────────────────────────────────
+
+export async function getPriceTable(): Promise<PriceTable> {
+  const r = await pool().query<{ prices: unknown }>(`SELECT prices FROM price_tables WHERE id = 'default'`);
+  const parsed = PriceTable.safeParse(r.rows[0]?.prices);
+  return parsed.success ? parsed.data : DEFAULT_PRICE_TABLE;
+}
+
+export async function savePriceTable(input: PriceTableInput): Promise<PriceTable> {
+  const r = PriceTable.safeParse(input);
+  if (!r.success) throw new SpecError('price table is invalid', r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
+  await pool().query(
+    `INSERT INTO price_tables (id, prices) VALUES ('default', $1) ON CONFLICT (id) DO UPDATE SET prices = EXCLUDED.prices, updated_at = now()`,
+    [JSON.stringify(r.data)],
+  );
+  return r.data;
+}
