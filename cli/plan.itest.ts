@@ -32,6 +32,6 @@ describe('tclab plan', () => {
     await writeFile(bad, JSON.stringify({ prices: [{ provider: 'openai', model: 'm', inputPerMTok: -1, outputPerMTok: 1 }] }));
     const refused = await runCli(['plan', '--template', 'reference-study', '--price', bad]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('prices[0].inputPerMTok');
+    expect(refused.stderr).toContain('prices.0.inputPerMTok');
   });
 });
