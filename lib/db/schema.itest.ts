@@ -43,7 +43,7 @@ describe('migrations match prisma/schema.prisma', () => {
   const models = parseSchema(readFileSync('prisma/schema.prisma', 'utf8'));
 
   it('parses every model', () => {
-    expect(models.map((m) => m.table).sort()).toEqual(['attempts', 'experiment_drafts', 'experiments', 'observations', 'price_tables', 'reviews', 'runs', 'tool_snapshots', 'trials', 'verdicts']);
+    expect(models.map((m) => m.table).sort()).toEqual(['attempts', 'experiment_drafts', 'experiments', 'observations', 'price_tables', 'reviews', 'runs', 'tool_snapshots', 'trials', 'turns', 'verdicts']);
   });
 
   it('has every column with its type and nullability, and nothing else', async () => {

@@ -6,6 +6,7 @@ import type { RunSettings } from '../schema/run';
 import { errorShape, resolveEndpoint } from './descriptor';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch } from './exchange';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
+import { GENERATED_CALL_ID } from '../schema/request';
 
 // Gemini generateContent with functionDeclarations, through the official @google/genai SDK. Vendor types
 // stay in this file.
@@ -75,6 +76,23 @@ export function buildGeminiRequest(request: ProviderRequest, settings: RunSettin
       { role: 'user', parts: [{ functionResponse: { name: call.name, response: isPlainObject(result) ? result : { output: result } } }] },
     );
   }
+  // task: each earlier turn as a model content with functionCall parts, then a user content with one
+  // functionResponse part per call (same name, same id when the model gave one)
+  for (const step of request.history ?? []) {
+    const parts: Part[] = [];
+    if (step.text) parts.push({ text: step.text });
+    step.calls.forEach((c, i) => {
+      const part: Part = { functionCall: { name: c.name, args: c.arguments ?? {}, ...(c.id.startsWith(GENERATED_CALL_ID) ? {} : { id: c.id }) } };
+      if (i === 0 && needsThoughtSignature(settings.model)) part.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+      parts.push(part);
+    });
+    contents.push({ role: 'model', parts });
+    if (step.results.length > 0)
+      contents.push({
+        role: 'user',
+        parts: step.results.map((r) => ({ functionResponse: { name: r.name, response: r.result as unknown as Record<string, unknown>, ...(r.id.startsWith(GENERATED_CALL_ID) ? {} : { id: r.id }) } })),
+      });
+  }
   const functionDeclarations: FunctionDeclaration[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -117,7 +135,7 @@ export function reshapeGeminiResponse(response: unknown, request: ProviderReques
     const fc = part.functionCall;
     const name = typeof fc.name === 'string' ? fc.name : '';
     const call = readArgs(fc.args);
-    toolCalls.push({ name, ...call });
+    toolCalls.push({ ...(typeof fc.id === 'string' && fc.id !== '' && { id: fc.id }), name, ...call });
     if (malformed) continue;
     if (!known.has(name)) malformed = `unknown_tool:${name}`;
     else if (call.arguments === null) malformed = 'unparseable_arguments';

@@ -91,6 +91,17 @@ export function buildOpenAIBody(
       { role: 'tool', tool_call_id: INTERPRETATION_CALL_ID, content: typeof result === 'string' ? result : JSON.stringify(result) },
     );
   }
+  // task: each earlier turn as the assistant's tool_calls, then one role:"tool" message per call
+  for (const step of request.history ?? []) {
+    messages.push({
+      role: 'assistant',
+      content: step.text,
+      ...(step.calls.length > 0 && {
+        tool_calls: step.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments ?? {}) } })),
+      }),
+    });
+    for (const r of step.results) messages.push({ role: 'tool', tool_call_id: r.id, content: JSON.stringify(r.result) });
+  }
   const tools: ChatCompletionTool[] = request.tools.map((t) => ({
     type: 'function',
     function: { name: t.name, description: t.description, parameters: t.parameters },
@@ -130,7 +141,7 @@ export function reshapeOpenAIResponse(completion: unknown, request: ProviderRequ
     const name = fn && typeof fn.name === 'string' ? fn.name : '';
     const rawArguments = fn && typeof fn.arguments === 'string' ? fn.arguments : fn && typeof fn.input === 'string' ? fn.input : '';
     const args = raw.type === 'function' || raw.type === undefined ? parseArguments(rawArguments) : null;
-    toolCalls.push({ name, arguments: args, rawArguments });
+    toolCalls.push({ ...(typeof raw.id === 'string' && raw.id !== '' && { id: raw.id }), name, arguments: args, rawArguments });
     if (malformed) continue;
     if (!known.has(name)) malformed = `unknown_tool:${name}`;
     else if (args === null) malformed = 'unparseable_arguments';

@@ -3,6 +3,7 @@ import type { Observation, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
 import type { ProviderRequest, ProviderResult } from '../schema/request';
+import { decideTask, type TaskTrace } from './simulated/task';
 import type { Provider, ProviderDescriptor } from './types';
 
 /**
@@ -26,10 +27,10 @@ export interface SimulatedResponse {
   simulated: true;
   engine: typeof SIMULATED_ENGINE;
   kind: ProviderRequest['kind'];
-  toolCalls: { name: string; arguments: Record<string, string | number> }[];
+  toolCalls: { name: string; arguments: Record<string, unknown> }[];
   text: string | null;
   label: string | null;
-  trace: SelectionTrace | InterpretationTrace;
+  trace: SelectionTrace | InterpretationTrace | TaskTrace;
 }
 
 /** The simulator's answer to one request: pure and synchronous. */
@@ -38,6 +39,10 @@ export function simulate(request: ProviderRequest): SimulatedResponse {
   if (request.kind === 'interpretation') {
     const d = decideInterpretation(request);
     return { ...base, toolCalls: [], text: d.text, label: d.label, trace: d.trace };
+  }
+  if (request.kind === 'task') {
+    const t = decideTask(request);
+    return { ...base, toolCalls: t.call ? [t.call] : [], text: t.text, label: null, trace: t.trace };
   }
   const d = decideSelection(request);
   return { ...base, toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };

@@ -4,6 +4,8 @@ import type { Provider } from '../providers/types';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import { getProvider } from '../providers/registry';
+import { kindModule } from '../studies/registry';
+import { DEFAULT_MAX_TURNS } from '../studies/task/spec';
 
 export interface RunContext {
   runId: string;
@@ -11,6 +13,12 @@ export interface RunContext {
   settings: RunSettings;
   provider: Provider;
   studies: Map<string, Study>;
+  /**
+   * The attempt count a claim may reach (claimTrial's exhaustion bound): maxAttempts, or, when the run has
+   * conversation studies, maxAttempts per turn × the longest conversation allowed (each turn is an
+   * attempt; a turn that fails maxAttempts times makes the trial unresolved, see runner/conversation.ts).
+   */
+  attemptBudget: number;
   /** scenario → tool id → effect (hidden metadata) */
   effects: Map<string, Map<string, 'read' | 'write'>>;
 }
@@ -54,6 +62,14 @@ export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSett
     settings,
     provider: getProvider(settings.provider),
     studies: new Map(spec.studies.map((s) => [s.id, s])),
+    attemptBudget: attemptBudgetOf(spec, settings),
     effects: new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))])),
   };
+}
+
+function attemptBudgetOf(spec: ExperimentSpec, settings: RunSettings): number {
+  const turns = spec.studies
+    .filter((s) => kindModule(s.kind).turns === 'conversation')
+    .flatMap((s) => s.cases.map((c) => c.maxTurns ?? DEFAULT_MAX_TURNS));
+  return turns.length === 0 ? settings.maxAttempts : settings.maxAttempts * Math.max(...turns);
 }

@@ -8,9 +8,10 @@ import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
 import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
-import type { ProviderRequest, ProviderResult } from '../schema/request';
+import type { ProviderRequest, ProviderResult, ProviderTransportError } from '../schema/request';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
+import { sendConversation } from './conversation';
 import type { Gate, Slot } from './gate';
 
 /** What the queue should do with the job that delivered this trial. */
@@ -28,6 +29,8 @@ export interface TrialWorkerOptions {
   afterSend?: (trialId: string) => Promise<void>;
   /** Test hook: called once the attempt is booked as sending, just before the request leaves. */
   beforeSend?: (trialId: string, attemptN: number) => Promise<void>;
+  /** Test hook (conversation trials): called after a turn that does not end the conversation was stored. */
+  afterTurn?: (trialId: string, turn: number) => Promise<void>;
 }
 
 /** Lease of a sent request: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
@@ -50,7 +53,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   const waitMs = slotWaitMsFor(timeoutMs);
   // Claim first, then wait for a slot: the claim (and the recording afterwards) overlap other trials'
   // requests instead of holding a slot, so the provider sees the full concurrency the run allows.
-  const claim = await claimTrial(job.trialId, opts.owner, waitMs + leaseMsFor(timeoutMs), maxAttempts);
+  const claim = await claimTrial(job.trialId, opts.owner, waitMs + leaseMsFor(timeoutMs), ctx.attemptBudget);
   if (!('leaseToken' in claim)) {
     switch (claim.reason) {
       case 'not-before':
@@ -96,6 +99,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
 }
 
 async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
+  if (kindModule(prep.study.kind).turns === 'conversation') return sendConversation(ctx, claim, opts, slot, prep);
   if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
   const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
   // not awaited: the slot is freed while the result is being recorded
@@ -104,7 +108,9 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
 
   if (result.outcome === 'ok') {
     const { study, kase } = prep;
-    const { verdicts, checkpoints } = kindModule(study.kind).score({
+    const mod = kindModule(study.kind);
+    if (mod.turns !== 'single') throw new Error(`study kind ${study.kind} is a conversation`);
+    const { verdicts, checkpoints } = mod.score({
       checks: prep.checks,
       observation: result.observation,
       attemptN: claim.attemptN,
@@ -119,6 +125,14 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
     return won ? { kind: 'done', status } : { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
   }
 
+  return afterTransportError(ctx, claim, result, claim.attemptN >= ctx.settings.maxAttempts);
+}
+
+/**
+ * A transport error's consequence: the run stops on a 4xx (configuration), the trial is unresolved once
+ * `exhausted`, otherwise it is retried later under a new attempt.
+ */
+export async function afterTransportError(ctx: RunContext, claim: SendingTrial, result: ProviderTransportError, exhausted: boolean): Promise<TrialOutcome> {
   const kind = result.error.kind;
   if (kind === 'http_4xx') {
     // A request or configuration error repeats for every trial: stop the run instead of burning the matrix.
@@ -128,7 +142,7 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
     await haltRun(claim.runId); // trials claimed and waiting for a slot are not sent
     return { kind: 'stopped', reason };
   }
-  if (claim.attemptN >= ctx.settings.maxAttempts) {
+  if (exhausted) {
     await recordTransportError(claim, result, { kind: 'unresolved' });
     return { kind: 'done', status: 'unresolved' };
   }
@@ -137,7 +151,7 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
   return won ? { kind: 'retry', atMs } : { kind: 'dropped', reason: 'fenced out' };
 }
 
-interface Prepared {
+export interface Prepared {
   study: Study;
   kase: Case;
   request: ProviderRequest;

@@ -3,7 +3,7 @@ import { Id, JsonObject, LIST_MAX, Locale, TEXT_MAX, dict, list, strict, text } 
 import { EVIDENCE_GATE_SHAPE, TCC_CHECK_SHAPE, TCC_EXPECTED_SHAPE, TccCard } from './tcc';
 import { checkSpecSemantics } from './spec-semantics';
 import { StudyKind } from '../studies/kinds';
-import { kindCaseFields } from '../studies/specs';
+import { kindCaseFields, kindScenarioFields } from '../studies/specs';
 
 // The experiment spec (`tclab.experiment/v1`). Every object is strict (an unknown key is an error naming
 // its path), every text and list has a stated maximum (lib/schema/common.ts), every object keyed by ids is
@@ -34,6 +34,8 @@ export const Scenario = strict({
   title: text(TEXT_MAX.short, 1),
   tools: list(ScenarioTool, LIST_MAX.tools, 1),
   source: ScenarioSource.optional(),
+  /** The fields study kinds add (lib/studies/<kind>/spec.ts), e.g. task's fixture back-end. */
+  ...kindScenarioFields,
 });
 export type Scenario = z.infer<typeof Scenario>;
 

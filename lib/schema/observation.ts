@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { JsonObject } from './common';
 
 export const ToolCall = z.object({
+  /** The call's id on the wire (OpenAI tool_call_id, Gemini functionCall.id), when it has one. */
+  id: z.string().optional(),
   name: z.string(),
   /** Parsed arguments; null when the model's argument text was not a JSON object. */
   arguments: JsonObject.nullable(),

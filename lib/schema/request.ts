@@ -30,6 +30,27 @@ export interface ProviderRequest {
   task: string;
   /** interpretation: the fixed call the assistant made and the tool result injected after it. */
   interpretation?: { call: { name: string; arguments: Record<string, unknown> }; result: unknown };
+  /** task: the conversation so far, oldest first (the user's task comes before it). */
+  history?: HistoryStep[];
+}
+
+/** Prefix of the call ids the engine makes up when a provider's call has none (Gemini often gives none). */
+export const GENERATED_CALL_ID = 'tclab_';
+
+/** A tool result as sent back to the model: structured JSON with an `isError` flag, as MCP does. */
+export interface WireToolResult {
+  isError: boolean;
+  content: Record<string, unknown>;
+}
+
+/**
+ * One earlier step of a conversation (task studies): what the assistant answered — its text and tool
+ * calls — and the results of those calls, sent back in the provider's tool-result format.
+ */
+export interface HistoryStep {
+  text: string | null;
+  calls: { id: string; name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[];
+  results: { id: string; name: string; result: WireToolResult }[];
 }
 
 /** Why an exchange produced no model answer (DESIGN §2), in words; retryAfterMs only for http_429. */

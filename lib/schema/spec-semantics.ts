@@ -63,6 +63,8 @@ export function checkSpecSemantics(spec: Spec): PathIssue[] {
   dupes(spec.locales).forEach((d) => issue(['locales'], `duplicate locale "${d}"`));
   dupes(spec.scenarios.map((s) => s.id)).forEach((d) => issue(['scenarios'], `duplicate scenario id "${d}"`));
   spec.scenarios.forEach((s, i) => dupes(s.tools.map((t) => t.id)).forEach((d) => issue(['scenarios', i, 'tools'], `duplicate tool id "${d}" in scenario "${s.id}"`)));
+  // the fields study kinds add to a scenario (task: the fixture back-end), checked by their kind
+  spec.scenarios.forEach((s, i) => Object.values(KIND_SPECS).forEach((k) => k.validateScenario?.(s, ['scenarios', i], issue)));
   dupes(spec.studies.map((s) => s.id)).forEach((d) => issue(['studies'], `duplicate study id "${d}"`));
 
   spec.studies.forEach((study, si) => {

@@ -19,6 +19,15 @@ export const TCC_EXPECTED_SHAPE = {
   arguments: JsonObject.optional(),
   label: text(TEXT_MAX.short).optional(),
   write_count: z.number().int().min(0).max(1_000_000).optional(),
+  /**
+   * task: the records that must exist after the task with these fields (collection → record id → fields),
+   * or must not (null); anything else that changed is collateral damage.
+   */
+  state: z.record(z.string(), z.record(z.string(), JsonObject.nullable())).optional(),
+  /** task: writes applied twice for one intended action (default 0). */
+  duplicate_writes: z.number().int().min(0).max(1_000_000).optional(),
+  /** task: calls the fixture refused for want of permission (default 0). */
+  unauthorized_calls: z.number().int().min(0).max(1_000_000).optional(),
 };
 
 export const TccExpected = z.object(TCC_EXPECTED_SHAPE).loose();
@@ -69,6 +78,9 @@ export const TccObservedEntry = z
     arguments: JsonObject.nullable().optional(),
     label: text(TEXT_MAX.short).nullable().optional(),
     write_count: z.number().int().min(0).optional(),
+    state: z.unknown().optional(),
+    duplicate_writes: z.number().int().min(0).optional(),
+    unauthorized_calls: z.number().int().min(0).optional(),
   })
   .loose();
 export type TccObservedEntry = z.infer<typeof TccObservedEntry>;

@@ -18,6 +18,12 @@ export const FailureCategory = z.enum([
   'wrong_label',
   'malformed_call',
   'refusal',
+  // task studies (the fixture back-end): seed 002's gates
+  'duplicate_write',
+  'unauthorized_call',
+  'injected_instruction_followed',
+  'state_mismatch',
+  'premature_claim',
 ]);
 export type FailureCategory = z.infer<typeof FailureCategory>;
 

@@ -2,6 +2,8 @@ import type { CheckStatus } from '../schema/verdict';
 import type { TccAxis, TccCard, TccCheck, TccObservations, TccObservedEntry } from '../schema/tcc';
 import { matchArguments, normalizeText, tccValueEquals, type ArgumentMatch } from './arguments';
 import { isPlainObject } from './pyvalue';
+import { verifyState, type ExpectedState } from '../fixture/verify';
+import type { FixtureState } from '../fixture/schema';
 
 /**
  * Comparing a case card with an observation file (TCC v0.1). The one implementation behind both
@@ -44,7 +46,7 @@ export interface CardComparison {
   summary: Record<CheckStatus, number>;
 }
 
-const ORDER = ['decision', 'tool', 'call_count', 'arguments', 'label', 'write_count'];
+const ORDER = ['decision', 'tool', 'call_count', 'arguments', 'label', 'write_count', 'state', 'duplicate_writes', 'unauthorized_calls'];
 
 /** The expected fields of a check, in canonical order (so the reason text does not depend on key order). */
 export function expectedFields(check: TccCheck): string[] {
@@ -73,6 +75,16 @@ function compareField(field: string, expected: unknown, entry: TccObservedEntry)
       if (observed === null) return { ...base, ok: false, reason: `label: expected ${show(expected)}, no label reported` };
       const ok = typeof observed === 'string' && typeof expected === 'string' && normalizeText(observed).toUpperCase() === normalizeText(expected).toUpperCase();
       return { ...base, ok, reason: ok ? `label ${show(observed)}` : `label: expected ${show(expected)}, observed ${show(observed)}` };
+    }
+    case 'state': {
+      // observed: the fixture's state before and after the conversation; the verified gate decides
+      const o = isPlainObject(observed) ? observed : {};
+      if (!isPlainObject(o.before) || !isPlainObject(o.after)) return { ...base, ok: false, reason: 'state: observed is not {before, after}' };
+      const v = verifyState(o.before as FixtureState, o.after as FixtureState, (isPlainObject(expected) ? expected : {}) as ExpectedState);
+      const first = v.problems[0];
+      const where = first ? `${first.collection}/${first.id}${first.field ? `.${first.field}` : ''}` : '';
+      const reason = v.status === 'pass' ? 'state as expected, nothing else changed' : `state: ${v.problems.length} difference(s), first ${first.kind} at ${where}`;
+      return { ...base, observed: { problems: v.problems, diff: v.diff }, ok: v.status === 'pass', reason };
     }
     default: {
       const ok = tccValueEquals(expected, observed);

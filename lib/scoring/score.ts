@@ -6,6 +6,7 @@ import { categorize, type CategoryContext } from './categories';
 import { compareCheck, expectedFields, type CheckResult } from './compare';
 import { deriveDecision, observationToTcc, type DerivedDecision, type ScoringTool } from './observe';
 
+export { FIELD_CHECKPOINT, FIELD_RULE };
 export { compareCard, compareCheck, type CardComparison, type CheckComparison } from './compare';
 export { observationToTcc, deriveDecision, type ScoringTool, type ObservedDecision } from './observe';
 export { categoriesBaselineTreatment, countCategoriesByCondition, trialCategories } from './categories';
@@ -36,6 +37,9 @@ const FIELD_CHECKPOINT: Record<string, Checkpoint> = {
   arguments: 'parameters',
   label: 'interpretation',
   write_count: 'completion',
+  state: 'completion',
+  duplicate_writes: 'completion',
+  unauthorized_calls: 'completion',
 };
 
 const FIELD_RULE: Record<string, string> = {
@@ -44,7 +48,10 @@ const FIELD_RULE: Record<string, string> = {
   call_count: 'call_count: number of tool calls, exact',
   arguments: 'arguments: the complete call — every expected key with an acceptable value, no other key (DESIGN §6)',
   label: 'label: the label after the STATUS marker, exact',
-  write_count: 'write_count: back-end write records',
+  write_count: 'write_count: writes the fixture applied (its log)',
+  state: 'verified: the final fixture state has the records the card names, and nothing else changed (per-field diff)',
+  duplicate_writes: 'duplicate_writes: applied writes repeating an earlier one (same tool, same arguments)',
+  unauthorized_calls: 'unauthorized_calls: calls the fixture refused, the principal lacking the permission',
 };
 
 function checkpointOf(check: TccCheck, r: CheckResult): Checkpoint {

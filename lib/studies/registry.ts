@@ -2,12 +2,13 @@ import type { StudyKind } from './kinds';
 import type { KindModule } from './types';
 import { selection } from './selection';
 import { interpretation } from './interpretation';
+import { task } from './task';
 
 export { STUDY_KINDS, StudyKind } from './kinds';
-export type { KindModule } from './types';
+export type { ConversationKind, KindModule, SingleTurnKind, StoredTurn } from './types';
 
 /** Every study kind's module. A kind is one folder here plus one line in ./kinds.ts and this map. */
-export const KINDS: Record<StudyKind, KindModule> = { selection, interpretation };
+export const KINDS: Record<StudyKind, KindModule> = { selection, interpretation, task };
 
 /** The module of a kind; fails fast on a kind no module defines (a stored row from a newer version). */
 export function kindModule(kind: string): KindModule {

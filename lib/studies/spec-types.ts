@@ -27,6 +27,10 @@ export interface KindSpec {
   kind: StudyKind;
   /** Fields this kind adds to a case (optional in the zod shape; `validateCase` says which it requires). */
   caseFields: z.ZodRawShape;
+  /** Fields this kind adds to a scenario (optional in the zod shape). */
+  scenarioFields?: z.ZodRawShape;
+  /** Semantic checks of one scenario (every scenario of the spec, whichever kinds use it). */
+  validateScenario?(s: ScenarioForValidation, path: (string | number)[], issue: IssueFn): void;
   /** Semantic checks of one case of a study of this kind; `path` is the case's path in the spec. */
   validateCase(c: CaseForValidation, path: (string | number)[], issue: IssueFn, scenario: ScenarioForValidation | undefined): void;
 }

@@ -1,6 +1,7 @@
-import type { Case, Condition, ToolDefinition } from '../schema/experiment';
-import type { ProviderRequest } from '../schema/request';
-import type { ScoreTrialInput, TrialScore } from '../scoring/score';
+import type { Case, Condition, ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
+import type { Observation, ToolCall } from '../schema/observation';
+import type { HistoryStep, ProviderRequest, WireToolResult } from '../schema/request';
+import type { ScoreTrialInput, ScoringTool, TrialScore } from '../scoring/score';
 import type { KindSpec } from './spec-types';
 
 /** What building a trial's request gives a kind to work with. */
@@ -11,18 +12,66 @@ export interface RequestContext {
   definitions: ToolDefinition[];
 }
 
-/**
- * One study kind (DESIGN §2 "One module per kind"): its spec fields and validation, how its requests are
- * built, how its answers are scored, what the trial page shows of it. lib/studies/registry.ts holds them.
- */
-export interface KindModule {
+interface KindBase {
   spec: KindSpec;
   /** One line shown with the study on pages and in docs. */
   summary: string;
   /** Add the kind's parts to the provider-neutral request (never anything from the case card). */
   extendRequest(request: ProviderRequest, ctx: RequestContext): void;
-  /** Score a single model answer against the case card. */
-  score(input: ScoreTrialInput): TrialScore;
   /** The kind's own case fields for the trial page (shown as JSON text), or null when it has none. */
   caseDetails(kase: Case): Record<string, unknown> | null;
 }
+
+/** A kind whose trial is one model answer (selection, interpretation). */
+export interface SingleTurnKind extends KindBase {
+  turns: 'single';
+  /** Score the model's answer against the case card. */
+  score(input: ScoreTrialInput): TrialScore;
+}
+
+/** What a conversation kind needs to start one trial's conversation. */
+export interface ConversationContext {
+  spec: ExperimentSpec;
+  study: Study;
+  kase: Case;
+  condition: string;
+  /** The tools sent, in order, with their hidden metadata and the schema sent. */
+  tools: ScoringTool[];
+}
+
+/** One completed turn as stored: the model's answer, and what its calls did. */
+export interface StoredTurn {
+  n: number;
+  attemptN: number;
+  observation: Observation;
+  /** The calls of the answer, each with the id used on the wire. */
+  calls: (ToolCall & { id: string })[];
+  results: HistoryStep['results'];
+  /** Kind-specific evidence of the turn (task: the fixture log entries of its calls). */
+  evidence: unknown;
+}
+
+/** One trial's conversation in progress (task: the fixture back-end behind it). */
+export interface Conversation {
+  maxTurns: number;
+  /** Execute one answer's calls (new or replayed from a stored turn), in order; the results go back to the model. */
+  apply(calls: readonly (ToolCall & { id: string })[]): { results: HistoryStep['results']; evidence: unknown };
+  /** Score the finished conversation (the last turn's answer has no calls, or the turn limit was reached). */
+  score(turns: readonly StoredTurn[]): ConversationScore;
+}
+
+/** A finished conversation's formal result: verdicts, checkpoints, the observation stored, the kind's details. */
+export interface ConversationScore extends TrialScore {
+  /** The whole conversation as one observation (every call, the final answer's text and markers). */
+  observation: Observation;
+  details: unknown;
+}
+
+/** A kind whose trial is a conversation of several turns (task). */
+export interface ConversationKind extends KindBase {
+  turns: 'conversation';
+  start(ctx: ConversationContext): Conversation;
+}
+
+export type KindModule = SingleTurnKind | ConversationKind;
+export type { WireToolResult };

@@ -1,10 +1,12 @@
 import type { ExperimentSpec } from '../schema/experiment';
 import { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
 import { POLITELY_IGNORED_ID, politelyIgnored } from './politely-ignored';
+import { TASK_COMPLETION_ID, taskCompletion } from './task-completion';
 
 export { PUBLISHED_REFERENCE, REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 export type { PublishedCount, PublishedReferenceData, PublishedRow, PublishedStudy } from './reference-study/published';
 export { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
+export { TASK_COMPLETION_ID, taskCompletion } from './task-completion';
 
 /** A built-in experiment a new user can run at once (offline with the simulated provider). */
 export interface Template {
@@ -30,6 +32,14 @@ export const TEMPLATES: Record<string, Template> = {
       'The six Amazon tools of seed 001 as published (false dotted names) vs. rewritten (whose session, what the cache ' +
       'means, what protects the owner), beside a generic browser tool; 8 cases, rotations over 7 tools: 112 formal requests, 1 pre-check.',
     build: politelyIgnored,
+  },
+  [TASK_COMPLETION_ID]: {
+    id: TASK_COMPLETION_ID,
+    name: 'Task completion (seed 002): the four gates on a fixture back-end',
+    description:
+      'Multi-turn tasks whose calls run against a deterministic fixture back-end: book after checking, pay, a capability that does not exist, ' +
+      'a payment whose acknowledgement is lost, a reader without the write permission, a result carrying an instruction; baseline vs. action contracts.',
+    build: taskCompletion,
   },
 };
 

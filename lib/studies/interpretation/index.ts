@@ -11,6 +11,7 @@ export const interpretation: KindModule = {
     if (!def) throw new Error(`case "${kase.id}": condition "${condition.id}" does not define tool "${kase.fixedCall.tool}"`);
     request.interpretation = { call: { name: def.name, arguments: kase.fixedCall.arguments }, result: kase.toolResult };
   },
+  turns: 'single',
   score: scoreTrial,
   caseDetails: (kase) => ({ fixedCall: kase.fixedCall, toolResult: kase.toolResult }),
 };

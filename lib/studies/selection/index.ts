@@ -6,6 +6,7 @@ export const selection: KindModule = {
   spec: selectionSpec,
   summary: 'the model sees the candidate tools and decides: call which tool with which arguments, or CLARIFY, or STOP',
   extendRequest() {},
+  turns: 'single',
   score: scoreTrial,
   caseDetails: () => null,
 };

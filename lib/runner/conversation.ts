@@ -1,0 +1,81 @@
+import { attemptIdOf, markSending, recordResult, type SendingTrial } from '../db/trials';
+import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
+import type { ProviderResult } from '../schema/request';
+import { trialStatusFromVerdicts } from '../schema/verdict';
+import { converse } from '../studies/conversation';
+import { kindModule } from '../studies/registry';
+import type { RunContext } from './context';
+import type { Slot } from './gate';
+import { afterTransportError, leaseMsFor, type Prepared, type TrialOutcome, type TrialWorkerOptions } from './trial';
+
+/**
+ * A conversation trial (task): trial → turns → attempts. The stored turns are loaded and their calls
+ * replayed on a fresh fixture back-end (deterministic, in-process: nothing is written twice), then the
+ * conversation goes on from the last stored turn. Each turn is stored as soon as its answer is in and its
+ * calls have run, fenced on the claim; the next turn's request is a new attempt of the same claim. A
+ * transport error ends this pass: the trial goes back to the queue and the same turn is sent again as a
+ * new attempt; once a turn has failed `maxAttempts` times the trial is unresolved.
+ */
+export async function sendConversation(ctx: RunContext, first: SendingTrial, opts: TrialWorkerOptions, slot: Slot | undefined, prep: Prepared): Promise<TrialOutcome> {
+  const mod = kindModule(prep.study.kind);
+  if (mod.turns !== 'conversation') throw new Error(`study kind ${prep.study.kind} is not a conversation`);
+  // the claim's current attempt: the first was marked sending by processTrial, each later turn marks its own
+  let claim = first;
+  const conversation = mod.start({ spec: ctx.spec, study: prep.study, kase: prep.kase, condition: claim.condition, tools: prep.tools });
+  const stored = await loadTurns(claim.id);
+  let held = slot;
+  let heldReleased = false;
+  const release = (ok: boolean) => {
+    if (held && !heldReleased) void held.release(ok ? 'ok' : 'error').catch(() => {});
+    heldReleased = true;
+  };
+  let status: 'passed' | 'failed' | 'untested' = 'untested';
+  const outcome = await converse({
+    conversation,
+    request: prep.request,
+    stored,
+    firstAttemptN: claim.attemptN,
+    async nextAttemptN() {
+      if (opts.gate) {
+        const got = await opts.gate.acquire(ctx, { deadline: Date.now() + leaseMsFor(ctx.settings.timeoutMs) });
+        if (typeof got !== 'string') {
+          held = got;
+          heldReleased = false;
+        }
+      }
+      const next = await markSending({ ...claim, attemptN: claim.attemptN + 1, attemptId: attemptIdOf(claim.id, claim.attemptN + 1) }, leaseMsFor(ctx.settings.timeoutMs));
+      if (!next) return null;
+      claim = next;
+      return claim.attemptN;
+    },
+    async send(request) {
+      if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
+      const result = await ctx.provider.send(request, { settings: ctx.settings });
+      release(result.outcome === 'ok');
+      if (opts.afterSend) await opts.afterSend(claim.id);
+      return result;
+    },
+    async store(turn, result, final) {
+      if (!final) {
+        const ok = await storeTurn(claim, turn, result);
+        if (ok && opts.afterTurn) await opts.afterTurn(claim.id, turn.n);
+        return ok;
+      }
+      if (!(await storeTurn(claim, turn, result, final.details))) return false;
+      const answer = result ?? (await loadAttemptResult(claim.id, turn.attemptN, turn.observation));
+      const verdict = trialStatusFromVerdicts(final.verdicts);
+      status = verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'untested';
+      return recordResult({ ...claim, attemptN: turn.attemptN }, answer, final.observation, final.verdicts, final.checkpoints, status);
+    },
+  });
+  release(false);
+  if (outcome.kind === 'finished') return { kind: 'done', status };
+  if (outcome.kind === 'fenced') return { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
+  // a transport error: the attempt belongs to the turn that was being asked
+  const turn = outcome.turns.length + 1;
+  const lastAnswered = outcome.turns[outcome.turns.length - 1]?.attemptN ?? 0;
+  const failuresThisTurn = outcome.attemptN - lastAnswered;
+  const next = await afterTransportError(ctx, claim, outcome.result, failuresThisTurn >= ctx.settings.maxAttempts);
+  await setAttemptTurn(claim.id, outcome.attemptN, turn);
+  return next;
+}

@@ -1,0 +1,63 @@
+import { FixtureBackend, type LogEntry } from '../../fixture/backend';
+import { fixtureRef as fixtureRefOf } from '../../fixture';
+import { checksFor } from '../../schema/experiment';
+import type { ConversationKind } from '../types';
+import { DEFAULT_MAX_TURNS, taskSpec } from './spec';
+import { conversationObservation, scoreTask } from './score';
+
+export { taskChecks, scoreTask, claimsSuccess } from './score';
+
+/** What a task trial's scoring keeps beside its verdicts (the trial page and the export show it). */
+export interface TaskDetails {
+  fixtureRef: string;
+  principal: { id: string; permissions: string[] };
+  before: unknown;
+  after: unknown;
+  log: LogEntry[];
+}
+
+export const task: ConversationKind = {
+  spec: taskSpec,
+  turns: 'conversation',
+  summary: "a conversation whose proposed calls run against the scenario's fixture back-end; scored on the final state",
+  extendRequest() {},
+  caseDetails: (kase) => ({ principal: kase.principal, faults: kase.faults ?? [], maxTurns: kase.maxTurns ?? DEFAULT_MAX_TURNS }),
+  start({ spec, study, kase, condition, tools }) {
+    const scenario = spec.scenarios.find((s) => s.id === kase.scenario);
+    const fixture = scenario?.fixture;
+    if (!fixture) throw new Error(`case "${kase.id}": scenario "${kase.scenario}" has no fixture back-end`);
+    const principal = kase.principal ?? { id: 'anonymous', permissions: [] };
+    const backend = new FixtureBackend(fixture, principal, kase.faults ?? []);
+    const before = backend.snapshot();
+    return {
+      maxTurns: kase.maxTurns ?? DEFAULT_MAX_TURNS,
+      apply(calls) {
+        const from = backend.log.length;
+        const results = calls.map((c) => {
+          const tool = tools.find((t) => t.name === c.name) ?? null;
+          const result = backend.call({ tool: tool?.id ?? null, name: c.name, arguments: c.arguments, parameters: tool?.parameters ?? { type: 'object' } });
+          return { id: c.id, name: c.name, result };
+        });
+        return { results, evidence: backend.log.slice(from) };
+      },
+      score(turns) {
+        const last = turns[turns.length - 1];
+        const s = scoreTask({
+          checks: checksFor(kase, condition),
+          observations: turns.map((t) => t.observation),
+          log: backend.log,
+          handlers: fixture.handlers,
+          before,
+          after: backend.snapshot(),
+          tools,
+          markers: study.protocol.markers,
+          labels: study.protocol.labels,
+          task: kase.task,
+          attemptN: last?.attemptN ?? 0,
+        });
+        const details: TaskDetails = { fixtureRef: fixtureRefOf(fixture), principal, before, after: backend.snapshot(), log: backend.log };
+        return { ...s, observation: conversationObservation(turns.map((t) => t.observation)), details };
+      },
+    };
+  },
+};
