@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { RunExport } from '../lib/schema/run-export';
 import { runCli } from '../lib/testing/engine';
 import { benchSpec } from '../lib/testing/bench-spec';
+import { getDescriptor } from '../lib/providers/registry';
 import type { WireId } from '../lib/providers/types';
 import { startLoopbackServer, wireToolNames, isInterpretationBody, type LoopbackServer, type Reply, type ScriptRequest } from '../lib/testing/loopback-server';
 import { pool, closeDb } from '../lib/db/client';
@@ -153,16 +154,19 @@ describe('tclab run', () => {
   for (const [provider, wire] of [
     ['openai', 'openai-chat'],
     ['gemini', 'gemini-generate-content'],
+    ['anthropic', 'anthropic-messages'],
   ] as const) {
     it(`runs against ${provider}'s wire format: stored observations equal the server's answers; tool order as sent; the key is stored nowhere`, async () => {
       const out = path.join(dir, `${provider}.json`);
       const csv = path.join(dir, `${provider}.csv`);
-      const keyEnv = provider === 'openai' ? { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl } : { GEMINI_API_KEY: FAKE_KEY, GEMINI_BASE_URL: server.geminiBaseUrl };
+      // the key and base-URL variables the provider's descriptor names
+      const d = getDescriptor(provider);
+      const keyEnv = { [d.keyVars[0]]: FAKE_KEY, [d.baseUrlVar!]: server.baseUrlFor(wire) };
       server.clearRequests();
       const r = await runCli(['run', '--template', 'reference-study', '--provider', provider, '--model', 'm', '--out', out, '--csv', csv], keyEnv);
       expect(r.code, r.stderr).toBe(0);
       // every request carried the key over the wire
-      const auth = server.requests.map((q) => (provider === 'openai' ? q.headers.authorization : q.headers['x-goog-api-key']));
+      const auth = server.requests.map((q) => d.secretHeaders.map((h) => q.headers[h]).find((v) => v !== undefined));
       expect(auth.every((a) => a && String(a).includes(FAKE_KEY))).toBe(true);
       expect(server.requests).toHaveLength(154);
 

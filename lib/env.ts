@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   GEMINI_API_KEY: z.preprocess(empty, z.string().optional()),
   GOOGLE_API_KEY: z.preprocess(empty, z.string().optional()),
   GEMINI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
+  ANTHROPIC_API_KEY: z.preprocess(empty, z.string().optional()),
+  ANTHROPIC_BASE_URL: z.preprocess(empty, z.string().url().optional()),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

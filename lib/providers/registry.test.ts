@@ -13,6 +13,8 @@ const NO_KEYS = {
   GEMINI_API_KEY: undefined,
   GOOGLE_API_KEY: undefined,
   GEMINI_BASE_URL: undefined,
+  ANTHROPIC_API_KEY: undefined,
+  ANTHROPIC_BASE_URL: undefined,
 };
 
 function withEnv(vars: Parameters<typeof setProviderEnv>[0], fn: () => void): void {
@@ -26,14 +28,14 @@ function withEnv(vars: Parameters<typeof setProviderEnv>[0], fn: () => void): vo
 
 describe('getProvider', () => {
   it('returns the adapter for every known id, each declaring its own id', () => {
-    expect(PROVIDER_IDS).toEqual(['simulated', 'openai', 'gemini', 'openai-compatible']);
+    expect(PROVIDER_IDS).toEqual(['simulated', 'openai', 'gemini', 'openai-compatible', 'anthropic']);
     for (const id of PROVIDER_IDS) expect(getProvider(id).descriptor.id).toBe(id);
     expect(DESCRIPTORS.map((d) => d.id)).toEqual(PROVIDER_IDS);
     expect(getDescriptor('simulated').simulated).toBe(true);
     expect(getDescriptor('openai').simulated).toBe(false);
   });
   it('fails fast on an unknown id, naming the known ones', () => {
-    expect(() => getProvider('opeanai')).toThrow(/unknown provider "opeanai": known providers are simulated, openai, gemini, openai-compatible/);
+    expect(() => getProvider('opeanai')).toThrow(/unknown provider "opeanai": known providers are simulated, openai, gemini, openai-compatible, anthropic/);
     expect(() => getProvider('toString')).toThrow(/unknown provider/);
   });
 });
@@ -87,6 +89,7 @@ describe('availableProviders', () => {
         ['openai', false],
         ['gemini', false],
         ['openai-compatible', false],
+        ['anthropic', false],
       ]);
       expect(list.find((p) => p.id === 'gemini')?.reason).toBe('set GEMINI_API_KEY or GOOGLE_API_KEY');
       expect(list.find((p) => p.id === 'openai')?.reason).toBe('set OPENAI_API_KEY');

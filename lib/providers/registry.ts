@@ -1,4 +1,5 @@
 import { ProviderId } from '../schema/run';
+import { anthropicProvider } from './anthropic';
 import { availabilityOf } from './descriptor';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
@@ -15,6 +16,7 @@ const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
   openai: openaiProvider,
   gemini: geminiProvider,
   'openai-compatible': openaiCompatibleProvider,
+  anthropic: anthropicProvider,
 };
 
 export const PROVIDER_IDS: readonly ProviderId[] = ProviderId.options;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interpretationRequest, selectionRequest, settingsFor } from '../testing/provider-fixtures';
+import { reshapeAnthropicResponse } from './anthropic';
 import { parseArguments } from './exchange';
 import { buildGeminiRequest, needsThoughtSignature, reshapeGeminiResponse } from './gemini';
 import { buildOpenAIBody, reshapeOpenAIResponse } from './openai';
@@ -88,5 +89,25 @@ describe('request building', () => {
     expect(needsThoughtSignature('gemma-3-27b-it')).toBe(false);
     const { contents } = buildGeminiRequest(interpretationRequest(), settingsFor({ provider: 'gemini', model: 'gemini-2.5-pro' }));
     expect(contents[1].parts?.[0]).not.toHaveProperty('thoughtSignature');
+  });
+});
+
+describe('reshapeAnthropicResponse', () => {
+  const req = selectionRequest();
+  it('is null for a body that is not a message', () => {
+    expect(reshapeAnthropicResponse({ hello: 'world' }, req)).toBeNull();
+    expect(reshapeAnthropicResponse('<html>', req)).toBeNull();
+  });
+  it('joins text blocks, ignores thinking blocks, reads usage', () => {
+    const r = reshapeAnthropicResponse(
+      {
+        content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'STOP: ' }, { type: 'text', text: 'no tool voids invoices' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 7, output_tokens: 3 },
+      },
+      req,
+    );
+    expect(r?.observation).toMatchObject({ text: 'STOP: no tool voids invoices', marker: 'STOP', toolCalls: [], finishReason: 'end_turn' });
+    expect(r?.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 });

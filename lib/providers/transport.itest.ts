@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
 import { FAKE_KEY, failure, observed, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
+import { anthropicProvider } from './anthropic';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { describeProviderFailure } from './precheck';
@@ -16,7 +17,15 @@ let restoreEnv: () => void;
 
 beforeAll(async () => {
   server = await startLoopbackServer();
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined, OPENAI_BASE_URL: undefined, GEMINI_BASE_URL: undefined });
+  restoreEnv = setProviderEnv({
+    OPENAI_API_KEY: FAKE_KEY,
+    GEMINI_API_KEY: FAKE_KEY,
+    ANTHROPIC_API_KEY: FAKE_KEY,
+    GOOGLE_API_KEY: undefined,
+    OPENAI_BASE_URL: undefined,
+    GEMINI_BASE_URL: undefined,
+    ANTHROPIC_BASE_URL: undefined,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -38,12 +47,18 @@ function expectNoKey(result: ProviderResult): void {
   if (result.outcome === 'transport_error') expect(result.error.message).not.toContain(FAKE_KEY);
 }
 
-const cases: { name: 'openai' | 'gemini'; provider: Provider; baseUrl: () => string; keyHeader: (h: Record<string, unknown>) => unknown }[] = [
-  { name: 'openai', provider: openaiProvider, baseUrl: () => server.openaiBaseUrl, keyHeader: (h) => h.authorization },
-  { name: 'gemini', provider: geminiProvider, baseUrl: () => server.geminiBaseUrl, keyHeader: (h) => h['x-goog-api-key'] },
+const cases: { name: 'openai' | 'gemini' | 'anthropic'; provider: Provider; keyHeader: (h: Record<string, unknown>) => unknown }[] = [
+  { name: 'openai', provider: openaiProvider, keyHeader: (h) => h.authorization },
+  { name: 'gemini', provider: geminiProvider, keyHeader: (h) => h['x-goog-api-key'] },
+  // the SDK (1.10.0) sends the key as a bearer token; the API also accepts x-api-key
+  { name: 'anthropic', provider: anthropicProvider, keyHeader: (h) => h.authorization ?? h['x-api-key'] },
 ];
 
-describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, keyHeader }) => {
+describe.each(cases)('$name transport taxonomy', ({ name, provider, keyHeader }) => {
+  const wire = provider.descriptor.wire!;
+  const baseUrl = () => server.baseUrlFor(wire);
+  /** The same base path on another origin. */
+  const elsewhere = (origin: string) => `${origin}${baseUrl().slice(server.url.length)}`;
   const send = async (reply: Reply, overrides: { timeoutMs?: number; baseUrl?: string } = {}): Promise<ProviderResult> => {
     server.setScript(() => reply);
     const settings = settingsFor({ provider: name, model: 'test-model', baseUrl: overrides.baseUrl ?? baseUrl(), timeoutMs: overrides.timeoutMs ?? 10_000 });
@@ -135,7 +150,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
   });
 
   it('an unresolvable host → dns', async () => {
-    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: name === 'openai' ? 'http://nonexistent.invalid/v1' : 'http://nonexistent.invalid' });
+    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: elsewhere('http://nonexistent.invalid') });
     expect(failure(r).kind).toBe('dns');
     expect(describeProviderFailure(r, name)).toMatch(/could not reach nonexistent\.invalid/);
   });
@@ -143,7 +158,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, baseUrl, key
   it('a closed port → connect', async () => {
     const port = await closedPort();
     const base = `http://127.0.0.1:${port}`;
-    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: name === 'openai' ? `${base}/v1` : base });
+    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: elsewhere(base) });
     expect(failure(r).kind).toBe('connect');
     expect(describeProviderFailure(r, name, { baseUrl: base })).toMatch(new RegExp(`could not reach 127\\.0\\.0\\.1:${port}`));
   });

@@ -19,7 +19,7 @@ export interface ErrorShape {
 }
 
 /** The wire formats the product speaks; each has a route in lib/testing/loopback-server.ts. */
-export type WireId = 'openai-chat' | 'gemini-generate-content';
+export type WireId = 'openai-chat' | 'gemini-generate-content' | 'anthropic-messages';
 
 export interface ProviderModel {
   id: string;

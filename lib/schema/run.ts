@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ProviderId = z.enum(['simulated', 'openai', 'gemini', 'openai-compatible']);
+export const ProviderId = z.enum(['simulated', 'openai', 'gemini', 'openai-compatible', 'anthropic']);
 export type ProviderId = z.infer<typeof ProviderId>;
 
 /** Run settings: chosen in the Run dialog or on the CLI; stored on the run and exported. */

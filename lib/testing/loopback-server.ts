@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { WireId } from '../providers/types';
 import {
+  anthropicMessageBody,
   defaultErrorBody,
   geminiGenerateContentBody,
   isInterpretationBody,
@@ -17,6 +18,7 @@ export * from './wire-bodies';
 // benchmarked without a network:
 //   openai-chat               POST /v1/chat/completions                     (base URL `${url}/v1`)
 //   gemini-generate-content   POST /v1beta/models/{model}:generateContent   (base URL `${url}`)
+//   anthropic-messages        POST /v1/messages                             (base URL `${url}`)
 // Error bodies come from the descriptors' error shapes. Keep-alive, no per-request logging; recording of
 // requests can be switched off for benchmarks.
 
@@ -80,6 +82,7 @@ export interface LoopbackServer {
   /** `${url}/v1` — OpenAI's base URL. */
   openaiBaseUrl: string;
   geminiBaseUrl: string;
+  anthropicBaseUrl: string;
   /** The base URL a provider of this wire is configured with. */
   baseUrlFor(wire: WireId): string;
   /** Every received request (when recording), in arrival order. */
@@ -146,6 +149,22 @@ const ROUTES: Record<WireId, WireRoute> = {
           return geminiGenerateContentBody({ model, finishReason: 'SAFETY', noContent: true });
         default: // malformedFunctionCall
           return geminiGenerateContentBody({ model, finishReason: 'MALFORMED_FUNCTION_CALL', noContent: true });
+      }
+    },
+  },
+  'anthropic-messages': {
+    path: /^\/v1\/messages(?:\?|$)/,
+    basePath: '',
+    success(model, reply, toolNames) {
+      switch (reply.kind) {
+        case 'toolCalls':
+          return anthropicMessageBody({ model, calls: reply.calls, text: reply.text ?? null });
+        case 'text':
+          return anthropicMessageBody({ model, text: reply.text });
+        case 'refusal':
+          return anthropicMessageBody({ model, text: reply.text ?? null, stopReason: 'refusal' });
+        default: // malformedFunctionCall: a tool_use block whose input is not an object
+          return anthropicMessageBody({ model, calls: [{ name: toolNames[0] ?? 'unknown', arguments: '{"broken": ' }] });
       }
     },
   },
@@ -274,6 +293,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     port,
     openaiBaseUrl: `${url}${ROUTES['openai-chat'].basePath}`,
     geminiBaseUrl: `${url}${ROUTES['gemini-generate-content'].basePath}`,
+    anthropicBaseUrl: `${url}${ROUTES['anthropic-messages'].basePath}`,
     baseUrlFor: (wire) => `${url}${ROUTES[wire].basePath}`,
     requests,
     get count() {

@@ -83,6 +83,33 @@ export function geminiGenerateContentBody(opts: GeminiBodyOptions = {}): Record<
   };
 }
 
+export interface AnthropicBodyOptions {
+  model?: string;
+  calls?: WireCall[];
+  text?: string | null;
+  stopReason?: string;
+  usage?: WireUsage;
+}
+
+/** A Messages API response (`type: "message"`): text blocks first, then tool_use blocks. A string
+ * `arguments` is sent as a JSON string where the input object belongs. */
+export function anthropicMessageBody(opts: AnthropicBodyOptions = {}): Record<string, unknown> {
+  const usage = opts.usage ?? DEFAULT_USAGE;
+  const content: Record<string, unknown>[] = [];
+  if (opts.text != null) content.push({ type: 'text', text: opts.text });
+  (opts.calls ?? []).forEach((c, i) => content.push({ type: 'tool_use', id: `toolu_${i + 1}`, name: c.name, input: c.arguments }));
+  return {
+    id: 'msg_loopback',
+    type: 'message',
+    role: 'assistant',
+    model: opts.model ?? 'loopback-model',
+    content,
+    stop_reason: opts.stopReason ?? ((opts.calls ?? []).length > 0 ? 'tool_use' : 'end_turn'),
+    stop_sequence: null,
+    usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+  };
+}
+
 const DEFAULT_MESSAGES: Record<number, string> = {
   401: 'Incorrect API key provided.',
   403: 'Permission denied.',
@@ -114,6 +141,8 @@ export function wireToolNames(wire: WireId, body: unknown): string[] {
     if (!isRecord(tool)) continue;
     if (wire === 'openai-chat') {
       if (isRecord(tool.function) && typeof tool.function.name === 'string') names.push(tool.function.name);
+    } else if (wire === 'anthropic-messages') {
+      if (typeof tool.name === 'string') names.push(tool.name);
     } else if (Array.isArray(tool.functionDeclarations)) {
       for (const d of tool.functionDeclarations) if (isRecord(d) && typeof d.name === 'string') names.push(d.name);
     }
@@ -126,6 +155,12 @@ export function isInterpretationBody(wire: WireId, body: unknown): boolean {
   if (!isRecord(body)) return false;
   if (wire === 'openai-chat') {
     return Array.isArray(body.messages) && body.messages.some((m) => isRecord(m) && m.role === 'tool');
+  }
+  if (wire === 'anthropic-messages') {
+    return (
+      Array.isArray(body.messages) &&
+      body.messages.some((m) => isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && b.type === 'tool_result'))
+    );
   }
   return (
     Array.isArray(body.contents) &&

@@ -1,0 +1,178 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import { parseFinalText } from '../scoring/markers';
+import type { Observation, ToolCall } from '../schema/observation';
+import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
+import type { RunSettings } from '../schema/run';
+import { errorShape, resolveEndpoint } from './descriptor';
+import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, recordingFetch, type Exchange } from './exchange';
+import type { Provider, ProviderDescriptor, SendOptions } from './types';
+
+// Anthropic's Messages API with tools, through the official @anthropic-ai/sdk (1.10.0). Tools go as
+// `{name, description, input_schema}`; the model's calls come back as `tool_use` content blocks, its words
+// (and the protocol's markers) as `text` blocks. Vendor types stay in this file.
+//
+// What this API version has and has not: no `temperature` and no `seed` (the run's values are not sent;
+// the request as stored shows it); `max_tokens` is required, so a run without an output limit sends
+// DEFAULT_MAX_TOKENS. The SDK sends the key as `Authorization: Bearer …` (the API also takes `x-api-key`;
+// both are declared secret headers).
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** `max_tokens` when the run sets no output limit (the API requires one). */
+export const DEFAULT_MAX_TOKENS = 1024;
+
+/** The id of the fixed call in the interpretation study's injected history. */
+export const INTERPRETATION_TOOL_USE_ID = 'toolu_0';
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+export const anthropicDescriptor: ProviderDescriptor = {
+  id: 'anthropic',
+  label: 'Anthropic (Messages API)',
+  simulated: false,
+  keyVars: ['ANTHROPIC_API_KEY'],
+  keyRequired: true,
+  baseUrlVar: 'ANTHROPIC_BASE_URL',
+  defaultBaseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+  defaultModel: 'claude-haiku-5-5',
+  models: [],
+  secretHeaders: ['x-api-key', 'authorization'],
+  secretParams: [],
+  wire: 'anthropic-messages',
+  // `{type: "error", error: {type, message}, request_id}`
+  errorShape: errorShape((status, message) => ({
+    type: 'error',
+    error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+    request_id: 'req_loopback',
+  })),
+};
+
+/** The wire body for one request: tools in the request's order, the protocol as `system`. */
+export function buildAnthropicBody(request: ProviderRequest, settings: RunSettings): MessageCreateParamsNonStreaming {
+  const messages: MessageParam[] = [{ role: 'user', content: request.task }];
+  if (request.kind === 'interpretation' && request.interpretation) {
+    const { call, result } = request.interpretation;
+    messages.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id: INTERPRETATION_TOOL_USE_ID, name: call.name, input: call.arguments }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: INTERPRETATION_TOOL_USE_ID, content: typeof result === 'string' ? result : JSON.stringify(result) }],
+      },
+    );
+  }
+  const tools: Tool[] = request.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters as Tool['input_schema'],
+  }));
+  const body: MessageCreateParamsNonStreaming = {
+    model: settings.model,
+    max_tokens: settings.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    system: request.system,
+    messages,
+  };
+  if (tools.length > 0) body.tools = tools;
+  return body;
+}
+
+/**
+ * A Messages response → Observation; null when the body is not a message (malformed_body). `refusal` is
+ * the stop reason the API gives when it declined to answer.
+ */
+export function reshapeAnthropicResponse(message: unknown, request: ProviderRequest): { observation: Observation; usage: TokenUsage | null } | null {
+  if (!isPlainObject(message) || !Array.isArray(message.content)) return null;
+  const known = new Set(request.tools.map((t) => t.name));
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  let malformed: string | null = null;
+  for (const block of message.content as unknown[]) {
+    if (!isPlainObject(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type !== 'tool_use') continue;
+    const name = typeof block.name === 'string' ? block.name : '';
+    const args = isPlainObject(block.input) ? block.input : null;
+    toolCalls.push(args ? { name, arguments: args } : { name, arguments: null, rawArguments: JSON.stringify(block.input ?? null) });
+    if (malformed) continue;
+    if (!known.has(name)) malformed = `unknown_tool:${name}`;
+    else if (args === null) malformed = 'unparseable_arguments';
+  }
+  const text = texts.length > 0 ? texts.join('') : null;
+  const parsed = parseFinalText(text, request.markers);
+  const stopReason = typeof message.stop_reason === 'string' ? message.stop_reason : null;
+  return {
+    observation: { toolCalls, marker: parsed.marker, label: parsed.label, text, refusal: stopReason === 'refusal', malformed, finishReason: stopReason },
+    usage: anthropicUsage(message.usage),
+  };
+}
+
+function anthropicUsage(usage: unknown): TokenUsage | null {
+  if (!isPlainObject(usage)) return null;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return { inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) };
+}
+
+// One SDK client per server and key, as for OpenAI; the exchange travels in each request's fetch options.
+const EXCHANGE = Symbol('tclab.exchange');
+type ExchangeInit = { [EXCHANGE]?: Exchange };
+type SdkFetchOptions = NonNullable<NonNullable<Parameters<Anthropic['messages']['create']>[1]>['fetchOptions']>;
+const MAX_CLIENTS = 16;
+const clients = new Map<string, Anthropic>();
+
+const exchangeFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const exchange = (init as (RequestInit & ExchangeInit) | undefined)?.[EXCHANGE];
+  if (!exchange) return Promise.reject(new Error('internal: request without an exchange to record into'));
+  // messages.create without `stream` reads the body with json() (text() for errors)
+  return recordingFetch(exchange, undefined, { textOnly: true })(input, init);
+};
+
+function clientFor(baseURL: string, apiKey: string): Anthropic {
+  const key = JSON.stringify([baseURL, apiKey]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new Anthropic({
+      apiKey,
+      // explicit, so that the SDK reads neither ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL nor a profile
+      authToken: null,
+      baseURL,
+      // one attempt per HTTP exchange: retries are the run engine's, recorded as attempts
+      maxRetries: 0,
+      fetch: exchangeFetch,
+      logLevel: 'off',
+    });
+    clients.set(key, client);
+    if (clients.size > MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
+  }
+  return client;
+}
+
+export const anthropicProvider: Provider = {
+  descriptor: anthropicDescriptor,
+  async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+    const { settings, signal } = options;
+    const built = buildAnthropicBody(request, settings);
+    const endpoint = resolveEndpoint(anthropicDescriptor, settings);
+    if (!endpoint.ok || endpoint.key === null) {
+      return configErrorResult(anthropicDescriptor, built, endpoint.ok ? 'the anthropic provider needs a key' : endpoint.message);
+    }
+    const ctx = newAttempt(anthropicDescriptor, built, signal);
+    try {
+      const fetchOptions = Object.assign<SdkFetchOptions, ExchangeInit>({}, { [EXCHANGE]: ctx.exchange });
+      const message: unknown = await clientFor(endpoint.baseUrl, endpoint.key).messages.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
+      const reshaped = reshapeAnthropicResponse(message, request);
+      if (!reshaped) return failedResult(ctx, new Error('the body is not a Messages API message'));
+      return okResult(ctx, reshaped.observation, reshaped.usage);
+    } catch (error) {
+      return failedResult(ctx, error);
+    }
+  },
+};
