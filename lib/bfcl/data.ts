@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { SpecError } from '../schema/common';
+import { checkJsonValue, readJson } from '../schema/input';
 import { parsePyJson } from './pyjson';
 
 /**
@@ -53,8 +54,18 @@ export function parseJsonLines(text: string, file: string, python = false): Json
   lines.forEach((raw, i) => {
     const line = raw.trim();
     if (!line) return;
+    if (!python) {
+      // each line read as every door reads JSON (lib/schema/input.ts): size, depth, NUL and lone surrogates
+      const r = readJson(line);
+      if (!r.ok) throw new SpecError(`${file}:${i + 1}: ${r.issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, r.issues.map((x) => ({ path: `${file}:${i + 1}:${x.path}`, message: x.message })));
+      out.push({ line: i + 1, value: r.value });
+      return;
+    }
     try {
-      out.push({ line: i + 1, value: python ? parsePyJson(line) : (JSON.parse(line) as unknown) });
+      const value = parsePyJson(line);
+      const bad = checkJsonValue(value);
+      if (bad.length) throw new Error(`${bad[0].path}: ${bad[0].message}`);
+      out.push({ line: i + 1, value });
     } catch (e) {
       throw new SpecError(`${file}:${i + 1}: not valid JSON: ${(e as Error).message}`, [{ path: `${file}:${i + 1}`, message: (e as Error).message }]);
     }

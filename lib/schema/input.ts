@@ -18,7 +18,7 @@ const MB = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) === 0
 
 /** A path for messages: long paths (deep nesting) keep their first segments. */
 function shortPath(path: readonly (string | number)[]): string {
-  return path.length > 8 ? `${pathString(path.slice(0, 8))}…` : pathString(path);
+  return path.length > 12 ? `${pathString(path.slice(0, 12))}…` : pathString(path);
 }
 
 interface Scan {
