@@ -49,6 +49,9 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
       return claim.attemptN;
     },
     async send(request) {
+      // the sending mark (lib/db/trials.ts) knows no turns: say which turn this attempt is for before it leaves
+      const turnN = (request.history?.length ?? 0) + 1;
+      if (turnN > 1) await setAttemptTurn(claim.id, claim.attemptN, turnN);
       if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
       const result = await ctx.provider.send(request, { settings: ctx.settings });
       release(result.outcome === 'ok');
@@ -71,11 +74,8 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
   release(false);
   if (outcome.kind === 'finished') return { kind: 'done', status };
   if (outcome.kind === 'fenced') return { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
-  // a transport error: the attempt belongs to the turn that was being asked
-  const turn = outcome.turns.length + 1;
+  // a transport error: the attempt (already marked with its turn) counts against the turn being asked
   const lastAnswered = outcome.turns[outcome.turns.length - 1]?.attemptN ?? 0;
   const failuresThisTurn = outcome.attemptN - lastAnswered;
-  const next = await afterTransportError(ctx, claim, outcome.result, failuresThisTurn >= ctx.settings.maxAttempts);
-  await setAttemptTurn(claim.id, outcome.attemptN, turn);
-  return next;
+  return afterTransportError(ctx, claim, outcome.result, failuresThisTurn >= ctx.settings.maxAttempts);
 }

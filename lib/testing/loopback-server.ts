@@ -8,6 +8,7 @@ import {
   isInterpretationBody,
   openaiChatCompletionBody,
   wireToolNames,
+  wireToolRounds,
   type WireCall,
 } from './wire-bodies';
 
@@ -116,6 +117,21 @@ interface WireRoute {
   /** The base URL's path below the server's root. */
   basePath: string;
   success(model: string, reply: Reply, toolNames: string[]): Record<string, unknown>;
+}
+
+/**
+ * A scripted multi-turn conversation (task studies): a request that carries n rounds of earlier tool
+ * results gets `turns[n]` (the last one once the script runs out). Calls without an id get `call_<turn>_<i>`
+ * on the OpenAI wire (ids must be unique over a conversation); on Gemini they go without one, as Gemini
+ * often sends them.
+ */
+export function conversationScript(turns: Reply[]): Script {
+  return (req) => {
+    const n = wireToolRounds(req.wire, req.body).length;
+    const reply = turns[Math.min(n, turns.length - 1)];
+    if (reply.kind !== 'toolCalls' || req.wire !== 'openai-chat') return reply;
+    return { ...reply, calls: reply.calls.map((c, i) => ({ ...c, id: c.id ?? `call_${n + 1}_${i + 1}` })) };
+  };
 }
 
 /** One route per wire format: TypeScript refuses a WireId without one. */

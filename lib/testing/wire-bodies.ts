@@ -5,6 +5,8 @@ import type { WireId } from '../providers/types';
 // the official SDKs accept, plus usage). Used by the loopback server and by tests that script a body.
 
 export interface WireCall {
+  /** The call's id on the wire (OpenAI tool_calls[].id, Gemini functionCall.id); default OpenAI `call_<i>`, Gemini none. */
+  id?: string;
   name: string;
   /** An object is sent as JSON; a string is sent verbatim (e.g. arguments that are not valid JSON). */
   arguments: Record<string, unknown> | string;
@@ -38,7 +40,7 @@ export function openaiChatCompletionBody(opts: OpenAIBodyOptions = {}): Record<s
   };
   if (calls.length > 0) {
     message.tool_calls = calls.map((c, i) => ({
-      id: `call_${i + 1}`,
+      id: c.id ?? `call_${i + 1}`,
       type: 'function',
       function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
     }));
@@ -68,7 +70,7 @@ export function geminiGenerateContentBody(opts: GeminiBodyOptions = {}): Record<
   const usage = opts.usage ?? DEFAULT_USAGE;
   const parts: Record<string, unknown>[] = [];
   if (opts.text != null) parts.push({ text: opts.text });
-  for (const c of opts.calls ?? []) parts.push({ functionCall: { name: c.name, args: c.arguments } });
+  for (const c of opts.calls ?? []) parts.push({ functionCall: { ...(c.id !== undefined && { id: c.id }), name: c.name, args: c.arguments } });
   const candidate: Record<string, unknown> = { finishReason: opts.finishReason ?? 'STOP', index: 0 };
   if (!opts.noContent) candidate.content = { role: 'model', parts };
   return {
@@ -166,4 +168,44 @@ export function isInterpretationBody(wire: WireId, body: unknown): boolean {
     Array.isArray(body.contents) &&
     body.contents.some((c) => isRecord(c) && Array.isArray(c.parts) && c.parts.some((p) => isRecord(p) && isRecord(p.functionResponse)))
   );
+}
+
+/** One round of tool results a request carries back to the model (task conversations), in its wire's form. */
+export interface WireToolRound {
+  /** The calls the assistant made in that round, as sent back (OpenAI tool_calls, Gemini functionCall parts). */
+  calls: { id: string | null; name: string }[];
+  /** The results, in order (OpenAI role:"tool" messages with tool_call_id, Gemini functionResponse parts). */
+  results: { id: string | null; name: string | null; content: unknown }[];
+}
+
+/** The rounds of earlier tool calls and their results a request carries, oldest first. */
+export function wireToolRounds(wire: WireId, body: unknown): WireToolRound[] {
+  const rounds: WireToolRound[] = [];
+  if (!isRecord(body)) return rounds;
+  if (wire === 'openai-chat') {
+    for (const m of Array.isArray(body.messages) ? body.messages : []) {
+      if (!isRecord(m)) continue;
+      if (m.role === 'assistant' && Array.isArray(m.tool_calls))
+        rounds.push({ calls: m.tool_calls.filter(isRecord).map((c) => ({ id: typeof c.id === 'string' ? c.id : null, name: isRecord(c.function) ? String(c.function.name) : '' })), results: [] });
+      else if (m.role === 'tool' && rounds.length > 0) {
+        let content: unknown = m.content;
+        try {
+          content = typeof m.content === 'string' ? JSON.parse(m.content) : m.content;
+        } catch {
+          // not JSON: kept as the text it is
+        }
+        rounds[rounds.length - 1].results.push({ id: typeof m.tool_call_id === 'string' ? m.tool_call_id : null, name: null, content });
+      }
+    }
+    return rounds;
+  }
+  for (const c of Array.isArray(body.contents) ? body.contents : []) {
+    if (!isRecord(c) || !Array.isArray(c.parts)) continue;
+    const calls = c.parts.filter((p) => isRecord(p) && isRecord(p.functionCall)).map((p) => (p as { functionCall: Record<string, unknown> }).functionCall);
+    const responses = c.parts.filter((p) => isRecord(p) && isRecord(p.functionResponse)).map((p) => (p as { functionResponse: Record<string, unknown> }).functionResponse);
+    if (c.role === 'model' && calls.length > 0) rounds.push({ calls: calls.map((f) => ({ id: typeof f.id === 'string' ? f.id : null, name: String(f.name) })), results: [] });
+    else if (c.role === 'user' && responses.length > 0 && rounds.length > 0)
+      rounds[rounds.length - 1].results.push(...responses.map((f) => ({ id: typeof f.id === 'string' ? f.id : null, name: typeof f.name === 'string' ? f.name : null, content: f.response })));
+  }
+  return rounds;
 }
