@@ -2,14 +2,15 @@ import { RUN_CONTROL, type ControlAction } from '../schema/run-status';
 import { getRun, setRunStatus } from '../db/runs';
 import { cancelQueuedTrials } from '../db/trials';
 import { clearHalt, haltRun } from '../queue/halt';
-import { enqueuePending } from './start';
+import { enqueuePending, startRun } from './start';
 
 export type { ControlAction } from '../schema/run-status';
 
 /**
  * Pause stops claims (workers drop jobs of a paused run; their trials stay queued) and, through the run's
  * halt key, the sending of trials already claimed and waiting for a slot (their claims are given back).
- * Resume re-adds the jobs. Cancel stops new requests: queued trials become cancelled; what was sent stays
+ * Resume re-adds the jobs; a run that never started (paused while prechecking, or left prechecking by a
+ * process that died) first finishes its pre-checks here. Cancel stops new requests: queued trials become cancelled; what was sent stays
  * recorded.
  */
 export async function controlRun(runId: string, action: ControlAction): Promise<{ ok: boolean; status: string; message: string }> {
@@ -26,6 +27,13 @@ export async function controlRun(runId: string, action: ControlAction): Promise<
     if (run.status === 'failed' && !run.startedAt)
       return { ok: false, status: run.status, message: 'its pre-checks failed, so it never started: start a new run' };
     if (!RUN_CONTROL.resume.from.includes(run.status)) return { ok: false, status: run.status, message: `cannot resume a ${run.status} run` };
+    if (!run.startedAt && (run.status === 'prechecking' || run.status === 'paused')) {
+      // never started: its pre-checks are finished here (taken over if their process is gone), then its trials enqueued
+      await clearHalt(runId);
+      const r = await startRun(runId, { from: ['prechecking', 'paused'] });
+      const now = (await getRun(runId))?.status ?? run.status;
+      return { ok: r.ok, status: now, message: r.ok ? 'resumed: pre-checks passed, trials enqueued' : `cannot resume: ${r.reason}` };
+    }
     await clearHalt(runId); // first: a run marked running must not keep refusing its own slots
     const ok = await setRunStatus(runId, [...RUN_CONTROL.resume.from], RUN_CONTROL.resume.to);
     if (ok) await enqueuePending(runId);

@@ -1,14 +1,19 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { RunSettings, type RunSettingsInput } from '../schema/run';
+import { transportFailureOf } from '../schema/request';
+import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, expandTrials } from '../design/matrix';
 import { getExperiment } from '../db/experiments';
-import { getRun, insertRun, newRunId, setRunStatus, type RunRow } from '../db/runs';
+import { getRun, insertRun, newRunId, type RunRow } from '../db/runs';
 import { insertTrials, pendingTrialIds } from '../db/trials';
-import { insertPrecheckAttempt } from '../db/attempts';
+import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
 import { getProvider } from '../providers/registry';
 import { describeProviderFailure } from '../providers/precheck';
 import { enqueueTrials, type EnqueueOptions } from '../queue/enqueue';
 import { primeRunContext } from './context';
+import { retryDelayMs } from './retry';
 
 /** Write the run and all its trial rows first; nothing is enqueued until pre-checks pass. */
 export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown): Promise<RunRow> {
@@ -28,37 +33,84 @@ export async function createRun(experimentId: string, settingsInput: RunSettings
 
 export type StartResult = { ok: true } | { ok: false; reason: string };
 
+export interface StartOptions {
+  /** Who sends the pre-checks (default: this process). */
+  owner?: string;
+  /** Statuses the pre-checks may be taken from (default: created, or prechecking under an expired lease). */
+  from?: readonly RunStatus[];
+  /** Test hook: called once a pre-check attempt is booked as sending, just before it leaves. */
+  beforePrecheck?: (n: number) => Promise<void>;
+}
+
+const PROCESS_OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+/** Lease of the pre-checks' holder: one request at the run's timeout, plus a margin. */
+const precheckLeaseMs = (timeoutMs: number) => timeoutMs + 5000;
+
 /**
- * Pre-checks, then enqueue. Idempotent: a retried start job continues where the last one stopped, and a
- * run already running only gets its missing jobs re-added (same job ids).
+ * Pre-checks, then enqueue. Durable and idempotent: the pre-checks are taken under a lease on the run; each
+ * request is booked as an attempt row just before it leaves; transport errors are retried with backoff (a
+ * 4xx is a configuration error and fails at once); a run whose pre-checking process died is taken over
+ * (reconcile, resume) and goes on from the first pre-check without an answer. A run already running only
+ * gets its missing jobs re-added (same job ids).
  */
-export async function startRun(runId: string): Promise<StartResult> {
+export async function startRun(runId: string, opts: StartOptions = {}): Promise<StartResult> {
   const run = await getRun(runId);
   if (!run) return { ok: false, reason: `run ${runId} not found` };
   if (run.status === 'running') {
     await enqueuePending(runId);
     return { ok: true };
   }
-  if (!(await setRunStatus(runId, ['created', 'prechecking'], 'prechecking'))) return { ok: false, reason: `run is ${run.status}` };
-  const exp = await getExperiment(run.experimentId);
-  if (!exp) return fail(runId, `experiment ${run.experimentId} not found`);
-  const provider = getProvider(run.settings.provider);
-  for (const pc of exp.spec.prechecks) {
-    const request = buildRequest(exp.spec, { study: pc.study, caseId: pc.caseId, condition: pc.condition });
-    const result = await provider.send(request, { settings: run.settings });
-    const n = await insertPrecheckAttempt(runId, result);
-    if (result.outcome !== 'ok') return fail(runId, `pre-check ${n} failed: ${describeProviderFailure(result, run.settings.provider)}`);
+  const owner = opts.owner ?? PROCESS_OWNER;
+  const { timeoutMs, maxAttempts, retryBaseMs } = run.settings;
+  const claim = await claimPrecheck(runId, owner, precheckLeaseMs(timeoutMs), opts.from ?? ['created', 'prechecking']);
+  if (!claim.ok) {
+    if (claim.status === 'prechecking') return { ok: false, reason: `its pre-checks are being sent by another process (lease until ${claim.leaseExpiresAt?.toISOString()})` };
+    return { ok: false, reason: `run is ${claim.status}` };
   }
-  if (!(await setRunStatus(runId, ['prechecking'], 'running'))) return { ok: false, reason: 'run changed state during pre-checks' };
+  const exp = await getExperiment(run.experimentId);
+  if (!exp) return fail(runId, owner, `experiment ${run.experimentId} not found`);
+  const provider = getProvider(run.settings.provider);
+  const progress = await precheckProgress(runId);
+  let tries = progress.attemptsOfNext;
+  for (let i = progress.passed; i < exp.spec.prechecks.length; i++) {
+    const pc = exp.spec.prechecks[i];
+    const request = buildRequest(exp.spec, { study: pc.study, caseId: pc.caseId, condition: pc.condition });
+    for (;;) {
+      if (tries >= maxAttempts) return fail(runId, owner, `pre-check ${i + 1} failed: no answer after ${tries} attempts (each was lost)`);
+      const n = await markPrecheckSending(runId, owner, precheckLeaseMs(timeoutMs));
+      if (n === null) return stopped(runId);
+      if (opts.beforePrecheck) await opts.beforePrecheck(n);
+      const result = await provider.send(request, { settings: run.settings });
+      await recordPrecheckAttempt(runId, n, result);
+      tries++;
+      if (result.outcome === 'ok') break;
+      const failure = `pre-check ${i + 1} failed${tries > 1 ? ` after ${tries} attempts` : ''}: ${describeProviderFailure(result, run.settings.provider)}`;
+      // a request or configuration error repeats on every attempt; transport errors are retried like trials'
+      const error = transportFailureOf(result);
+      if (error?.kind === 'http_4xx' || tries >= maxAttempts) return fail(runId, owner, failure);
+      const delay = retryDelayMs(tries, error?.retryAfterMs, retryBaseMs);
+      if (!(await renewPrecheckLease(runId, owner, delay + precheckLeaseMs(timeoutMs)))) return stopped(runId);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+    tries = 0;
+  }
+  if (!(await finishPrecheck(runId, owner))) return stopped(runId);
   primeRunContext(runId, exp.spec, run.settings); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
   await enqueuePending(runId, { first: run.settings.concurrency, waitForPickup: true });
   return { ok: true };
 }
 
-async function fail(runId: string, reason: string): Promise<StartResult> {
-  await setRunStatus(runId, ['created', 'prechecking'], 'failed', reason);
+async function fail(runId: string, owner: string, reason: string): Promise<StartResult> {
+  await failPrecheck(runId, owner, reason);
   return { ok: false, reason };
+}
+
+/** Paused, cancelled or taken over while its pre-checks were being sent. */
+async function stopped(runId: string): Promise<StartResult> {
+  const now = await getRun(runId);
+  return { ok: false, reason: `run is ${now?.status ?? 'missing'}` };
 }
 
 /** (Re-)add a job for every trial that is not final; BullMQ ignores ids that already have a job. */

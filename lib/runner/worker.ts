@@ -117,7 +117,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   }, 250);
   const pass = (force = false) =>
     reconcile({ force })
-      .then((r) => (r.pending || r.completed ? log('debug', 'reconciled', r) : undefined))
+      .then((r) => (r.pending || r.completed || r.prechecks ? log('debug', 'reconciled', r) : undefined))
       .catch((e: Error) => log('warn', 'reconcile failed', { err: e.message }));
   // connections, prepared statements and the limiter's script ready before the first trial needs them
   const warm = Promise.all([warmUpTrialStatements(WARM_CONNECTIONS), limiter.warmUp()]).catch((e: Error) => log('warn', 'warm-up failed', { err: e.message }));

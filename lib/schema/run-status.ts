@@ -60,12 +60,12 @@ export const CONTROL_ACTIONS: readonly ControlAction[] = ['pause', 'resume', 'ca
 
 /**
  * Run control rules: which statuses each action accepts and what it makes of the run. Pause stops claims and
- * sends; resume continues a paused run or a run stopped by a configuration error (it had started); cancel
- * stops new requests for good.
+ * sends; resume continues a paused run, a run stopped by a configuration error (it had started), or a run
+ * whose pre-checking process is gone (it finishes the pre-checks first); cancel stops new requests for good.
  */
 export const RUN_CONTROL: Record<ControlAction, { from: readonly RunStatus[]; to: RunStatus }> = {
   pause: { from: ['running', 'prechecking'], to: 'paused' },
-  resume: { from: ['paused', 'failed'], to: 'running' },
+  resume: { from: ['paused', 'failed', 'prechecking'], to: 'running' },
   cancel: { from: ['created', 'prechecking', 'running', 'paused', 'failed'], to: 'cancelled' },
 };
 

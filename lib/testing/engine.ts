@@ -49,6 +49,34 @@ export function spawnWorker(env: Record<string, string | undefined> = {}, nodeAr
   };
 }
 
+/** A `tclab` CLI command as one process in its own group (`node --import tsx`), to be killed mid-way. */
+export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): WorkerProcess & { exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/tclab.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return {
+    proc,
+    exited,
+    output: () => out,
+    kill: async (signal = 'SIGKILL') => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      try {
+        process.kill(-proc.pid!, signal);
+      } catch {
+        return;
+      }
+      await exited;
+    },
+  };
+}
+
 /** Run a `tclab` CLI command to completion. */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLoopbackServer, echoScript, type LoopbackServer, type Reply } from '../testing/loopback-server';
+import { engineViolations, runCli, spawnCli, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
+import { closeDb, pool } from '../db/client';
+import { resetEnvCache } from '../env';
+import { closeQueues } from '../queue/connection';
+import { ensureTemplateExperiment } from '../db/templates';
+import { getRun } from '../db/runs';
+import { claimPrecheck, markPrecheckSending } from '../db/prechecks';
+import { createRun, startRun } from './start';
+import { startWorker } from './worker';
+
+// Durable pre-checks against a loopback OpenAI-wire server: transport errors retried with backoff, every
+// request an attempt row, a run whose pre-checking process died taken over by reconcile or `tclab resume`.
+
+const KEY = 'sk-test-precheck-0000';
+let server: LoopbackServer;
+let experimentId: string;
+const spawned: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  server = await startLoopbackServer();
+  process.env.OPENAI_API_KEY = KEY;
+  process.env.OPENAI_BASE_URL = server.openaiBaseUrl;
+  resetEnvCache();
+  experimentId = (await ensureTemplateExperiment('reference-study')).id;
+});
+
+afterAll(async () => {
+  await Promise.all(spawned.map((p) => p.kill()));
+  await server.close();
+  await closeQueues();
+  await closeDb();
+});
+
+const settings = (extra: Record<string, unknown> = {}) => ({
+  provider: 'openai',
+  model: 'loopback-model',
+  baseUrl: server.openaiBaseUrl,
+  retryBaseMs: 20,
+  maxAttempts: 3,
+  timeoutMs: 2000,
+  concurrency: 8,
+  ...extra,
+});
+
+const prechecks = async (runId: string) =>
+  (
+    await pool().query<{ n: number; outcome: string; error_kind: string | null; trial_id: string | null }>(
+      `SELECT n, outcome, error_kind, trial_id FROM attempts WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
+      [runId],
+    )
+  ).rows.map((a) => [a.n, a.outcome, a.error_kind, a.trial_id]);
+
+/** Answers from a list, one per request, then the echo. */
+function scripted(first: Reply[]) {
+  let i = 0;
+  server.setScript((req) => (i < first.length ? first[i++] : echoScript(req)));
+}
+
+describe('durable pre-checks', () => {
+  it('retries a 500 and a reset on the pre-checks like trials; each request is an attempt row outside every denominator', async () => {
+    scripted([{ kind: 'http', status: 500 }, { kind: 'reset' }]);
+    const run = await createRun(experimentId, settings());
+    expect(await startRun(run.id)).toEqual({ ok: true });
+    expect(await prechecks(run.id)).toEqual([
+      [1, 'transport_error', 'http_5xx', null],
+      [2, 'transport_error', 'reset', null],
+      [3, 'ok', null, null],
+      [4, 'ok', null, null],
+    ]);
+    expect((await getRun(run.id))!.status).toBe('running');
+    const worker = startWorker({ concurrency: 8 });
+    try {
+      expect((await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved', 'failed'])).status).toBe('completed');
+    } finally {
+      await worker.close();
+    }
+    expect(await engineViolations(run.id)).toEqual([]);
+    const formal = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id]);
+    expect(formal.rows[0].n).toBe(152);
+  });
+
+  it('fails at once on a 4xx, and after its attempts on transport errors; the trials are then never sent', async () => {
+    scripted([{ kind: 'http', status: 401 }]);
+    const refused = await createRun(experimentId, settings());
+    const r1 = await startRun(refused.id);
+    expect(r1).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed: .*key/i) });
+    expect(await prechecks(refused.id)).toEqual([[1, 'transport_error', 'http_4xx', null]]);
+
+    server.setScript(() => ({ kind: 'http', status: 503 }));
+    const down = await createRun(experimentId, settings());
+    const r2 = await startRun(down.id);
+    expect(r2).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed after 3 attempts: .*server error/) });
+    expect((await prechecks(down.id)).map((a) => a[1])).toEqual(['transport_error', 'transport_error', 'transport_error']);
+    for (const id of [refused.id, down.id]) {
+      expect((await getRun(id))!.status).toBe('failed');
+      const t = await pool().query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status`, [id]);
+      expect(t.rows).toEqual([{ status: 'cancelled', n: 152 }]);
+    }
+    server.setScript(echoScript);
+  });
+
+  it('reconcile takes over a run left prechecking by a dead process: its sending mark becomes lost, the pre-checks finish, the run completes', async () => {
+    server.setScript(echoScript);
+    const run = await createRun(experimentId, settings());
+    // a process took the pre-checks, booked one request as sending, and died: its lease runs out at once
+    expect(await claimPrecheck(run.id, 'dead-process', 1)).toEqual({ ok: true });
+    expect(await markPrecheckSending(run.id, 'dead-process', 1)).toBe(1);
+    await waitFor('the dead lease to expire', async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [run.id])).rowCount === 1);
+    const worker = startWorker({ concurrency: 8, reconcileEveryMs: 200 });
+    try {
+      expect((await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved', 'failed'])).status).toBe('completed');
+    } finally {
+      await worker.close();
+    }
+    expect(await prechecks(run.id)).toEqual([
+      [1, 'lost', 'lost', null],
+      [2, 'ok', null, null],
+      [3, 'ok', null, null],
+    ]);
+    expect(await engineViolations(run.id)).toEqual([]);
+  });
+
+  it('a CLI killed during the pre-check: `tclab resume` refuses while its lease holds, then finishes the pre-checks, and the run completes', async () => {
+    let seen!: () => void;
+    const firstSeen = new Promise<void>((resolve) => (seen = resolve));
+    let n = 0;
+    server.setScript((req) => {
+      if (++n === 1) {
+        seen();
+        return { kind: 'hang' };
+      }
+      return echoScript(req);
+    });
+    const cli = spawnCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--timeout-ms', '2000', '--no-worker'], {
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: server.openaiBaseUrl,
+      TCLAB_LOG_LEVEL: 'warn',
+    });
+    spawned.push(cli);
+    await firstSeen;
+    await cli.kill('SIGKILL');
+    const runId = /run (r_\w+)/.exec(cli.output())![1];
+    expect((await getRun(runId))!.status).toBe('prechecking');
+    expect(await prechecks(runId)).toEqual([[1, 'sending', null, null]]);
+
+    const early = await runCli(['resume', runId]);
+    expect(early.code).toBe(1);
+    expect(early.stdout).toContain('being sent by another process');
+
+    await waitFor('the killed CLI’s lease to expire', async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [runId])).rowCount === 1, 30_000);
+    const resumed = await runCli(['resume', runId]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('pre-checks passed');
+    expect(await prechecks(runId)).toEqual([
+      [1, 'lost', 'lost', null],
+      [2, 'ok', null, null],
+      [3, 'ok', null, null],
+    ]);
+    expect((await getRun(runId))!.status).toBe('running');
+    const worker = startWorker({ concurrency: 8 });
+    try {
+      expect((await waitForRunStatus(runId, ['completed', 'completed_with_unresolved', 'failed'])).status).toBe('completed');
+    } finally {
+      await worker.close();
+    }
+    expect(await engineViolations(runId)).toEqual([]);
+  });
+});
