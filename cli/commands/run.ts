@@ -4,6 +4,7 @@ import { ensureDatabase, migrate } from '../../lib/db/migrate';
 import { ensureTemplateExperiment } from '../../lib/db/templates';
 import { saveExperiment, getExperiment } from '../../lib/db/experiments';
 import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
+import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
 import { createRun, startRun } from '../../lib/runner/start';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
@@ -81,9 +82,11 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const final = await waitForRun(run.id);
   await worker?.close();
 
-  const printed = await printSummary(final, clusterBy);
-  if (opts.out || opts.csv || opts.checksCsv) await exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv }, clusterBy);
-  const gatesHeld = printed ? await ciOutputs(final.id, printed.title, printed.summary, gates, opts) : gates.length === 0;
+  // the database may restart at any point while we wait: reconnect with backoff, never a stack trace
+  const printed = await withDatabaseRetry(() => printSummary(final, clusterBy), reconnecting());
+  if (opts.out || opts.csv || opts.checksCsv)
+    await withDatabaseRetry(() => exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv }, clusterBy), reconnecting());
+  const gatesHeld = printed ? await withDatabaseRetry(() => ciOutputs(final.id, printed.title, printed.summary, gates, opts), reconnecting()) : gates.length === 0;
   const ok = runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) && gatesHeld;
   if (final.status !== 'completed')
     err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
@@ -105,12 +108,32 @@ async function resolveExperiment(opts: RunOptions): Promise<string> {
   throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
 }
 
-/** Poll PostgreSQL (the source of truth) until the run is final; progress goes to stderr. */
+/** Reconnect messages on stderr: one when the database goes away, one when it answers again. */
+function reconnecting(): DatabaseRetryOptions {
+  let told = false;
+  return {
+    onUnavailable(e) {
+      if (told) return;
+      told = true;
+      err(`\ntclab: the database is unavailable (${e.message.split('\n')[0]}); reconnecting with backoff…\n`);
+    },
+    onBack(ms) {
+      told = false;
+      err(`tclab: the database is back after ${(ms / 1000).toFixed(1)} s\n`);
+    },
+  };
+}
+
+/**
+ * Poll PostgreSQL (the source of truth) until the run is final; progress goes to stderr. A database that
+ * restarts meanwhile is waited for (reconnect with backoff); the run goes on without us.
+ */
 export async function waitForRun(runId: string): Promise<RunRow> {
   const tty = stderrIsTty();
   let last = '';
+  const retry = reconnecting();
   for (;;) {
-    const [run, p] = await Promise.all([getRun(runId), runProgress(runId)]);
+    const [run, p] = await withDatabaseRetry(() => Promise.all([getRun(runId), runProgress(runId)]), retry);
     if (!run) throw new Error(`run ${runId} disappeared`);
     const line = `${runStatusLabel(run.status).padEnd(10)} ${p.done}/${p.total} done, ${p.inFlight} in flight, ${p.transportErrors} transport errors, ${p.byStatus.unresolved ?? 0} unresolved`;
     if (line !== last) {

@@ -44,3 +44,69 @@ export async function closeDb(): Promise<void> {
   await h.prisma?.$disconnect().catch(() => {});
   await h.pool.end().catch(() => {});
 }
+
+// Errors that say the database is (for now) out of reach — restarting, shutting down, refusing connections —
+// rather than that a statement was wrong. Callers that wait on a run reconnect on these.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  '57P01', // admin_shutdown: terminating connection due to administrator command
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: the database system is starting up / shutting down
+  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+  '53300', // too_many_connections
+]);
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended unexpectedly/;
+
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (!x || typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    const { code, message, cause, errors } = x as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    stack.push(cause);
+    if (Array.isArray(errors)) stack.push(...errors); // AggregateError: every address refused
+  }
+  return false;
+}
+
+export interface DatabaseRetryOptions {
+  /** Called when the database is found unavailable, before each wait. */
+  onUnavailable?: (error: Error, delayMs: number, downForMs: number) => void;
+  /** Called once the database answers again after an outage. */
+  onBack?: (downForMs: number) => void;
+  /** Give up after the database has been unavailable this long (default 5 minutes). */
+  maxWaitMs?: number;
+  baseMs?: number;
+  capMs?: number;
+}
+
+export class DatabaseUnavailableError extends Error {}
+
+/**
+ * Run `fn`, and while the database is unavailable (see isDatabaseUnavailable) run it again with exponential
+ * backoff (base 200 ms, at most 5 s apart) until it answers or `maxWaitMs` has passed. Other errors pass.
+ */
+export async function withDatabaseRetry<T>(fn: () => Promise<T>, opts: DatabaseRetryOptions = {}): Promise<T> {
+  const { maxWaitMs = 300_000, baseMs = 200, capMs = 5000 } = opts;
+  let downSince: number | null = null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const value = await fn();
+      if (downSince !== null) opts.onBack?.(Date.now() - downSince);
+      return value;
+    } catch (e) {
+      if (!isDatabaseUnavailable(e)) throw e;
+      downSince ??= Date.now();
+      const downFor = Date.now() - downSince;
+      const message = e instanceof Error ? e.message : String(e);
+      if (downFor >= maxWaitMs) throw new DatabaseUnavailableError(`the database is unreachable (for ${Math.round(downFor / 1000)} s): ${message}`);
+      const delay = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 10));
+      opts.onUnavailable?.(e instanceof Error ? e : new Error(message), delay, downFor);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

@@ -6,6 +6,7 @@ import { log } from '../log';
 import { QUEUES, RunJob, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { completeRunIfDone } from '../db/runs';
+import { isDatabaseUnavailable } from '../db/client';
 import { warmUpTrialStatements } from '../db/trials';
 import { leaseMsFor, processTrial, type TrialWorkerOptions } from './trial';
 import { startRun } from './start';
@@ -95,9 +96,18 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     },
     { ...common, connection: connections[1], concurrency: 4 },
   );
+  // While PostgreSQL restarts every job fails: one warning per 5 s, not one error per job. Nothing is lost —
+  // the trials are still in PostgreSQL, and reconcile gives them jobs again once it answers.
+  let dbDownLoggedAt = 0;
   for (const w of [...trialWorkers, runs]) {
     w.on('failed', (job, err) => {
-      if (!(err instanceof DelayedError)) log('error', 'job failed', { queue: w.name, jobId: job?.id, err: err.message });
+      if (err instanceof DelayedError) return;
+      if (isDatabaseUnavailable(err)) {
+        if (Date.now() - dbDownLoggedAt > 5000) log('warn', 'database unavailable: jobs fail until it is back; reconcile re-adds them', { queue: w.name, err: err.message });
+        dbDownLoggedAt = Date.now();
+        return;
+      }
+      log('error', 'job failed', { queue: w.name, jobId: job?.id, err: err.message });
     });
     w.on('error', (err) => {
       // A job whose keys vanished (Redis lost its data) is not lost work: reconcile re-adds it from PostgreSQL.
