@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
 import { saveExperiment } from './experiments';
 import { setRunStatus } from './runs';
-import { claimTrial, markExhausted, markSending, recordResult, recordTransportError, unclaimTrial, type ClaimedTrial, type SendingTrial } from './trials';
+import { cancelQueuedTrials, claimTrial, markExhausted, markSending, recordResult, recordTransportError, unclaimTrial, type ClaimedTrial, type SendingTrial } from './trials';
 import { createRun } from '../runner/start';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../schema/request';
@@ -134,6 +134,23 @@ describe('batched claim and record', () => {
     expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost']]);
     const t = await pool().query<{ status: string }>(`SELECT status FROM trials WHERE id = $1`, [id]);
     expect(t.rows[0].status).toBe('unresolved');
+  });
+
+  it('cancels the trials of a dead holder with the queued ones; its sending mark becomes lost', async () => {
+    const exp = await saveExperiment({ ...benchSpec(4), id: 'trials-itest-cancel' });
+    const run = await createRun(exp.id, { provider: 'simulated' });
+    await setRunStatus(run.id, ['created'], 'running');
+    const [dead, live] = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY trial_key`, [run.id])).rows.map((r) => r.id);
+    await sending(claimed(await claimTrial(dead, 'dies', 30_000, 3)));
+    await expireLease(dead);
+    const holder = await sending(claimed(await claimTrial(live, 'alive', 30_000, 3)));
+    await setRunStatus(run.id, ['running'], 'cancelled');
+    expect(await cancelQueuedTrials(run.id)).toBe(3); // the dead holder's and the two queued
+    expect((await attempts(dead)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost']]);
+    // the live holder's answer still lands: it was sent
+    expect(await record(holder)).toBe(true);
+    const st = await pool().query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status ORDER BY status`, [run.id]);
+    expect(st.rows).toEqual([{ status: 'cancelled', n: 3 }, { status: 'passed', n: 1 }]);
   });
 
   it('says why each refused claim of a batch was refused', async () => {

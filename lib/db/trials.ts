@@ -499,10 +499,22 @@ export async function pendingTrialIds(runId: string): Promise<{ id: string; notB
   return r.rows.map((x) => ({ id: x.id, notBefore: x.not_before }));
 }
 
-/** Cancel: queued trials will not be sent. What was sent stays recorded. */
+/**
+ * Cancel: queued trials will not be sent, nor will trials whose holder died (running under an expired lease:
+ * no worker will take them again); a dead holder's sending mark becomes `lost`. What was sent stays recorded.
+ */
 export async function cancelQueuedTrials(runId: string): Promise<number> {
-  const r = await pool().query(`UPDATE trials SET status = 'cancelled', finished_at = now() WHERE run_id = $1 AND status = 'queued'`, [runId]);
-  return r.rowCount ?? 0;
+  const r = await pool().query<{ n: number }>(
+    `WITH t AS (
+       UPDATE trials SET status = 'cancelled', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        WHERE run_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
+        RETURNING id
+     ), lost AS (${markLost('t')}
+     )
+     SELECT count(*)::int AS n FROM t`,
+    [runId],
+  );
+  return r.rows[0].n;
 }
 
 /**
