@@ -5,6 +5,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['pg', '@prisma/adapter-pg', 'bullmq', 'ioredis', 'gpt-tokenizer'],
   poweredByHeader: false,
   typedRoutes: false,
+  // Server actions take up to 24 MB, so an import over the spec limit (5 MB, lib/schema/input.ts) reaches the
+  // one parse and gets its field-named error; the import form refuses larger files before sending them.
+  experimental: { serverActions: { bodySizeLimit: '24mb' } },
 };
 
 export default nextConfig;

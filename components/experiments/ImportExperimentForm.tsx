@@ -1,10 +1,13 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState, type FormEvent } from 'react';
 import { importExperiment, type ActionState } from './actions';
 import { IssueList } from '../IssueList';
+import { INPUT_LIMITS } from '@/lib/schema/input';
 
 const initial: ActionState = { issues: [], message: null };
+/** What a server action accepts (next.config.ts): a larger file is refused here, unsent. */
+const SEND_LIMIT = 24 * 1024 * 1024;
 
 /**
  * Import a spec (pasted or a file), or — with `initialJson` — edit a stored one: either way the result is
@@ -12,8 +15,19 @@ const initial: ActionState = { issues: [], message: null };
  */
 export function ImportExperimentForm({ initialJson, title = 'Import experiment JSON', submitLabel = 'Import' }: { initialJson?: string; title?: string; submitLabel?: string }) {
   const [state, action, pending] = useActionState(importExperiment, initial);
+  const [tooBig, setTooBig] = useState<ActionState | null>(null);
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    const file = (e.currentTarget.elements.namedItem('file') as HTMLInputElement | null)?.files?.[0];
+    const size = file?.size ?? 0;
+    if (size > SEND_LIMIT) {
+      e.preventDefault();
+      const mb = (INPUT_LIMITS.maxBytes / (1024 * 1024)).toFixed(0);
+      setTooBig({ issues: [{ path: '(input)', message: `${size.toLocaleString('en-US')} bytes: over the limit of ${mb} MB (${INPUT_LIMITS.maxBytes.toLocaleString('en-US')} bytes)` }], message: 'The experiment spec is invalid; nothing was stored.' });
+    } else setTooBig(null);
+  };
+  const shown = tooBig ?? state;
   return (
-    <form action={action} className="panel" aria-label={title}>
+    <form action={action} onSubmit={onSubmit} className="panel" aria-label={title}>
       <h2 style={{ marginTop: 0 }}>{title}</h2>
       <p className="muted small">
         A <code>tclab.experiment/v1</code> spec. It is stored as a frozen version: the same content returns the stored version, changed
@@ -39,7 +53,7 @@ export function ImportExperimentForm({ initialJson, title = 'Import experiment J
       <button type="submit" className="primary" disabled={pending}>
         {pending ? 'Saving…' : submitLabel}
       </button>
-      <IssueList message={state.message} issues={state.issues} testId="import-errors" />
+      <IssueList message={shown.message} issues={shown.issues} testId="import-errors" />
     </form>
   );
 }

@@ -1,7 +1,6 @@
 import { ExperimentSpecShape, type ExperimentSpec } from '../schema/experiment';
 import { orThrow, parseSpecValue } from '../schema/parse';
 import { formatIssues, zodIssues } from '../schema/common';
-import { ZodError } from 'zod';
 import { canonicalJson, sha256 } from '../design/hash';
 import { db, pool, utcTimestamp } from './client';
 
@@ -62,7 +61,7 @@ export async function getExperiment(id: string): Promise<(ExperimentRow & { spec
     slug: x.slug,
     version: x.version,
     name: x.name,
-    spec: readStoredSpec(x.spec),
+    spec: readStoredSpec(x.spec, x.id),
     specHash: x.spec_hash,
     frozen: x.frozen,
     template: x.template,
@@ -74,8 +73,21 @@ export async function getExperiment(id: string): Promise<(ExperimentRow & { spec
  * A stored spec, read back: its shape only (it was validated in full when stored). Throws when the row
  * does not parse, e.g. written by hand or by an older version; listings catch that per row.
  */
-export function readStoredSpec(json: unknown): ExperimentSpec {
-  return ExperimentSpecShape.parse(json);
+export function readStoredSpec(json: unknown, id = '(row)'): ExperimentSpec {
+  const r = ExperimentSpecShape.safeParse(json);
+  if (r.success) return r.data;
+  throw new BrokenExperimentError(id, formatIssues(zodIssues(r.error).slice(0, 3)).slice(0, 300));
+}
+
+/** A stored experiment whose spec cannot be read (written by hand or by an older version). */
+export class BrokenExperimentError extends Error {
+  constructor(
+    readonly experimentId: string,
+    readonly reason: string,
+  ) {
+    super(`experiment ${experimentId}: its stored spec cannot be read: ${reason.split('\n')[0]}`);
+    this.name = 'BrokenExperimentError';
+  }
 }
 
 export type ListedExperiment = ExperimentRow & { runs: number; versions: number } & ({ spec: ExperimentSpec; broken: null } | { spec: null; broken: string });
@@ -96,10 +108,9 @@ export async function listExperiments(opts: { archived?: boolean } = {}): Promis
   return rows.map(({ _count, spec, archivedAt: _archived, ...r }) => {
     const base = { ...r, runs: _count.runs, versions: versions.get(r.slug) ?? r.version };
     try {
-      return { ...base, spec: readStoredSpec(spec), broken: null };
+      return { ...base, spec: readStoredSpec(spec, r.id), broken: null };
     } catch (e) {
-      const why = e instanceof ZodError ? formatIssues(zodIssues(e).slice(0, 3)) : (e as Error).message;
-      return { ...base, spec: null, broken: why.slice(0, 300) };
+      return { ...base, spec: null, broken: e instanceof BrokenExperimentError ? e.reason : (e as Error).message.slice(0, 300) };
     }
   });
 }

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getExperiment } from '@/lib/db/experiments';
+import { BrokenExperimentError, getExperiment } from '@/lib/db/experiments';
 import { listRuns, runsProgress } from '@/lib/db/runs';
 import { countMatrix } from '@/lib/design/matrix';
 import { lintExperiment } from '@/lib/design/lint';
@@ -22,7 +22,25 @@ export const dynamic = 'force-dynamic';
 export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string }> }) {
   const { id } = await params;
   const { imported } = await searchParams;
-  const exp = await getExperiment(id);
+  let exp: Awaited<ReturnType<typeof getExperiment>>;
+  try {
+    exp = await getExperiment(id);
+  } catch (e) {
+    // a row that cannot be read is shown as broken, with why; it never becomes an error page
+    if (!(e instanceof BrokenExperimentError)) throw e;
+    return (
+      <>
+        <h1>Experiment {id}</h1>
+        <div className="errors" role="alert" data-testid="broken-experiment">
+          <strong>This experiment&apos;s stored spec cannot be read</strong>
+          <pre style={{ whiteSpace: 'pre-wrap' }}>{e.reason}</pre>
+        </div>
+        <p className="small">
+          <Link href="/">← all experiments</Link>
+        </p>
+      </>
+    );
+  }
   if (!exp) notFound();
   const { spec } = exp;
   const matrix = countMatrix(spec);
