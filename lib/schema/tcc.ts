@@ -23,7 +23,7 @@ export const TCC_EXPECTED_SHAPE = {
    * task: the records that must exist after the task with these fields (collection → record id → fields),
    * or must not (null); anything else that changed is collateral damage.
    */
-  state: z.record(z.string(), z.record(z.string(), JsonObject.nullable())).optional(),
+  state: dict(text(TEXT_MAX.short, 1), dict(text(TEXT_MAX.short, 1), JsonObject.nullable(), 10_000), LIST_MAX.keys).optional(),
   /** task: writes applied twice for one intended action (default 0). */
   duplicate_writes: z.number().int().min(0).max(1_000_000).optional(),
   /** task: calls the fixture refused for want of permission (default 0). */
