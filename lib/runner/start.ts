@@ -5,6 +5,8 @@ import { transportFailureOf } from '../schema/request';
 import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, expandTrials } from '../design/matrix';
+import { checkSpecBounds } from '../schema/bounds';
+import { specBounds } from '../schema/parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunId, type RunRow } from '../db/runs';
 import { insertTrials, pendingTrialIds } from '../db/trials';
@@ -25,6 +27,9 @@ export async function createRun(experimentId: string, settingsInput: RunSettings
   } catch (e) {
     throw new SpecError(`provider: ${(e as Error).message}`, [{ path: 'provider', message: (e as Error).message }]);
   }
+  // a row stored before the bounds (or under a higher limit) is refused here, before anything is expanded
+  const over = checkSpecBounds(exp.spec, specBounds());
+  if (over.length) throw new SpecError(`experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`, over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })));
   const trials = expandTrials(exp.spec);
   const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: trials.length });
   await insertTrials(run.id, trials);
