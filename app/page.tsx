@@ -3,11 +3,18 @@ import { listExperiments } from '@/lib/db/experiments';
 import { countMatrix } from '@/lib/design/matrix';
 import { ImportExperimentForm } from '@/components/experiments/ImportExperimentForm';
 import { formatDate, formatInt } from '@/components/format';
+import { NewExperimentForm } from '@/components/designer/NewExperimentForm';
+import { RowActions } from '@/components/designer/RowActions';
+import { listDrafts } from '@/lib/db/drafts';
+import { TEMPLATES } from '@/lib/templates';
+import { bfclCategories } from '@/lib/bfcl/categories';
 
 export const dynamic = 'force-dynamic';
 
-export default async function ExperimentsPage() {
-  const rows = await listExperiments();
+export default async function ExperimentsPage({ searchParams }: { searchParams: Promise<{ archived?: string }> }) {
+  const showArchived = (await searchParams).archived === '1';
+  const rows = await listExperiments({ archived: showArchived });
+  const drafts = await listDrafts();
   // counted arithmetically; a row that cannot be read is shown as broken, the others as usual
   const details = rows.map((r) => {
     if (!r.spec) return { ...r, studies: [] as string[], formal: null, prechecks: null };
@@ -18,6 +25,24 @@ export default async function ExperimentsPage() {
     <>
       <h1>Experiments</h1>
       <p className="muted">Frozen, versioned specs: studies, scenarios, locales, conditions and case cards. Open one to see its matrix and run it.</p>
+      {drafts.length > 0 && (
+        <section className="panel" aria-label="Drafts">
+          <h2 style={{ marginTop: 0 }}>Drafts in the designer</h2>
+          <ul data-testid="drafts">
+            {drafts.map((d) => (
+              <li key={d.slug}>
+                <Link href={`/designer/${encodeURIComponent(d.slug)}`}>{typeof d.content.name === 'string' && d.content.name ? d.content.name : d.slug}</Link>{' '}
+                <span className="mono small muted">
+                  {d.slug} {d.baseVersion ? `(from v${d.baseVersion})` : '(new)'} · saved {formatDate(d.updatedAt)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <p className="small">
+        {showArchived ? <Link href="/">← current experiments</Link> : <Link href="/?archived=1">Archived experiments</Link>}
+      </p>
       {details.length === 0 ? (
         <p className="panel">No experiments yet. Import one below, or seed the reference study with <code>npm run db:seed</code>.</p>
       ) : (
@@ -32,6 +57,7 @@ export default async function ExperimentsPage() {
                 <th className="num">Pre-checks</th>
                 <th className="num">Runs</th>
                 <th>Stored</th>
+                <th>Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -58,12 +84,19 @@ export default async function ExperimentsPage() {
                   <td className="num">{e.prechecks ?? '—'}</td>
                   <td className="num">{e.runs}</td>
                   <td className="small muted nowrap">{formatDate(e.createdAt)}</td>
+                  <td>
+                    {e.versions === e.version && <RowActions experimentId={e.id} slug={e.slug} archived={showArchived} />}
+                    <Link className="small" href={`/experiments/${encodeURIComponent(e.id)}/versions`}>
+                      versions
+                    </Link>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      <NewExperimentForm templates={Object.values(TEMPLATES).map((t) => ({ id: t.id, name: t.name }))} categories={bfclCategories()} />
       <ImportExperimentForm />
     </>
   );

@@ -16,6 +16,7 @@ import { startRunAction } from '@/components/experiments/actions';
 import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/run-form';
 import { RunsTable } from '@/components/runs/RunsTable';
 import { formatDate } from '@/components/format';
+import { editInDesignerAction } from '@/components/designer/actions';
 
 export const dynamic = 'force-dynamic';
 
@@ -59,9 +60,19 @@ export default async function ExperimentPage({ params, searchParams }: { params:
       )}
       <div className="spread">
         <h1>{exp.name}</h1>
-        <a className="button" href={`/api/experiments/${encodeURIComponent(exp.id)}`} download>
-          Spec JSON
-        </a>
+        <div className="row">
+          <form action={editInDesignerAction.bind(null, exp.id)}>
+            <button type="submit" className="primary">
+              Edit in designer
+            </button>
+          </form>
+          <a className="button" href={`/experiments/${encodeURIComponent(exp.id)}/versions`}>
+            Version history
+          </a>
+          <a className="button" href={`/api/experiments/${encodeURIComponent(exp.id)}`} download>
+            Spec JSON
+          </a>
+        </div>
       </div>
       <p className="muted mono small">
         {exp.slug} · version {exp.version} · {exp.specHash.slice(0, 19)}… · stored {formatDate(exp.createdAt)}

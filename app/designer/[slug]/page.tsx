@@ -1,0 +1,15 @@
+import { notFound } from 'next/navigation';
+import { checkDraft, getDraft, getPriceTable, listVersions } from '@/lib/db/drafts';
+import { Designer } from '@/components/designer/Designer';
+
+export const dynamic = 'force-dynamic';
+
+export default async function DesignerPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const draft = await getDraft(slug);
+  if (!draft) notFound();
+  const prices = await getPriceTable();
+  const versions = await listVersions(slug);
+  const nextVersion = (versions.at(-1)?.version ?? 0) + 1;
+  return <Designer slug={draft.slug} initial={draft.content} initialCheck={checkDraft(draft.content, prices)} prices={prices} baseVersion={draft.baseVersion} nextVersion={nextVersion} />;
+}

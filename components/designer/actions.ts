@@ -1,0 +1,169 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { checkDraft, createDraft, discardDraft, draftFromVersion, freezeDraft, getDraft, getPriceTable, saveDraft, savePriceTable, setArchived, type DraftCheck } from '@/lib/db/drafts';
+import { getExperiment } from '@/lib/db/experiments';
+import { getToolSnapshot, importServerTools, importToolFile } from '@/lib/db/tool-snapshots';
+import { getTemplate } from '@/lib/templates';
+import { emptyExperiment } from '@/lib/design/empty';
+import { importBfclCategory } from '@/lib/bfcl/categories';
+import { experimentFromTools, scenarioFromTools } from '@/lib/mcp/scenario';
+import { McpListError, splitCommandLine } from '@/lib/mcp/client';
+import { ToolFileError } from '@/lib/mcp/tools';
+import { proposeAblations, type AblationProposal } from '@/lib/design/ablations';
+import { parseSpecValue } from '@/lib/schema/parse';
+import { readJson } from '@/lib/schema/input';
+import { SpecError } from '@/lib/schema/common';
+import type { PriceTable, PriceTableInput } from '@/lib/design/cost';
+
+// The designer's doors: thin — parse the form, call lib/, redirect or return what the page shows.
+
+export interface FormState {
+  message: string | null;
+  issues: { path: string; message: string }[];
+  /** Step 1 of an MCP import: the tools listed, to pick from. */
+  listed?: { snapshotId: string; server: string | null; tools: { name: string; effect: 'read' | 'write'; description: string }[] };
+}
+
+const text = z.preprocess((v) => (typeof v === 'string' ? v.trim() : ''), z.string());
+const NewForm = z.object({
+  source: z.enum(['empty', 'template', 'bfcl', 'mcp-stdio', 'mcp-url', 'tools-json']),
+  id: text,
+  name: text,
+  template: text,
+  category: text,
+  limit: z.coerce.number().int().min(1).max(200).catch(5),
+  command: text,
+  url: text,
+  json: text,
+  snapshotId: text,
+  pick: z.array(z.string()).default([]),
+});
+
+const fail = (e: unknown): FormState => {
+  if (e instanceof SpecError) return { message: e.message.split('\n')[0], issues: e.issues.map((i) => ({ path: i.path || '(root)', message: i.message })) };
+  if (e instanceof McpListError || e instanceof ToolFileError) return { message: e.message, issues: [] };
+  throw e;
+};
+
+/** New experiment: empty, from a template, a BFCL category, an MCP server or pasted tools — as a draft. */
+export async function newExperimentAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const f = NewForm.safeParse({ ...Object.fromEntries(form), pick: form.getAll('pick') });
+  if (!f.success) return { message: 'The form could not be read.', issues: [] };
+  const v = f.data;
+  if (!v.id) return { message: 'Give the new experiment an id.', issues: [{ path: 'id', message: 'required' }] };
+  const name = v.name || v.id;
+  let content: Record<string, unknown>;
+  try {
+    if (v.source === 'empty') content = emptyExperiment(v.id, name);
+    else if (v.source === 'template') content = { ...(getTemplate(v.template).build() as unknown as Record<string, unknown>), name };
+    else if (v.source === 'bfcl') content = { ...(importBfclCategory(v.category, v.limit).spec as unknown as Record<string, unknown>), name };
+    else {
+      // MCP: step 1 lists and stores the snapshot; step 2 (snapshotId + picks) makes the draft
+      if (!v.snapshotId) {
+        const snap =
+          v.source === 'mcp-stdio'
+            ? await importServerTools({ kind: 'stdio', ...splitCommandLine(v.command) })
+            : v.source === 'mcp-url'
+              ? await importServerTools({ kind: 'http', url: v.url })
+              : await (async () => {
+                  const j = readJson(v.json);
+                  if (!j.ok) throw new SpecError('the pasted text is not valid JSON', j.issues);
+                  return importToolFile(j.value, 'pasted');
+                })();
+        return {
+          message: null,
+          issues: [],
+          listed: { snapshotId: snap.id, server: snap.server?.name ?? null, tools: snap.tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description.slice(0, 200) })) },
+        };
+      }
+      const snap = await getToolSnapshot(v.snapshotId);
+      if (!snap) return { message: 'That tool snapshot is gone; list the tools again.', issues: [] };
+      if (v.pick.length === 0) return { message: 'Pick at least one tool.', issues: [{ path: 'pick', message: 'none picked' }] };
+      const imported = scenarioFromTools(snap.tools, { id: 'tools', title: snap.server?.name ?? 'Imported tools', pick: v.pick, snapshot: snap });
+      content = experimentFromTools(imported, { id: v.id, name }) as unknown as Record<string, unknown>;
+    }
+    await createDraft(v.id, content);
+  } catch (e) {
+    if (e instanceof Error && /unknown template|no BFCL category|not in the snapshot/.test(e.message)) return { message: e.message, issues: [] };
+    return fail(e);
+  }
+  redirect(`/designer/${encodeURIComponent(v.id)}`);
+}
+
+/** Edit a stored version in the designer (the draft being edited, or a new one from this version). */
+export async function editInDesignerAction(experimentId: string): Promise<void> {
+  const d = await draftFromVersion(experimentId);
+  redirect(`/designer/${encodeURIComponent(d.slug)}`);
+}
+
+/** Duplicate a version under a new id, as a draft. */
+export async function duplicateAction(experimentId: string, _prev: FormState, form: FormData): Promise<FormState> {
+  const id = text.parse(form.get('id'));
+  const exp = await getExperiment(experimentId);
+  if (!exp) return { message: `No experiment ${experimentId}.`, issues: [] };
+  try {
+    await createDraft(id, { ...(exp.spec as unknown as Record<string, unknown>), name: `${exp.name} (copy)` });
+  } catch (e) {
+    return fail(e);
+  }
+  redirect(`/designer/${encodeURIComponent(id)}`);
+}
+
+export async function archiveAction(slug: string, archived: boolean): Promise<void> {
+  await setArchived(slug, archived);
+  revalidatePath('/');
+}
+
+/** Autosave: store the draft as it is and return its check (issues by path, the preview, lint findings). */
+export async function saveDraftAction(slug: string, content: unknown): Promise<{ updatedAt: string; check: DraftCheck }> {
+  const d = await saveDraft(slug, content);
+  return { updatedAt: d.updatedAt.toISOString(), check: checkDraft(d.content, await getPriceTable()) };
+}
+
+/** Freeze the draft as the next version; `run` opens the Run dialog of the new version. */
+export async function freezeDraftAction(slug: string, run: boolean): Promise<FormState> {
+  let stored: Awaited<ReturnType<typeof freezeDraft>>;
+  try {
+    stored = await freezeDraft(slug);
+  } catch (e) {
+    return fail(e);
+  }
+  revalidatePath('/');
+  redirect(`/experiments/${encodeURIComponent(stored.id)}?imported=${stored.created ? 'new' : 'existing'}${run ? '#run' : ''}`);
+}
+
+export async function discardDraftAction(slug: string): Promise<void> {
+  await discardDraft(slug);
+  revalidatePath('/');
+  redirect('/');
+}
+
+export async function savePricesAction(slug: string, table: PriceTableInput): Promise<{ issues: FormState['issues']; prices: PriceTable | null; check: DraftCheck | null }> {
+  try {
+    const prices = await savePriceTable(table);
+    const d = await getDraft(slug);
+    return { issues: [], prices, check: d ? checkDraft(d.content, prices) : null };
+  } catch (e) {
+    if (e instanceof SpecError) return { issues: e.issues.map((i) => ({ path: i.path, message: i.message })), prices: null, check: null };
+    throw e;
+  }
+}
+
+/** Ablations of a study's treatment, from the saved draft (which must be valid). */
+export async function proposeAblationsAction(slug: string, studyId: string, treatment: string): Promise<{ message: string | null; proposals: AblationProposal[] }> {
+  const d = await getDraft(slug);
+  if (!d) return { message: 'No draft.', proposals: [] };
+  const r = parseSpecValue(d.content);
+  if (!r.ok) return { message: 'Fix the draft first: ablations are made from a valid draft.', proposals: [] };
+  const study = r.value.studies.find((s) => s.id === studyId);
+  if (!study) return { message: `No study "${studyId}".`, proposals: [] };
+  try {
+    const proposals = proposeAblations(study, treatment);
+    return { message: proposals.length ? null : 'The treatment differs from the baseline in no field group.', proposals };
+  } catch (e) {
+    return { message: (e as Error).message, proposals: [] };
+  }
+}
