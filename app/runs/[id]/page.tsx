@@ -10,6 +10,7 @@ import { RunHeader } from '@/components/runs/RunHeader';
 import { RunLive } from '@/components/runs/RunLive';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { Table1 } from '@/components/Table1';
+import { AblationTable } from '@/components/runs/AblationTable';
 import { TrialsTable } from '@/components/TrialsTable';
 
 export const dynamic = 'force-dynamic';
@@ -48,6 +49,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       </div>
       {progress.done < progress.total && <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>}
       <Table1 summary={summary} published={published} />
+      {summary.ablations && summary.ablations.length > 0 && <AblationTable ablations={summary.ablations} />}
 
       {prechecks.length > 0 && (
         <>
