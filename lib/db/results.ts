@@ -4,6 +4,7 @@ import type { TrialOutcome } from '../schema/table1';
 import { pool } from './client';
 import { DECISION_SQL, ORDER_INDEX_SQL, runCells } from './aggregate';
 import type { TrialIdentity } from './trials';
+import type { StoredTurn } from '../studies/types';
 import type { JunitTrial } from '../export/junit';
 
 /**
@@ -34,6 +35,8 @@ export async function trialOutcomes(runId: string): Promise<TrialOutcome[]> {
 
 export interface AttemptRecord {
   n: number;
+  /** Which turn of the trial the exchange was for (1 for single-answer kinds). */
+  turn: number;
   kind: string;
   outcome: string;
   errorKind: string | null;
@@ -57,6 +60,10 @@ export interface TrialRecord extends TrialIdentity {
   /** The five checkpoints of the formal result (null until scored). */
   checkpoints: Record<string, string> | null;
   attempts: AttemptRecord[];
+  /** Conversation kinds (task): the stored turns, oldest first; empty for single-answer kinds. */
+  turns: StoredTurn[];
+  /** The kind's own result (task: lib/studies/task TaskDetails), null until scored or for other kinds. */
+  details: unknown;
   observation: { toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[]; marker: string | null; label: string | null; text: string | null; refusal: boolean; malformed: string | null } | null;
   verdicts: {
     checkId: string;
@@ -71,8 +78,10 @@ export interface TrialRecord extends TrialIdentity {
 }
 
 const TRIAL_SELECT = `
-  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
-    COALESCE((SELECT json_agg(json_build_object('n', a.n, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
+  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
+    COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
+      FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb) AS turns,
+    COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
         'request', a.request, 'response', a.response, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json) AS attempts,
@@ -104,6 +113,8 @@ function toRecord(x: Raw): TrialRecord {
     toolSetRef: x.tool_set_ref as string,
     checkpoints: (x.checkpoints as Record<string, string> | null) ?? null,
     attempts: x.attempts.map((a) => ({ ...a, startedAt: new Date(a.startedAt), finishedAt: a.finishedAt ? new Date(a.finishedAt) : null })),
+    turns: x.turns as StoredTurn[],
+    details: x.details ?? null,
     observation: x.observation as TrialRecord['observation'],
     verdicts: x.verdicts as TrialRecord['verdicts'],
   };
@@ -128,12 +139,12 @@ export async function getTrialRecord(runId: string, trialId: string): Promise<Tr
 
 export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> {
   const r = await pool().query(
-    `SELECT n, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, request, response, started_at, finished_at
+    `SELECT n, turn, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, request, response, started_at, finished_at
        FROM attempts WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
     [runId],
   );
   return r.rows.map((a) => ({
-    n: a.n, kind: a.kind, outcome: a.outcome, errorKind: a.error_kind, errorMessage: a.error_message, httpStatus: a.http_status, retryAfterMs: a.retry_after_ms,
+    n: a.n, turn: a.turn, kind: a.kind, outcome: a.outcome, errorKind: a.error_kind, errorMessage: a.error_message, httpStatus: a.http_status, retryAfterMs: a.retry_after_ms,
     latencyMs: a.latency_ms, inputTokens: a.input_tokens, outputTokens: a.output_tokens, request: a.request, response: a.response, startedAt: a.started_at, finishedAt: a.finished_at,
   }));
 }

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
-import type { TccCard, TccObservations } from '../schema/tcc';
+import { TccObservations, type TccCard } from '../schema/tcc';
 import { findStudyCase, naturalDefinitions } from '../design/matrix';
-import { exportTrialTcc, tccFileNames } from './tcc';
+import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
+import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
+import type { TaskDetails } from '../studies/task';
 import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../schema/run-export';
 import type { Checkpoint } from '../schema/verdict';
 import { getExperiment } from '../db/experiments';
@@ -137,6 +139,22 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
   const s = run.settings;
   const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
   const observation: Observation | null = t.observation ? { ...t.observation, marker: t.observation.marker as Observation['marker'], finishReason: null } : null;
+  if (study.kind === 'task' && t.details) {
+    const details = t.details as TaskDetails;
+    const handlers = spec.scenarios.find((x) => x.id === t.scenario)?.fixture?.handlers ?? {};
+    const checks = checksFor(kase, t.condition);
+    const stateVerdict = t.verdicts.find((v) => (v.evidence as { part?: string }).part === 'fixture.state');
+    const verified = stateVerdict ? (stateVerdict.status as 'pass' | 'fail' | 'untested') : null;
+    const card = trialCard({
+      kase: { ...kase, checks: taskTccChecks(checks), evidenceGate: [...kase.evidenceGate, ...taskEvidenceGate(t.id, details.log, verified)] },
+      model,
+      tools,
+      observation,
+      fixtureRef: details.fixtureRef,
+      mode: 'fixture',
+    });
+    return { card, observations: TccObservations.parse(taskTccObservations(checks, observation, tools, details, handlers)) };
+  }
   return exportTrialTcc({ kase: { ...kase, checks: checksFor(kase, t.condition) }, model, tools, observation });
 }
 

@@ -16,3 +16,8 @@ export function kindModule(kind: string): KindModule {
   if (!m) throw new Error(`unknown study kind "${kind}"`);
   return m;
 }
+
+/** Whether a stored kind is a conversation kind (false for a kind no module defines: the page still renders). */
+export function isConversationKind(kind: string): boolean {
+  return Object.hasOwn(KINDS, kind) && KINDS[kind as StudyKind].turns === 'conversation';
+}

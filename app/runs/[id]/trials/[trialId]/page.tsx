@@ -10,7 +10,9 @@ import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { toTrialRow } from '@/components/runs/trial-query';
 import { jsonText } from '@/components/format';
 import { checksFor } from '@/lib/schema/experiment';
-import { kindModule } from '@/lib/studies/registry';
+import { isConversationKind, kindModule } from '@/lib/studies/registry';
+import { taskTrialView } from '@/lib/studies/task/view';
+import { TaskTranscript } from '@/components/runs/TaskTranscript';
 
 export const dynamic = 'force-dynamic';
 
@@ -119,6 +121,10 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             </details>
           </div>
         </>
+      )}
+
+      {isConversationKind(t.kind) && (
+        <TaskTranscript view={taskTrialView(t.turns, t.details, t.verdicts.find((v) => (v.evidence as { part?: string }).part === 'fixture.state') ?? null)} />
       )}
 
       <h2>Observation</h2>
