@@ -143,8 +143,7 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
     const details = t.details as TaskDetails;
     const handlers = spec.scenarios.find((x) => x.id === t.scenario)?.fixture?.handlers ?? {};
     const checks = checksFor(kase, t.condition);
-    const stateVerdict = t.verdicts.find((v) => (v.evidence as { part?: string }).part === 'fixture.state');
-    const verified = stateVerdict ? (stateVerdict.status as 'pass' | 'fail' | 'untested') : null;
+    const verified = details.verified?.status ?? null;
     const card = trialCard({
       kase: { ...kase, checks: taskTccChecks(checks), evidenceGate: [...kase.evidenceGate, ...taskEvidenceGate(t.id, details.log, verified)] },
       model,

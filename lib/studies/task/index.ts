@@ -1,4 +1,5 @@
 import { FixtureBackend, type LogEntry } from '../../fixture/backend';
+import { verifyState, type ExpectedState, type StateProblem } from '../../fixture/verify';
 import { fixtureRef as fixtureRefOf } from '../../fixture';
 import { checksFor } from '../../schema/experiment';
 import type { ConversationKind } from '../types';
@@ -14,6 +15,8 @@ export interface TaskDetails {
   before: unknown;
   after: unknown;
   log: LogEntry[];
+  /** The verified gate: the final state against each state the card expects (null: the card expects none). */
+  verified: { status: 'pass' | 'fail'; problems: StateProblem[] } | null;
 }
 
 export const task: ConversationKind = {
@@ -55,7 +58,11 @@ export const task: ConversationKind = {
           task: kase.task,
           attemptN: last?.attemptN ?? 0,
         });
-        const details: TaskDetails = { fixtureRef: fixtureRefOf(fixture), principal, before, after: backend.snapshot(), log: backend.log };
+        const after = backend.snapshot();
+        const states = checksFor(kase, condition).flatMap((c) => (c.expected.state ? [c.expected.state as ExpectedState] : []));
+        const problems = states.flatMap((e) => verifyState(before, after, e).problems);
+        const verified = states.length === 0 ? null : { status: problems.length === 0 ? ('pass' as const) : ('fail' as const), problems };
+        const details: TaskDetails = { fixtureRef: fixtureRefOf(fixture), principal, before, after, log: backend.log, verified };
         return { ...s, observation: conversationObservation(turns.map((t) => t.observation)), details };
       },
     };

@@ -41,10 +41,11 @@ const UNTESTED: GateResult = { status: 'untested', evidence: { rule: 'no fixture
 
 /**
  * The page model of a task trial from its stored turns and details. `verified` is the trial's state check
- * (its verdict on the final state), shown on every call that wrote; a call that wrote nothing has nothing to verify.
+ * (the final state against the card), shown on every call that wrote; a call that wrote nothing has nothing to verify.
  */
-export function taskTrialView(turns: readonly StoredTurn[], details: unknown, stateVerdict: { status: string; reason: string; evidence: unknown } | null): TaskTrialView {
+export function taskTrialView(turns: readonly StoredTurn[], details: unknown): TaskTrialView {
   const d = (details ?? null) as TaskDetails | null;
+  const v = d?.verified ?? null;
   const views = turns.map((t): TurnView => {
     const log = (Array.isArray(t.evidence) ? t.evidence : []) as LogEntry[];
     return {
@@ -58,9 +59,11 @@ export function taskTrialView(turns: readonly StoredTurn[], details: unknown, st
           ? UNTESTED
           : !wrote
             ? { status: 'untested', evidence: { rule: 'the call changed no state: nothing to verify' } }
-            : stateVerdict
-              ? { status: stateVerdict.status === 'pass' ? 'pass' : stateVerdict.status === 'fail' ? 'fail' : 'untested', evidence: { rule: 'the final state against the card (verified gate)', reason: stateVerdict.reason, write: e.write } }
-              : { status: 'untested', evidence: { rule: 'the card states no expected state', write: e.write } };
+            : v
+              ? { status: v.status, evidence: { rule: 'the final state against the card; nothing else may change (verified gate)', problems: v.problems, write: e.write } }
+              : d
+                ? { status: 'untested', evidence: { rule: 'the card states no expected state', write: e.write } }
+                : { status: 'untested', evidence: { rule: 'not scored yet: verified once the conversation has ended', write: e.write } };
         return {
           id: c.id,
           name: c.name,

@@ -124,7 +124,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
       )}
 
       {isConversationKind(t.kind) && (
-        <TaskTranscript view={taskTrialView(t.turns, t.details, t.verdicts.find((v) => (v.evidence as { part?: string }).part === 'fixture.state') ?? null)} />
+        <TaskTranscript view={taskTrialView(t.turns, t.details)} />
       )}
 
       <h2>Observation</h2>
