@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAMILIES, baseCard, baseObservations, baseSpec, hostileCases, type HostileCase } from '../lib/testing/hostile-inputs';
+import { FAMILIES, baseCard, baseObservations, baseSpec, deepJson, hostileCases, type HostileCase } from '../lib/testing/hostile-inputs';
 import { readJson } from '../lib/schema/input';
 import { parseCardBytes, parseObservationsBytes, parseSpecBytes, parseSpecValue } from '../lib/schema/parse';
 import { TEMPLATES } from '../lib/templates';
@@ -143,5 +143,33 @@ describe('CLI output', () => {
     expect(escapeControl('a\u001b[31mb\u0007\u009b\u202e\ud800\tc\nd é 中')).toBe('a\\u001b[31mb\\u0007\\u009b\\u202e\\ud800\tc\nd é 中');
     // JSON stays JSON: an escaped C1 inside a string is the same character
     expect(JSON.parse(escapeControl(JSON.stringify({ s: 'x\u009by' })))).toEqual({ s: 'x\u009by' });
+  });
+});
+
+describe('door: tclab bfcl import (question files, JSON lines)', () => {
+  const question = (over: Record<string, unknown> = {}) => ({
+    id: 'simple_python_0',
+    question: [[{ role: 'user', content: 'Area of a triangle, base 10, height 5.' }]],
+    function: [{ name: 'area', description: 'Area of a triangle.', parameters: { type: 'dict', properties: { base: { type: 'integer' } }, required: ['base'] } }],
+    ...over,
+  });
+  const answers = file('possible.json', `${JSON.stringify({ id: 'simple_python_0', ground_truth: [{ area: { base: [10] } }] })}\n`);
+  const lines: [string, string, string][] = [
+    ['not JSON', '{"id": "simple_python_0",', 'not valid JSON'],
+    ['a NUL in a description', JSON.stringify(question({ function: [{ name: 'area', description: 'a\u0000b', parameters: { type: 'dict', properties: {} } }] })), 'NUL character'],
+    ['a lone surrogate in the question', JSON.stringify(question({ question: [[{ role: 'user', content: '\udfff' }]] })), 'lone surrogate'],
+    ['10,000-deep parameters', JSON.stringify(question()).replace('{"base":{"type":"integer"}}', deepJson(10_000)), 'deeper than the limit of 64 levels'],
+  ];
+  it.each(lines)('refuses a question line with %s (exit 2, the line named)', async (_n, line, message) => {
+    const q = file(`bfcl-${message.replace(/\W+/g, '-')}.json`, `${line}\n`);
+    const r = await cli('bfcl', 'import', '--questions', q, '--answers', answers, '--out', path.join(dir, 'out.json'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`tclab: ${q}:1:`);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+  it('imports the same file once it is well-formed', async () => {
+    const q = file('bfcl-ok.json', `${JSON.stringify(question())}\n`);
+    expect((await cli('bfcl', 'import', '--questions', q, '--answers', answers, '--out', path.join(dir, 'out.json'))).code).toBe(0);
   });
 });
