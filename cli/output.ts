@@ -2,7 +2,6 @@
 // bidirectional overrides and lone surrogates are escaped as `\uXXXX`, so a name, a task or a model's text
 // carrying ANSI / OSC sequences is shown, never obeyed. The sink is swappable for the in-process entry.
 
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** `s` with every unsafe character written as `\uXXXX` (inside JSON strings this is the same character). */

@@ -9,7 +9,7 @@ import { createRun, startRun } from '../../lib/runner/start';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
-import { parseSpecBytes } from '../../lib/schema/parse';
+import { parseSpecBytes } from '../../lib/parse';
 import { fileValue, readInputFile } from './compare';
 import { err, errControl, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';

@@ -5,7 +5,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { saveExperiment } from '@/lib/db/experiments';
 import { SpecError } from '@/lib/schema/common';
-import { parseSpecBytes } from '@/lib/schema/parse';
+import { parseSpecBytes } from '@/lib/parse';
 import { createRun } from '@/lib/runner/start';
 import { enqueueRunStart } from '@/lib/queue/enqueue';
 import { runFormToSettings } from './run-form';
@@ -30,7 +30,7 @@ export async function importExperiment(_prev: ActionState, form: FormData): Prom
   const parsed = ImportForm.safeParse({ json: form.get('json') ?? '', file: form.get('file') || null });
   if (!parsed.success) return { issues: [], message: 'The form could not be read.' };
   const { json, file } = parsed.data;
-  // a file is read as bytes, a paste as text: both through the one parse of every door (lib/schema/parse.ts)
+  // a file is read as bytes, a paste as text: both through the one parse of every door (lib/parse.ts)
   const input = file && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : json;
   if (typeof input === 'string' && !input.trim()) return { issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' };
   const spec = parseSpecBytes(input);

@@ -17,7 +17,10 @@ export function RunLive({ runId, initial }: { runId: string; initial: RunLiveSta
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [polling, setPolling] = useState(!isFinalRunStatus(initial.status));
-  const lastRefresh = useRef({ at: Date.now(), status: initial.status, done: initial.progress.done });
+  const lastRefresh = useRef({ at: 0, status: initial.status, done: initial.progress.done });
+  useEffect(() => {
+    lastRefresh.current.at = Date.now(); // the page was rendered just now
+  }, []);
 
   const url = `/api/runs/${encodeURIComponent(runId)}`;
 

@@ -128,7 +128,10 @@ export function parseGate(text: string): Gate {
 function namesIn(n: Node, into: string[] = []): string[] {
   if (n.t === 'name') into.push(n.v);
   else if (n.t === 'neg') namesIn(n.a, into);
-  else if (n.t === 'bin') namesIn(n.a, into), namesIn(n.b, into);
+  else if (n.t === 'bin') {
+    namesIn(n.a, into);
+    namesIn(n.b, into);
+  }
   return into;
 }
 

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import { env } from '../env';
-import { SpecError, formatIssues, zodIssues, type Issue } from './common';
-import { readJson, checkJsonValue, type Parsed, type ReadOptions } from './input';
-import { ExperimentSpec } from './experiment';
-import { TccCard, TccObservations } from './tcc';
-import { checkSpecBounds, type SpecBounds } from './bounds';
+import { env } from './env';
+import { SpecError, formatIssues, zodIssues, type Issue } from './schema/common';
+import { readJson, checkJsonValue, type Parsed, type ReadOptions } from './schema/input';
+import { ExperimentSpec } from './schema/experiment';
+import { TccCard, TccObservations } from './schema/tcc';
+import { checkSpecBounds, type SpecBounds } from './schema/bounds';
 
 // THE parse of every door. A spec, a case card or an observation file read from bytes (a file, an upload,
 // a paste, a request body, a designer draft) goes through exactly these steps, so the same input gets the
-// same verdict everywhere:
+// same verdict everywhere (outside lib/schema, the pure core, since it reads its bounds from lib/env):
 //   1. bytes → JSON (lib/schema/input.ts): BOM stripped, UTF-8 only, 5 MB and depth 64 checked before
 //      JSON.parse, NUL and lone surrogates refused in every string and key;
 //   2. zod: strict shapes (unknown keys are errors), text and list limits, control characters refused;
@@ -17,7 +17,7 @@ import { checkSpecBounds, type SpecBounds } from './bounds';
 //      (720), computed arithmetically.
 // Each issue names its path. `…Value` takes a value already parsed from JSON or built in code.
 
-export type { Parsed } from './input';
+export type { Parsed } from './schema/input';
 export type ParseOptions = ReadOptions & { bounds?: Partial<SpecBounds> };
 
 /** The bounds every door applies (the trial limit from the environment). */
