@@ -55,6 +55,8 @@ export default defineConfig([
       'import/no-anonymous-default-export': 'off',
     },
   },
+  // Tests build hostile and broken input on purpose.
+  { files: ['**/*.test.ts', '**/*.itest.ts', 'e2e/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   // The tanstack table hook is not memoisable by the React Compiler, which this app does not run.
   { rules: { 'react-hooks/incompatible-library': 'off' } },
   { ignores: UI, rules: notUi },

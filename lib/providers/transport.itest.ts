@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import { FAKE_KEY, failure, observed, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
+import { FAKE_KEY, failure, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { anthropicProvider } from './anthropic';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';

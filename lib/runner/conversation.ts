@@ -1,6 +1,5 @@
 import { attemptIdOf, markSending, recordResult, type SendingTrial } from '../db/trials';
 import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
-import type { ProviderResult } from '../schema/request';
 import { trialStatusFromVerdicts } from '../schema/verdict';
 import { converse } from '../studies/conversation';
 import { kindModule } from '../studies/registry';

@@ -49,7 +49,7 @@ export function slotWaitMsFor(timeoutMs: number): number {
 
 export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
   const ctx = await runContext(job.runId);
-  const { timeoutMs, maxAttempts } = ctx.settings;
+  const { timeoutMs } = ctx.settings;
   const waitMs = slotWaitMsFor(timeoutMs);
   // Claim first, then wait for a slot: the claim (and the recording afterwards) overlap other trials'
   // requests instead of holding a slot, so the provider sees the full concurrency the run allows.
