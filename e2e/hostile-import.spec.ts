@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
+import { closeDb, pool } from '../lib/db/client';
 import { tinyExperiment } from './helpers';
 
 // Issue 14 in the browser: the import form refuses a spec with a NUL, a lone surrogate, a 10 MB field or
@@ -52,8 +52,7 @@ test('a NUL, a lone surrogate, a 10 MB field and 10,000-deep nesting: one line n
 
 test('the home page answers 200 with a thousand experiments stored and one that cannot be read shown as broken', async ({ page, request }) => {
   test.setTimeout(180_000);
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
+  const client = pool(); // the e2e database (scripts/e2e.sh sets DATABASE_URL), through lib/db
   const prefix = `e2e-many-${Date.now()}`;
   try {
     const spec = tinyExperiment(prefix);
@@ -79,6 +78,6 @@ test('the home page answers 200 with a thousand experiments stored and one that 
     expect(await own.text()).toContain('stored spec cannot be read');
   } finally {
     await client.query(`DELETE FROM experiments WHERE slug LIKE $1`, [`${prefix}%`]);
-    await client.end();
+    await closeDb();
   }
 });
