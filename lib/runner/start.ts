@@ -6,7 +6,7 @@ import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, expandTrials } from '../design/matrix';
 import { checkSpecBounds } from '../schema/bounds';
-import { specBounds } from '../schema/parse';
+import { specBounds } from '../parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunId, type RunRow } from '../db/runs';
 import { insertTrials, pendingTrialIds } from '../db/trials';

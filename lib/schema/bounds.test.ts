@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseSpecValue, specBounds } from './parse';
+import { parseSpecValue, specBounds } from '../parse';
 import { matrixSize, orderCount } from './bounds';
 import { ExperimentSpecShape } from './experiment';
 import { resetEnvCache } from '../env';
@@ -8,7 +8,7 @@ import { baseSpec } from '../testing/hostile-inputs';
 // Issue 15.6: every spec is bounded — candidate orders per case (720) and formal trials per run
 // (TCLAB_MAX_TRIALS_PER_RUN, default 1,000,000) — counted arithmetically and refused naming the numbers.
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- building specs as JSON
+type Any = any; // building specs as JSON
 function withTools(n: number, policy: string, replicates = 1, cases = 1): Any {
   const s = structuredClone(baseSpec()) as Any;
   const ids = Array.from({ length: n }, (_, i) => `t${i + 1}`);

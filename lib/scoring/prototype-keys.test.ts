@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpecValue } from '../schema/parse';
+import { parseSpecValue } from '../parse';
 import { checksFor } from '../schema/experiment';
 import { buildRequest, countMatrix, expandTrials, naturalDefinitions } from '../design/matrix';
 import { simulate, observationOf } from '../providers/simulated';
