@@ -53,6 +53,8 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       '@typescript-eslint/no-unused-expressions': 'error',
       'import/no-anonymous-default-export': 'off',
+      // an apostrophe or a quote in JSX text is text; only characters JSX would misread are flagged
+      'react/no-unescaped-entities': ['error', { forbid: ['>', '}'] }],
     },
   },
   // Tests build hostile and broken input on purpose.

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import CodeMirror from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 
@@ -15,7 +15,10 @@ export function JsonEditor({ label, value, onValid, expect = 'object', testId, h
   const [text, setText] = useState(canonical);
   const [error, setError] = useState<string | null>(null);
   // the draft changed elsewhere (the JSON view, copy from baseline): show it, unless it is what we typed
-  useEffect(() => {
+  // (adjusted while rendering, as React recommends for state derived from a prop, not in an effect)
+  const [shown, setShown] = useState(canonical);
+  if (shown !== canonical) {
+    setShown(canonical);
     setText((t) => {
       try {
         if (JSON.stringify(JSON.parse(t)) === JSON.stringify(value)) return t;
@@ -24,7 +27,7 @@ export function JsonEditor({ label, value, onValid, expect = 'object', testId, h
       }
       return canonical;
     });
-  }, [canonical, value]);
+  }
   return (
     <div className="field" data-testid={testId}>
       <label>{label}</label>
