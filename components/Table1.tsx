@@ -4,6 +4,8 @@ import { zeroFailureUpperBound } from '@/lib/stats/bounds';
 import { formatP, rateWithInterval } from './format';
 import { formatPassK } from '@/lib/analysis/format';
 import { Table1Chart, type ChartRow } from './Table1Chart';
+import type { Clustered } from '@/lib/schema/table1';
+import { ClusteredLine, IntervalNote, PairedLine } from './results/Statistics';
 
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
 
@@ -24,7 +26,7 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
       <div className="table-scroll">
         <table className="t1">
           <caption className="small muted" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 6 }}>
-            k/n with 95% Wilson interval; n excludes unresolved and untested trials, shown beside. With no failure, the one-sided 95% upper bound on the failure rate.
+            k/n with 95% Wilson interval; n excludes unresolved and untested trials, shown beside. With no failure, the one-sided 95% upper bound on the failure rate. CR1: the cluster-robust interval (see below).
             {published && (
               <>
                 {' '}
@@ -51,19 +53,20 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
                 {summary.studies.map((s) => {
                   const r = s.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
                   const pub = pubOf(s.study)?.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
-                  return <Cell key={s.study + s.treatment} baseline={r?.baseline} treatment={r?.treatment} pub={pub} />;
+                  return <Cell key={s.study + s.treatment} baseline={r?.baseline} treatment={r?.treatment} clustered={r?.clustered} pub={pub} />;
                 })}
               </tr>
             ))}
             <tr className="total" data-testid="t1-total">
               <th>Total</th>
               {summary.studies.map((s) => (
-                <Cell key={s.study + s.treatment} baseline={s.total.baseline} treatment={s.total.treatment} pub={pubOf(s.study)?.total} />
+                <Cell key={s.study + s.treatment} baseline={s.total.baseline} treatment={s.total.treatment} clustered={s.clustered} pub={pubOf(s.study)?.total} testId={`t1-clustered-${s.study}`} />
               ))}
             </tr>
           </tbody>
         </table>
       </div>
+      <IntervalNote clusterBy={summary.studies[0]?.clusterBy ?? 'case'} />
       <div className="grid-2" style={{ marginTop: 12 }}>
         {summary.studies.map((s) => (
           <StudyFooter key={s.study + s.treatment} s={s} pub={pubOf(s.study)} />
@@ -93,14 +96,28 @@ function Count({ c }: { c: PassCount }) {
   );
 }
 
-function Cell({ baseline, treatment, pub }: { baseline?: PassCount; treatment?: PassCount; pub?: { baseline: CellComparison; treatment: CellComparison } }) {
+function Cell({
+  baseline,
+  treatment,
+  clustered,
+  pub,
+  testId,
+}: {
+  baseline?: PassCount;
+  treatment?: PassCount;
+  clustered?: { baseline: Clustered; treatment: Clustered };
+  pub?: { baseline: CellComparison; treatment: CellComparison };
+  testId?: string;
+}) {
   const pb = pub?.baseline.published;
   const pt = pub?.treatment.published;
   return (
     <td className="cell">
       {baseline ? <Count c={baseline} /> : '—'}
+      <ClusteredLine c={clustered?.baseline} testId={testId && `${testId}-baseline`} />
       <span className="arrow">→</span>
       {treatment ? <Count c={treatment} /> : '—'}
+      <ClusteredLine c={clustered?.treatment} testId={testId && `${testId}-treatment`} />
       {(pb || pt) && (
         <span className="pub" data-testid="published-cell">
           published: {pb ? `${pb.pass}/${pb.n}` : '—'} → {pt ? `${pt.pass}/${pt.n}` : '—'}
@@ -121,8 +138,9 @@ function StudyFooter({ s, pub }: { s: StudySummary; pub?: StudyComparison }) {
       <p data-testid={`pairs-${s.study}`}>
         improved <strong>{s.pairs.improved}</strong> · same <strong>{s.pairs.same}</strong> · regressed <strong>{s.pairs.regressed}</strong>
         {s.pairs.incomplete > 0 && <span className="muted"> · incomplete {s.pairs.incomplete}</span>} —{' '}
-        <span title="exact McNemar test: two-sided binomial on the discordant pairs">McNemar {formatP(s.mcnemarP)}</span>
+        <span title="exact McNemar test: two-sided binomial on the discordant pairs">exact McNemar {formatP(s.mcnemarP)}</span>
       </p>
+      <PairedLine s={s} />
       {s.passK && (
         <p className="small" data-testid={`passk-${s.study}`} title="pass^k: the chance that k replicates of a task all pass (τ-bench estimator), beside the plain pass rate of the same tasks">
           {formatPassK(s.passK)}{' '}

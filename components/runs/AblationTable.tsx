@@ -1,9 +1,11 @@
 import type { Ablation } from '@/lib/schema/table1';
 import { formatP } from '../format';
+import { formatDifference } from '@/lib/analysis/format';
 
 /**
  * A study with more than one treatment (e.g. single-field ablations): each condition's paired comparison
- * with the baseline — passes, improved / same / regressed, McNemar — beside the full treatment's.
+ * with the baseline — passes, improved / same / regressed, the paired difference with its CR1 interval,
+ * McNemar — beside the full treatment's, largest effect first (lib/analysis/summary.ts sorts them).
  */
 export function AblationTable({ ablations }: { ablations: Ablation[] }) {
   return (
@@ -23,6 +25,7 @@ export function AblationTable({ ablations }: { ablations: Ablation[] }) {
                 <th className="num">Improved</th>
                 <th className="num">Same</th>
                 <th className="num">Regressed</th>
+                <th>Paired difference, 95% CR1</th>
                 <th className="num">McNemar p (exact / mid)</th>
               </tr>
             </thead>
@@ -39,6 +42,7 @@ export function AblationTable({ ablations }: { ablations: Ablation[] }) {
                   <td className="num">{c.pairs.improved}</td>
                   <td className="num">{c.pairs.same}</td>
                   <td className="num">{c.pairs.regressed}</td>
+                  <td className="small" data-testid="ablation-difference">{formatDifference(c.difference)}</td>
                   <td className="num">{c.mcnemar ? `${formatP(c.mcnemar.pExact)} / ${formatP(c.mcnemar.pMid)}` : '—'}</td>
                 </tr>
               ))}

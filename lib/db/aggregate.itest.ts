@@ -10,6 +10,9 @@ import { summarizeRun } from '../analysis/summary';
 import type { ExperimentSpec } from '../schema/experiment';
 import type { WorkerHandle } from '../runner/worker';
 import { completedReferenceRun } from '../testing/engine';
+import { reviewPairs, PAIR_CLASSES } from '../analysis/review';
+import { reviewPairCounts, reviewPairsPage } from './review-pairs';
+import { reviewAgreementTables, saveReview } from './reviews';
 
 // Table 1 from grouped queries in PostgreSQL against the same summary computed from every trial in memory.
 
@@ -73,5 +76,40 @@ describe('SQL-side aggregation', () => {
       expect(r.rows[0].n).toBe(f.trials.length);
     }
     expect(sel.flippedTotal).toBe(sel.flipped!.length);
+  });
+
+  it('pages the review list in SQL: the same pairs, classes and counts as the in-memory list', async () => {
+    const expected = reviewPairs(spec, await trialOutcomes(runId));
+    const counts = await reviewPairCounts(runId, spec);
+    for (const c of PAIR_CLASSES) expect(counts[c]).toBe(expected.filter((p) => p.class === c).length);
+    const got = [];
+    for (let page = 0; ; page++) {
+      const rows = await reviewPairsPage(runId, spec, { show: null, page, size: 7 });
+      got.push(...rows);
+      if (rows.length < 7) break;
+    }
+    const key = (p: { pairKey: string; treatment: { condition: string } }) => `${p.pairKey}|${p.treatment.condition}`;
+    expect(got.map((p) => PAIR_CLASSES.indexOf(p.class))).toEqual([...got.map((p) => PAIR_CLASSES.indexOf(p.class))].sort((a, b) => a - b));
+    const norm = (p: (typeof expected)[number]) => ({ ...p, baseline: { ...p.baseline, categories: [...p.baseline.categories].sort() }, treatment: { ...p.treatment, categories: [...p.treatment.categories].sort() } });
+    expect(new Map(got.map((p) => [key(p), norm(p)]))).toEqual(new Map(expected.map((p) => [key(p), norm(p)])));
+    const regressed = await reviewPairsPage(runId, spec, { show: 'improved', page: 0, size: 1000 });
+    expect(regressed.every((p) => p.class === 'improved')).toBe(true);
+    expect(regressed).toHaveLength(counts.improved);
+  });
+
+  it('counts the grader × reviewer table per check axis in SQL', async () => {
+    const scored = await pool().query<{ trial_id: string; check_id: string; axis: string; status: string }>(
+      `SELECT v.trial_id, v.check_id, v.axis, v.status FROM verdicts v JOIN trials t ON t.id = v.trial_id WHERE t.run_id = $1 AND v.status IN ('pass', 'fail') ORDER BY v.trial_id, v.check_id LIMIT 6`,
+      [runId],
+    );
+    // confirm the first four, override the last two
+    for (const [i, v] of scored.rows.entries())
+      await saveReview({ runId, trialId: v.trial_id, checkId: v.check_id, humanStatus: i < 4 ? (v.status as 'pass' | 'fail') : v.status === 'pass' ? 'fail' : 'pass', reviewer: 'itest' });
+    const { overall, byAxis } = await reviewAgreementTables(runId);
+    expect(overall.bothPass + overall.bothFail).toBe(4);
+    expect(overall.graderPassReviewerFail + overall.graderFailReviewerPass).toBe(2);
+    const sum = (t: typeof overall) => t.bothPass + t.bothFail + t.graderFailReviewerPass + t.graderPassReviewerFail;
+    expect(Object.values(byAxis).reduce((n, t) => n + sum(t), 0)).toBe(6);
+    for (const axis of Object.keys(byAxis)) expect(sum(byAxis[axis])).toBe(scored.rows.filter((v) => v.axis === axis).length);
   });
 });

@@ -8,7 +8,8 @@ import { pool } from './client';
 // aggregate.itest.ts holds the two to each other.
 
 /** The order index of a trial: the `o<i>` part of its pair key (study|scenario|locale|case|o<i>|r<n>). */
-export const ORDER_INDEX_SQL = `substring(split_part(t.pair_key, '|', 5) from 2)::int`;
+export const orderIndexSql = (alias = 't') => `substring(split_part(${alias}.pair_key, '|', 5) from 2)::int`;
+export const ORDER_INDEX_SQL = orderIndexSql();
 
 /** The cluster of a trial, by case (its orders and replicates) or by scenario. Only these two strings reach SQL. */
 export function clusterSql(by: ClusterBy, alias = 't'): string {

@@ -106,3 +106,35 @@ interface ReviewRow {
 function toReview(x: ReviewRow): Review {
   return { trialId: x.trial_id, checkId: x.check_id, graderStatus: x.grader_status, humanStatus: x.human_status, reviewer: x.reviewer, note: x.note, reviewedAt: x.reviewed_at };
 }
+
+/** Grader × reviewer readings of reviewed checks: both pass, grader pass & reviewer fail, grader fail & reviewer pass, both fail. */
+export interface AgreementTable {
+  bothPass: number;
+  graderPassReviewerFail: number;
+  graderFailReviewerPass: number;
+  bothFail: number;
+}
+
+/** The 2×2 agreement tables of a run's reviews, overall and per check axis (task_fit, call_result), counted in SQL. */
+export async function reviewAgreementTables(runId: string): Promise<{ overall: AgreementTable; byAxis: Record<string, AgreementTable> }> {
+  const r = await pool().query<{ axis: string | null; pp: number; pf: number; fp: number; ff: number }>(
+    `SELECT v.axis,
+            count(*) FILTER (WHERE r.grader_status = 'pass' AND r.human_status = 'pass')::int AS pp,
+            count(*) FILTER (WHERE r.grader_status = 'pass' AND r.human_status = 'fail')::int AS pf,
+            count(*) FILTER (WHERE r.grader_status = 'fail' AND r.human_status = 'pass')::int AS fp,
+            count(*) FILTER (WHERE r.grader_status = 'fail' AND r.human_status = 'fail')::int AS ff
+       FROM reviews r JOIN verdicts v ON v.trial_id = r.trial_id AND v.check_id = r.check_id
+      WHERE r.run_id = $1
+      GROUP BY ROLLUP (v.axis)`,
+    [runId],
+  );
+  const table = (x: { pp: number; pf: number; fp: number; ff: number } | undefined): AgreementTable => ({
+    bothPass: x?.pp ?? 0,
+    graderPassReviewerFail: x?.pf ?? 0,
+    graderFailReviewerPass: x?.fp ?? 0,
+    bothFail: x?.ff ?? 0,
+  });
+  const byAxis: Record<string, AgreementTable> = {};
+  for (const x of r.rows) if (x.axis !== null) byAxis[x.axis] = table(x);
+  return { overall: table(r.rows.find((x) => x.axis === null)), byAxis };
+}

@@ -12,16 +12,18 @@ import { AttemptView } from '@/components/runs/AttemptView';
 import { Table1 } from '@/components/Table1';
 import { AblationTable } from '@/components/runs/AblationTable';
 import { TrialsTable } from '@/components/TrialsTable';
+import { OrderConsistencyPanel, ResultCharts } from '@/components/results/Statistics';
 
 export const dynamic = 'force-dynamic';
 
-export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ cluster?: string }> }) {
+  const [{ id }, { cluster }] = await Promise.all([params, searchParams]);
+  const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const run = await getRun(id);
   if (!run) notFound();
   const [exp, progress, prechecks] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id)]);
   if (!exp) notFound();
-  const summary = await loadRunSummary(id, exp.spec);
+  const summary = await loadRunSummary(id, exp.spec, clusterBy);
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
   const exportBase = `/api/runs/${encodeURIComponent(id)}/export`;
 
@@ -50,6 +52,17 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       {progress.done < progress.total && <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>}
       <Table1 summary={summary} published={published} />
       {summary.ablations && summary.ablations.length > 0 && <AblationTable ablations={summary.ablations} />}
+      {summary.studies.some((s) => s.orderConsistency) && (
+        <>
+          <h2>Order consistency</h2>
+          <div className="grid-2">
+            {summary.studies.map((s) => (
+              <OrderConsistencyPanel key={s.study + s.treatment} s={s} runId={id} />
+            ))}
+          </div>
+        </>
+      )}
+      <ResultCharts summary={summary} />
 
       {prechecks.length > 0 && (
         <>

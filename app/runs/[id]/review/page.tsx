@@ -2,11 +2,12 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
-import { trialOutcomes } from '@/lib/db/results';
-import { reviewAgreement, reviewedOutcomes } from '@/lib/db/reviews';
+import { reviewAgreement, reviewAgreementTables, reviewedOutcomes, type AgreementTable } from '@/lib/db/reviews';
+import { reviewPairCounts, reviewPairsPage } from '@/lib/db/review-pairs';
+import { cohensKappa2x2 } from '@/lib/stats/kappa';
 import { summarizeRun } from '@/lib/analysis/summary';
 import { Table1 } from '@/components/Table1';
-import { PAIR_CLASSES, reviewPairs, type PairClass } from '@/lib/analysis/review';
+import { PAIR_CLASSES, type PairClass } from '@/lib/analysis/review';
 import { rateWithInterval } from '@/lib/analysis/format';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 
@@ -20,18 +21,41 @@ const CLASS_LABELS: Record<PairClass, string> = {
 };
 
 /** Every pair with a failure on either side, to be inspected side by side (DESIGN §10.4). */
-export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ show?: string }> }) {
-  const [{ id }, { show }] = await Promise.all([params, searchParams]);
+const PAGE_SIZE = 100;
+
+/** Cohen's κ with its 95% interval beside percent agreement (Wilson), for one 2×2 grader × reviewer table. */
+function KappaText({ t }: { t: AgreementTable }) {
+  const n = t.bothPass + t.bothFail + t.graderFailReviewerPass + t.graderPassReviewerFail;
+  const k = cohensKappa2x2(t.bothPass, t.graderPassReviewerFail, t.graderFailReviewerPass, t.bothFail);
+  return (
+    <>
+      agreement {rateWithInterval(t.bothPass + t.bothFail, n)} · Cohen&apos;s κ{' '}
+      {k.kappa === null ? '— (one reading only: κ undefined)' : `${k.kappa.toFixed(2)} [${k.ci95![0].toFixed(2)}, ${k.ci95![1].toFixed(2)}]`}{' '}
+      <span className="muted">on {n}</span>
+    </>
+  );
+}
+
+export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ show?: string; page?: string }> }) {
+  const [{ id }, { show, page: pageParam }] = await Promise.all([params, searchParams]);
   const run = await getRun(id);
   if (!run) notFound();
-  const [exp, outcomes, agreement] = await Promise.all([getExperiment(run.experimentId), trialOutcomes(id), reviewAgreement(id)]);
+  const exp = await getExperiment(run.experimentId);
   if (!exp) notFound();
-  const pairs = reviewPairs(exp.spec, outcomes);
-  const reviewed = agreement.reviewed > 0 ? await reviewedOutcomes(id) : null;
   const selected = (PAIR_CLASSES as readonly string[]).includes(show ?? '') ? (show as PairClass) : null;
-  const shown = selected ? pairs.filter((p) => p.class === selected) : pairs;
+  const page = Math.max(0, Math.min(1_000_000, Number.parseInt(pageParam ?? '0', 10) || 0));
+  const [counts, shown, agreement, tables] = await Promise.all([
+    reviewPairCounts(id, exp.spec),
+    reviewPairsPage(id, exp.spec, { show: selected, page, size: PAGE_SIZE }),
+    reviewAgreement(id),
+    reviewAgreementTables(id),
+  ]);
+  const reviewed = agreement.reviewed > 0 ? await reviewedOutcomes(id) : null;
   const runHref = `/runs/${encodeURIComponent(id)}`;
-  const count = (c: PairClass) => pairs.filter((p) => p.class === c).length;
+  const count = (c: PairClass) => counts[c];
+  const total = PAIR_CLASSES.reduce((n, c) => n + counts[c], 0);
+  const matching = selected ? counts[selected] : total;
+  const pageHref = (p: number) => `${runHref}/review?${new URLSearchParams({ ...(selected && { show: selected }), page: String(p) })}`;
 
   return (
     <>
@@ -56,6 +80,20 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
               on {agreement.reviewed} reviewed {agreement.reviewed === 1 ? 'check' : 'checks'}; overridden to pass {agreement.overriddenToPass}, to fail{' '}
               {agreement.overriddenToFail}
             </span>
+            <ul className="small" data-testid="kappa">
+              <li data-testid="kappa-overall">
+                overall: <KappaText t={tables.overall} />
+              </li>
+              {Object.entries(tables.byAxis).map(([axis, t]) => (
+                <li key={axis} data-testid={`kappa-${axis}`}>
+                  <span className="mono">{axis}</span>: <KappaText t={t} />
+                </li>
+              ))}
+            </ul>
+            <p className="small muted">
+              κ corrects agreement for what the two would agree on by chance given how often each says pass; its 95% interval is the large-sample one of
+              Fleiss, Cohen &amp; Everitt (1969). Agreement carries its Wilson interval.
+            </p>
           </>
         )}
       </div>
@@ -70,7 +108,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       )}
       <nav className="tabs" aria-label="Pair classes">
         <Link href={`${runHref}/review`} aria-current={selected ? undefined : 'page'}>
-          all ({pairs.length})
+          all ({total})
         </Link>
         {PAIR_CLASSES.map((c) => (
           <Link key={c} href={`${runHref}/review?show=${c}`} aria-current={selected === c ? 'page' : undefined} data-testid={`show-${c}`}>
@@ -125,6 +163,12 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
             </tbody>
           </table>
         </div>
+      )}
+      {matching > PAGE_SIZE && (
+        <p className="small" data-testid="review-pager">
+          {page > 0 && <Link href={pageHref(page - 1)}>← previous</Link>} pairs {page * PAGE_SIZE + 1}–{Math.min(matching, (page + 1) * PAGE_SIZE)} of {matching}{' '}
+          {(page + 1) * PAGE_SIZE < matching && <Link href={pageHref(page + 1)}>next →</Link>}
+        </p>
       )}
     </>
   );
