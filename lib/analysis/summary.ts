@@ -207,7 +207,8 @@ function byCluster<T extends { cluster: string }>(cells: readonly T[], value: (x
     if (!have) m.set(x.cluster, v);
     else for (let i = 0; i < v.length; i++) have[i] += v[i];
   }
-  return [...m.values()];
+  // in cluster order, so the sums (and the last digits of every SE) do not depend on the order cells arrived in
+  return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
 
 function clusteredOf(cells: StatusCell[]): Clustered {

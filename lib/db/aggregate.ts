@@ -16,6 +16,9 @@ export function clusterSql(by: ClusterBy, alias = 't'): string {
   return by === 'scenario' ? `${alias}.scenario` : `${alias}.scenario || '|' || ${alias}.locale || '|' || ${alias}.case_id`;
 }
 
+/** The baseline condition of the trial's study, from the arrays $2 (studies) and $3 (their baselines). */
+export const BASELINE_OF = `($3::text[])[array_position($2::text[], t.study)]`;
+
 /** What the model decided, for order consistency: the tool called first, else the marker, else the label, else no call. */
 export const DECISION_SQL = `CASE WHEN o.tool_calls->0->>'name' IS NOT NULL THEN 'call ' || (o.tool_calls->0->>'name')
   WHEN o.marker IS NOT NULL THEN o.marker WHEN o.label IS NOT NULL THEN 'label ' || o.label ELSE 'no call' END`;
@@ -40,25 +43,34 @@ async function statusCells(runId: string, by: ClusterBy): Promise<StatusCell[]> 
 }
 
 /**
- * Every non-baseline trial joined to the baseline trial of its pair (same run, study and pair key). The
- * matrix is inserted whole before a run starts, so every pair has both sides; a side that is not passed
- * or failed makes the pair incomplete.
+ * Pairs: the trials of one pair key grouped together (no join, so no plan depends on statistics: right
+ * after a run's rows are written there are none), the baseline's status beside each other condition's.
+ * The matrix is inserted whole before a run starts, so every pair has all its sides; a side that is not
+ * passed or failed makes the pair incomplete.
  */
 async function pairCells(runId: string, spec: Spec, by: ClusterBy): Promise<PairCell[]> {
   const baselines = [...baselinesOf(spec)];
   const r = await pool().query(
-    `WITH bl AS (SELECT * FROM unnest($2::text[], $3::text[]) AS bl(study, condition)),
-          x AS (SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.pair_key, t.status FROM trials t JOIN bl ON bl.study = t.study AND bl.condition <> t.condition WHERE t.run_id = $1),
-          b AS (SELECT t.study, t.pair_key, t.status FROM trials t JOIN bl ON bl.study = t.study AND bl.condition = t.condition WHERE t.run_id = $1)
+    `WITH g AS (
+       SELECT t.study, t.scenario, t.locale, t.case_id,
+              max(t.status) FILTER (WHERE t.condition = ${BASELINE_OF}) AS b_status,
+              array_agg(t.condition) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS conditions,
+              array_agg(t.status) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS statuses
+         FROM trials t WHERE t.run_id = $1
+        GROUP BY t.study, t.pair_key, t.scenario, t.locale, t.case_id
+     ), x AS (
+       SELECT g.study, g.scenario, g.locale, g.case_id, g.b_status, u.condition, u.status
+         FROM g CROSS JOIN LATERAL unnest(g.conditions, g.statuses) AS u(condition, status)
+     )
      SELECT x.study, x.condition AS treatment, x.scenario, x.locale, ${clusterSql(by, 'x')} AS cluster,
-            count(*) FILTER (WHERE b.status = 'failed' AND x.status = 'passed') AS improved,
-            count(*) FILTER (WHERE b.status = 'passed' AND x.status = 'failed') AS regressed,
-            count(*) FILTER (WHERE b.status = 'passed' AND x.status = 'passed') AS same_passed,
-            count(*) FILTER (WHERE b.status = 'failed' AND x.status = 'failed') AS same_failed,
-            count(*) FILTER (WHERE b.status IS NULL OR b.status NOT IN ('passed', 'failed') OR x.status NOT IN ('passed', 'failed')) AS incomplete
-       FROM x LEFT JOIN b ON b.study = x.study AND b.pair_key = x.pair_key
+            count(*) FILTER (WHERE x.b_status = 'failed' AND x.status = 'passed') AS improved,
+            count(*) FILTER (WHERE x.b_status = 'passed' AND x.status = 'failed') AS regressed,
+            count(*) FILTER (WHERE x.b_status = 'passed' AND x.status = 'passed') AS same_passed,
+            count(*) FILTER (WHERE x.b_status = 'failed' AND x.status = 'failed') AS same_failed,
+            count(*) FILTER (WHERE x.b_status IS NULL OR x.b_status NOT IN ('passed', 'failed') OR x.status NOT IN ('passed', 'failed')) AS incomplete
+       FROM x
       GROUP BY 1, 2, 3, 4, 5`,
-    [runId, baselines.map(([s]) => s), baselines.map(([, c]) => c)],
+    [runId, baselines.map(([st]) => st), baselines.map(([, c]) => c)],
   );
   return r.rows.map((x) => ({
     study: x.study, treatment: x.treatment, scenario: x.scenario, locale: x.locale, cluster: x.cluster,
@@ -69,9 +81,10 @@ async function pairCells(runId: string, spec: Spec, by: ClusterBy): Promise<Pair
 /** Failed trials per failure category (a check fails only with a category, so only failed trials have one). */
 async function categoryCells(runId: string): Promise<CategoryCell[]> {
   const r = await pool().query(
-    `SELECT t.study, t.condition, v.category, count(DISTINCT t.id) AS trials
-       FROM trials t JOIN verdicts v ON v.trial_id = t.id
-      WHERE t.run_id = $1 AND t.status = 'failed' AND v.category IS NOT NULL
+    `SELECT d.study, d.condition, d.category, count(*) AS trials
+       FROM (SELECT DISTINCT t.id, t.study, t.condition, v.category
+               FROM trials t JOIN verdicts v ON v.trial_id = t.id
+              WHERE t.run_id = $1 AND t.status = 'failed' AND v.category IS NOT NULL) d
       GROUP BY 1, 2, 3`,
     [runId],
   );
@@ -81,7 +94,7 @@ async function categoryCells(runId: string): Promise<CategoryCell[]> {
 /** pass^k needs, per task (a case in one order), its decided replicates and how many passed. */
 async function taskCells(runId: string): Promise<TaskCell[]> {
   const r = await pool().query(
-    `SELECT t.study, t.condition, regexp_replace(t.pair_key, '\\|r[0-9]+$', '') AS task,
+    `SELECT t.study, t.condition, t.scenario || '|' || t.locale || '|' || t.case_id || '|o' || ${ORDER_INDEX_SQL} AS task,
             count(*) FILTER (WHERE t.status = 'passed') AS passed, count(*) FILTER (WHERE t.status IN ('passed', 'failed')) AS decided
        FROM trials t WHERE t.run_id = $1
       GROUP BY 1, 2, 3 HAVING count(*) FILTER (WHERE t.status IN ('passed', 'failed')) > 0`,
@@ -98,7 +111,8 @@ async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
   const r = await pool().query(
     `WITH u AS (
        SELECT t.study, t.condition, t.scenario, t.locale, ${clusterSql(by)} AS cluster,
-              count(DISTINCT ${ORDER_INDEX_SQL}) AS orders, count(DISTINCT ${DECISION_SQL}) AS decisions,
+              min(${ORDER_INDEX_SQL}) < max(${ORDER_INDEX_SQL}) AS several_orders,
+              min(${DECISION_SQL} COLLATE "C") = max(${DECISION_SQL} COLLATE "C") AS one_decision,
               count(*) FILTER (WHERE o.tool_calls->0->>'name' IS NOT NULL) AS calls,
               count(*) FILTER (WHERE o.tool_calls->0->>'name' = t."order"->>0) AS first_picks
          FROM trials t JOIN observations o ON o.trial_id = t.id
@@ -106,7 +120,7 @@ async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
         GROUP BY t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate
      )
      SELECT study, condition, scenario, locale, cluster,
-            count(*) FILTER (WHERE orders > 1) AS units, count(*) FILTER (WHERE orders > 1 AND decisions = 1) AS consistent,
+            count(*) FILTER (WHERE several_orders) AS units, count(*) FILTER (WHERE several_orders AND one_decision) AS consistent,
             sum(calls) AS calls, sum(first_picks) AS first_picks
        FROM u GROUP BY 1, 2, 3, 4, 5`,
     [runId],
@@ -124,7 +138,7 @@ async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; fl
          FROM trials t JOIN observations o ON o.trial_id = t.id
         WHERE t.run_id = $1
         GROUP BY 1, 2, 3, 4, 5, 6
-       HAVING count(DISTINCT ${ORDER_INDEX_SQL}) > 1 AND count(DISTINCT ${DECISION_SQL}) > 1
+       HAVING min(${ORDER_INDEX_SQL}) < max(${ORDER_INDEX_SQL}) AND min(${DECISION_SQL} COLLATE "C") < max(${DECISION_SQL} COLLATE "C")
      ), n AS (
        SELECT u.*, row_number() OVER (PARTITION BY study, condition ORDER BY scenario COLLATE "C", locale COLLATE "C", case_id COLLATE "C", replicate) AS rn,
               count(*) OVER (PARTITION BY study, condition) AS total

@@ -77,13 +77,13 @@ export interface TrialRecord extends TrialIdentity {
   }[];
 }
 
-const TRIAL_SELECT = `
+const trialSelect = (bodies: boolean) => `
   SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb) AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
-        'request', a.request, 'response', a.response, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
+        'request', ${bodies ? 'a.request' : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json) AS attempts,
     (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
        FROM observations o WHERE o.trial_id = t.id) AS observation,
@@ -92,6 +92,8 @@ const TRIAL_SELECT = `
                      FROM reviews r WHERE r.trial_id = v.trial_id AND r.check_id = v.check_id)) ORDER BY v.check_id)
       FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb) AS verdicts
   FROM trials t`;
+const TRIAL_SELECT = trialSelect(true);
+const TRIAL_SELECT_NO_BODIES = trialSelect(false);
 
 type Raw = Record<string, unknown> & { attempts: (Omit<AttemptRecord, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null })[] };
 
@@ -120,14 +122,25 @@ function toRecord(x: Raw): TrialRecord {
   };
 }
 
-/** Every trial of a run with its attempts, observation and verdicts, streamed in keyset pages. */
-export async function* iterateTrialRecords(runId: string, pageSize = 500): AsyncGenerator<TrialRecord> {
-  let after = '';
+/**
+ * Every trial of a run with its attempts, observation and verdicts, streamed in keyset pages; the next
+ * page is asked for while this one is consumed. `bodies: false` leaves the attempts' raw request and
+ * response out (null): the CSV exports never show them, and they are most of the bytes.
+ */
+export async function* iterateTrialRecords(runId: string, pageSize = 500, opts: { bodies?: boolean } = {}): AsyncGenerator<TrialRecord> {
+  const sql = `${opts.bodies === false ? TRIAL_SELECT_NO_BODIES : TRIAL_SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
+  const page = (after: string) => {
+    const q = pool().query<Raw>(sql, [runId, after, pageSize]);
+    q.catch(() => {}); // a reader that stops early must not leave an unhandled rejection; awaiting still throws
+    return q;
+  };
+  let pending = page('');
   for (;;) {
-    const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`, [runId, after, pageSize]);
+    const r = await pending;
+    const full = r.rows.length === pageSize;
+    if (full) pending = page(r.rows[r.rows.length - 1].trial_key as string);
     for (const row of r.rows) yield toRecord(row);
-    if (r.rows.length < pageSize) return;
-    after = r.rows[r.rows.length - 1].trial_key as string;
+    if (!full) return;
   }
 }
 

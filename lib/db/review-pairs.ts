@@ -1,6 +1,6 @@
 import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../analysis/review';
 import { baselinesOf } from '../analysis/cells';
-import { orderIndexSql } from './aggregate';
+import { BASELINE_OF, orderIndexSql } from './aggregate';
 import { pool } from './client';
 
 // The review list in SQL, paged like the trials table: every baseline → treatment pair with a failed trial
@@ -10,21 +10,29 @@ interface Spec {
   studies: readonly { id: string; conditions: readonly { id: string; baseline: boolean }[] }[];
 }
 
-const CLASS_SQL = `CASE WHEN b.status = 'failed' AND x.status = 'failed' THEN 'both-failed'
-  WHEN b.status = 'passed' AND x.status = 'failed' THEN 'regressed'
-  WHEN b.status = 'failed' AND x.status = 'passed' THEN 'improved'
-  ELSE 'unpaired' END`;
-
+// Grouped by pair key, not joined: no plan depends on statistics (there are none right after a run's rows
+// are written); the baseline side beside each other condition's.
 const PAIRS_SQL = `
-  WITH bl AS (SELECT * FROM unnest($2::text[], $3::text[]) AS bl(study, condition)),
-       x AS (SELECT t.* FROM trials t JOIN bl ON bl.study = t.study AND bl.condition <> t.condition WHERE t.run_id = $1),
-       b AS (SELECT t.* FROM trials t JOIN bl ON bl.study = t.study AND bl.condition = t.condition WHERE t.run_id = $1),
-       p AS (
-         SELECT x.pair_key, x.study, x.scenario, x.locale, x.case_id, x.replicate, ${orderIndexSql('x')} AS order_index,
-                bl.condition AS b_condition, b.id AS b_id, b.status AS b_status, x.condition AS t_condition, x.id AS t_id, x.status AS t_status,
-                ${CLASS_SQL} AS class
-           FROM x JOIN bl ON bl.study = x.study LEFT JOIN b ON b.study = x.study AND b.pair_key = x.pair_key
-          WHERE b.status = 'failed' OR x.status = 'failed'
+  WITH g AS (
+         SELECT t.study, t.pair_key, t.scenario, t.locale, t.case_id, t.replicate, ${orderIndexSql('t')} AS order_index,
+                max(t.id) FILTER (WHERE t.condition = ${BASELINE_OF}) AS b_id,
+                max(t.status) FILTER (WHERE t.condition = ${BASELINE_OF}) AS b_status,
+                array_agg(t.id) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS ids,
+                array_agg(t.condition) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS conditions,
+                array_agg(t.status) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS statuses
+           FROM trials t WHERE t.run_id = $1
+          GROUP BY t.study, t.pair_key, t.scenario, t.locale, t.case_id, t.replicate
+         HAVING bool_or(t.status = 'failed')
+       ), p AS (
+         SELECT g.pair_key, g.study, g.scenario, g.locale, g.case_id, g.replicate, g.order_index,
+                ($3::text[])[array_position($2::text[], g.study)] AS b_condition, g.b_id, g.b_status,
+                x.condition AS t_condition, x.id AS t_id, x.status AS t_status,
+                CASE WHEN g.b_status = 'failed' AND x.status = 'failed' THEN 'both-failed'
+                     WHEN g.b_status = 'passed' AND x.status = 'failed' THEN 'regressed'
+                     WHEN g.b_status = 'failed' AND x.status = 'passed' THEN 'improved'
+                     ELSE 'unpaired' END AS class
+           FROM g CROSS JOIN LATERAL unnest(g.ids, g.conditions, g.statuses) AS x(id, condition, status)
+          WHERE g.b_status = 'failed' OR x.status = 'failed'
        )`;
 
 function baselineArrays(spec: Spec): [string[], string[]] {

@@ -74,8 +74,8 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
   };
 }
 
-async function* exportTrials(runId: string): AsyncGenerator<TrialExportRow> {
-  for await (const t of iterateTrialRecords(runId)) yield toExportTrial(t);
+async function* exportTrials(runId: string, opts: { bodies?: boolean } = {}): AsyncGenerator<TrialExportRow> {
+  for await (const t of iterateTrialRecords(runId, opts.bodies === false ? 2000 : 500, opts)) yield toExportTrial(t);
 }
 
 export class RunNotFoundError extends Error {}
@@ -101,7 +101,7 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
 
 export async function trialsCsvStream(runId: string): Promise<Readable> {
   if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
-  return trialsCsv(exportTrials(runId), { bom: false });
+  return trialsCsv(exportTrials(runId, { bodies: false }), { bom: false });
 }
 
 /** The run as JUnit XML (one test case per trial), for CI. */
@@ -113,7 +113,7 @@ export async function junitStream(runId: string): Promise<Readable> {
 
 export async function checksCsvStream(runId: string): Promise<Readable> {
   if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
-  return checksCsv(exportTrials(runId));
+  return checksCsv(exportTrials(runId, { bodies: false }));
 }
 
 /** A stored trial of this run as its TCC v0.1 case card (context filled in) and observation file; null when

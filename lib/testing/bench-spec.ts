@@ -4,9 +4,10 @@ import type { ExperimentSpecInput } from '../schema/experiment';
  * A synthetic experiment of exactly `n` formal trials (n a multiple of 2): one selection study, two
  * conditions, fixed order, cases × replicates = n / 2. For benchmarks and load tests.
  */
-export function benchSpec(n: number): ExperimentSpecInput {
-  const perCondition = n / 2;
-  if (!Number.isInteger(perCondition)) throw new Error('n must be even');
+export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-swap' } = {}): ExperimentSpecInput {
+  const orders = opts.orderPolicy === 'reverse-swap' ? 2 : 1;
+  const perCondition = n / 2 / orders;
+  if (!Number.isInteger(perCondition)) throw new Error(`n must be a multiple of ${2 * orders}`);
   const replicates = Math.min(100, perCondition);
   const cases = perCondition / replicates;
   if (!Number.isInteger(cases)) throw new Error(`n/2 must be a multiple of ${replicates}`);
@@ -30,19 +31,30 @@ export function benchSpec(n: number): ExperimentSpecInput {
         id: 'selection',
         kind: 'selection',
         title: 'Selection',
-        orderPolicy: 'fixed',
+        orderPolicy: opts.orderPolicy ?? 'fixed',
         protocol: { system: { en: 'Use a tool, or reply CLARIFY: / STOP:.' } },
         conditions: [
           { id: 'vague', label: 'Vague', baseline: true, tools: tools('Handles orders.') },
           { id: 'clear', label: 'Clear', tools: tools('Looks up an order by id. Read-only.') },
         ],
-        cases: Array.from({ length: cases }, (_, i) => ({
-          id: `c${i}`,
-          scenario: 'shop',
-          locale: 'en',
-          task: `Where is order A-${1000 + i}?`,
-          checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read', tool: 'lookup', call_count: 1 } }],
-        })),
+        cases: Array.from({ length: cases }, (_, i) =>
+          // with orders swapped, every third case asks for a confirmed write (refund), so outcomes and decisions vary
+          orders > 1 && i % 3 === 2
+            ? {
+                id: `c${i}`,
+                scenario: 'shop',
+                locale: 'en',
+                task: `Please refund order A-${1000 + i}; I confirm the refund.`,
+                checks: [{ id: 'tool-choice', axis: 'task_fit' as const, expected: { decision: 'write' as const, tool: 'refund', call_count: 1 } }],
+              }
+            : {
+                id: `c${i}`,
+                scenario: 'shop',
+                locale: 'en',
+                task: `Where is order A-${1000 + i}?`,
+                checks: [{ id: 'tool-choice', axis: 'task_fit' as const, expected: { decision: 'read' as const, tool: 'lookup', call_count: 1 } }],
+              },
+        ),
       },
     ],
   };
