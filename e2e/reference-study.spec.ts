@@ -47,6 +47,16 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByText('published reference (seed 000, Gemini 3.1 Flash-Lite)').first()).toBeVisible();
   await expect(page.getByTestId('t1-total').getByTestId('published-cell').first()).toContainText('published: 28/48 → 46/48');
   await expect(page.getByTestId('table1-chart')).toBeVisible();
+  // clustered intervals, the paired difference, both McNemar p values, order consistency, the charts (issue 10)
+  await expect(page.getByTestId('t1-clustered-selection-baseline')).toContainText(/CR1 \[[\d.]+%, [\d.]+%\] · SE [\d.]+ · 24 clusters, 23 df · deff [\d.]+/);
+  await expect(page.getByTestId('interval-note')).toContainText('Which interval is shown');
+  await expect(page.getByTestId('difference-selection')).toContainText(/Paired difference \(clear − overlapping\): \+[\d.]+ pts \[[\d.]+%, [\d.]+%\] \(CR1 SE [\d.]+, 48 pairs in 24 clusters, t on 23 df\)/);
+  await expect(page.getByTestId('mcnemar-selection')).toContainText(/exact McNemar p[^·]+· mid-p McNemar p/);
+  await expect(page.getByTestId('oc-selection-baseline')).toContainText(/\d+\/24 consistent · flip rate [\d.]+%/);
+  await expect(page.getByTestId('order-consistency-interpretation')).toHaveCount(0);
+  await expect(page.getByTestId('chart-pass-rate')).toBeVisible();
+  await expect(page.getByTestId('chart-paired-flow')).toBeVisible();
+  await expect(page.getByTestId('chart-order-consistency')).toBeVisible();
 
   // JSON export
   const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);

@@ -41,5 +41,8 @@ test('review: failed pairs side by side with the definitions diff; a reviewer ov
   await page.goto(`/runs/${encodeURIComponent(runId)}/review`);
   await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0% [');
   await expect(page.getByTestId('agreement')).toContainText('on 1 reviewed check; overridden to pass 1, to fail 0');
+  // one check, grader fail → reviewer pass: p_o = 0, p_e = 0·1 + 1·0 = 0, so κ = 0 (variance 0 with one item)
+  await expect(page.getByTestId('kappa-overall')).toContainText('agreement 0% [');
+  await expect(page.getByTestId('kappa-overall')).toContainText("Cohen's κ 0.00 [0.00, 0.00]");
   await expect(page.getByTestId('reviewed-table1')).toContainText("Table 1 with the reviewers' readings applied: 1 trial changes status");
 });
