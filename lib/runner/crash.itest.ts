@@ -80,6 +80,8 @@ describe('crashes and scale-out', () => {
       }, 60_000, 20);
       await w.kill('SIGKILL');
       lastDone = await doneCount(run.id);
+      // the server has read (and counted) whatever reached it before the dead worker's sockets closed
+      await waitFor('the server to close the dead worker’s requests', async () => server.inFlight === 0, 60_000, 10);
       // what the dead workers booked as sent, the server saw — but for what was between a mark and the wire
       // at each kill so far (a request in transit at kill 1 that never arrived still counts at kill 2)
       const inTransit = (await formalRows()) - (server.count - seenBefore);

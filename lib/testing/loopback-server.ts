@@ -90,6 +90,8 @@ export interface LoopbackServer {
   requests: ScriptRequest[];
   /** Requests answered so far (counted even when not recording). */
   readonly count: number;
+  /** Requests open right now (received, or still being read, and not yet closed). */
+  readonly inFlight: number;
   /** In-flight accounting since the last reset: where a benchmark's wall time went. */
   load(): LoopbackLoad;
   resetLoad(): void;
@@ -314,6 +316,9 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     requests,
     get count() {
       return count;
+    },
+    get inFlight() {
+      return inFlight;
     },
     load: () => ({ ...load }),
     resetLoad() {
