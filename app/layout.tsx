@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Tool Contract Lab',
+  // each page names itself (its own metadata or generateMetadata); the site's name follows
+  title: { default: 'Tool Contract Lab', template: '%s · Tool Contract Lab' },
   description: 'Controlled experiments on LLM tool definitions: paired, traceable, exportable.',
 };
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { listExperiments } from '@/lib/db/experiments';
 import { countMatrix } from '@/lib/design/matrix';
@@ -8,6 +9,8 @@ import { RowActions } from '@/components/designer/RowActions';
 import { listDrafts } from '@/lib/db/drafts';
 import { TEMPLATES } from '@/lib/templates';
 import { bfclCategories } from '@/lib/bfcl/categories';
+
+export const metadata: Metadata = { title: 'Experiments' };
 
 export const dynamic = 'force-dynamic';
 

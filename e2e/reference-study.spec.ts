@@ -5,8 +5,10 @@ import { startRun } from './helpers';
 
 test('reference study: matrix, simulated run, Table 1 with published reference, exports, trial page', async ({ page }) => {
   await page.goto('/');
+  await expect(page).toHaveTitle('Experiments · Tool Contract Lab'); // every page names itself
   await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
   await page.waitForURL(/\/experiments\//);
+  await expect(page).toHaveTitle(/^Experiment .+ · Tool Contract Lab$/);
 
   // the matrix of DESIGN §5
   await expect(page.getByTestId('formal-total')).toHaveText('152');
@@ -34,6 +36,7 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   const runId = await startRun(page);
   await expect(page.getByTestId('simulated-badge')).toHaveText('simulated — not a language model');
   await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+  await expect(page).toHaveTitle(/^Run r_\S+ · Tool Contract Lab$/);
   await expect(page.getByTestId('progress-done-of-total')).toHaveText('152 / 152');
 
   // Table 1: both studies, intervals, pairs + McNemar, published reference beside
@@ -79,6 +82,7 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByTestId('trials-page')).toContainText('56 matching of 152 trials');
   await page.getByTestId('trial-link').first().click();
   await page.waitForURL(/\/trials\//);
+  await expect(page).toHaveTitle(/^Trial .+ · Tool Contract Lab$/);
   await expect(page.getByTestId('coordinates')).toContainText('interpretation');
   await expect(page.getByTestId('tool-order')).not.toBeEmpty();
   await expect(page.getByTestId('attempt').first()).toContainText('ok');

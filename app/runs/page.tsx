@@ -1,6 +1,9 @@
+import type { Metadata } from 'next';
 import { listRuns, runsProgress } from '@/lib/db/runs';
 import { listExperiments } from '@/lib/db/experiments';
 import { RunsTable } from '@/components/runs/RunsTable';
+
+export const metadata: Metadata = { title: 'Runs' };
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,12 @@
+import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { checkDraft, getDraft, getPriceTable, listVersions } from '@/lib/db/drafts';
 import { Designer } from '@/components/designer/Designer';
+
+export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
+  const { slug } = await params;
+  return { title: `Designer: ${slug}` };
+}
 
 export const dynamic = 'force-dynamic';
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { BrokenExperimentError, getExperiment } from '@/lib/db/experiments';
@@ -17,6 +18,11 @@ import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/ru
 import { RunsTable } from '@/components/runs/RunsTable';
 import { formatDate } from '@/components/format';
 import { editInDesignerAction } from '@/components/designer/actions';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Experiment ${id}` };
+}
 
 export const dynamic = 'force-dynamic';
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRun, runProgress } from '@/lib/db/runs';
@@ -13,6 +14,11 @@ import { Table1 } from '@/components/Table1';
 import { AblationTable } from '@/components/runs/AblationTable';
 import { TrialsTable } from '@/components/TrialsTable';
 import { OrderConsistencyPanel, ResultCharts } from '@/components/results/Statistics';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Run ${id}` };
+}
 
 export const dynamic = 'force-dynamic';
 

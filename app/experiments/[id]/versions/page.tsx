@@ -1,9 +1,15 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getExperiment } from '@/lib/db/experiments';
 import { listVersions } from '@/lib/db/drafts';
 import { diffSpecs } from '@/lib/design/spec-diff';
 import { formatDate } from '@/components/format';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Versions of ${id}` };
+}
 
 export const dynamic = 'force-dynamic';
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRun } from '@/lib/db/runs';
@@ -10,6 +11,11 @@ import { Table1 } from '@/components/Table1';
 import { PAIR_CLASSES, type PairClass } from '@/lib/analysis/review';
 import { rateWithInterval } from '@/lib/analysis/format';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Review of run ${id}` };
+}
 
 export const dynamic = 'force-dynamic';
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRun } from '@/lib/db/runs';
@@ -13,6 +14,11 @@ import { checksFor } from '@/lib/schema/experiment';
 import { isConversationKind, kindModule } from '@/lib/studies/registry';
 import { taskTrialView } from '@/lib/studies/task/view';
 import { TaskTranscript } from '@/components/runs/TaskTranscript';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Metadata> {
+  const { trialId } = await params;
+  return { title: `Trial ${trialId}` };
+}
 
 export const dynamic = 'force-dynamic';
 

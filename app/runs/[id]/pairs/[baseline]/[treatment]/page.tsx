@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
@@ -15,6 +16,11 @@ import { DefinitionsDiff } from '@/components/reviews/DefinitionsDiff';
 import { ReviewForm } from '@/components/reviews/ReviewForm';
 import { REVIEWER_COOKIE } from '@/components/reviews/review-form';
 import { jsonText } from '@/components/format';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Pair in run ${id}` };
+}
 
 export const dynamic = 'force-dynamic';
 
