@@ -1,6 +1,6 @@
 import { ReviewInput, type Review } from '../schema/review';
 import type { TrialOutcome } from '../schema/table1';
-import { trialStatusFromVerdicts, type CheckStatus } from '../schema/verdict';
+import { trialStatusOf, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { pool } from './client';
@@ -83,8 +83,7 @@ export async function reviewedOutcomes(runId: string): Promise<{ outcomes: Trial
   const adjusted = outcomes.map((t) => {
     const statuses = byTrial.get(t.id);
     if (!statuses) return t;
-    const v = trialStatusFromVerdicts(statuses.map((status) => ({ status })));
-    const status = v === 'pass' ? 'passed' : v === 'fail' ? 'failed' : 'untested';
+    const status = trialStatusOf(statuses.map((status) => ({ status })));
     if (status !== t.status) changed++;
     return { ...t, status };
   });

@@ -1,6 +1,6 @@
 import { attemptIdOf, markSending, recordResult, type SendingTrial } from '../db/trials';
 import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
-import { trialStatusFromVerdicts } from '../schema/verdict';
+import { trialStatusOf } from '../schema/verdict';
 import { converse } from '../studies/conversation';
 import { kindModule } from '../studies/registry';
 import type { RunContext } from './context';
@@ -65,8 +65,7 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
       }
       if (!(await storeTurn(claim, turn, result, final.details))) return false;
       const answer = result ?? (await loadAttemptResult(claim.id, turn.attemptN, turn.observation));
-      const verdict = trialStatusFromVerdicts(final.verdicts);
-      status = verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'untested';
+      status = trialStatusOf(final.verdicts);
       return recordResult({ ...claim, attemptN: turn.attemptN }, answer, final.observation, final.verdicts, final.checkpoints, status);
     },
   });

@@ -1,6 +1,6 @@
 import { checksFor, type Case, type Study } from '../schema/experiment';
 import type { TccCheck } from '../schema/tcc';
-import { trialStatusFromVerdicts } from '../schema/verdict';
+import { trialStatusOf } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { claimTrial, markExhausted, markSending, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';
@@ -119,8 +119,7 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
       labels: study.protocol.labels,
       task: kase.task,
     });
-    const verdict = trialStatusFromVerdicts(verdicts);
-    const status = verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'untested';
+    const status = trialStatusOf(verdicts);
     const won = await recordResult(claim, result, result.observation, verdicts, checkpoints, status);
     return won ? { kind: 'done', status } : { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
   }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { TccAxis } from './tcc';
+import type { SCORED_TRIAL_STATUSES } from './run-status';
+
+type ScoredTrialStatus = (typeof SCORED_TRIAL_STATUSES)[number];
 
 export const CheckStatus = z.enum(['pass', 'fail', 'untested']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
@@ -60,4 +63,12 @@ export function trialStatusFromVerdicts(verdicts: Pick<Verdict, 'status'>[]): Ch
   if (verdicts.some((v) => v.status === 'fail')) return 'fail';
   if (verdicts.length > 0 && verdicts.every((v) => v.status === 'pass')) return 'pass';
   return 'untested';
+}
+
+/** The trial status each combined check status stands for: the one place verdicts become a trial's status. */
+export const TRIAL_STATUS_OF: Record<CheckStatus, ScoredTrialStatus> = { pass: 'passed', fail: 'failed', untested: 'untested' };
+
+/** A scored trial's status from its verdicts (passed / failed / untested, as trialStatusFromVerdicts decides). */
+export function trialStatusOf(verdicts: Pick<Verdict, 'status'>[]): ScoredTrialStatus {
+  return TRIAL_STATUS_OF[trialStatusFromVerdicts(verdicts)];
 }

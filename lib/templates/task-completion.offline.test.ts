@@ -3,7 +3,7 @@ import { fixtureRef } from '../fixture';
 import { buildRequest, expandTrials, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { simulatedProvider } from '../providers/simulated';
 import { RunSettings } from '../schema/run';
-import { trialStatusFromVerdicts } from '../schema/verdict';
+import { TRIAL_STATUS_OF, trialStatusFromVerdicts } from '../schema/verdict';
 import { converse } from '../studies/conversation';
 import { kindModule } from '../studies/registry';
 import type { StoredTurn } from '../studies/types';
@@ -95,7 +95,7 @@ describe('task-completion template, offline with the simulated provider', () => 
 
   it('shows the counts in Table 1: completion per condition and row, duplicate writes and unauthorized calls', async () => {
     const results = await runAll();
-    const summary = summarizeRun(spec, results.map((r) => ({ id: r.trial.trialKey, study: r.trial.study, scenario: r.trial.scenario, locale: r.trial.locale, condition: r.trial.condition, pairKey: r.trial.pairKey, status: r.status === 'pass' ? 'passed' : 'failed', categories: trialCategories(r.score.verdicts) })));
+    const summary = summarizeRun(spec, results.map((r) => ({ id: r.trial.trialKey, study: r.trial.study, scenario: r.trial.scenario, locale: r.trial.locale, condition: r.trial.condition, pairKey: r.trial.pairKey, status: TRIAL_STATUS_OF[r.status], categories: trialCategories(r.score.verdicts) })));
     const task = summary.studies[0];
     expect(task.total).toMatchObject({ baseline: { pass: 3, n: 6 }, treatment: { pass: 6, n: 6 } });
     expect(task.rows.map((r) => [r.scenario, r.baseline.pass, r.baseline.n, r.treatment.pass, r.treatment.n])).toEqual([
