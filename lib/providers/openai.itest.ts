@@ -85,7 +85,7 @@ describe('openai adapter: observations', () => {
     const r = await send({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: '{"invoice_number": "INV-2041"' }] });
     expect(r.outcome).toBe('ok');
     expect(observed(r).malformed).toBe('unparseable_arguments');
-    expect(observed(r).toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": "INV-2041"' });
+    expect(observed(r).toolCalls[0]).toEqual({ id: 'call_1', name: 'lookup_invoice', arguments: null, rawArguments: '{"invoice_number": "INV-2041"' });
   });
 
   it('a tool name not among the tools sent → unknown_tool:<name>', async () => {
