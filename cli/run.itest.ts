@@ -138,7 +138,7 @@ describe('tclab run', () => {
     try {
       const r = await runCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'm'], { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/did not start: pre-check 1 failed: .*key/i);
+      expect(r.stderr).toMatch(/did not start: pre-check 1 failed \(requests go to .*OPENAI_BASE_URL\)\): .*key/i);
       expect(r.stderr).not.toContain(FAKE_KEY);
       const runId = /run (r_\w+)/.exec(r.stderr)![1];
       const trials = await pool().query(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [runId]);

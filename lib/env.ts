@@ -30,6 +30,12 @@ const EnvSchema = z.object({
   GEMINI_API_KEY: z.preprocess(empty, z.string().optional()),
   GOOGLE_API_KEY: z.preprocess(empty, z.string().optional()),
   GEMINI_BASE_URL: z.preprocess(empty, z.string().url().optional()),
+  /**
+   * Base URLs a run may name besides the one configured beside each provider's key, comma- or
+   * space-separated (an entry without a path allows every path on its origin). A provider's key is sent
+   * nowhere else.
+   */
+  TCLAB_ALLOWED_BASE_URLS: z.preprocess(empty, z.string().optional()),
   ANTHROPIC_API_KEY: z.preprocess(empty, z.string().optional()),
   ANTHROPIC_BASE_URL: z.preprocess(empty, z.string().url().optional()),
 });

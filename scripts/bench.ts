@@ -34,6 +34,8 @@ const { spawnWorker } = await import('../lib/testing/engine');
 const { benchSpec } = await import('../lib/testing/bench-spec');
 
 const server = await startLoopbackServer({ script: echoScript, record: false });
+process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
+resetEnvCache();
 // Interrupted (Ctrl-C, a timeout): still remove the bench database and keys.
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void cleanup().finally(() => process.exit(130)));

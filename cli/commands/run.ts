@@ -6,6 +6,7 @@ import { saveExperiment, getExperiment } from '../../lib/db/experiments';
 import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
 import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
 import { createRun, startRun } from '../../lib/runner/start';
+import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
@@ -68,7 +69,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const exp = await getExperiment(experimentId);
   const gates = parseGates(opts, exp!.spec); // a gate naming nothing stops here, before anything is sent
   const run = await createRun(experimentId, settings);
-  err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model})\n`);
+  err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
 
   const started = await startRun(run.id);
   if (!started.ok) {

@@ -25,7 +25,7 @@ export function settingsOptions(cmd: Command): Command {
     .option('--temperature <t>', 'sampling temperature')
     .option('--max-output-tokens <n>', 'maximum output tokens')
     .option('--seed <n>', 'seed, where the API has one')
-    .option('--base-url <url>', 'base URL of an OpenAI-compatible server')
+    .option('--base-url <url>', "where the provider's requests go: only its configured base URL (e.g. OPENAI_BASE_URL) or one listed in TCLAB_ALLOWED_BASE_URLS")
     .option('--concurrency <n>', 'requests in flight for this run, across all workers')
     .option('--rpm <n>', 'requests per minute for this run')
     .option('--max-attempts <n>', 'attempts per trial before it is unresolved')

@@ -12,6 +12,9 @@ export interface ProviderOption {
   defaultModel: string;
   available: boolean;
   reason?: string;
+  /** Where its requests go unless the run picks an allowed base URL; null: nowhere (simulator) or not configured. */
+  destination: string | null;
+  allowedBaseUrls: string[];
 }
 
 export interface RunFormDefaults {
@@ -35,6 +38,7 @@ export function RunForm({
   const [state, formAction, pending] = useActionState(action, { issues: [], message: null });
   const [provider, setProvider] = useState(defaults.provider);
   const [model, setModel] = useState(defaults.model);
+  const current = providers.find((p) => p.id === provider);
   const errorOf = (name: string) => state.issues.filter((i) => i.path === name).map((i) => i.message).join('; ');
 
   function changeProvider(id: string) {
@@ -63,10 +67,18 @@ export function RunForm({
           <input id="run-model" name="model" value={model} required onChange={(e) => setModel(e.target.value)} placeholder="model id" />
           {errorOf('model') && <div className="field-error">{errorOf('model')}</div>}
         </div>
-        {provider === 'openai-compatible' && (
+        {current && !current.simulated && (
           <div className="field">
-            <label htmlFor="run-baseUrl">Base URL</label>
-            <input id="run-baseUrl" name="baseUrl" type="url" placeholder="http://127.0.0.1:8000/v1" />
+            <label htmlFor="run-baseUrl">Requests go to</label>
+            <select id="run-baseUrl" name="baseUrl" defaultValue="" key={provider} data-testid="run-destination">
+              <option value="">{current.destination ?? 'not configured'}</option>
+              {current.allowedBaseUrls.map((u) => (
+                <option key={u} value={u}>
+                  {u} (TCLAB_ALLOWED_BASE_URLS)
+                </option>
+              ))}
+            </select>
+            <span className="hint">the key goes only to the base URL configured beside it or to an allow-listed one</span>
             {errorOf('baseUrl') && <div className="field-error">{errorOf('baseUrl')}</div>}
           </div>
         )}

@@ -4,7 +4,7 @@ import { SimulatedBadge } from '../StatusBadge';
 import { formatDate } from '../format';
 
 /** Experiment, provider + model, settings and timestamps of a run. Status is live in RunLive. */
-export function RunHeader({ run, experimentName }: { run: RunRow; experimentName: string }) {
+export function RunHeader({ run, experimentName, destination }: { run: RunRow; experimentName: string; destination: string }) {
   const s = run.settings;
   const settings: [string, string][] = [
     ['temperature', s.temperature === null ? 'provider default' : String(s.temperature)],
@@ -16,7 +16,7 @@ export function RunHeader({ run, experimentName }: { run: RunRow; experimentName
     ['timeout', `${s.timeoutMs} ms`],
     ['retry base', `${s.retryBaseMs} ms`],
   ];
-  if (s.baseUrl) settings.push(['base URL', s.baseUrl]);
+  settings.push(['requests go to', destination]);
   return (
     <header>
       <div className="row">

@@ -16,6 +16,12 @@ export interface RunRow {
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** Shared by the runs one Run created for several provider/model targets; null for a run on its own. */
+  groupId: string | null;
+}
+
+export function newRunGroupId(): string {
+  return `g_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 }
 
 export function newRunId(): string {
@@ -26,7 +32,7 @@ function toRunRow(r: { settings: unknown; status: string } & Omit<RunRow, 'setti
   return { ...r, settings: RunSettingsSchema.parse(r.settings), status: r.status as RunStatus };
 }
 
-export async function insertRun(run: { id: string; experimentId: string; settings: RunSettings; totalTrials: number }): Promise<RunRow> {
+export async function insertRun(run: { id: string; experimentId: string; settings: RunSettings; totalTrials: number; groupId?: string | null }): Promise<RunRow> {
   const row = await db().run.create({
     data: {
       id: run.id,
@@ -35,6 +41,7 @@ export async function insertRun(run: { id: string; experimentId: string; setting
       model: run.settings.model,
       settings: run.settings as object,
       totalTrials: run.totalTrials,
+      groupId: run.groupId ?? null,
     },
   });
   return toRunRow(row);
@@ -45,10 +52,10 @@ export async function insertRun(run: { id: string; experimentId: string; setting
 export async function getRun(id: string): Promise<RunRow | null> {
   const r = await pool().query<{
     id: string; experiment_id: string; provider: string; model: string; settings: unknown; status: string; status_reason: string | null;
-    total_trials: number; created_at: string; started_at: string | null; finished_at: string | null;
+    total_trials: number; created_at: string; started_at: string | null; finished_at: string | null; group_id: string | null;
   }>(
     `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
-            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at
+            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id
        FROM runs WHERE id = $1`,
     [id],
   );
@@ -66,7 +73,14 @@ export async function getRun(id: string): Promise<RunRow | null> {
     createdAt: utcTimestamp(x.created_at),
     startedAt: utcTimestamp(x.started_at),
     finishedAt: utcTimestamp(x.finished_at),
+    groupId: x.group_id,
   });
+}
+
+/** The runs of one group, oldest first (the order their targets were given). */
+export async function listRunGroup(groupId: string): Promise<RunRow[]> {
+  const rows = await db().run.findMany({ where: { groupId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return rows.map(toRunRow);
 }
 
 export async function listRuns(experimentId?: string): Promise<RunRow[]> {

@@ -81,14 +81,94 @@ export function errorShape(body: ErrorShape['body']): ErrorShape {
   return { body, message: nestedErrorMessage };
 }
 
+// Base URLs are configuration, not input (issue 15): a provider's key goes only to the base URL configured
+// beside it in the environment (its baseUrlVar, else its default) or to a URL of TCLAB_ALLOWED_BASE_URLS.
+// A run naming any other base URL is refused before anything is sent — when it is created (naming the
+// field) and again when a request is about to leave.
+
+/** A URL as compared: origin plus path without trailing slashes (query and fragment dropped). */
+export function normalizeBaseUrl(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** TCLAB_ALLOWED_BASE_URLS as normalized URLs (entries that do not parse are ignored). */
+export function allowedBaseUrls(e: Env = env()): string[] {
+  return (e.TCLAB_ALLOWED_BASE_URLS ?? '')
+    .split(/[\s,]+/)
+    .filter((x) => x !== '')
+    .map(normalizeBaseUrl)
+    .filter((x): x is string => x !== null);
+}
+
+/** Where the base URL of a request comes from, for the pre-check, the Run dialog and the run page. */
+export type BaseUrlSource = 'run (allow-listed)' | 'environment' | 'default';
+
+export interface Destination {
+  baseUrl: string;
+  source: BaseUrlSource;
+  /** "OPENAI_BASE_URL", "TCLAB_ALLOWED_BASE_URLS", or "the provider's default". */
+  via: string;
+}
+
+/**
+ * Why a run's base URL may not be used with this provider (null: it may). Refused: any URL that is not
+ * http(s), that carries credentials (user:pass@), or that is neither the configured base URL nor in the
+ * allow-list; any base URL at all for a provider that sends nothing (the simulator).
+ */
+export function baseUrlRefusal(d: ProviderDescriptor, baseUrl: string | null, e: Env = env()): string | null {
+  if (baseUrl === null) return null;
+  if (d.baseUrlVar === null) return `the ${d.id} provider sends no requests: it takes no base URL`;
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return 'not a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `only http and https base URLs are allowed, not ${u.protocol}`;
+  if (u.username !== '' || u.password !== '') return 'a base URL must not carry credentials (user:password@): keys come from the environment only';
+  const wanted = normalizeBaseUrl(baseUrl)!;
+  const configured = configuredBaseUrl(d, e);
+  if (configured !== null && normalizeBaseUrl(configured) === wanted) return null;
+  const origin = `${u.protocol}//${u.host}`;
+  if (allowedBaseUrls(e).some((a) => a === wanted || a === origin)) return null;
+  return (
+    `${origin} is not an allowed base URL for ${d.id}: the provider's key is sent only to ${configured ?? `the URL in ${d.baseUrlVar}`} ` +
+    `(${d.baseUrlVar}) or to a URL listed in TCLAB_ALLOWED_BASE_URLS`
+  );
+}
+
+/** Where this provider's requests go for a run with this base URL (null: nowhere configured yet). */
+export function destinationOf(d: ProviderDescriptor, baseUrl: string | null, e: Env = env()): Destination | null {
+  if (d.baseUrlVar === null) return null;
+  if (baseUrl !== null) return { baseUrl, source: 'run (allow-listed)', via: 'TCLAB_ALLOWED_BASE_URLS' };
+  const fromEnv = e[d.baseUrlVar];
+  if (typeof fromEnv === 'string' && fromEnv !== '') return { baseUrl: fromEnv, source: 'environment', via: d.baseUrlVar };
+  return d.defaultBaseUrl === null ? null : { baseUrl: d.defaultBaseUrl, source: 'default', via: "the provider's default" };
+}
+
+/** The base URLs a run of this provider may name: the configured one and the allow-list. */
+export function selectableBaseUrls(d: ProviderDescriptor, e: Env = env()): string[] {
+  if (d.baseUrlVar === null) return [];
+  const configured = configuredBaseUrl(d, e);
+  return [...new Set([...(configured ? [configured] : []), ...allowedBaseUrls(e)])];
+}
+
 export type Endpoint = { ok: true; baseUrl: string; key: string | null } | { ok: false; message: string };
 
 /**
- * Where a request of this provider goes and with which key: the run's base URL when it has one, else the
- * configured one. A missing required key or a missing base URL is a configuration error, named by the
- * variable to set.
+ * Where a request of this provider goes and with which key: the run's base URL when it has one and it is
+ * allowed, else the configured one. A missing required key, a missing base URL or a refused one is a
+ * configuration error (nothing is sent), named by the variable to set.
  */
 export function resolveEndpoint(d: ProviderDescriptor, settings: { baseUrl: string | null }, e: Env = env()): Endpoint {
+  const refusal = baseUrlRefusal(d, settings.baseUrl, e);
+  if (refusal !== null) return { ok: false, message: `baseUrl: ${refusal}` };
   const key = keyOf(d, e) ?? null;
   if (d.keyRequired && d.keyVars.length > 0 && key === null) {
     const unset = d.keyVars.length === 1 ? `${d.keyVars[0]} is not set` : `neither ${d.keyVars.join(' nor ')} is set`;

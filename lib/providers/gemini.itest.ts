@@ -20,7 +20,7 @@ let restoreEnv: () => void;
 
 beforeAll(async () => {
   server = await startLoopbackServer();
-  restoreEnv = setProviderEnv({ GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined, GEMINI_BASE_URL: undefined });
+  restoreEnv = setProviderEnv({ GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined, GEMINI_BASE_URL: undefined, TCLAB_ALLOWED_BASE_URLS: server.url });
 });
 afterAll(async () => {
   await server.close();

@@ -22,7 +22,7 @@ let restoreEnv: () => void;
 
 beforeAll(async () => {
   server = await startLoopbackServer();
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: undefined });
+  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: undefined, TCLAB_ALLOWED_BASE_URLS: server.url });
 });
 afterAll(async () => {
   await server.close();

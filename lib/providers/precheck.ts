@@ -1,5 +1,5 @@
 import type { ProviderResult } from '../schema/request';
-import { keyHint } from './descriptor';
+import { destinationOf, keyHint } from './descriptor';
 import { getDescriptor, isProviderId } from './registry';
 import { redactText } from './secrets';
 
@@ -31,6 +31,18 @@ function modelFrom(result: ProviderResult, ctx: FailureContext): string | null {
   const req = result.request;
   if (req && typeof req === 'object' && 'model' in req && typeof req.model === 'string') return req.model;
   return null;
+}
+
+/**
+ * Where a run's requests go, in words: "https://api.openai.com/v1 (the provider's default)",
+ * "http://127.0.0.1:8000/v1 (OPENAI_COMPATIBLE_BASE_URL)"; for the simulator, that nothing is sent.
+ */
+export function destinationText(providerId: string, baseUrl: string | null): string {
+  if (!isProviderId(providerId)) return 'an unknown provider';
+  const d = getDescriptor(providerId);
+  if (d.baseUrlVar === null) return 'nowhere: the simulated provider answers in-process';
+  const dest = destinationOf(d, baseUrl);
+  return dest ? redactText(`${dest.baseUrl} (${dest.via})`) : `nowhere yet: set ${d.baseUrlVar}`;
 }
 
 /** A failed pre-check in words a researcher understands, ending with what went over the wire. */

@@ -1,6 +1,6 @@
 import { ProviderId } from '../schema/run';
 import { anthropicProvider } from './anthropic';
-import { availabilityOf } from './descriptor';
+import { allowedBaseUrls, availabilityOf, destinationOf } from './descriptor';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
@@ -48,13 +48,26 @@ export interface ProviderAvailability {
   available: boolean;
   /** Why it is not available (what to set). */
   reason?: string;
+  /** Where its requests go without a base URL of the run's own ("https://…/v1 (OPENAI_BASE_URL)"), or null. */
+  destination: string | null;
+  /** Other base URLs a run may name (TCLAB_ALLOWED_BASE_URLS); none for the simulator. */
+  allowedBaseUrls: string[];
 }
 
 /** Which providers can be used now, from each descriptor and lib/env; the simulator always can. */
 export function availableProviders(): ProviderAvailability[] {
   return DESCRIPTORS.map((d): ProviderAvailability => {
     const a = availabilityOf(d);
-    const base = { id: d.id, label: d.label, simulated: d.simulated, defaultModel: d.defaultModel, models: d.models };
+    const dest = destinationOf(d, null);
+    const base = {
+      id: d.id,
+      label: d.label,
+      simulated: d.simulated,
+      defaultModel: d.defaultModel,
+      models: d.models,
+      destination: dest ? `${dest.baseUrl} (${dest.via})` : null,
+      allowedBaseUrls: d.baseUrlVar === null ? [] : allowedBaseUrls(),
+    };
     return a.available ? { ...base, available: true } : { ...base, available: false, reason: a.reason };
   });
 }

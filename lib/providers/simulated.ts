@@ -4,7 +4,7 @@ import { decideInterpretation, type InterpretationTrace } from './simulated/inte
 import { decideSelection, type SelectionTrace } from './simulated/select';
 import type { ProviderRequest, ProviderResult } from '../schema/request';
 import { decideTask, type TaskTrace } from './simulated/task';
-import type { Provider, ProviderDescriptor } from './types';
+import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 /**
  * The simulated provider (DESIGN §9): deterministic, offline, no key — a transparent heuristic, NOT a
@@ -22,10 +22,18 @@ import type { Provider, ProviderDescriptor } from './types';
  * rules, the interpretation rule), so every verdict on it can be explained.
  */
 export const SIMULATED_ENGINE = 'simulated-lexical-v1' as const;
+/** The second simulated model: the same heuristic, except that among plausible tools the first listed wins. */
+export const SIMULATED_POSITION_BIASED = 'simulated-position-biased-v1' as const;
+export type SimulatedEngine = typeof SIMULATED_ENGINE | typeof SIMULATED_POSITION_BIASED;
+
+/** The engine a model name selects: the position-biased one by its id, the lexical one otherwise. */
+export function simulatedEngineOf(model: string): SimulatedEngine {
+  return model === SIMULATED_POSITION_BIASED ? SIMULATED_POSITION_BIASED : SIMULATED_ENGINE;
+}
 
 export interface SimulatedResponse {
   simulated: true;
-  engine: typeof SIMULATED_ENGINE;
+  engine: SimulatedEngine;
   kind: ProviderRequest['kind'];
   toolCalls: { name: string; arguments: Record<string, unknown> }[];
   text: string | null;
@@ -34,8 +42,8 @@ export interface SimulatedResponse {
 }
 
 /** The simulator's answer to one request: pure and synchronous. */
-export function simulate(request: ProviderRequest): SimulatedResponse {
-  const base = { simulated: true as const, engine: SIMULATED_ENGINE as typeof SIMULATED_ENGINE, kind: request.kind };
+export function simulate(request: ProviderRequest, engine: SimulatedEngine = SIMULATED_ENGINE): SimulatedResponse {
+  const base = { simulated: true as const, engine, kind: request.kind };
   if (request.kind === 'interpretation') {
     const d = decideInterpretation(request);
     return { ...base, toolCalls: [], text: d.text, label: d.label, trace: d.trace };
@@ -44,7 +52,7 @@ export function simulate(request: ProviderRequest): SimulatedResponse {
     const t = decideTask(request);
     return { ...base, toolCalls: t.call ? [t.call] : [], text: t.text, label: null, trace: t.trace };
   }
-  const d = decideSelection(request);
+  const d = decideSelection(request, engine === SIMULATED_POSITION_BIASED ? 'position-biased' : 'lexical');
   return { ...base, toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };
 }
 
@@ -75,7 +83,10 @@ export const simulatedDescriptor: ProviderDescriptor = {
   baseUrlVar: null,
   defaultBaseUrl: null,
   defaultModel: SIMULATED_ENGINE,
-  models: [{ id: SIMULATED_ENGINE, label: 'lexical similarity (a heuristic, not a language model)' }],
+  models: [
+    { id: SIMULATED_ENGINE, label: 'lexical similarity (a heuristic, not a language model)' },
+    { id: SIMULATED_POSITION_BIASED, label: 'position-biased: prefers the first plausible tool listed (a heuristic, not a language model)' },
+  ],
   secretHeaders: [],
   secretParams: [],
   wire: null,
@@ -84,9 +95,9 @@ export const simulatedDescriptor: ProviderDescriptor = {
 
 export const simulatedProvider: Provider = {
   descriptor: simulatedDescriptor,
-  async send(request: ProviderRequest): Promise<ProviderResult> {
+  async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
     const neutral: unknown = JSON.parse(JSON.stringify(request));
-    const response = simulate(request);
+    const response = simulate(request, simulatedEngineOf(options.settings.model));
     return {
       request: neutral,
       response: JSON.parse(JSON.stringify(response)) as unknown,

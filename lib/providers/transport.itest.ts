@@ -25,6 +25,8 @@ beforeAll(async () => {
     OPENAI_BASE_URL: undefined,
     GEMINI_BASE_URL: undefined,
     ANTHROPIC_BASE_URL: undefined,
+    // the runs below name the loopback server, and an unresolvable host for the dns case
+    TCLAB_ALLOWED_BASE_URLS: `${server.url} http://nonexistent.invalid`,
   });
 });
 afterAll(async () => {
@@ -158,7 +160,8 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, keyHeader })
   it('a closed port → connect', async () => {
     const port = await closedPort();
     const base = `http://127.0.0.1:${port}`;
-    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: elsewhere(base) });
+    const undo = setProviderEnv({ TCLAB_ALLOWED_BASE_URLS: base });
+    const r = await send({ kind: 'text', text: 'unused' }, { baseUrl: elsewhere(base) }).finally(undo);
     expect(failure(r).kind).toBe('connect');
     expect(describeProviderFailure(r, name, { baseUrl: base })).toMatch(new RegExp(`could not reach 127\\.0\\.0\\.1:${port}`));
   });

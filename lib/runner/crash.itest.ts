@@ -20,6 +20,8 @@ beforeAll(async () => {
   process.env.OPENAI_API_KEY = KEY;
   resetEnvCache();
   server = await startLoopbackServer({ script: async (req) => ({ kind: 'delay', ms: 150, then: await echoScript(req) }) });
+  process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
+  resetEnvCache();
   experimentId = (await ensureTemplateExperiment('reference-study')).id;
 });
 

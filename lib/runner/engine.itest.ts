@@ -34,6 +34,7 @@ function userText(req: ScriptRequest): string {
 beforeAll(async () => {
   server = await startLoopbackServer();
   process.env.OPENAI_API_KEY = KEY;
+  process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
   resetEnvCache();
   experimentId = (await ensureTemplateExperiment('reference-study')).id;
 });

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { RunSettings, type RunSettingsInput } from '../schema/run';
+import { MAX_RUN_TARGETS, RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
 import { transportFailureOf } from '../schema/request';
 import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
@@ -8,32 +8,74 @@ import { buildRequest, expandTrials } from '../design/matrix';
 import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../parse';
 import { getExperiment } from '../db/experiments';
-import { getRun, insertRun, newRunId, type RunRow } from '../db/runs';
+import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
 import { insertTrials, pendingTrialIds } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
+import { baseUrlRefusal } from '../providers/descriptor';
 import { getProvider } from '../providers/registry';
-import { describeProviderFailure } from '../providers/precheck';
+import { describeProviderFailure, destinationText } from '../providers/precheck';
 import { enqueueTrials, type EnqueueOptions } from '../queue/enqueue';
 import { primeRunContext } from './context';
 import { retryDelayMs } from './retry';
 
 /** Write the run and all its trial rows first; nothing is enqueued until pre-checks pass. */
-export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown): Promise<RunRow> {
+export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown, groupId: string | null = null): Promise<RunRow> {
   const exp = await getExperiment(experimentId);
   if (!exp) throw new SpecError(`experimentId: no experiment "${experimentId}"`, [{ path: 'experimentId', message: 'not found' }]);
-  const settings = parseOrThrow(RunSettings, settingsInput ?? {}, 'run settings');
-  try {
-    getProvider(settings.provider);
-  } catch (e) {
-    throw new SpecError(`provider: ${(e as Error).message}`, [{ path: 'provider', message: (e as Error).message }]);
-  }
+  const settings = checkedSettings(settingsInput);
   // a row stored before the bounds (or under a higher limit) is refused here, before anything is expanded
   const over = checkSpecBounds(exp.spec, specBounds());
   if (over.length) throw new SpecError(`experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`, over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })));
   const trials = expandTrials(exp.spec);
-  const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: trials.length });
+  const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: trials.length, groupId });
   await insertTrials(run.id, trials);
   return run;
+}
+
+/**
+ * Several provider/model targets at once (issue 10 item 4): one run per target — each with its own
+ * status, trials and rate limits (the limiter keys on provider and model) — sharing the experiment
+ * version and a group id. Every target is checked before anything is stored; `targets[i]` errors name
+ * `targets.i`. One target makes a plain run (no group).
+ */
+export async function createRuns(experimentId: string, settingsInput: RunSettingsInput, targets: readonly RunTarget[]): Promise<RunRow[]> {
+  if (targets.length === 0) return [await createRun(experimentId, settingsInput)];
+  if (targets.length > MAX_RUN_TARGETS) {
+    throw new SpecError(`targets: at most ${MAX_RUN_TARGETS} provider/model targets in one run (got ${targets.length})`, [
+      { path: 'targets', message: `at most ${MAX_RUN_TARGETS} (got ${targets.length})` },
+    ]);
+  }
+  const seen = new Set<string>();
+  targets.forEach((t, i) => {
+    const key = `${t.provider}:${t.model}`;
+    if (seen.has(key)) throw new SpecError(`targets.${i}: ${key} is given twice`, [{ path: `targets.${i}`, message: `${key} is given twice` }]);
+    seen.add(key);
+    try {
+      checkedSettings({ ...settingsInput, provider: t.provider, model: t.model });
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      throw new SpecError(`targets.${i} (${key}): ${e.message}`, e.issues.map((x) => ({ path: `targets.${i}.${x.path}`, message: x.message })));
+    }
+  });
+  const groupId = targets.length > 1 ? newRunGroupId() : null;
+  const runs: RunRow[] = [];
+  for (const t of targets) runs.push(await createRun(experimentId, { ...settingsInput, provider: t.provider, model: t.model }, groupId));
+  return runs;
+}
+
+/** Run settings parsed, the provider known, the base URL allowed — or a SpecError naming the field. */
+function checkedSettings(settingsInput: RunSettingsInput | unknown): RunSettings {
+  const settings = parseOrThrow(RunSettings, settingsInput ?? {}, 'run settings');
+  let provider: ReturnType<typeof getProvider>;
+  try {
+    provider = getProvider(settings.provider);
+  } catch (e) {
+    throw new SpecError(`provider: ${(e as Error).message}`, [{ path: 'provider', message: (e as Error).message }]);
+  }
+  // a key goes only where the environment says: any other base URL is refused before anything is stored or sent
+  const refusal = baseUrlRefusal(provider.descriptor, settings.baseUrl);
+  if (refusal !== null) throw new SpecError(`baseUrl: ${refusal}`, [{ path: 'baseUrl', message: refusal }]);
+  return settings;
 }
 
 export type StartResult = { ok: true } | { ok: false; reason: string };
@@ -90,7 +132,8 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
       await recordPrecheckAttempt(runId, n, result);
       tries++;
       if (result.outcome === 'ok') break;
-      const failure = `pre-check ${i + 1} failed${tries > 1 ? ` after ${tries} attempts` : ''}: ${describeProviderFailure(result, run.settings.provider)}`;
+      const where = destinationText(run.settings.provider, run.settings.baseUrl);
+      const failure = `pre-check ${i + 1} failed${tries > 1 ? ` after ${tries} attempts` : ''} (requests go to ${where}): ${describeProviderFailure(result, run.settings.provider, { baseUrl: run.settings.baseUrl })}`;
       // a request or configuration error repeats on every attempt; transport errors are retried like trials'
       const error = transportFailureOf(result);
       if (error?.kind === 'http_4xx' || tries >= maxAttempts) return fail(runId, owner, failure);

@@ -24,6 +24,7 @@ let experimentId: string;
 beforeAll(async () => {
   server = await startLoopbackServer();
   process.env.OPENAI_API_KEY = 'sk-test-trial-0000';
+  process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
   resetEnvCache();
   limiter = new Limiter();
   experimentId = (await ensureTemplateExperiment('reference-study')).id;

@@ -38,3 +38,22 @@ export const TransportErrorKind = z.enum([
   'lost',
 ]);
 export type TransportErrorKind = z.infer<typeof TransportErrorKind>;
+
+/** One provider/model pair a run targets; several make a run group (one run each, same experiment version). */
+export const RunTarget = z.object({ provider: ProviderId, model: z.string().min(1) });
+export type RunTarget = z.infer<typeof RunTarget>;
+
+/** At most this many targets in one Run (each is a whole run of the matrix). */
+export const MAX_RUN_TARGETS = 8;
+
+/**
+ * `provider:model` → a target. The model may itself contain colons (`openai-compatible:qwen3:8b`): only the
+ * first one separates. Returns the problem in words when the text is not a target.
+ */
+export function parseRunTarget(text: string): RunTarget | string {
+  const at = text.indexOf(':');
+  if (at <= 0 || at === text.length - 1) return `"${text}" is not provider:model (e.g. simulated:simulated-lexical-v1)`;
+  const r = RunTarget.safeParse({ provider: text.slice(0, at).trim(), model: text.slice(at + 1).trim() });
+  if (!r.success) return `"${text}": unknown provider "${text.slice(0, at)}" (known: ${ProviderId.options.join(', ')})`;
+  return r.data;
+}

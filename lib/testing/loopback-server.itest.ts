@@ -14,6 +14,7 @@ afterAll(() => restoreEnv());
 describe('loopback server', () => {
   it('echoScript: selection calls the first tool listed with {}, interpretation reports CANNOT_DETERMINE — both formats', async () => {
     const server = await startLoopbackServer({ script: echoScript });
+    const undo = setProviderEnv({ TCLAB_ALLOWED_BASE_URLS: server.url });
     try {
       for (const [provider, baseUrl] of [
         [openaiProvider, server.openaiBaseUrl],
@@ -28,12 +29,14 @@ describe('loopback server', () => {
       expect(server.requests.map((r) => r.wire)).toEqual(['openai-chat', 'openai-chat', 'gemini-generate-content', 'gemini-generate-content']);
       expect(server.count).toBe(4);
     } finally {
+      undo();
       await server.close();
     }
   });
 
   it('record: false keeps nothing but still counts; latencyMs delays every answer', async () => {
     const server = await startLoopbackServer({ record: false, latencyMs: 120 });
+    const undo = setProviderEnv({ TCLAB_ALLOWED_BASE_URLS: server.url });
     try {
       const settings = settingsFor({ provider: 'openai', model: 'm', baseUrl: server.openaiBaseUrl });
       const r = await openaiProvider.send(selectionRequest(), { settings });
@@ -42,6 +45,7 @@ describe('loopback server', () => {
       expect(server.requests).toHaveLength(0);
       expect(server.count).toBe(1);
     } finally {
+      undo();
       await server.close();
     }
   });

@@ -8,6 +8,7 @@ import { compareWithPublished } from '@/lib/analysis/published';
 import { REFERENCE_STUDY_PUBLISHED } from '@/lib/templates';
 import { REFERENCE_STUDY_ID } from '@/lib/templates';
 import { RunHeader } from '@/components/runs/RunHeader';
+import { destinationText } from '@/lib/providers/precheck';
 import { RunLive } from '@/components/runs/RunLive';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { Table1 } from '@/components/Table1';
@@ -35,7 +36,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
 
   return (
     <>
-      <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} />
+      <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} destination={destinationText(run.provider, run.settings.baseUrl)} />
       <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} />
 
       <div className="spread">

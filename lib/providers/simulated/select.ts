@@ -26,6 +26,16 @@ import { mentions, scopes, sentences, splitIdentifier, tokenize } from './text';
  */
 export const TIE_MARGIN = 0.25;
 
+/**
+ * How a simulated model breaks near-ties — the one thing its two models differ in (both label themselves
+ * as heuristics, not language models):
+ * - `lexical`: scores within TIE_MARGIN of the best tie; the first listed of those wins.
+ * - `position-biased`: every plausible tool ties — any tool whose definition affirms some task word (score
+ *   > 0), or the best-scoring one when none does — and the first listed of those wins. It prefers whatever
+ *   is listed first, so candidate order moves its choice: a stand-in for documented position bias.
+ */
+export type TieRule = 'lexical' | 'position-biased';
+
 export interface ToolProfile {
   name: string;
   schema: SchemaInfo;
@@ -78,7 +88,8 @@ export interface SelectionTrace {
   rule: 'stop:unsupported-action' | 'clarify:missing-required' | 'call' | 'stop:no-tools';
   taskTokens: string[];
   scores: ToolScore[];
-  tie: { margin: number; tied: string[]; brokenByOrder: boolean } | null;
+  /** margin null: the position-biased rule (every plausible tool ties). */
+  tie: { margin: number | null; tied: string[]; brokenByOrder: boolean } | null;
   stop: { action: string; deniedBy: string[] } | null;
   extraction: {
     tool: string;
@@ -130,7 +141,7 @@ export function unsupportedAction(task: string, profiles: ToolProfile[]): { acti
   return null;
 }
 
-export function decideSelection(request: ProviderRequest): SelectionDecision {
+export function decideSelection(request: ProviderRequest, tieRule: TieRule = 'lexical'): SelectionDecision {
   const zh = request.locale.startsWith('zh');
   const profiles = request.tools.map(profileTool);
   const trace: SelectionTrace = {
@@ -155,9 +166,11 @@ export function decideSelection(request: ProviderRequest): SelectionDecision {
 
   trace.scores = scoreTools(request.task, profiles);
   const best = Math.max(...trace.scores.map((s) => s.score));
-  const tied = trace.scores.filter((s) => s.score >= best - TIE_MARGIN);
+  const plausible = trace.scores.filter((s) => s.score > 0);
+  const tied =
+    tieRule === 'position-biased' && plausible.length > 0 ? plausible : trace.scores.filter((s) => s.score >= best - TIE_MARGIN);
   const winner = tied[0]; // candidate order breaks ties: the first listed wins
-  trace.tie = { margin: TIE_MARGIN, tied: tied.map((s) => s.name), brokenByOrder: tied.length > 1 };
+  trace.tie = { margin: tieRule === 'position-biased' ? null : TIE_MARGIN, tied: tied.map((s) => s.name), brokenByOrder: tied.length > 1 };
   const profile = profiles.find((p) => p.name === winner.name) ?? profiles[0];
 
   const { args, missing, how } = extractArguments(request.task, profile.schema);
