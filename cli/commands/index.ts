@@ -7,6 +7,7 @@ import { register as bfcl } from './bfcl';
 import { register as lint } from './lint';
 import { register as mcp } from './mcp';
 import { register as plan } from './plan';
+import { register as runs } from './runs';
 
 // Each command lives in its own file and exports `register(program)`; add new ones here.
 export function registerCommands(program: Command): void {
@@ -18,4 +19,5 @@ export function registerCommands(program: Command): void {
   lint(program);
   mcp(program);
   plan(program);
+  runs(program);
 }

@@ -5,16 +5,19 @@ import { ensureTemplateExperiment } from '../../lib/db/templates';
 import { saveExperiment, getExperiment } from '../../lib/db/experiments';
 import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
 import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
-import { createRun, startRun } from '../../lib/runner/start';
+import path from 'node:path';
+import { createRuns, startRun } from '../../lib/runner/start';
+import { loadRunComparison } from '../../lib/db/compare';
+import { formatComparison } from '../../lib/analysis/format-compare';
 import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
 import { parseSpecBytes } from '../../lib/parse';
 import { fileValue, readInputFile } from './compare';
-import { err, errControl, setExitCode, stderrIsTty } from '../output';
+import { err, errControl, out, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';
-import { runSettingsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
+import { runSettingsFromOptions, runTargetsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
 import { clusterByOption, exportRun, printSummary, shutdown } from './shared';
 import { ciOptions, ciOutputs, parseGates, type CiOptions } from './ci-outputs';
 
@@ -58,6 +61,8 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const sources = [opts.template, opts.experiment, opts.experimentId].filter(Boolean).length;
   if (sources !== 1) throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
   const settings = runSettingsFromOptions(opts);
+  const targets = runTargetsFromOptions(opts);
+  if (targets.length > 1 && (opts.junit || opts.summaryMd)) throw new UsageError('--junit and --summary-md describe one run: with several targets use tclab export on each run');
   // a spec file is read and validated before the database is touched: invalid input stores nothing
   const spec = opts.experiment ? fileValue(parseSpecBytes(readInputFile(opts.experiment)), opts.experiment, 'experiment spec') : null;
   const url = env().DATABASE_URL;
@@ -68,30 +73,56 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const experimentId = spec ? (await saveExperiment(spec)).id : await resolveExperiment(opts);
   const exp = await getExperiment(experimentId);
   const gates = parseGates(opts, exp!.spec); // a gate naming nothing stops here, before anything is sent
-  const run = await createRun(experimentId, settings);
-  err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
-
-  const started = await startRun(run.id);
-  if (!started.ok) {
-    err(`tclab: the run did not start: ${started.reason}\n`);
-    return 1;
+  const runs = await createRuns(experimentId, settings, targets);
+  for (const run of runs) {
+    err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
   }
-  if (!opts.wait) return 0;
+  if (runs.length > 1) err(`run group ${runs[0].groupId}: ${runs.length} runs of ${experimentId}, one per target\n`);
+
+  let startFailed = false;
+  for (const run of runs) {
+    const started = await startRun(run.id);
+    if (!started.ok) {
+      err(`tclab: ${runs.length > 1 ? `run ${run.id} (${run.provider}/${run.model})` : 'the run'} did not start: ${started.reason}\n`);
+      startFailed = true;
+    }
+  }
+  if (startFailed && runs.length === 1) return 1;
+  if (!opts.wait) return startFailed ? 1 : 0;
 
   let worker: WorkerHandle | undefined;
   if (opts.worker && (await liveWorkerCount()) === 0) worker = startWorker();
-  const final = await waitForRun(run.id);
+  const finals: RunRow[] = [];
+  for (const run of runs) finals.push(await waitForRun(run.id));
   await worker?.close();
 
-  // the database may restart at any point while we wait: reconnect with backoff, never a stack trace
-  const printed = await withDatabaseRetry(() => printSummary(final, clusterBy), reconnecting());
-  if (opts.out || opts.csv || opts.checksCsv)
-    await withDatabaseRetry(() => exportRun(final.id, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv }, clusterBy), reconnecting());
-  const gatesHeld = printed ? await withDatabaseRetry(() => ciOutputs(final.id, printed.title, printed.summary, gates, opts), reconnecting()) : gates.length === 0;
-  const ok = runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) && gatesHeld;
-  if (final.status !== 'completed')
-    err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
+  let ok = !startFailed;
+  for (const final of finals) {
+    // the database may restart at any point while we wait: reconnect with backoff, never a stack trace
+    const printed = await withDatabaseRetry(() => printSummary(final, clusterBy), reconnecting());
+    const files = runs.length > 1 ? perRunFiles(opts, final.id) : { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv };
+    if (files.json || files.csv || files.checksCsv) await withDatabaseRetry(() => exportRun(final.id, files, clusterBy), reconnecting());
+    const gatesHeld = printed ? await withDatabaseRetry(() => ciOutputs(final.id, printed.title, printed.summary, gates, opts), reconnecting()) : gates.length === 0;
+    ok = ok && runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) && gatesHeld;
+    if (final.status !== 'completed')
+      err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
+  }
+  if (finals.length > 1) {
+    const comparison = await withDatabaseRetry(() => loadRunComparison(finals.map((r) => r.id), clusterBy), reconnecting());
+    out(`\n${formatComparison(comparison)}\n`);
+    err(`compare again: tclab runs compare ${finals.map((r) => r.id).join(' ')}\n`);
+  }
   return ok ? 0 : 1;
+}
+
+/** With several runs, each export file gets the run id before its extension (run.json → run.r_….json). */
+function perRunFiles(opts: RunOptions, runId: string): { json?: string; csv?: string; checksCsv?: string } {
+  const withId = (f: string | undefined) => {
+    if (!f) return undefined;
+    const ext = path.extname(f);
+    return `${f.slice(0, f.length - ext.length)}.${runId}${ext}`;
+  };
+  return { json: withId(opts.out), csv: withId(opts.csv), checksCsv: withId(opts.checksCsv) };
 }
 
 async function resolveExperiment(opts: RunOptions): Promise<string> {

@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
-import { RunSettings } from '../../lib/schema/run';
+import { parseRunTarget, RunSettings, type RunTarget } from '../../lib/schema/run';
 import { formatZodError } from '../../lib/schema/common';
 import { DESCRIPTORS, isProviderId, PROVIDER_IDS } from '../../lib/providers/registry';
 import { UsageError } from '../errors';
 
 export interface SettingsOptions {
   provider?: string;
-  model?: string;
+  /** Repeatable: several models of --provider make one run each (a run group). */
+  model?: string[];
+  /** Repeatable `provider:model`: one run each. */
+  target?: string[];
   temperature?: string;
   maxOutputTokens?: string;
   seed?: string;
@@ -21,7 +24,8 @@ export interface SettingsOptions {
 export function settingsOptions(cmd: Command): Command {
   return cmd
     .option('--provider <id>', providerHelp(), 'simulated')
-    .option('--model <name>', 'model name (default: the provider’s default)')
+    .option('--model <name>', 'model name (default: the provider’s default); repeat it to run several models of --provider at once, one run each', collect, [])
+    .option('--target <provider:model>', 'a provider/model pair to run; repeat it for several at once (one run each, same experiment version)', collect, [])
     .option('--temperature <t>', 'sampling temperature')
     .option('--max-output-tokens <n>', 'maximum output tokens')
     .option('--seed <n>', 'seed, where the API has one')
@@ -42,13 +46,42 @@ export function providerHelp(): string {
   return `one of ${PROVIDER_IDS.join(' | ')}:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/**
+ * The provider/model targets of `--target` (repeated) or several `--model`; [] for a single run. Mixing
+ * --target with --provider or several --model is refused, naming the flags.
+ */
+export function runTargetsFromOptions(o: SettingsOptions): RunTarget[] {
+  const targets = o.target ?? [];
+  const models = o.model ?? [];
+  if (targets.length > 0) {
+    if (models.length > 0 || o.provider !== undefined && o.provider !== 'simulated') {
+      throw new UsageError('--target names provider and model: give either --target (repeated) or --provider with --model');
+    }
+    return targets.map((t, i) => {
+      const r = parseRunTarget(t);
+      if (typeof r === 'string') throw new UsageError(`--target (#${i + 1}): ${r}`);
+      return r;
+    });
+  }
+  if (models.length > 1) {
+    const provider = o.provider ?? 'simulated';
+    if (!isProviderId(provider)) throw new UsageError(`--provider: unknown provider "${provider}" (known: ${PROVIDER_IDS.join(', ')})`);
+    return models.map((model) => ({ provider, model }));
+  }
+  return [];
+}
+
 /** CLI flags → RunSettings; errors name the flag. */
 export function runSettingsFromOptions(o: SettingsOptions): RunSettings {
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const provider = o.provider ?? 'simulated';
   const input = {
     provider,
-    model: o.model ?? (isProviderId(provider) ? DESCRIPTORS.find((d) => d.id === provider)?.defaultModel : undefined) ?? 'default',
+    model: o.model?.[0] ?? (isProviderId(provider) ? DESCRIPTORS.find((d) => d.id === provider)?.defaultModel : undefined) ?? 'default',
     temperature: num(o.temperature),
     maxOutputTokens: num(o.maxOutputTokens),
     seed: num(o.seed),

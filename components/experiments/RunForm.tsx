@@ -10,6 +10,8 @@ export interface ProviderOption {
   label: string;
   simulated: boolean;
   defaultModel: string;
+  /** Models offered by name (the simulator's two); others may be typed. */
+  models: readonly { id: string; label: string }[];
   available: boolean;
   reason?: string;
   /** Where its requests go unless the run picks an allowed base URL; null: nowhere (simulator) or not configured. */
@@ -23,7 +25,7 @@ export interface RunFormDefaults {
   values: Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>;
 }
 
-const FIELD_PATHS = new Set<string>(['provider', 'model', 'baseUrl', ...RUN_FORM_FIELDS.map((f) => f.name)]);
+const FIELD_PATHS = new Set<string>(['provider', 'model', 'baseUrl', 'targets', ...RUN_FORM_FIELDS.map((f) => f.name)]);
 
 /** The Run form: settings default to RunSettings' defaults; unavailable providers are shown disabled with the reason. */
 export function RunForm({
@@ -39,6 +41,11 @@ export function RunForm({
   const [provider, setProvider] = useState(defaults.provider);
   const [model, setModel] = useState(defaults.model);
   const current = providers.find((p) => p.id === provider);
+  // "Also run with": every named model (or default model) of an available provider, except the one chosen
+  const alsoTargets = providers
+    .filter((p) => p.available)
+    .flatMap((p) => (p.models.length > 0 ? p.models : [{ id: p.defaultModel, label: p.defaultModel }]).map((m) => ({ value: `${p.id}:${m.id}`, label: `${p.id} / ${m.id}`, hint: m.label === m.id ? '' : m.label })))
+    .filter((t) => t.value !== `${provider}:${model}`);
   const errorOf = (name: string) => state.issues.filter((i) => i.path === name).map((i) => i.message).join('; ');
 
   function changeProvider(id: string) {
@@ -99,6 +106,20 @@ export function RunForm({
           </div>
         ))}
       </div>
+      {alsoTargets.length > 0 && (
+        <fieldset className="field" data-testid="also-run-with">
+          <legend>
+            Also run with <span className="hint">one run each, same experiment version and settings, compared trial by trial</span>
+          </legend>
+          {alsoTargets.map((t) => (
+            <label key={t.value} className="small" style={{ display: 'block' }}>
+              <input type="checkbox" name="targets" value={t.value} /> <span className="mono">{t.label}</span>
+              {t.hint && <span className="muted"> — {t.hint}</span>}
+            </label>
+          ))}
+          {errorOf('targets') && <div className="field-error">{errorOf('targets')}</div>}
+        </fieldset>
+      )}
       {providers.find((p) => p.id === provider && p.simulated) && (
         <p className="small muted">The simulated provider is a transparent heuristic, not a language model: it exists so the pipeline runs offline.</p>
       )}

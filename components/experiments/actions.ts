@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { saveExperiment } from '@/lib/db/experiments';
 import { SpecError } from '@/lib/schema/common';
 import { parseSpecBytes } from '@/lib/parse';
-import { createRun } from '@/lib/runner/start';
+import { createRuns } from '@/lib/runner/start';
 import { enqueueRunStart } from '@/lib/queue/enqueue';
-import { runFormToSettings } from './run-form';
+import { runFormTargets, runFormToSettings } from './run-form';
 
 export interface FieldIssue {
   path: string;
@@ -47,21 +47,25 @@ export async function importExperiment(_prev: ActionState, form: FormData): Prom
   redirect(`/experiments/${encodeURIComponent(stored.id)}?imported=${stored.created ? 'new' : 'existing'}`);
 }
 
-/** Create a run with the Run form's settings, enqueue its start and go to the run page. */
+/**
+ * Create a run with the Run form's settings (one per provider/model target when "Also run with" names
+ * more), enqueue their starts and go to the run page — or, for several, to their compare page.
+ */
 export async function startRunAction(experimentId: string, _prev: ActionState, form: FormData): Promise<ActionState> {
   const settings = runFormToSettings(form);
   if (!settings.ok) return { issues: settings.issues, message: 'Some settings are invalid.' };
-  let runId: string;
+  const targets = runFormTargets(form, { provider: String(settings.value.provider ?? 'simulated'), model: String(settings.value.model ?? '') });
+  if (!targets.ok) return { issues: targets.issues, message: 'Some settings are invalid.' };
+  let runIds: string[];
   try {
-    const run = await createRun(experimentId, settings.value);
-    runId = run.id;
+    runIds = (await createRuns(experimentId, settings.value, targets.value)).map((r) => r.id);
   } catch (e) {
     if (e instanceof SpecError) return { issues: issuesOf(e), message: 'The run could not be created.' };
     throw e;
   }
-  await enqueueRunStart(runId);
+  for (const id of runIds) await enqueueRunStart(id);
   revalidatePath('/runs');
-  redirect(`/runs/${encodeURIComponent(runId)}`);
+  redirect(runIds.length > 1 ? `/runs/compare?ids=${runIds.map(encodeURIComponent).join(',')}` : `/runs/${encodeURIComponent(runIds[0])}`);
 }
 
 function issuesOf(e: SpecError): FieldIssue[] {

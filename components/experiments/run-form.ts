@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunSettings, type RunSettingsInput } from '@/lib/schema/run';
+import { parseRunTarget, RunSettings, type RunSettingsInput, type RunTarget } from '@/lib/schema/run';
 
 /** The Run form's fields, in display order. Empty optional fields mean "none" (null); empty required ones take the default. */
 export const RUN_FORM_FIELDS = [
@@ -48,6 +48,24 @@ const RunForm = z.object({
 });
 
 export type RunFormResult = { ok: true; value: RunSettingsInput } | { ok: false; issues: { path: string; message: string }[] };
+
+/**
+ * The Run form's extra provider/model targets ("Also run with", `targets` = `provider:model`, repeated).
+ * With any, the run is a group: the chosen provider/model first, then these — one run each.
+ */
+export function runFormTargets(form: FormData, primary: { provider: string; model: string }): { ok: true; value: RunTarget[] } | { ok: false; issues: { path: string; message: string }[] } {
+  const extra = form.getAll('targets').filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (extra.length === 0) return { ok: true, value: [] };
+  const targets: RunTarget[] = [];
+  const first = parseRunTarget(`${primary.provider}:${primary.model}`);
+  if (typeof first !== 'string') targets.push(first);
+  for (const [i, text] of extra.entries()) {
+    const t = parseRunTarget(text);
+    if (typeof t === 'string') return { ok: false, issues: [{ path: `targets.${i}`, message: t }] };
+    if (!targets.some((x) => x.provider === t.provider && x.model === t.model)) targets.push(t);
+  }
+  return { ok: true, value: targets.length > 1 ? targets : [] };
+}
 
 /** FormData → validated run settings, with one issue per failing field (named as in RunSettings). */
 export function runFormToSettings(form: FormData): RunFormResult {

@@ -53,7 +53,7 @@ describe('anthropic adapter: observations', () => {
     expect(r.httpStatus).toBe(200);
     expect(r.usage).toEqual({ inputTokens: 100, outputTokens: 10 });
     expect(observed(r)).toEqual({
-      toolCalls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' } }],
+      toolCalls: [{ id: 'toolu_1', name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' } }],
       marker: null,
       label: null,
       text: null,
@@ -95,7 +95,7 @@ describe('anthropic adapter: observations', () => {
   it('tool_use input that is not an object → unparseable_arguments, raw kept', async () => {
     const r = await send({ kind: 'malformedFunctionCall' });
     expect(observed(r).malformed).toBe('unparseable_arguments');
-    expect(observed(r).toolCalls[0]).toEqual({ name: 'lookup_invoice', arguments: null, rawArguments: JSON.stringify('{"broken": ') });
+    expect(observed(r).toolCalls[0]).toEqual({ id: 'toolu_1', name: 'lookup_invoice', arguments: null, rawArguments: JSON.stringify('{"broken": ') });
   });
 
   it('a tool name not among the tools sent → unknown_tool:<name>', async () => {

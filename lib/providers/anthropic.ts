@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
@@ -70,6 +70,19 @@ export function buildAnthropicBody(request: ProviderRequest, settings: RunSettin
       },
     );
   }
+  // task: each earlier turn as the assistant's text and tool_use blocks, then one user message of tool_result blocks
+  for (const step of request.history ?? []) {
+    const content: ContentBlockParam[] = [];
+    if (step.text) content.push({ type: 'text', text: step.text });
+    for (const c of step.calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} });
+    if (content.length > 0) messages.push({ role: 'assistant', content });
+    if (step.results.length > 0) {
+      messages.push({
+        role: 'user',
+        content: step.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: JSON.stringify(r.result), is_error: r.result.isError })),
+      });
+    }
+  }
   const tools: Tool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -101,7 +114,8 @@ export function reshapeAnthropicResponse(message: unknown, request: ProviderRequ
     if (block.type !== 'tool_use') continue;
     const name = typeof block.name === 'string' ? block.name : '';
     const args = isPlainObject(block.input) ? block.input : null;
-    toolCalls.push(args ? { name, arguments: args } : { name, arguments: null, rawArguments: JSON.stringify(block.input ?? null) });
+    const id = typeof block.id === 'string' && block.id !== '' ? { id: block.id } : {};
+    toolCalls.push(args ? { ...id, name, arguments: args } : { ...id, name, arguments: null, rawArguments: JSON.stringify(block.input ?? null) });
     if (malformed) continue;
     if (!known.has(name)) malformed = `unknown_tool:${name}`;
     else if (args === null) malformed = 'unparseable_arguments';

@@ -28,16 +28,19 @@ const THREE_TURNS: Reply[] = [
   { kind: 'text', text: PAY_SCRIPT_CALLS.text },
 ];
 
-const WIRES: { wire: WireId; provider: 'openai' | 'gemini'; model: string }[] = [
+const WIRES: { wire: WireId; provider: 'openai' | 'gemini' | 'anthropic'; model: string }[] = [
   { wire: 'openai-chat', provider: 'openai', model: 'loopback-model' },
   { wire: 'gemini-generate-content', provider: 'gemini', model: 'gemini-2.5-flash' },
+  { wire: 'anthropic-messages', provider: 'anthropic', model: 'claude-loopback' },
 ];
 
 beforeAll(async () => {
   process.env.OPENAI_API_KEY = OPENAI_KEY;
   process.env.GEMINI_API_KEY = GEMINI_KEY;
-  resetEnvCache();
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-test-conversation-0000';
   server = await startLoopbackServer();
+  process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
+  resetEnvCache();
 });
 
 afterAll(async () => {
@@ -89,8 +92,8 @@ async function expectStoredTurnByTurn(runId: string, wire: WireId) {
         const earlier = turns[i];
         expect(round.calls.map((c) => c.name)).toEqual(earlier.calls.map((c) => c.name));
         expect(round.results.map((r) => r.content)).toEqual(earlier.results.map((r) => r.result));
-        if (wire === 'openai-chat') {
-          // role:"tool" messages answer the assistant's tool_calls by id
+        if (wire !== 'gemini-generate-content') {
+          // role:"tool" messages (OpenAI) and tool_result blocks (Anthropic) answer the assistant's calls by id
           expect(round.results.map((r) => r.id)).toEqual(round.calls.map((c) => c.id));
           expect(round.calls.map((c) => c.id)).toEqual(earlier.calls.map((c) => c.id));
         } else {

@@ -86,13 +86,13 @@ describe('durable pre-checks', () => {
     scripted([{ kind: 'http', status: 401 }]);
     const refused = await createRun(experimentId, settings());
     const r1 = await startRun(refused.id);
-    expect(r1).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed: .*key/i) });
+    expect(r1).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed \(requests go to .*\): .*key/i) });
     expect(await prechecks(refused.id)).toEqual([[1, 'transport_error', 'http_4xx', null]]);
 
     server.setScript(() => ({ kind: 'http', status: 503 }));
     const down = await createRun(experimentId, settings());
     const r2 = await startRun(down.id);
-    expect(r2).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed after 3 attempts: .*server error/) });
+    expect(r2).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed after 3 attempts \(requests go to .*\): .*server error/) });
     expect((await prechecks(down.id)).map((a) => a[1])).toEqual(['transport_error', 'transport_error', 'transport_error']);
     for (const id of [refused.id, down.id]) {
       expect((await getRun(id))!.status).toBe('failed');

@@ -199,6 +199,27 @@ export function wireToolRounds(wire: WireId, body: unknown): WireToolRound[] {
     }
     return rounds;
   }
+  if (wire === 'anthropic-messages') {
+    for (const m of Array.isArray(body.messages) ? body.messages : []) {
+      if (!isRecord(m) || !Array.isArray(m.content)) continue;
+      const blocks = m.content.filter(isRecord);
+      const uses = blocks.filter((b) => b.type === 'tool_use');
+      const results = blocks.filter((b) => b.type === 'tool_result');
+      if (m.role === 'assistant' && uses.length > 0) rounds.push({ calls: uses.map((u) => ({ id: typeof u.id === 'string' ? u.id : null, name: String(u.name) })), results: [] });
+      else if (m.role === 'user' && results.length > 0 && rounds.length > 0) {
+        for (const r of results) {
+          let content: unknown = r.content;
+          try {
+            content = typeof r.content === 'string' ? JSON.parse(r.content) : r.content;
+          } catch {
+            // not JSON: kept as the text it is
+          }
+          rounds[rounds.length - 1].results.push({ id: typeof r.tool_use_id === 'string' ? r.tool_use_id : null, name: null, content });
+        }
+      }
+    }
+    return rounds;
+  }
   for (const c of Array.isArray(body.contents) ? body.contents : []) {
     if (!isRecord(c) || !Array.isArray(c.parts)) continue;
     const calls = c.parts.filter((p) => isRecord(p) && isRecord(p.functionCall)).map((p) => (p as { functionCall: Record<string, unknown> }).functionCall);

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getRun, runProgress } from '@/lib/db/runs';
+import { getRun, listRunGroup, runProgress } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { loadRunSummary, precheckAttempts } from '@/lib/db/results';
 import { compareWithPublished } from '@/lib/analysis/published';
@@ -31,6 +31,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const [exp, progress, prechecks] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id)]);
   if (!exp) notFound();
   const summary = await loadRunSummary(id, exp.spec, clusterBy);
+  const group = run.groupId ? await listRunGroup(run.groupId) : [];
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
   const exportBase = `/api/runs/${encodeURIComponent(id)}/export`;
 
@@ -38,6 +39,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     <>
       <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} destination={destinationText(run.provider, run.settings.baseUrl)} />
       <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} />
+      {group.length > 1 && (
+        <p className="notice" data-testid="run-group">
+          One of {group.length} runs started together ({group.map((r) => `${r.provider}/${r.model}`).join(', ')}):{' '}
+          <Link href={`/runs/compare?ids=${group.map((r) => encodeURIComponent(r.id)).join(',')}`}>compare them trial by trial</Link>
+        </p>
+      )}
 
       <div className="spread">
         <h2>Table 1</h2>

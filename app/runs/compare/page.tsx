@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import { loadRunComparison } from '@/lib/db/compare';
+import { SpecError } from '@/lib/schema/common';
+import { ClusterBy } from '@/lib/schema/table1';
+import { RunComparison } from '@/components/runs/RunComparison';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Compare runs · Tool Contract Lab' };
+
+/** /runs/compare?ids=A,B[,…][&cluster=scenario]: runs of one experiment version side by side. */
+export default async function ComparePage({ searchParams }: { searchParams: Promise<{ ids?: string | string[]; cluster?: string }> }) {
+  const { ids, cluster } = await searchParams;
+  const runIds = (Array.isArray(ids) ? ids : [ids ?? ''])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const clusterBy = ClusterBy.safeParse(cluster ?? 'case');
+  let body: React.ReactNode;
+  try {
+    if (!clusterBy.success) throw new SpecError('cluster: expected case or scenario', [{ path: 'cluster', message: 'case or scenario' }]);
+    const comparison = await loadRunComparison(runIds, clusterBy.data);
+    body = <RunComparison comparison={comparison} />;
+  } catch (e) {
+    if (!(e instanceof SpecError)) throw e;
+    body = (
+      <p className="field-error" role="alert" data-testid="compare-error">
+        {e.message}
+      </p>
+    );
+  }
+  return (
+    <>
+      <h1>Compare runs</h1>
+      <p className="small muted">
+        Runs of the same experiment version: Table 1 of each model (its own paired effect of the definitions included) and every model against the
+        first on identical trials. Also on the command line: <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
+      </p>
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { formatComparison } from '../../lib/analysis/format-compare';
+import { loadRunComparison } from '../../lib/db/compare';
+import { out } from '../output';
+import { clusterByOption, shutdown } from './shared';
+
+// `tclab runs …`: commands about several runs at once.
+export function register(program: Command): void {
+  const runs = program.command('runs').description('several runs at once');
+  runs
+    .command('compare <runIds...>')
+    .description(
+      'runs of the same experiment version side by side: Table 1 per model, each model’s paired effect of the definitions, and every model against the first on identical trials (same case, condition, order, replicate) with the CR1 interval and McNemar exact / mid-p',
+    )
+    .option('--json', `print the comparison as JSON (tclab.compare/v1)`)
+    .option('--cluster <by>', 'cluster of the intervals: case (default) or scenario')
+    .action(async (runIds: string[], opts: { json?: boolean; cluster?: string }) => {
+      try {
+        const comparison = await loadRunComparison(runIds, clusterByOption(opts.cluster));
+        out(opts.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${formatComparison(comparison)}\n`);
+      } finally {
+        await shutdown();
+      }
+    });
+}

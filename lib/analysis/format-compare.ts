@@ -1,0 +1,39 @@
+import type { RunComparison } from '../schema/compare';
+import { formatCi, formatP, formatTable1 } from './format';
+
+/** `+12.5 pts [−3.1%, 28.0%]`: a difference in percentage points with its interval. */
+function pts(estimate: number | null, ci: readonly [number, number] | null): string {
+  if (estimate === null) return '—';
+  return `${estimate >= 0 ? '+' : ''}${(100 * estimate).toFixed(1)} pts ${formatCi(ci)}`;
+}
+
+/** The comparison as plain text: Table 1 per model, then each model against the first on identical trials. */
+export function formatComparison(c: RunComparison): string {
+  const out: string[] = [];
+  for (const r of c.runs) {
+    out.push(`== ${r.label}${r.simulated ? ' — simulated: a heuristic, not a language model' : ''} (run ${r.runId}, ${r.status})`, '', formatTable1(r.summary), '');
+  }
+  const ref = c.runs[0];
+  const labelOf = new Map(c.runs.map((r) => [r.runId, r.label]));
+  out.push(`== model vs model on identical trials (same case, condition, order, replicate), against ${ref.label}; clusters: ${c.clusterBy}`);
+  const header = ['study / condition', 'model', 'trials', 'reference passed', 'model passed', 'better / worse', 'difference, 95% CI (CR1)', 'McNemar exact / mid-p'];
+  const rows: string[][] = [];
+  for (const d of c.differences) {
+    for (const x of d.conditions) {
+      rows.push([
+        `${d.study} / ${x.condition}`,
+        labelOf.get(d.otherRunId) ?? d.otherRunId,
+        String(x.pairs),
+        String(x.referencePass),
+        String(x.otherPass),
+        `${x.otherBetter} / ${x.referenceBetter}`,
+        pts(x.difference.estimate, x.difference.ci95),
+        x.mcnemar ? `${formatP(x.mcnemar.pExact)} / ${formatP(x.mcnemar.pMid)}` : '—',
+      ]);
+    }
+  }
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => [...r[i]].length)));
+  const line = (r: string[]) => r.map((cell, i) => cell + ' '.repeat(widths[i] - [...cell].length)).join('  ').trimEnd();
+  out.push('', line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line));
+  return out.join('\n');
+}
