@@ -15,18 +15,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     .map((x) => x.trim())
     .filter(Boolean);
   const clusterBy = ClusterBy.safeParse(cluster ?? 'case');
-  let body: React.ReactNode;
+  let comparison: Awaited<ReturnType<typeof loadRunComparison>> | null = null;
+  let error: string | null = null;
   try {
     if (!clusterBy.success) throw new SpecError('cluster: expected case or scenario', [{ path: 'cluster', message: 'case or scenario' }]);
-    const comparison = await loadRunComparison(runIds, clusterBy.data);
-    body = <RunComparison comparison={comparison} />;
+    comparison = await loadRunComparison(runIds, clusterBy.data);
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
-    body = (
-      <p className="field-error" role="alert" data-testid="compare-error">
-        {e.message}
-      </p>
-    );
+    error = e.message;
   }
   return (
     <>
@@ -35,7 +31,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         Runs of the same experiment version: Table 1 of each model (its own paired effect of the definitions included) and every model against the
         first on identical trials. Also on the command line: <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
       </p>
-      {body}
+      {comparison ? (
+        <RunComparison comparison={comparison} />
+      ) : (
+        <p className="field-error" role="alert" data-testid="compare-error">
+          {error}
+        </p>
+      )}
     </>
   );
 }
