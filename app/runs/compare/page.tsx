@@ -5,7 +5,7 @@ import { ClusterBy } from '@/lib/schema/table1';
 import { RunComparison } from '@/components/runs/RunComparison';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Compare runs · Tool Contract Lab' };
+export const metadata: Metadata = { title: 'Compare runs' };
 
 /** /runs/compare?ids=A,B[,…][&cluster=scenario]: runs of one experiment version side by side. */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ ids?: string | string[]; cluster?: string }> }) {
