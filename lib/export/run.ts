@@ -71,6 +71,8 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
         review: v.review ? { ...v.review, graderStatus: v.review.graderStatus as 'pass' | 'fail', reviewedAt: new Date(v.review.reviewedAt).toISOString() } : null,
       };
     }),
+    ...(t.turns.length > 0 && { turns: redactSecrets(t.turns) as TrialExportRow['turns'] }),
+    ...(t.details !== null && { fixture: redactSecrets(t.details) }),
   };
 }
 

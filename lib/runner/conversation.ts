@@ -1,11 +1,12 @@
-import { attemptIdOf, markSending, recordResult, type SendingTrial } from '../db/trials';
+import { attemptIdOf, markSending, recordResult, renewLease, type SendingTrial } from '../db/trials';
+import { haltKey } from '../queue/halt';
 import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
 import { trialStatusOf } from '../schema/verdict';
 import { converse } from '../studies/conversation';
 import { kindModule } from '../studies/registry';
 import type { RunContext } from './context';
 import type { Slot } from './gate';
-import { afterTransportError, leaseMsFor, type Prepared, type TrialOutcome, type TrialWorkerOptions } from './trial';
+import { afterTransportError, leaseMsFor, slotWaitMsFor, type Prepared, type TrialOutcome, type TrialWorkerOptions } from './trial';
 
 /**
  * A conversation trial (task): trial → turns → attempts. The stored turns are loaded and their calls
@@ -35,12 +36,17 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
     stored,
     firstAttemptN: claim.attemptN,
     async nextAttemptN() {
-      if (opts.gate) {
-        const got = await opts.gate.acquire(ctx, { deadline: Date.now() + leaseMsFor(ctx.settings.timeoutMs) });
-        if (typeof got !== 'string') {
+      // each turn's request takes its own rate-limit slot; a run paused or stopped meanwhile ends this pass
+      // (the trial is resumed from its stored turns when it is claimed again)
+      while (opts.gate) {
+        const got = await opts.gate.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + slotWaitMsFor(ctx.settings.timeoutMs) });
+        if (got === 'halted') return null;
+        if (got !== 'timeout') {
           held = got;
           heldReleased = false;
+          break;
         }
+        if (!(await renewLease(claim, slotWaitMsFor(ctx.settings.timeoutMs) + leaseMsFor(ctx.settings.timeoutMs)))) return null;
       }
       const next = await markSending({ ...claim, attemptN: claim.attemptN + 1, attemptId: attemptIdOf(claim.id, claim.attemptN + 1) }, leaseMsFor(ctx.settings.timeoutMs));
       if (!next) return null;
@@ -64,9 +70,13 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
         return ok;
       }
       if (!(await storeTurn(claim, turn, result, final.details))) return false;
-      const answer = result ?? (await loadAttemptResult(claim.id, turn.attemptN, turn.observation));
       status = trialStatusOf(final.verdicts);
-      return recordResult({ ...claim, attemptN: turn.attemptN }, answer, final.observation, final.verdicts, final.checkpoints, status);
+      if (result) return recordResult({ ...claim, attemptN: turn.attemptN }, result, final.observation, final.verdicts, final.checkpoints, status);
+      // The final turn was stored but the trial not scored (the worker died in between), and this claim has
+      // marked an attempt as sending that will never leave: it is completed with a copy of the stored final
+      // exchange (nothing is sent again), and the result is recorded under it.
+      await setAttemptTurn(claim.id, claim.attemptN, turn.n);
+      return recordResult(claim, await loadAttemptResult(claim.id, turn.attemptN, turn.observation), final.observation, final.verdicts, final.checkpoints, status);
     },
   });
   release(false);

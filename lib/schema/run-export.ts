@@ -88,6 +88,10 @@ export const ExportTrial = z.object({
   attempts: z.array(ExportAttempt),
   observation: ExportObservation.nullable(),
   verdicts: z.array(ExportVerdict),
+  /** task trials: the stored turns (answer, calls with wire ids, results sent back, fixture log entries with the gates). */
+  turns: z.array(z.object({ n: z.number().int(), attemptN: z.number().int(), observation: z.unknown(), calls: z.unknown(), results: z.unknown(), evidence: z.unknown() })).optional(),
+  /** task trials: fixture_ref, principal, state before and after, the fixture log, the verified gate. */
+  fixture: z.unknown().optional(),
 });
 /** One trial of the JSON export; also the row type of the CSV exports. */
 export type TrialExportRow = z.infer<typeof ExportTrial>;
