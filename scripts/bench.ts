@@ -1,10 +1,17 @@
 // `npm run bench`: throughput of the real engine — queue, worker process, PostgreSQL, the OpenAI SDK —
 // against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
-//   {"n","c","latencyMs","wallMs","idealMs","ratio","trialsPerSec","peakRssMb"}
+//   {"n","c","latencyMs","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio","cpuMsPerTrial","loadAvg"}
 // idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
 // does) to the run's completion.
+// bareWallMs: in the same run, a bare client (the same OpenAI provider code, no queue, no database) sends the
+// same N requests C at a time to the same server; engineRatio = wallMs / bareWallMs: what the engine costs
+// beyond the exchanges themselves, on this machine as loaded as it is now (loadAvg: 1, 5, 15 minutes).
+// cpuMsPerTrial (utime + stime from /proc, during the engine's run): the worker process; the PostgreSQL
+// backends connected to the bench database; the Redis server (one process, shared with whatever else uses it).
 // peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
-import { readFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
@@ -32,6 +39,62 @@ const { closeDb } = await import('../lib/db/client');
 const { closeQueues } = await import('../lib/queue/connection');
 const { spawnWorker } = await import('../lib/testing/engine');
 const { benchSpec } = await import('../lib/testing/bench-spec');
+const { pool } = await import('../lib/db/client');
+const { getProvider } = await import('../lib/providers/registry');
+const { buildRequest, expandTrials } = await import('../lib/design/matrix');
+const { RunSettings } = await import('../lib/schema/run');
+const { getExperiment } = await import('../lib/db/experiments');
+
+const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim() || 100);
+
+/** utime + stime of a process, in ms (0 when it is gone). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+function pidsNamed(comm: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The PostgreSQL backends serving the bench database, with their CPU so far. */
+async function backendCpu(): Promise<Map<number, number>> {
+  const r = await pool().query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return new Map(r.rows.map((x) => [x.pid, cpuMs(x.pid)]));
+}
+
+/** The same N exchanges at concurrency C through the provider alone: no queue, no database. */
+async function bareWallMs(specId: string, n: number, c: number, baseUrl: string): Promise<number> {
+  const exp = (await getExperiment(specId))!;
+  const requests = expandTrials(exp.spec).slice(0, n).map((t) => buildRequest(exp.spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }));
+  const settings = RunSettings.parse({ provider: 'openai', model: 'bench', baseUrl, concurrency: c, timeoutMs: 30_000 });
+  const provider = getProvider('openai');
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (next < requests.length) {
+        const r = await provider.send(requests[next++], { settings });
+        if (r.outcome !== 'ok') throw new Error(`bare client: ${JSON.stringify(r).slice(0, 300)}`);
+      }
+    }),
+  );
+  return Math.round(performance.now() - t0);
+}
 
 const server = await startLoopbackServer({ script: echoScript, record: false });
 process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
@@ -60,6 +123,8 @@ try {
       }
     }, 100);
     server.resetLoad();
+    const redisPids = pidsNamed('redis-server');
+    const cpu0 = { worker: cpuMs(worker.proc.pid!), redis: redisPids.reduce((s, p) => s + cpuMs(p), 0), pg: await backendCpu() };
     const t0 = performance.now();
     await enqueueRunStart(run.id); // as the Run button does: the worker runs the pre-checks and enqueues the trials
     for (;;) {
@@ -73,12 +138,23 @@ try {
     }
     const t1 = performance.now();
     const wallMs = Math.round(t1 - t0);
+    const pg1 = await backendCpu();
+    const perTrial = (ms: number) => +(ms / n).toFixed(3);
+    const cpuMsPerTrial = {
+      worker: perTrial(cpuMs(worker.proc.pid!) - cpu0.worker),
+      postgres: perTrial([...pg1].reduce((s, [pid, ms]) => s + ms - (cpu0.pg.get(pid) ?? 0), 0)),
+      redis: perTrial(redisPids.reduce((s, p) => s + cpuMs(p), 0) - cpu0.redis),
+    };
     const load = server.load();
     clearInterval(sampler);
     await worker.kill('SIGTERM');
+    const bare = await bareWallMs(exp.id, n, c, server.openaiBaseUrl);
     const idealMs = Math.round((n * latencyMs) / c);
     console.log(
-      JSON.stringify({ n, c, latencyMs, wallMs, idealMs, ratio: +(wallMs / idealMs).toFixed(3), trialsPerSec: Math.round((n / wallMs) * 1000), peakRssMb: Math.round(peakRssMb) }),
+      JSON.stringify({
+        n, c, latencyMs, wallMs, idealMs, ratio: +(wallMs / idealMs).toFixed(3), trialsPerSec: Math.round((n / wallMs) * 1000), peakRssMb: Math.round(peakRssMb),
+        bareWallMs: bare, engineRatio: +(wallMs / bare).toFixed(3), cpuMsPerTrial, loadAvg: loadavg().map((x) => +x.toFixed(2)),
+      }),
     );
     // Where the time went, seen from the provider: before the first request, the mean concurrency it
     // served while busy, and after the last answer until the run was marked completed.
