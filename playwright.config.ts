@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-// Driven by scripts/e2e.sh, which starts the built app and a worker on their own database.
+// Driven by scripts/e2e.sh, which starts the built app twice, each with a worker on its own database: in
+// single-user mode (every spec but e2e/accounts/) and with accounts (e2e/accounts/: sign-in, roles, doors).
 // Debian's Chromium: Playwright's own browser downloads cannot work here.
 export default defineConfig({
   testDir: 'e2e',
@@ -10,8 +11,11 @@ export default defineConfig({
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   outputDir: 'test-results/playwright',
+  projects: [
+    { name: 'single-user', testIgnore: /accounts\//, use: { baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3100' } },
+    { name: 'accounts', testMatch: /accounts\/.*\.spec\.ts$/, use: { baseURL: process.env.E2E_ACCOUNTS_URL ?? 'http://127.0.0.1:3101' } },
+  ],
   use: {
-    baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3100',
     browserName: 'chromium',
     headless: true,
     screenshot: 'only-on-failure',

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { viewer } from './_auth/guard';
+import { SignOutButton } from '@/components/auth/SignOutButton';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -9,7 +11,8 @@ export const metadata: Metadata = {
   description: 'Controlled experiments on LLM tool definitions: paired, traceable, exportable.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const { mode, actor } = await viewer();
   return (
     <html lang="en">
       <body>
@@ -22,6 +25,20 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/">Experiments</Link>
               <Link href="/runs">Runs</Link>
             </nav>
+            <div className="small" data-testid="who" style={{ marginLeft: 'auto' }}>
+              {mode === 'single-user' ? (
+                <span title="Listening on this machine only, with no accounts: no sign-in needed. Set HOST or add a user to share it.">single-user mode</span>
+              ) : actor?.kind === 'user' ? (
+                <span className="row">
+                  <span>
+                    {actor.email} · {actor.role}
+                  </span>
+                  <SignOutButton />
+                </span>
+              ) : (
+                <Link href="/sign-in">Sign in</Link>
+              )}
+            </div>
           </div>
         </header>
         <main className="wrap">{children}</main>

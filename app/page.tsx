@@ -11,10 +11,13 @@ import { TEMPLATES } from '@/lib/templates';
 import { bfclCategories } from '@/lib/bfcl/categories';
 
 export const metadata: Metadata = { title: 'Experiments' };
+import { pageActor } from '@/app/_auth/guard';
+import { can } from '@/lib/auth/roles';
 
 export const dynamic = 'force-dynamic';
 
 export default async function ExperimentsPage({ searchParams }: { searchParams: Promise<{ archived?: string }> }) {
+  const actor = await pageActor('read');
   const showArchived = (await searchParams).archived === '1';
   const rows = await listExperiments({ archived: showArchived });
   const drafts = await listDrafts();
@@ -88,7 +91,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
                   <td className="num">{e.runs}</td>
                   <td className="small muted nowrap">{formatDate(e.createdAt)}</td>
                   <td>
-                    {e.versions === e.version && <RowActions experimentId={e.id} slug={e.slug} archived={showArchived} />}
+                    {e.versions === e.version && can(actor.role, 'experiment.write') && <RowActions experimentId={e.id} slug={e.slug} archived={showArchived} />}
                     <Link className="small" href={`/experiments/${encodeURIComponent(e.id)}/versions`}>
                       versions
                     </Link>
@@ -99,8 +102,12 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
           </table>
         </div>
       )}
-      <NewExperimentForm templates={Object.values(TEMPLATES).map((t) => ({ id: t.id, name: t.name }))} categories={bfclCategories()} />
-      <ImportExperimentForm />
+      {can(actor.role, 'experiment.write') && (
+        <>
+          <NewExperimentForm templates={Object.values(TEMPLATES).map((t) => ({ id: t.id, name: t.name }))} categories={bfclCategories()} />
+          <ImportExperimentForm />
+        </>
+      )}
     </>
   );
 }

@@ -8,7 +8,8 @@ import { escapeControl } from './output';
 import { runTclab } from './main';
 import { runCli } from '../lib/testing/engine';
 import { pool, closeDb } from '../lib/db/client';
-import { importExperiment, type ActionState } from '../components/experiments/actions';
+import { importExperimentForm, type ActionState } from '../lib/import';
+import { SINGLE_USER_ACTOR } from '../lib/auth/roles';
 
 // Issue 14.6, the doors that write: every hostile spec through `tclab run --experiment` (in-process) and
 // the import form's server action (as a file and as a paste), and a representative subset through the CLI
@@ -52,7 +53,9 @@ function assertRefused(c: HostileCase, f: string, r: { code: number; stderr: str
 async function viaForm(fields: Record<string, string | File>): Promise<ActionState> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  return importExperiment({ issues: [], message: null }, form);
+  // the action's work after its role check (the check itself: e2e/accounts/doors.spec.ts)
+  const r = await importExperimentForm(SINGLE_USER_ACTOR, form);
+  return r.ok ? { issues: [], message: `stored as ${r.id}` } : r.state;
 }
 
 describe('door: tclab run --experiment (in-process)', () => {

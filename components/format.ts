@@ -30,3 +30,18 @@ export function jsonText(value: unknown): string {
 }
 
 export { isFinalRunStatus, runStatusLabel } from '@/lib/schema/run-status';
+
+/** A base URL as shown to every reader: without user info and with query values masked (they may hold a key). */
+export function displayBaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '';
+      u.password = '';
+    }
+    for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, 'REDACTED');
+    return u.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}

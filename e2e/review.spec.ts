@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startRun } from './helpers';
 
-test('review: failed pairs side by side with the definitions diff; a reviewer overrides a verdict and agreement is reported', async ({ page }) => {
+test('review: failed pairs side by side with the definitions diff; a reviewer overrides a verdict (attributed to the local user) and agreement is reported', async ({ page }) => {
   await page.goto('/');
   await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
   await page.waitForURL(/\/experiments\//);
@@ -25,18 +25,15 @@ test('review: failed pairs side by side with the definitions diff; a reviewer ov
   await expect(page.getByTestId('side-by-side').locator('section')).toHaveCount(2);
   await expect(page.getByTestId('side-by-side').locator('section').first()).toContainText('(baseline)');
 
-  // a failed check of the baseline: an empty reviewer is refused by name, then an override is saved
+  // a failed check of the baseline: the reviewer is who is using the app (single-user mode: the local user)
   const baseline = page.getByTestId('side-by-side').locator('section').first();
   const testId = await baseline.locator('form:has(input[name="humanStatus"][value="fail"]:checked)').first().getAttribute('data-testid');
   const form = baseline.getByTestId(testId!);
-  await form.getByLabel('Reviewer').fill('');
+  await expect(form.getByTestId('reviewing-as')).toHaveText('as local user (single-user mode)');
   await form.locator('input[name="humanStatus"][value="pass"]').check();
-  await form.getByRole('button', { name: 'Save review' }).click();
-  await expect(form).toContainText('who is reviewing?');
-  await form.getByLabel('Reviewer').fill('e2e reviewer');
   await form.getByLabel('Note').fill('<b>asked for the id</b> — acceptable');
   await form.getByRole('button', { name: 'Save review' }).click();
-  await expect(form.getByRole('status')).toHaveText('Saved: overridden to pass by e2e reviewer.');
+  await expect(form.getByRole('status')).toHaveText('Saved: overridden to pass by local user (single-user mode).');
 
   await page.goto(`/runs/${encodeURIComponent(runId)}/review`);
   await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0% [');

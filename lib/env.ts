@@ -13,6 +13,17 @@ const EnvSchema = z.object({
   TCLAB_WORKER_CONCURRENCY: z.preprocess(empty, z.coerce.number().int().min(1).max(2048).default(128)),
   TCLAB_LOG_LEVEL: z.preprocess(empty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   PORT: z.preprocess(empty, z.coerce.number().int().default(3000)),
+  /** The address the web app listens on; loopback unless set (lib/auth: single-user mode only on loopback). */
+  HOST: z.preprocess(empty, z.string().default('127.0.0.1')),
+  /** The first admin, created at server start when no user exists yet. */
+  TCLAB_ADMIN_EMAIL: z.preprocess(empty, z.string().email().optional()),
+  TCLAB_ADMIN_PASSWORD: z.preprocess(empty, z.string().min(12, 'TCLAB_ADMIN_PASSWORD: at least 12 characters').optional()),
+  /** Signs session cookies; generated once and kept in the database when unset. */
+  TCLAB_AUTH_SECRET: z.preprocess(empty, z.string().min(32, 'TCLAB_AUTH_SECRET: at least 32 characters').optional()),
+  /** The address users open (e.g. https://lab.example.org), when the app sits behind a proxy. */
+  TCLAB_PUBLIC_URL: z.preprocess(empty, z.string().url().optional()),
+  /** Sign-in attempts allowed per client per minute (Better Auth's rate limit, kept in PostgreSQL). */
+  TCLAB_SIGNIN_MAX: z.preprocess(empty, z.coerce.number().int().min(1).max(1000).default(5)),
   /** BullMQ lock: how soon a job held by a dead worker is delivered again. */
   TCLAB_LOCK_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(30_000)),
   TCLAB_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(200).default(10_000)),

@@ -1,24 +1,56 @@
 #!/usr/bin/env bash
-# End-to-end: a database and queue prefix of their own, the built app and a worker, Playwright in
-# Debian's Chromium; everything removed afterwards.
+# End-to-end: the built app twice, each with a worker, a database and a queue prefix of its own, Playwright
+# in Debian's Chromium; everything removed afterwards.
+#   single-user  (E2E_PORT):   loopback and no account — the app as `npm start` serves it on a laptop
+#   accounts     (E2E_PORT+1): four accounts (one per role) made with `tclab user add`; everyone signs in
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suffix="$$_$RANDOM"
 base="${DATABASE_URL%/*}"
-export DATABASE_URL="$base/tclab_e2e_$suffix"
-export TCLAB_QUEUE_PREFIX="tclab-e2e-$suffix"
-export PORT=${E2E_PORT:-3100}
 export TCLAB_LOG_LEVEL=warn
-npx tsx scripts/migrate.ts
-npx tsx prisma/seed.ts
+# the default listening address, as `npm start` on a fresh machine has it (e2e/security.spec.ts checks it)
+unset HOST
+single_db="$base/tclab_e2e_$suffix"
+accounts_db="$base/tclab_e2e_acc_$suffix"
+single_port=${E2E_PORT:-3100}
+accounts_port=$((single_port + 1))
+pids=()
+
+# start_app NAME DATABASE_URL PREFIX PORT: migrate, seed, start a worker and the web app
+start_app() {
+  local name=$1
+  DATABASE_URL=$2 TCLAB_QUEUE_PREFIX=$3 PORT=$4 bash -c '
+    npx tsx scripts/migrate.ts && npx tsx prisma/seed.ts' >"test-results/e2e-$name-setup.log" 2>&1 || { cat "test-results/e2e-$name-setup.log" >&2; exit 1; }
+}
+serve_app() {
+  local name=$1
+  DATABASE_URL=$2 TCLAB_QUEUE_PREFIX=$3 npx tsx workers/trials.ts >"test-results/e2e-$name-worker.log" 2>&1 &
+  pids+=($!)
+  DATABASE_URL=$2 TCLAB_QUEUE_PREFIX=$3 PORT=$4 bash scripts/serve.sh >"test-results/e2e-$name-web.log" 2>&1 &
+  pids+=($!)
+}
+
+mkdir -p test-results
 set -m
-npx tsx workers/trials.ts >test-results/e2e-worker.log 2>&1 & worker=$!
-npx next start -p "$PORT" >test-results/e2e-web.log 2>&1 & web=$!
 cleanup() {
-  kill -TERM -- -"$worker" -"$web" 2>/dev/null || true
+  for p in "${pids[@]}"; do kill -TERM -- -"$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  npx tsx scripts/drop-test-state.ts "$DATABASE_URL" "$TCLAB_QUEUE_PREFIX" || true
+  npx tsx scripts/drop-test-state.ts "$single_db" "tclab-e2e-$suffix" || true
+  npx tsx scripts/drop-test-state.ts "$accounts_db" "tclab-e2e-acc-$suffix" || true
 }
 trap cleanup EXIT
-for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$PORT/api/health" >/dev/null 2>&1 && break; sleep 0.5; done
-E2E_BASE_URL="http://127.0.0.1:$PORT" npx playwright test
+
+start_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
+start_app accounts "$accounts_db" "tclab-e2e-acc-$suffix" "$accounts_port"
+# the accounts (passwords as e2e/accounts/users.ts has them), through the CLI scripts use
+for role in admin researcher reviewer viewer; do
+  printf 'e2e-%s-password-2026' "$role" | DATABASE_URL="$accounts_db" npx tsx cli/tclab.ts user add "$role@e2e.example" --role "$role" >/dev/null
+done
+serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
+# sign-in attempts per minute: the specs sign in several accounts from one address (the limit itself: lib/auth/auth.itest.ts)
+TCLAB_SIGNIN_MAX=100 serve_app accounts "$accounts_db" "tclab-e2e-acc-$suffix" "$accounts_port"
+
+for port in "$single_port" "$accounts_port"; do
+  for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break; sleep 0.5; done
+done
+DATABASE_URL="$single_db" E2E_BASE_URL="http://127.0.0.1:$single_port" E2E_ACCOUNTS_URL="http://127.0.0.1:$accounts_port" E2E_ACCOUNTS_DATABASE_URL="$accounts_db" npx playwright test "$@"

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # `npm start`: set up, load the reference study, build (when sources changed) and serve the app on
-# http://localhost:${PORT:-3000} with a worker beside it. Ctrl-C stops both.
+# http://127.0.0.1:${PORT:-3000} (HOST to expose it) with a worker beside it. Ctrl-C stops both.
 . "$(dirname "$0")/env.sh"
 npx tsx scripts/migrate.ts
 npx tsx prisma/seed.ts
 
-if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.ts package-lock.json -newer .next/BUILD_ID -type f -print -quit 2>/dev/null)" ]; then
+if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.ts proxy.ts instrumentation.ts package-lock.json -newer .next/BUILD_ID -type f -print -quit 2>/dev/null)" ]; then
   echo "[tclab] building the app…" >&2
   npx next build >/tmp/tclab-build.log 2>&1 || { tail -40 /tmp/tclab-build.log >&2; exit 1; }
 fi
 
 PORT=${PORT:-3000}
+export HOST=${HOST:-127.0.0.1} # loopback unless set; lib/env.ts has the same default
 set -m
 npx tsx workers/trials.ts & worker=$!
-npx next start -p "$PORT" & web=$!
+PORT=$PORT bash scripts/serve.sh & web=$!
 stop() { kill -TERM -- -"$worker" -"$web" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap stop INT TERM EXIT
-echo "[tclab] Tool Contract Lab on http://localhost:$PORT (worker pid $worker). Ctrl-C stops both." >&2
+echo "[tclab] Tool Contract Lab on http://$HOST:$PORT (worker pid $worker). Ctrl-C stops both." >&2
 wait -n "$worker" "$web"

@@ -2,12 +2,14 @@ import type { Metadata } from 'next';
 import { listRuns, runsProgress } from '@/lib/db/runs';
 import { listExperiments } from '@/lib/db/experiments';
 import { RunsTable } from '@/components/runs/RunsTable';
+import { pageActor } from '@/app/_auth/guard';
 
 export const metadata: Metadata = { title: 'Runs' };
 
 export const dynamic = 'force-dynamic';
 
 export default async function RunsPage() {
+  await pageActor('read');
   const [runs, experiments] = await Promise.all([listRuns(), listExperiments()]);
   const names = new Map(experiments.map((e) => [e.id, `${e.name} (v${e.version})`]));
   const progress = await runsProgress(runs.map((r) => r.id));

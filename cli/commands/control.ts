@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { controlRun, type ControlAction } from '../../lib/runner/control';
 import { getRun, runProgress } from '../../lib/db/runs';
 import { UsageError } from '../errors';
-import { shutdown } from './shared';
+import { cliActor, shutdown } from './shared';
 import { out, setExitCode } from '../output';
+import { recordAudit } from '../../lib/db/audit';
 
 export function register(program: Command): void {
   for (const action of ['pause', 'resume', 'cancel'] as ControlAction[]) {
@@ -14,6 +15,10 @@ export function register(program: Command): void {
       )
       .action(async (runId: string) => {
         const r = await controlRun(runId, action);
+        if (r.ok) {
+          const run = await getRun(runId);
+          await recordAudit(cliActor(), action === 'pause' ? 'run.paused' : action === 'resume' ? 'run.resumed' : 'run.cancelled', { runId, experimentId: run?.experimentId }, { status: r.status });
+        }
         await shutdown();
         if (r.status === 'missing') throw new UsageError(r.message);
         out(`${runId}: ${r.message}\n`);

@@ -8,6 +8,7 @@ import { register as lint } from './lint';
 import { register as mcp } from './mcp';
 import { register as plan } from './plan';
 import { register as runs } from './runs';
+import { register as user } from './user';
 
 // Each command lives in its own file and exports `register(program)`; add new ones here.
 export function registerCommands(program: Command): void {
@@ -20,4 +21,5 @@ export function registerCommands(program: Command): void {
   mcp(program);
   plan(program);
   runs(program);
+  user(program);
 }

@@ -17,6 +17,8 @@ import { parseSpecBytes } from '../../lib/parse';
 import { fileValue, readInputFile } from './compare';
 import { err, errControl, out, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';
+import { recordAudit } from '../../lib/db/audit';
+import { cliActor } from './shared';
 import { runSettingsFromOptions, runTargetsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
 import { clusterByOption, exportRun, printSummary, shutdown } from './shared';
 import { ciOptions, ciOutputs, parseGates, type CiOptions } from './ci-outputs';
@@ -75,6 +77,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const gates = parseGates(opts, exp!.spec); // a gate naming nothing stops here, before anything is sent
   const runs = await createRuns(experimentId, settings, targets);
   for (const run of runs) {
+    await recordAudit(cliActor(), 'run.started', { experimentId, runId: run.id }, { provider: run.provider, model: run.model });
     err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
   }
   if (runs.length > 1) err(`run group ${runs[0].groupId}: ${runs.length} runs of ${experimentId}, one per target\n`);

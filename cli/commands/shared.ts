@@ -1,4 +1,6 @@
 import { createWriteStream } from 'node:fs';
+import { userInfo } from 'node:os';
+import { commandLineActor, type Actor } from '../../lib/auth/roles';
 import { pipeline } from 'node:stream/promises';
 import { closeDb } from '../../lib/db/client';
 import { closeQueues } from '../../lib/queue/connection';
@@ -10,6 +12,11 @@ import { ClusterBy, type RunSummary } from '../../lib/schema/table1';
 import { UsageError } from '../errors';
 import { checksCsvStream, runJsonStream, trialsCsvStream } from '../../lib/export/run';
 import { err, out } from '../output';
+
+/** The command line acts for whoever runs it on the server's machine (it holds the database's credentials). */
+export function cliActor(): Actor {
+  return commandLineActor(userInfo().username);
+}
 
 export async function shutdown(): Promise<void> {
   await closeQueues();

@@ -17,6 +17,8 @@ import { parseSpecValue } from '@/lib/parse';
 import { readJson } from '@/lib/schema/input';
 import { SpecError } from '@/lib/schema/common';
 import type { PriceTable, PriceTableInput } from '@/lib/design/cost';
+import { actionActor } from '@/app/_auth/guard';
+import { recordAudit } from '@/lib/db/audit';
 
 // The designer's doors: thin — parse the form, call lib/, redirect or return what the page shows.
 
@@ -50,6 +52,7 @@ const fail = (e: unknown): FormState => {
 
 /** New experiment: empty, from a template, a BFCL category, an MCP server or pasted tools — as a draft. */
 export async function newExperimentAction(_prev: FormState, form: FormData): Promise<FormState> {
+  await actionActor('experiment.write');
   const f = NewForm.safeParse({ ...Object.fromEntries(form), pick: form.getAll('pick') });
   if (!f.success) return { message: 'The form could not be read.', issues: [] };
   const v = f.data;
@@ -95,12 +98,14 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
 
 /** Edit a stored version in the designer (the draft being edited, or a new one from this version). */
 export async function editInDesignerAction(experimentId: string): Promise<void> {
+  await actionActor('experiment.write');
   const d = await draftFromVersion(experimentId);
   redirect(`/designer/${encodeURIComponent(d.slug)}`);
 }
 
 /** Duplicate a version under a new id, as a draft. */
 export async function duplicateAction(experimentId: string, _prev: FormState, form: FormData): Promise<FormState> {
+  await actionActor('experiment.write');
   const id = text.parse(form.get('id'));
   const exp = await getExperiment(experimentId);
   if (!exp) return { message: `No experiment ${experimentId}.`, issues: [] };
@@ -113,35 +118,41 @@ export async function duplicateAction(experimentId: string, _prev: FormState, fo
 }
 
 export async function archiveAction(slug: string, archived: boolean): Promise<void> {
+  await actionActor('experiment.write');
   await setArchived(slug, archived);
   revalidatePath('/');
 }
 
 /** Autosave: store the draft as it is and return its check (issues by path, the preview, lint findings). */
 export async function saveDraftAction(slug: string, content: unknown): Promise<{ updatedAt: string; check: DraftCheck }> {
+  await actionActor('experiment.write');
   const d = await saveDraft(slug, content);
   return { updatedAt: d.updatedAt.toISOString(), check: checkDraft(d.content, await getPriceTable()) };
 }
 
 /** Freeze the draft as the next version; `run` opens the Run dialog of the new version. */
 export async function freezeDraftAction(slug: string, run: boolean): Promise<FormState> {
+  const actor = await actionActor('experiment.write');
   let stored: Awaited<ReturnType<typeof freezeDraft>>;
   try {
     stored = await freezeDraft(slug);
   } catch (e) {
     return fail(e);
   }
+  if (stored.created) await recordAudit(actor, 'experiment.stored', { experimentId: stored.id }, { version: stored.version, via: 'designer' });
   revalidatePath('/');
   redirect(`/experiments/${encodeURIComponent(stored.id)}?imported=${stored.created ? 'new' : 'existing'}${run ? '#run' : ''}`);
 }
 
 export async function discardDraftAction(slug: string): Promise<void> {
+  await actionActor('experiment.write');
   await discardDraft(slug);
   revalidatePath('/');
   redirect('/');
 }
 
 export async function savePricesAction(slug: string, table: PriceTableInput): Promise<{ issues: FormState['issues']; prices: PriceTable | null; check: DraftCheck | null }> {
+  await actionActor('experiment.write');
   try {
     const prices = await savePriceTable(table);
     const d = await getDraft(slug);
@@ -154,6 +165,7 @@ export async function savePricesAction(slug: string, table: PriceTableInput): Pr
 
 /** Ablations of a study's treatment, from the saved draft (which must be valid). */
 export async function proposeAblationsAction(slug: string, studyId: string, treatment: string): Promise<{ message: string | null; proposals: AblationProposal[] }> {
+  await actionActor('experiment.write');
   const d = await getDraft(slug);
   if (!d) return { message: 'No draft.', proposals: [] };
   const r = parseSpecValue(d.content);

@@ -11,14 +11,15 @@ export interface ReviewFormProps {
   graderStatus: string;
   /** The stored review of this check, if any. */
   review: { humanStatus: string; reviewer: string; note: string } | null;
-  defaultReviewer: string;
+  /** Who is signed in: the review is saved under this account (the action takes it from the session). */
+  reviewer: string;
 }
 
 /** Confirm or override one verdict: the reviewer's reading is stored beside it, never in its place. */
-export function ReviewForm({ runId, trialId, checkId, graderStatus, review, defaultReviewer }: ReviewFormProps) {
+export function ReviewForm({ runId, trialId, checkId, graderStatus, review, reviewer }: ReviewFormProps) {
   const [state, action, pending] = useActionState<ReviewFormState, FormData>(saveReviewAction, { issues: [], message: null });
   const issue = (path: string) => state.issues.find((i) => i.path === path)?.message;
-  const shown = state.values ?? { humanStatus: review?.humanStatus ?? graderStatus, reviewer: review?.reviewer ?? defaultReviewer, note: review?.note ?? '' };
+  const shown = state.values ?? { humanStatus: review?.humanStatus ?? graderStatus, note: review?.note ?? '' };
   return (
     <form action={action} className="review-form" data-testid={`review-${checkId}`}>
       <input type="hidden" name="runId" value={runId} />
@@ -34,10 +35,9 @@ export function ReviewForm({ runId, trialId, checkId, graderStatus, review, defa
         ))}
         {issue('humanStatus') && <div className="field-error">{issue('humanStatus')}</div>}
       </fieldset>
-      <label className="small">
-        Reviewer <input name="reviewer" defaultValue={shown.reviewer} size={12} aria-label="Reviewer" />
-      </label>
-      {issue('reviewer') && <div className="field-error">{issue('reviewer')}</div>}
+      <span className="small muted" data-testid="reviewing-as">
+        as {reviewer}
+      </span>
       <textarea name="note" defaultValue={shown.note} rows={2} placeholder="Why (optional)" aria-label="Note" />
       {issue('checkId') && <div className="field-error">{issue('checkId')}</div>}
       <div className="row">

@@ -1,8 +1,6 @@
-export const REVIEWER_COOKIE = 'tclab_reviewer';
-
 export interface ReviewFormState {
   issues: { path: string; message: string }[];
   message: string | null;
   /** What was submitted: the form shows it again (React resets a form after its action). */
-  values?: { humanStatus: string; reviewer: string; note: string };
+  values?: { humanStatus: string; note: string };
 }

@@ -11,7 +11,8 @@ const POLL_MS = 1000;
 const REFRESH_MS = 5000;
 
 /** Live status, progress and Pause / Resume / Cancel. Polls every second until the run is final. */
-export function RunLive({ runId, initial }: { runId: string; initial: RunLiveState }) {
+/** `canControl`: the viewer's role may pause, resume and cancel (the route handler checks again). */
+export function RunLive({ runId, initial, canControl }: { runId: string; initial: RunLiveState; canControl: boolean }) {
   const router = useRouter();
   const [state, setState] = useState(initial);
   const [message, setMessage] = useState<string | null>(null);
@@ -100,7 +101,7 @@ export function RunLive({ runId, initial }: { runId: string; initial: RunLiveSta
           )}
         </div>
         <div className="row">
-          {CONTROL_ACTIONS.map((a) => (
+          {canControl && CONTROL_ACTIONS.map((a) => (
             <button key={a} type="button" className={a === 'cancel' ? 'danger' : undefined} disabled={busy || !controlAllowed(a, state.status)} onClick={() => control(a)}>
               {a[0].toUpperCase() + a.slice(1)}
             </button>

@@ -13,6 +13,9 @@ import { completedReferenceRun } from '../testing/engine';
 import { reviewPairs, PAIR_CLASSES } from '../analysis/review';
 import { reviewPairCounts, reviewPairsPage } from './review-pairs';
 import { reviewAgreementTables, saveReview } from './reviews';
+import type { Actor } from '../auth/roles';
+
+const ITEST_REVIEWER: Actor = { kind: 'user', userId: 'u_itest', email: 'itest@lab.example', name: 'itest', role: 'reviewer' };
 
 // Table 1 from grouped queries in PostgreSQL against the same summary computed from every trial in memory.
 
@@ -104,7 +107,7 @@ describe('SQL-side aggregation', () => {
     );
     // confirm the first four, override the last two
     for (const [i, v] of scored.rows.entries())
-      await saveReview({ runId, trialId: v.trial_id, checkId: v.check_id, humanStatus: i < 4 ? (v.status as 'pass' | 'fail') : v.status === 'pass' ? 'fail' : 'pass', reviewer: 'itest' });
+      await saveReview({ runId, trialId: v.trial_id, checkId: v.check_id, humanStatus: i < 4 ? (v.status as 'pass' | 'fail') : v.status === 'pass' ? 'fail' : 'pass' }, ITEST_REVIEWER);
     const { overall, byAxis } = await reviewAgreementTables(runId);
     expect(overall.bothPass + overall.bothFail).toBe(4);
     expect(overall.graderPassReviewerFail + overall.graderFailReviewerPass).toBe(2);

@@ -10,6 +10,7 @@ import type { WorkerHandle } from '../runner/worker';
 import { completedReferenceRun } from '../testing/engine';
 import { reviewPairs } from '../analysis/review';
 import { SpecError } from '../schema/common';
+import type { Actor } from '../auth/roles';
 import { RunExport } from '../schema/run-export';
 import { checksCsvStream, runJsonStream } from '../export/run';
 import { parse } from 'csv-parse/sync';
@@ -23,6 +24,9 @@ async function text(stream: Readable): Promise<string> {
 
 // Reviews of a finished run of the reference study (simulated provider): stored beside the verdicts,
 // which never change; agreement counted from them; bad input names its field and stores nothing.
+
+/** A reviewer's account (the actor the door passes). */
+const who = (name: string): Actor => ({ kind: 'user', userId: `u_${name}`, email: `${name}@lab.example`, name, role: 'reviewer' });
 
 let worker: WorkerHandle;
 let runId: string;
@@ -55,15 +59,15 @@ describe('reviews', () => {
     const passed = await verdict('pass', 'passed');
     const before = await pool().query('SELECT * FROM verdicts WHERE trial_id = $1 ORDER BY check_id', [failed.trial_id]);
 
-    const override = await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: 'ab', note: 'asked for the id: fine' });
-    expect(override).toMatchObject({ graderStatus: 'fail', humanStatus: 'pass', reviewer: 'ab', note: 'asked for the id: fine' });
-    await saveReview({ runId, trialId: passed.trial_id, checkId: passed.check_id, humanStatus: 'pass', reviewer: 'ab' });
+    const override = await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', note: 'asked for the id: fine' }, who('ab'));
+    expect(override).toMatchObject({ graderStatus: 'fail', humanStatus: 'pass', reviewer: 'ab@lab.example', note: 'asked for the id: fine' });
+    await saveReview({ runId, trialId: passed.trial_id, checkId: passed.check_id, humanStatus: 'pass' }, who('ab'));
     expect(await reviewAgreement(runId)).toEqual({ reviewed: 2, agreed: 1, overriddenToPass: 1, overriddenToFail: 0 });
 
     // a second reading of the same check replaces the first
-    await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'fail', reviewer: 'cd' });
+    await saveReview({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'fail' }, who('cd'));
     expect(await reviewAgreement(runId)).toEqual({ reviewed: 2, agreed: 2, overriddenToPass: 0, overriddenToFail: 0 });
-    expect((await runReviews(runId, [failed.trial_id])).map((r) => [r.checkId, r.humanStatus, r.reviewer])).toEqual([[failed.check_id, 'fail', 'cd']]);
+    expect((await runReviews(runId, [failed.trial_id])).map((r) => [r.checkId, r.humanStatus, r.reviewer])).toEqual([[failed.check_id, 'fail', 'cd@lab.example']]);
 
     // the formal result is untouched
     expect((await pool().query('SELECT * FROM verdicts WHERE trial_id = $1 ORDER BY check_id', [failed.trial_id])).rows).toEqual(before.rows);
@@ -71,10 +75,10 @@ describe('reviews', () => {
     // both exports carry the reading beside the verdict
     const doc = RunExport.parse(JSON.parse(await text(await runJsonStream(runId))));
     const v = doc.trials.find((t) => t.id === failed.trial_id)!.verdicts.find((x) => x.checkId === failed.check_id)!;
-    expect(v).toMatchObject({ status: 'fail', review: { humanStatus: 'fail', graderStatus: 'fail', reviewer: 'cd', note: '' } });
+    expect(v).toMatchObject({ status: 'fail', review: { humanStatus: 'fail', graderStatus: 'fail', reviewer: 'cd@lab.example', note: '' } });
     expect(Date.parse(v.review!.reviewedAt)).not.toBeNaN();
     const rows = parse(await text(await checksCsvStream(runId)), { columns: true }) as Record<string, string>[];
-    expect(rows.find((r) => r.trialId === failed.trial_id && r.checkId === failed.check_id)).toMatchObject({ status: 'fail', reviewStatus: 'fail', reviewer: 'cd' });
+    expect(rows.find((r) => r.trialId === failed.trial_id && r.checkId === failed.check_id)).toMatchObject({ status: 'fail', reviewStatus: 'fail', reviewer: 'cd@lab.example' });
     expect(rows.filter((r) => r.reviewStatus !== '')).toHaveLength(2);
   });
 
@@ -88,7 +92,7 @@ describe('reviews', () => {
     );
     const { id, check_id } = r.rows[0];
     const before = await reviewedOutcomes(runId);
-    await saveReview({ runId, trialId: id, checkId: check_id, humanStatus: 'pass', reviewer: 'ef' });
+    await saveReview({ runId, trialId: id, checkId: check_id, humanStatus: 'pass' }, who('ef'));
     const after = await reviewedOutcomes(runId);
     expect(after.changed).toBe(before.changed + 1);
     expect(after.outcomes.find((t) => t.id === id)!.status).toBe('passed');
@@ -103,14 +107,13 @@ describe('reviews', () => {
     const count = async () => (await reviewAgreement(runId)).reviewed;
     const n = await count();
     const reasons = async (input: Parameters<typeof saveReview>[0]) => {
-      const e = await saveReview(input).catch((x: unknown) => x);
+      const e = await saveReview(input, who('ab')).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(SpecError);
       return (e as SpecError).issues.map((i) => i.path);
     };
-    expect(await reasons({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: '  ' })).toEqual(['reviewer']);
-    expect(await reasons({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'maybe' as 'pass', reviewer: 'ab' })).toEqual(['humanStatus']);
-    expect(await reasons({ runId, trialId: failed.trial_id, checkId: 'no-such-check', humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
-    expect(await reasons({ runId: 'r_other', trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+    expect(await reasons({ runId, trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'maybe' as 'pass' })).toEqual(['humanStatus']);
+    expect(await reasons({ runId, trialId: failed.trial_id, checkId: 'no-such-check', humanStatus: 'pass' })).toEqual(['checkId']);
+    expect(await reasons({ runId: 'r_other', trialId: failed.trial_id, checkId: failed.check_id, humanStatus: 'pass' })).toEqual(['checkId']);
     // the simulated run scores every check: an untested verdict is added for this check and removed after
     await pool().query(
       `INSERT INTO verdicts (trial_id, check_id, axis, status, category, reason, evidence) VALUES ($1, 'no-evidence', 'task_fit', 'untested', NULL, 'no evidence', '{}')`,
@@ -118,7 +121,7 @@ describe('reviews', () => {
     );
     try {
       const untested = await verdict('untested', null);
-      expect(await reasons({ runId, trialId: untested.trial_id, checkId: untested.check_id, humanStatus: 'pass', reviewer: 'ab' })).toEqual(['checkId']);
+      expect(await reasons({ runId, trialId: untested.trial_id, checkId: untested.check_id, humanStatus: 'pass' })).toEqual(['checkId']);
     } finally {
       await pool().query(`DELETE FROM verdicts WHERE trial_id = $1 AND check_id = 'no-evidence'`, [failed.trial_id]);
     }

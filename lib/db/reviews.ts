@@ -4,13 +4,14 @@ import { trialStatusOf, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { pool } from './client';
+import { actorLabel, actorUserId, type Actor } from '../auth/roles';
 
 /**
  * Record (or replace) a reviewer's reading of one verdict. The verdict itself is never changed; the grader's
  * status is copied beside the reviewer's so agreement stays traceable. Only scored checks (pass or fail)
- * can be reviewed, and only of a trial of the named run.
+ * can be reviewed, and only of a trial of the named run. The reviewer is the actor (the signed-in account).
  */
-export async function saveReview(input: ReviewInput): Promise<Review> {
+export async function saveReview(input: ReviewInput, reviewer: Actor): Promise<Review> {
   const r = parseOrThrow(ReviewInput, input, 'review');
   const v = await pool().query<{ status: string }>(
     `SELECT v.status FROM verdicts v JOIN trials t ON t.id = v.trial_id WHERE v.trial_id = $1 AND v.check_id = $2 AND t.run_id = $3`,
@@ -21,12 +22,12 @@ export async function saveReview(input: ReviewInput): Promise<Review> {
   if (grader !== 'pass' && grader !== 'fail')
     throw new SpecError(`checkId: check "${r.checkId}" is ${grader}: only a scored check (pass or fail) can be reviewed`, [{ path: 'checkId', message: `is ${grader}` }]);
   const saved = await pool().query<ReviewRow>(
-    `INSERT INTO reviews (trial_id, check_id, run_id, grader_status, human_status, reviewer, note)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO reviews (trial_id, check_id, run_id, grader_status, human_status, reviewer, reviewer_user_id, note)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (trial_id, check_id) DO UPDATE SET grader_status = EXCLUDED.grader_status, human_status = EXCLUDED.human_status,
-            reviewer = EXCLUDED.reviewer, note = EXCLUDED.note, reviewed_at = now()
+            reviewer = EXCLUDED.reviewer, reviewer_user_id = EXCLUDED.reviewer_user_id, note = EXCLUDED.note, reviewed_at = now()
      RETURNING ${COLUMNS}`,
-    [r.trialId, r.checkId, r.runId, grader, r.humanStatus, r.reviewer, r.note],
+    [r.trialId, r.checkId, r.runId, grader, r.humanStatus, actorLabel(reviewer), actorUserId(reviewer), r.note],
   );
   return toReview(saved.rows[0]);
 }

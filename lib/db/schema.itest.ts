@@ -6,7 +6,7 @@ import { pool, closeDb } from './client';
 // prisma/schema.prisma from drifting: every scalar field is a column of the right type and nullability,
 // and every @@unique / @@id / @id is backed by a unique index on the same columns.
 
-const PG_TYPES: Record<string, string> = { String: 'text', Int: 'integer', Boolean: 'boolean', DateTime: 'timestamp without time zone', Json: 'jsonb' };
+const PG_TYPES: Record<string, string> = { String: 'text', Int: 'integer', BigInt: 'bigint', Boolean: 'boolean', DateTime: 'timestamp without time zone', Json: 'jsonb' };
 
 interface Field { column: string; type: string; optional: boolean; }
 interface Model { table: string; fields: Field[]; uniques: string[][] }
@@ -26,7 +26,8 @@ function parseSchema(text: string): Model[] {
       if (!PG_TYPES[type] || list) continue; // relation field
       const column = /@map\("([^"]+)"\)/.exec(attrs)?.[1] ?? name;
       byName.set(name, column);
-      const pgType = type === 'Json' && /@db\.Json\b/.test(attrs) ? 'json' : PG_TYPES[type];
+      const pgType =
+        type === 'Json' && /@db\.Json\b/.test(attrs) ? 'json' : type === 'DateTime' && /@db\.Timestamptz\b/.test(attrs) ? 'timestamp with time zone' : PG_TYPES[type];
       fields.push({ column, type: pgType, optional: q === '?' });
       if (/@id\b|@unique\b/.test(attrs)) uniques.push([column]);
     }
@@ -43,7 +44,7 @@ describe('migrations match prisma/schema.prisma', () => {
   const models = parseSchema(readFileSync('prisma/schema.prisma', 'utf8'));
 
   it('parses every model', () => {
-    expect(models.map((m) => m.table).sort()).toEqual(['attempts', 'experiment_drafts', 'experiments', 'observations', 'price_tables', 'reviews', 'runs', 'tool_snapshots', 'trials', 'turns', 'verdicts']);
+    expect(models.map((m) => m.table).sort()).toEqual(['accounts', 'attempts', 'audit_events', 'auth_secret', 'experiment_drafts', 'experiments', 'observations', 'price_tables', 'rate_limits', 'reviews', 'runs', 'sessions', 'tool_snapshots', 'trials', 'turns', 'users', 'verdicts', 'verifications']);
   });
 
   it('has every column with its type and nullability, and nothing else', async () => {

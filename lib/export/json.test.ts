@@ -52,7 +52,7 @@ describe('writeRunJson', () => {
     expect(parsed.trials.map((t) => t.id)).toEqual(['t_000000', 't_000001']);
     expect(parsed.trials[0]).toEqual(fixtureTrial(0));
     expect(parsed.summary.studies[0]).toMatchObject({ study: 'selection', baseline: 'overlapping', treatment: 'clear', pairs: { improved: 1, same: 0, regressed: 0 } });
-    expect(Object.keys(doc as object)).toEqual(['format', 'experiment', 'run', 'prechecks', 'trials', 'summary']);
+    expect(Object.keys(doc as object)).toEqual(['format', 'experiment', 'run', 'prechecks', 'trials', 'summary', 'audit']);
     expect(sink.writableFinished).toBe(true);
   });
 

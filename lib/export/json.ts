@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { ExperimentSpec } from '../schema/experiment';
 import { RUN_EXPORT_FORMAT } from '../schema/table1';
-import type { ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../schema/run-export';
+import type { ExportAuditEntry, ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../schema/run-export';
 
 export interface RunJsonParts {
   experiment: ExperimentSpec;
@@ -11,6 +11,8 @@ export interface RunJsonParts {
   /** Pulled one at a time, so a database cursor can feed 20k trials without holding them. */
   trials: AsyncIterable<TrialExportRow> | Iterable<TrialExportRow>;
   summary: ExportSummary;
+  /** Who did what to the run, when (attribution); none when omitted. */
+  audit?: readonly ExportAuditEntry[];
 }
 
 export interface WriteRunJsonOptions {
@@ -35,7 +37,7 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
     await w(`${first ? '' : ','}\n${JSON.stringify(trial)}`);
     first = false;
   }
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)}}\n`);
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
   if (options.end ?? true) await finish(out);
 }
 

@@ -19,6 +19,7 @@ import { redactSecrets } from '../providers/secrets';
 import { checksCsv, trialsCsv } from './csv';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
+import { runAudit } from '../db/audit';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -88,7 +89,7 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
   if (!run) throw new RunNotFoundError(`no run "${runId}"`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks] = await Promise.all([loadRunSummary(runId, exp.spec, clusterBy), precheckAttempts(runId)]);
+  const [summary, prechecks, audit] = await Promise.all([loadRunSummary(runId, exp.spec, clusterBy), precheckAttempts(runId), runAudit(runId)]);
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
@@ -96,6 +97,7 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
     trials: exportTrials(runId),
     summary,
+    audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));
   return out;

@@ -8,7 +8,6 @@ export const ReviewInput = z.object({
   checkId: z.string().min(1),
   /** What the reviewer finds the check to be: the grader's status confirms the verdict, the other overrides it. */
   humanStatus: z.enum(['pass', 'fail'], { error: 'choose pass or fail' }),
-  reviewer: z.string().trim().min(1, 'who is reviewing? (a name or initials)').max(100),
   note: z.string().trim().max(2000).default(''),
 });
 export type ReviewInput = z.input<typeof ReviewInput>;

@@ -120,6 +120,15 @@ export const ExportStudySummary = StudySummary.extend({ kind: StudySummary.shape
 export const ExportSummary = z.object({ studies: z.array(ExportStudySummary) });
 export type ExportSummary = z.infer<typeof ExportSummary>;
 
+/** One audit entry of the run: who (an account's email, or the local user / command line), what, when. */
+export const ExportAuditEntry = z.object({
+  at: z.union([z.string(), z.date()]).transform((d) => (typeof d === 'string' ? d : d.toISOString())),
+  actor: z.string(),
+  action: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type ExportAuditEntry = z.input<typeof ExportAuditEntry>;
+
 export const RunExport = z.object({
   format: z.literal(RUN_EXPORT_FORMAT),
   experiment: ExperimentSpec,
@@ -127,5 +136,6 @@ export const RunExport = z.object({
   prechecks: z.array(ExportPrecheck),
   trials: z.array(ExportTrial),
   summary: ExportSummary,
+  audit: z.array(ExportAuditEntry),
 });
 export type RunExport = z.infer<typeof RunExport>;

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { checkDraft, getDraft, getPriceTable, listVersions } from '@/lib/db/drafts';
 import { Designer } from '@/components/designer/Designer';
+import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
   const { slug } = await params;
@@ -11,6 +12,7 @@ export async function generateMetadata({ params }: { params: Promise<{ slug: str
 export const dynamic = 'force-dynamic';
 
 export default async function DesignerPage({ params }: { params: Promise<{ slug: string }> }) {
+  await pageActor('experiment.write');
   const { slug } = await params;
   const draft = await getDraft(slug);
   if (!draft) notFound();

@@ -18,6 +18,10 @@ import { RUN_FORM_FIELDS, defaultRunSettings } from '@/components/experiments/ru
 import { RunsTable } from '@/components/runs/RunsTable';
 import { formatDate } from '@/components/format';
 import { editInDesignerAction } from '@/components/designer/actions';
+import { pageActor } from '@/app/_auth/guard';
+import { can } from '@/lib/auth/roles';
+import { experimentAudit } from '@/lib/db/audit';
+import { AuditList } from '@/components/audit/AuditList';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -27,6 +31,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export const dynamic = 'force-dynamic';
 
 export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string }> }) {
+  const actor = await pageActor('read');
   const { id } = await params;
   const { imported } = await searchParams;
   let exp: Awaited<ReturnType<typeof getExperiment>>;
@@ -56,6 +61,7 @@ export default async function ExperimentPage({ params, searchParams }: { params:
   const runItems = runs.map((run) => ({ run, progress: progress.get(run.id)! }));
   const defaults = defaultRunSettings();
   const providers = availableProviders();
+  const audit = await experimentAudit(exp.id);
 
   return (
     <>
@@ -67,11 +73,13 @@ export default async function ExperimentPage({ params, searchParams }: { params:
       <div className="spread">
         <h1>{exp.name}</h1>
         <div className="row">
-          <form action={editInDesignerAction.bind(null, exp.id)}>
-            <button type="submit" className="primary">
-              Edit in designer
-            </button>
-          </form>
+          {can(actor.role, 'experiment.write') && (
+            <form action={editInDesignerAction.bind(null, exp.id)}>
+              <button type="submit" className="primary">
+                Edit in designer
+              </button>
+            </form>
+          )}
           <a className="button" href={`/experiments/${encodeURIComponent(exp.id)}/versions`}>
             Version history
           </a>
@@ -98,6 +106,11 @@ export default async function ExperimentPage({ params, searchParams }: { params:
         </section>
         <section className="panel" id="run">
           <h2 style={{ marginTop: 0 }}>Run</h2>
+          {!can(actor.role, 'run.control') ? (
+            <p className="muted" data-testid="run-not-allowed">
+              Your role ({actor.role}) cannot start runs; a researcher or an admin can.
+            </p>
+          ) : (
           <RunForm
             action={startRunAction.bind(null, exp.id)}
             providers={providers}
@@ -107,6 +120,7 @@ export default async function ExperimentPage({ params, searchParams }: { params:
               values: Object.fromEntries(RUN_FORM_FIELDS.map((f) => [f.name, defaults[f.name]])) as Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>,
             }}
           />
+          )}
         </section>
       </div>
 
@@ -120,10 +134,15 @@ export default async function ExperimentPage({ params, searchParams }: { params:
       {spec.studies.map((s) => (
         <StudyView key={s.id} spec={spec} study={s} />
       ))}
-      <details data-testid="edit-experiment">
-        <summary>Edit as a new version</summary>
-        <ImportExperimentForm initialJson={JSON.stringify(spec, null, 2)} title={`Edit ${exp.slug} (saved as the next version)`} submitLabel="Save as new version" />
-      </details>
+      {can(actor.role, 'experiment.write') && (
+        <details data-testid="edit-experiment">
+          <summary>Edit as a new version</summary>
+          <ImportExperimentForm initialJson={JSON.stringify(spec, null, 2)} title={`Edit ${exp.slug} (saved as the next version)`} submitLabel="Save as new version" />
+        </details>
+      )}
+
+      <h2>Audit</h2>
+      <AuditList entries={audit} />
       <p className="small">
         <Link href="/">← all experiments</Link>
       </p>

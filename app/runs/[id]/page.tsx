@@ -15,6 +15,10 @@ import { Table1 } from '@/components/Table1';
 import { AblationTable } from '@/components/runs/AblationTable';
 import { TrialsTable } from '@/components/TrialsTable';
 import { OrderConsistencyPanel, ResultCharts } from '@/components/results/Statistics';
+import { pageActor } from '@/app/_auth/guard';
+import { runAudit } from '@/lib/db/audit';
+import { AuditList } from '@/components/audit/AuditList';
+import { can } from '@/lib/auth/roles';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -24,11 +28,12 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export const dynamic = 'force-dynamic';
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ cluster?: string }> }) {
+  const actor = await pageActor('read');
   const [{ id }, { cluster }] = await Promise.all([params, searchParams]);
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const run = await getRun(id);
   if (!run) notFound();
-  const [exp, progress, prechecks] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id)]);
+  const [exp, progress, prechecks, audit] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id), runAudit(id)]);
   if (!exp) notFound();
   const summary = await loadRunSummary(id, exp.spec, clusterBy);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
@@ -38,7 +43,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   return (
     <>
       <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} destination={destinationText(run.provider, run.settings.baseUrl)} />
-      <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} />
+      <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} canControl={can(actor.role, 'run.control')} />
       {group.length > 1 && (
         <p className="notice" data-testid="run-group">
           One of {group.length} runs started together ({group.map((r) => `${r.provider}/${r.model}`).join(', ')}):{' '}
@@ -90,6 +95,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
 
       <h2>Trials</h2>
       <TrialsTable runId={id} refreshKey={`${run.status}:${progress.done}`} />
+
+      <h2>Audit</h2>
+      <AuditList entries={audit} />
     </>
   );
 }

@@ -3,12 +3,14 @@ import { loadRunComparison } from '@/lib/db/compare';
 import { SpecError } from '@/lib/schema/common';
 import { ClusterBy } from '@/lib/schema/table1';
 import { RunComparison } from '@/components/runs/RunComparison';
+import { pageActor } from '@/app/_auth/guard';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Compare runs' };
 
 /** /runs/compare?ids=A,B[,…][&cluster=scenario]: runs of one experiment version side by side. */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ ids?: string | string[]; cluster?: string }> }) {
+  await pageActor('read');
   const { ids, cluster } = await searchParams;
   const runIds = (Array.isArray(ids) ? ids : [ids ?? ''])
     .flatMap((x) => x.split(','))

@@ -1,9 +1,12 @@
+import { routeActor } from '@/app/_auth/guard';
 import { getExperiment } from '@/lib/db/experiments';
 
 export const dynamic = 'force-dynamic';
 
 /** The stored spec as JSON (re-importable). */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { denied } = await routeActor(req, 'read');
+  if (denied) return denied;
   const { id } = await params;
   const exp = await getExperiment(id);
   if (!exp) return Response.json({ error: `no experiment "${id}"` }, { status: 404 });

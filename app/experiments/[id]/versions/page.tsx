@@ -5,6 +5,7 @@ import { getExperiment } from '@/lib/db/experiments';
 import { listVersions } from '@/lib/db/drafts';
 import { diffSpecs } from '@/lib/design/spec-diff';
 import { formatDate } from '@/components/format';
+import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -20,6 +21,7 @@ const show = (v: unknown) => {
 
 /** Version history of an experiment, and what changed between any two versions, by JSON path. */
 export default async function VersionsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ a?: string; b?: string }> }) {
+  await pageActor('read');
   const { id } = await params;
   const exp = await getExperiment(id);
   if (!exp) notFound();

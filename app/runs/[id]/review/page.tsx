@@ -11,6 +11,7 @@ import { Table1 } from '@/components/Table1';
 import { PAIR_CLASSES, type PairClass } from '@/lib/analysis/review';
 import { rateWithInterval } from '@/lib/analysis/format';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
+import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -43,6 +44,7 @@ function KappaText({ t }: { t: AgreementTable }) {
 }
 
 export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ show?: string; page?: string }> }) {
+  await pageActor('read');
   const [{ id }, { show, page: pageParam }] = await Promise.all([params, searchParams]);
   const run = await getRun(id);
   if (!run) notFound();

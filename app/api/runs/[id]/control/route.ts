@@ -1,19 +1,30 @@
 import { z } from 'zod';
 import { controlRun } from '@/lib/runner/control';
 import { readJson } from '@/lib/schema/input';
+import { routeActor } from '@/app/_auth/guard';
+import { recordAudit } from '@/lib/db/audit';
+import { getRun } from '@/lib/db/runs';
 
 export const dynamic = 'force-dynamic';
+
+const AUDITED = { pause: 'run.paused', resume: 'run.resumed', cancel: 'run.cancelled' } as const;
 
 const ControlBody = z.strictObject({ action: z.enum(['pause', 'resume', 'cancel']) });
 
 /** POST {action: pause | resume | cancel} → {ok, status, message}; 409 when the run's status does not allow it. */
 export async function POST(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { actor, denied } = await routeActor(req, 'run.control');
+  if (denied) return denied;
   const { id } = await params;
   // read as every door reads JSON (lib/schema/input.ts), with a limit fit for a one-field body
   const json = readJson(new Uint8Array(await req.arrayBuffer()), { maxBytes: 4096 });
   const body = ControlBody.safeParse(json.ok ? json.value : null);
   if (!body.success) return Response.json({ ok: false, message: 'body must be {"action": "pause" | "resume" | "cancel"}' }, { status: 400 });
   const result = await controlRun(id, body.data.action);
+  if (result.ok) {
+    const run = await getRun(id);
+    await recordAudit(actor, AUDITED[body.data.action], { runId: id, experimentId: run?.experimentId }, { status: result.status });
+  }
   const status = result.ok ? 200 : result.status === 'missing' ? 404 : 409;
   return Response.json(result, { status });
 }

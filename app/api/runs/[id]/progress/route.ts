@@ -1,9 +1,12 @@
+import { routeActor } from '@/app/_auth/guard';
 import { getRun, runProgress } from '@/lib/db/runs';
 import type { RunLiveState } from '@/components/runs/live';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { denied } = await routeActor(req, 'read');
+  if (denied) return denied;
   const { id } = await params;
   const run = await getRun(id);
   if (!run) return Response.json({ error: `no run "${id}"` }, { status: 404 });

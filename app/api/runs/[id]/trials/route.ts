@@ -1,3 +1,4 @@
+import { routeActor } from '@/app/_auth/guard';
 import { getRun } from '@/lib/db/runs';
 import { trialPage } from '@/lib/db/trial-page';
 import { TrialPageQuery } from '@/lib/schema/trial-page';
@@ -6,6 +7,8 @@ export const dynamic = 'force-dynamic';
 
 /** One page of a run's trials: ?page&size&sort&dir and filters study, condition, status, scenario, locale. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { denied } = await routeActor(req, 'read');
+  if (denied) return denied;
   const { id } = await params;
   const q = TrialPageQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) return Response.json({ error: q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { status: 400 });

@@ -14,6 +14,7 @@ import { checksFor } from '@/lib/schema/experiment';
 import { isConversationKind, kindModule } from '@/lib/studies/registry';
 import { taskTrialView } from '@/lib/studies/task/view';
 import { TaskTranscript } from '@/components/runs/TaskTranscript';
+import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Metadata> {
   const { trialId } = await params;
@@ -23,6 +24,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export const dynamic = 'force-dynamic';
 
 export default async function TrialPage({ params }: { params: Promise<{ id: string; trialId: string }> }) {
+  await pageActor('read');
   const { id, trialId } = await params;
   const [run, t] = await Promise.all([getRun(id), getTrialRecord(id, trialId)]);
   if (!run || !t) notFound(); // a trial of another run is not found under this run

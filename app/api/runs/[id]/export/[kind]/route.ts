@@ -1,3 +1,4 @@
+import { routeActor } from '@/app/_auth/guard';
 import { Readable } from 'node:stream';
 import { checksCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
 
@@ -14,7 +15,9 @@ function isKind(k: string): k is keyof typeof KINDS {
 }
 
 /** GET /api/runs/[id]/export/json | trials.csv | checks.csv — streamed as an attachment. */
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
+export async function GET(req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
+  const { denied } = await routeActor(req, 'read');
+  if (denied) return denied;
   const { id, kind } = await params;
   if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv)` }, { status: 404 });
   const k = KINDS[kind];

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
@@ -14,8 +13,9 @@ import { ObservationView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { DefinitionsDiff } from '@/components/reviews/DefinitionsDiff';
 import { ReviewForm } from '@/components/reviews/ReviewForm';
-import { REVIEWER_COOKIE } from '@/components/reviews/review-form';
 import { jsonText } from '@/components/format';
+import { pageActor } from '@/app/_auth/guard';
+import { actorLabel, can } from '@/lib/auth/roles';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -26,16 +26,17 @@ export const dynamic = 'force-dynamic';
 
 /** Two trials of one pair (same case, order and replicate; two conditions) side by side, with reviews. */
 export default async function PairPage({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }) {
+  const actor = await pageActor('read');
   const { id, baseline, treatment } = await params;
   const [run, b, t] = await Promise.all([getRun(id), getTrialRecord(id, baseline), getTrialRecord(id, treatment)]);
   // both trials of this run and of one pair
   if (!run || !b || !t || b.pairKey !== t.pairKey) notFound();
-  const [exp, reviews, jar] = await Promise.all([getExperiment(run.experimentId), runReviews(id, [b.id, t.id]), cookies()]);
+  const [exp, reviews] = await Promise.all([getExperiment(run.experimentId), runReviews(id, [b.id, t.id])]);
   if (!exp) notFound();
   const study = exp.spec.studies.find((s) => s.id === b.study);
   const kase = study?.cases.find((c) => c.id === b.caseId);
   const runHref = `/runs/${encodeURIComponent(run.id)}`;
-  const reviewer = jar.get(REVIEWER_COOKIE)?.value ?? '';
+  const canReview = can(actor.role, 'review.write');
   const label = (r: TrialRecord) => `${r.condition}${study?.conditions.find((c) => c.id === r.condition)?.baseline ? ' (baseline)' : ''}`;
 
   return (
@@ -90,15 +91,20 @@ export default async function PairPage({ params }: { params: Promise<{ id: strin
                   <summary className="small">Evidence</summary>
                   <pre className="text">{jsonText(v.evidence)}</pre>
                 </details>
-                {(v.status === 'pass' || v.status === 'fail') && (
+                {(v.status === 'pass' || v.status === 'fail') && canReview && (
                   <ReviewForm
                     runId={run.id}
                     trialId={r.id}
                     checkId={v.checkId}
                     graderStatus={v.status}
                     review={reviewOf(reviews, r.id, v.checkId)}
-                    defaultReviewer={reviewer}
+                    reviewer={actorLabel(actor)}
                   />
+                )}
+                {!canReview && reviewOf(reviews, r.id, v.checkId) && (
+                  <p className="small muted" data-testid="stored-review">
+                    reviewed {reviewOf(reviews, r.id, v.checkId)!.humanStatus} by {reviewOf(reviews, r.id, v.checkId)!.reviewer}
+                  </p>
                 )}
               </div>
             ))}

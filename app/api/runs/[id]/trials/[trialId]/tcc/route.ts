@@ -1,3 +1,4 @@
+import { routeActor } from '@/app/_auth/guard';
 import { z } from 'zod';
 import { trialTcc } from '@/lib/export/run';
 import { tccFileNames } from '@/lib/export/tcc';
@@ -9,6 +10,8 @@ const Query = z.object({ part: z.enum(['card', 'observations']) });
 
 /** GET /api/runs/[id]/trials/[trialId]/tcc?part=card|observations — the trial as TCC v0.1 files. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Response> {
+  const { denied } = await routeActor(req, 'read');
+  if (denied) return denied;
   const { id, trialId } = await params;
   const q = Query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) return Response.json({ error: 'part: card or observations' }, { status: 400 });

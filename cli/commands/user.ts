@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { createUser, generatePassword } from '../../lib/auth/users';
+import { isRole, ROLES } from '../../lib/auth/roles';
+import { recordAudit } from '../../lib/db/audit';
+import { UsageError } from '../errors';
+import { cliActor, shutdown } from './shared';
+
+// Runs on the server's own machine with its database credentials: whoever can run it administers the app.
+
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk.toString();
+  return text.replace(/\r?\n$/, '');
+}
+
+export function register(program: Command): void {
+  const user = program.command('user').description('accounts and roles');
+  user
+    .command('add <email>')
+    .description(`add an account; --role ${ROLES.join(' | ')}; the password is read from stdin, or generated and printed once when stdin is a terminal`)
+    .requiredOption('--role <role>', ROLES.join(' | '))
+    .option('--name <name>', 'display name (default: the email)')
+    .action(async (email: string, opts: { role: string; name?: string }) => {
+      if (!isRole(opts.role)) throw new UsageError(`--role: "${opts.role}" is not one of ${ROLES.join(', ')}`);
+      const generated = process.stdin.isTTY ? generatePassword() : null;
+      const password = generated ?? (await readStdin());
+      try {
+        const u = await createUser({ email, role: opts.role, name: opts.name, password });
+        await recordAudit(cliActor(), 'user.added', {}, { email: u.email, role: u.role });
+        process.stdout.write(`added ${u.email} (${u.role})\n`);
+        if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
+      } finally {
+        await shutdown();
+      }
+    });
+}

@@ -1,0 +1,52 @@
+import type { AuditEntry } from '@/lib/db/audit';
+import { formatDate } from '../format';
+
+const VERBS: Record<AuditEntry['action'], string> = {
+  'experiment.stored': 'stored a version',
+  'run.started': 'started the run',
+  'run.paused': 'paused',
+  'run.resumed': 'resumed',
+  'run.cancelled': 'cancelled',
+  'review.saved': 'reviewed a check',
+  'user.added': 'added a user',
+  'user.role_changed': 'changed a role',
+};
+
+function what(e: AuditEntry): string {
+  const d = e.detail;
+  if (e.action === 'experiment.stored') return `version ${String(d.version ?? '')}`;
+  if (e.action === 'run.started') return `${String(d.provider ?? '')} / ${String(d.model ?? '')}`;
+  if (e.action === 'review.saved') return `${String(d.checkId ?? '')} of ${String(d.trialId ?? '')}: ${String(d.humanStatus ?? '')} (graded ${String(d.graderStatus ?? '')})`;
+  return typeof d.status === 'string' ? `→ ${d.status}` : '';
+}
+
+/** Who did what, when: an experiment's or a run's audit entries (rendered as text). */
+export function AuditList({ entries }: { entries: AuditEntry[] }) {
+  if (entries.length === 0) return <p className="muted small">Nothing recorded yet.</p>;
+  return (
+    <div className="table-scroll">
+      <table data-testid="audit">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Who</th>
+            <th>What</th>
+            <th>Run</th>
+            <th>Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e, i) => (
+            <tr key={i} data-testid="audit-entry">
+              <td className="small nowrap">{formatDate(e.at)}</td>
+              <td className="mono small">{e.actor}</td>
+              <td>{VERBS[e.action] ?? e.action}</td>
+              <td className="mono small">{e.runId ?? ''}</td>
+              <td className="small">{what(e)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

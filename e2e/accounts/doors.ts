@@ -1,0 +1,54 @@
+import type { Permission } from '../../lib/auth/roles';
+
+// THE DOOR TABLE: what every page, route handler and server action of the app needs. doors.spec.ts finds the
+// doors on the file system and fails for any door missing here — add yours when you add a door.
+//   a permission (lib/auth/roles.ts) — the door calls pageActor / routeActor / actionActor with it
+//   'public'      — anyone (health, sign-in, the set-up link's page and action, which check their token)
+//   'better-auth' — Better Auth's own endpoints (sign-in, sign-out, session): its own checks
+
+export type DoorNeed = Permission | 'public' | 'better-auth';
+
+/** Pages, by file under app/ (dynamic segments are filled by the spec). */
+export const PAGES: Record<string, DoorNeed> = {
+  'app/page.tsx': 'read',
+  'app/experiments/[id]/page.tsx': 'read',
+  'app/experiments/[id]/versions/page.tsx': 'read',
+  'app/designer/[slug]/page.tsx': 'experiment.write',
+  'app/runs/page.tsx': 'read',
+  'app/runs/compare/page.tsx': 'read',
+  'app/runs/[id]/page.tsx': 'read',
+  'app/runs/[id]/review/page.tsx': 'read',
+  'app/runs/[id]/pairs/[baseline]/[treatment]/page.tsx': 'read',
+  'app/runs/[id]/trials/[trialId]/page.tsx': 'read',
+  'app/sign-in/page.tsx': 'public',
+  'app/setup/page.tsx': 'public',
+};
+
+/** Route handlers: file → method → need. */
+export const ROUTES: Record<string, Record<string, DoorNeed>> = {
+  'app/api/health/route.ts': { GET: 'public' },
+  'app/api/auth/[...all]/route.ts': { GET: 'better-auth', POST: 'better-auth' },
+  'app/api/experiments/[id]/route.ts': { GET: 'read' },
+  'app/api/runs/[id]/control/route.ts': { POST: 'run.control' },
+  'app/api/runs/[id]/export/[kind]/route.ts': { GET: 'read' },
+  'app/api/runs/[id]/progress/route.ts': { GET: 'read' },
+  'app/api/runs/[id]/trials/route.ts': { GET: 'read' },
+  'app/api/runs/[id]/trials/[trialId]/tcc/route.ts': { GET: 'read' },
+};
+
+/** Server actions: `file#export` of every 'use server' module under app/ and components/. */
+export const ACTIONS: Record<string, DoorNeed> = {
+  'components/experiments/actions.ts#importExperiment': 'experiment.write',
+  'components/experiments/actions.ts#startRunAction': 'run.control',
+  'components/reviews/actions.ts#saveReviewAction': 'review.write',
+  'components/auth/setup-actions.ts#createFirstAdminAction': 'public',
+  'components/designer/actions.ts#newExperimentAction': 'experiment.write',
+  'components/designer/actions.ts#editInDesignerAction': 'experiment.write',
+  'components/designer/actions.ts#duplicateAction': 'experiment.write',
+  'components/designer/actions.ts#archiveAction': 'experiment.write',
+  'components/designer/actions.ts#saveDraftAction': 'experiment.write',
+  'components/designer/actions.ts#freezeDraftAction': 'experiment.write',
+  'components/designer/actions.ts#discardDraftAction': 'experiment.write',
+  'components/designer/actions.ts#savePricesAction': 'experiment.write',
+  'components/designer/actions.ts#proposeAblationsAction': 'experiment.write',
+};

@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { startRun } from '../helpers';
+import { account, signInPage } from './users';
+
+// Two people on one shared app: a researcher runs, a reviewer reviews; each door checks the role on the
+// server, and the audit list names who did what.
+
+test('a researcher starts and cancels runs, a reviewer reviews but cannot run; the audit names both', async ({ browser, baseURL }) => {
+  const researcher = await browser.newPage({ baseURL });
+  const reviewer = await browser.newPage({ baseURL });
+  const researcherEmail = account('researcher').email;
+  const reviewerEmail = account('reviewer').email;
+
+  // nobody signed in: the app asks for a sign-in first
+  await reviewer.goto('/runs');
+  await reviewer.waitForURL(/\/sign-in\?next=%2Fruns/);
+
+  await signInPage(researcher, 'researcher');
+  await researcher.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await researcher.waitForURL(/\/experiments\//);
+  const experimentUrl = researcher.url();
+
+  // a run to cancel: one request a minute, so it is still going
+  const cancelled = await startRun(researcher, { concurrency: '1', requestsPerMinute: '1' });
+  await researcher.getByRole('button', { name: 'Cancel' }).click();
+  await expect(researcher.getByTestId('run-status')).toHaveText('cancelled');
+  await researcher.reload();
+  const cancelAudit = researcher.getByTestId('audit');
+  await expect(cancelAudit.locator('tr', { hasText: 'started the run' })).toContainText(researcherEmail);
+  await expect(cancelAudit.locator('tr', { hasText: 'cancelled' })).toContainText(researcherEmail);
+
+  // a run to review
+  await researcher.goto(experimentUrl);
+  const runId = await startRun(researcher);
+  await expect(researcher.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+
+  // the reviewer: no Run button, and the run API refuses them
+  await signInPage(reviewer, 'reviewer', experimentUrl.replace(baseURL!, ''));
+  await expect(reviewer.getByTestId('run-not-allowed')).toBeVisible();
+  await expect(reviewer.getByRole('button', { name: 'Run', exact: true })).toHaveCount(0);
+  await expect(reviewer.getByTestId('edit-experiment')).toHaveCount(0);
+  const refused = await reviewer.request.post(`/api/runs/${encodeURIComponent(runId)}/control`, { data: { action: 'pause' }, headers: { origin: baseURL! } });
+  expect(refused.status()).toBe(403);
+  await reviewer.goto(`/runs/${encodeURIComponent(runId)}`);
+  await expect(reviewer.getByTestId('run-status')).toHaveText('completed');
+  await expect(reviewer.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+
+  // … but can review: the review is saved under the reviewer's account, not a typed name
+  await reviewer.getByTestId('review-link').click();
+  await reviewer.waitForURL(/\/review$/);
+  await reviewer.getByTestId('review-pairs').locator('tbody tr').first().getByRole('link', { name: 'side by side' }).click();
+  await reviewer.waitForURL(/\/pairs\//);
+  const form = reviewer.locator('form.review-form').first();
+  await expect(form.getByTestId('reviewing-as')).toHaveText(`as ${reviewerEmail}`);
+  await expect(form.getByLabel('Reviewer')).toHaveCount(0);
+  await form.getByLabel('Note').fill('checked by hand');
+  await form.getByRole('button', { name: 'Save review' }).click();
+  await expect(form.getByRole('status')).toContainText(`by ${reviewerEmail}.`);
+  const pairUrl = reviewer.url();
+
+  // the researcher sees the review under the reviewer's account, and no review form of their own
+  await researcher.goto(pairUrl);
+  await expect(researcher.getByTestId('stored-review').first()).toContainText(reviewerEmail);
+  await expect(researcher.locator('form.review-form')).toHaveCount(0);
+
+  // the run's audit list names both, and so does its JSON export
+  await researcher.goto(`/runs/${encodeURIComponent(runId)}`);
+  const audit = researcher.getByTestId('audit');
+  await expect(audit.locator('tr', { hasText: 'started the run' })).toContainText(researcherEmail);
+  await expect(audit.locator('tr', { hasText: 'reviewed a check' })).toContainText(reviewerEmail);
+  const exported = (await (await researcher.request.get(`/api/runs/${encodeURIComponent(runId)}/export/json`)).json()) as { audit: { actor: string; action: string }[] };
+  expect(exported.audit.map((a) => [a.actor, a.action])).toEqual([
+    [researcherEmail, 'run.started'],
+    [reviewerEmail, 'review.saved'],
+  ]);
+  const verdict = JSON.stringify(exported).includes(`"reviewer":"${reviewerEmail}"`);
+  expect(verdict).toBe(true);
+
+  // the experiment's audit list holds both runs' entries
+  await researcher.goto(experimentUrl);
+  await expect(researcher.getByTestId('audit').locator('tr', { hasText: 'cancelled' })).toContainText(cancelled);
+
+  // signing out ends the session
+  await researcher.getByRole('button', { name: 'Sign out' }).click();
+  await researcher.waitForURL(/\/sign-in/);
+  await researcher.goto('/runs');
+  await researcher.waitForURL(/\/sign-in\?next=/);
+});

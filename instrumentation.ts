@@ -1,0 +1,9 @@
+// At server start: the first admin from the environment, or a one-time set-up link on the console when the
+// app is exposed and has no account yet. NEXT_RUNTIME is a build-time constant (Next replaces it), not
+// configuration: it keeps the Node-only code out of the edge bundle.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { announceAccounts } = await import('./lib/auth/announce');
+    await announceAccounts();
+  }
+}

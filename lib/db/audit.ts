@@ -1,0 +1,58 @@
+import { pool } from './client';
+import { actorLabel, actorUserId, type Actor } from '../auth/roles';
+
+// Who did what, when. Each change of an experiment, a run or a review is recorded by the door that made it.
+
+export const AUDIT_ACTIONS = [
+  'experiment.stored',
+  'run.started',
+  'run.paused',
+  'run.resumed',
+  'run.cancelled',
+  'review.saved',
+  'user.added',
+  'user.role_changed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntry {
+  at: Date;
+  actor: string;
+  actorUserId: string | null;
+  action: AuditAction;
+  experimentId: string | null;
+  runId: string | null;
+  detail: Record<string, unknown>;
+}
+
+export async function recordAudit(
+  actor: Actor,
+  action: AuditAction,
+  target: { experimentId?: string | null; runId?: string | null },
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await pool().query(
+    `INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [actorLabel(actor), actorUserId(actor), action, target.experimentId ?? null, target.runId ?? null, JSON.stringify(detail)],
+  );
+}
+
+type Row = { at: Date; actor: string; actor_user_id: string | null; action: AuditAction; experiment_id: string | null; run_id: string | null; detail: Record<string, unknown> };
+const toEntry = (r: Row): AuditEntry => ({ at: r.at, actor: r.actor, actorUserId: r.actor_user_id, action: r.action, experimentId: r.experiment_id, runId: r.run_id, detail: r.detail });
+const COLS = 'at, actor, actor_user_id, action, experiment_id, run_id, detail';
+
+/** A run's entries, oldest first. */
+export async function runAudit(runId: string): Promise<AuditEntry[]> {
+  const r = await pool().query<Row>(`SELECT ${COLS} FROM audit_events WHERE run_id = $1 ORDER BY at, id`, [runId]);
+  return r.rows.map(toEntry);
+}
+
+/** An experiment's entries and those of its runs, oldest first. */
+export async function experimentAudit(experimentId: string): Promise<AuditEntry[]> {
+  const r = await pool().query<Row>(
+    `SELECT ${COLS} FROM audit_events
+      WHERE experiment_id = $1 OR run_id IN (SELECT id FROM runs WHERE experiment_id = $1) ORDER BY at, id`,
+    [experimentId],
+  );
+  return r.rows.map(toEntry);
+}

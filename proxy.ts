@@ -1,0 +1,20 @@
+import { NextResponse, type NextRequest } from 'next/server';
+import { contentSecurityPolicy, PATH_HEADER } from '@/lib/auth/headers';
+
+// Every request but static files: a fresh nonce and the content security policy built on it (on the
+// request, so Next marks its scripts with the nonce, and on the response), and the page's own path.
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const csp = contentSecurityPolicy(nonce);
+  const headers = new Headers(request.headers);
+  headers.set('content-security-policy', csp);
+  headers.set('x-nonce', nonce);
+  headers.set(PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('Content-Security-Policy', csp);
+  return response;
+}
+
+export const config = {
+  matcher: [{ source: '/((?!_next/static|_next/image|icon.svg).*)' }],
+};
