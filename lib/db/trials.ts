@@ -173,8 +173,8 @@ interface ClaimRow {
 interface RefusalRow {
   id: string;
   status: string;
-  not_before: Date;
-  lease_expires_at: Date;
+  not_before: Date | null;
+  lease_expires_at: Date | null;
   attempt_count: number;
   run_status: string;
   leased: boolean;
@@ -182,13 +182,16 @@ interface RefusalRow {
 
 function refusalOf(w: RefusalRow | undefined, maxAttempts: number): ClaimRefusal {
   if (!w) return { reason: 'missing' };
+  // a claim given back (halt, crash) clears the lease and a due trial has no not_before: when the row
+  // changed between our statements, come back shortly instead of reading a time that is not there
+  const soon = new Date(Date.now() + 100);
   if (w.status !== 'queued' && w.status !== 'running') return { reason: 'final', status: w.status };
   if (w.run_status !== 'running') return { reason: 'run-not-running', runStatus: w.run_status };
-  if (w.leased) return { reason: 'leased', leaseExpiresAt: w.lease_expires_at };
+  if (w.leased) return { reason: 'leased', leaseExpiresAt: w.lease_expires_at ?? soon };
   if (w.attempt_count >= maxAttempts) return { reason: 'exhausted', attempts: w.attempt_count };
   // running under an expired lease but refused: someone claimed it between our statements
-  if (w.status === 'running') return { reason: 'leased', leaseExpiresAt: w.lease_expires_at };
-  return { reason: 'not-before', notBefore: w.not_before };
+  if (w.status === 'running') return { reason: 'leased', leaseExpiresAt: w.lease_expires_at ?? soon };
+  return { reason: 'not-before', notBefore: w.not_before ?? soon };
 }
 
 async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRefusal)[]> {
