@@ -78,7 +78,10 @@ export default defineConfig([
     files: ['app/**', 'components/**', 'lib/**', 'cli/**', 'workers/**'],
     ignores: ['lib/env.ts', 'lib/testing/**', '**/*.test.ts', '**/*.itest.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through env() from lib/env.ts, the one reader of process.env.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through env() from lib/env.ts, the one reader of process.env.' },
+      ],
     },
   },
 ]);

@@ -46,11 +46,11 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
           </ul>
         </section>
       )}
-      <p className="small">
-        {showArchived ? <Link href="/">← current experiments</Link> : <Link href="/?archived=1">Archived experiments</Link>}
-      </p>
+      <p className="small">{showArchived ? <Link href="/">← current experiments</Link> : <Link href="/?archived=1">Archived experiments</Link>}</p>
       {details.length === 0 ? (
-        <p className="panel">No experiments yet. Import one below, or seed the reference study with <code>npm run db:seed</code>.</p>
+        <p className="panel">
+          No experiments yet. Import one below, or seed the reference study with <code>npm run db:seed</code>.
+        </p>
       ) : (
         <div className="table-scroll">
           <table data-testid="experiments">
@@ -71,7 +71,11 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
                 <tr key={e.id}>
                   <td>
                     <Link href={`/experiments/${encodeURIComponent(e.id)}`}>{e.name}</Link>
-                    {e.template && <span className="badge" style={{ marginLeft: 8 }}>template: {e.template}</span>}
+                    {e.template && (
+                      <span className="badge" style={{ marginLeft: 8 }}>
+                        template: {e.template}
+                      </span>
+                    )}
                   </td>
                   <td className="mono">
                     {e.slug} · v{e.version}

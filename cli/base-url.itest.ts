@@ -45,7 +45,12 @@ afterAll(async () => {
   await closeDb();
 });
 
-const cliEnv = (extra: Record<string, string | undefined> = {}) => ({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: home.openaiBaseUrl, TCLAB_ALLOWED_BASE_URLS: undefined, ...extra });
+const cliEnv = (extra: Record<string, string | undefined> = {}) => ({
+  OPENAI_API_KEY: KEY,
+  OPENAI_BASE_URL: home.openaiBaseUrl,
+  TCLAB_ALLOWED_BASE_URLS: undefined,
+  ...extra,
+});
 const cliRun = (baseUrl: string, extra: Record<string, string | undefined> = {}) =>
   runCli(['run', '--experiment', specFile, '--provider', 'openai', '--model', 'm', '--base-url', baseUrl], cliEnv(extra));
 
@@ -72,7 +77,8 @@ describe('a per-run base URL that is not configured or allowed', () => {
   it('the Run form (server action): the issue names baseUrl, nothing is stored, the attacker receives nothing', async () => {
     const before = await runCount();
     const form = new FormData();
-    for (const [k, v] of Object.entries({ provider: 'openai', model: 'm', baseUrl: attacker.openaiBaseUrl, concurrency: '1', maxAttempts: '1', timeoutMs: '1000' })) form.set(k, v);
+    for (const [k, v] of Object.entries({ provider: 'openai', model: 'm', baseUrl: attacker.openaiBaseUrl, concurrency: '1', maxAttempts: '1', timeoutMs: '1000' }))
+      form.set(k, v);
     const state = await startRunAction(experimentId, { issues: [], message: null }, form);
     expect(state.issues).toEqual([{ path: 'baseUrl', message: expect.stringContaining('is not an allowed base URL for openai') }]);
     expect(await runCount()).toBe(before);

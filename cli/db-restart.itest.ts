@@ -33,7 +33,21 @@ describe('tclab run survives its database restarting', () => {
       TCLAB_RECONCILE_MS: '1000',
       TCLAB_LOG_LEVEL: 'warn',
     };
-    const args = ['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--concurrency', '2', '--timeout-ms', '2000', '--retry-base-ms', '50'];
+    const args = [
+      'run',
+      '--template',
+      'reference-study',
+      '--provider',
+      'openai',
+      '--model',
+      'loopback-model',
+      '--concurrency',
+      '2',
+      '--timeout-ms',
+      '2000',
+      '--retry-base-ms',
+      '50',
+    ];
     const proc = spawnCli(args, env);
     cli = proc;
     const done = () => Math.max(0, ...[...proc.output().matchAll(/running\s+(\d+)\/152 done/g)].map((m) => Number(m[1])));

@@ -26,10 +26,21 @@ describe('tclab run --gate', () => {
     const md = path.join(dir, 'summary.md');
     const out = path.join(dir, 'run.json');
     const r = await runCli([
-      'run', '--template', 'reference-study', '--out', out, '--junit', junit, '--summary-md', md,
-      '--gate', 'selection.treatment.unwanted_write == 0',
-      '--gate', 'interpretation.treatment.pass_rate >= 0.95',
-      '--gate', 'selection.difference.ci_low > 0',
+      'run',
+      '--template',
+      'reference-study',
+      '--out',
+      out,
+      '--junit',
+      junit,
+      '--summary-md',
+      md,
+      '--gate',
+      'selection.treatment.unwanted_write == 0',
+      '--gate',
+      'interpretation.treatment.pass_rate >= 0.95',
+      '--gate',
+      'selection.difference.ci_low > 0',
     ]);
     expect(r.stderr).toContain('gate passed: selection.treatment.unwanted_write == 0');
     expect(r.stderr).not.toContain('FAILED');
@@ -72,10 +83,15 @@ describe('tclab run --gate', () => {
 
   it('exits 1 naming each failed gate', async () => {
     const r = await runCli([
-      'run', '--template', 'reference-study',
-      '--gate', 'selection.treatment.unwanted_write == 0',
-      '--gate', 'selection.baseline.unwanted_write == 0',
-      '--gate', 'selection.treatment.pass_rate >= 1',
+      'run',
+      '--template',
+      'reference-study',
+      '--gate',
+      'selection.treatment.unwanted_write == 0',
+      '--gate',
+      'selection.baseline.unwanted_write == 0',
+      '--gate',
+      'selection.treatment.pass_rate >= 1',
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('gate FAILED: selection.baseline.unwanted_write == 0');

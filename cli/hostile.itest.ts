@@ -59,47 +59,72 @@ async function viaForm(fields: Record<string, string | File>): Promise<ActionSta
 }
 
 describe('door: tclab run --experiment (in-process)', () => {
-  it.each(specs.map((c, i) => [c.name, c, i] as const))('refuses %s', async (_n, c, i) => {
-    const f = file(`run-${i}.json`, c.bytes);
-    const err: string[] = [];
-    const code = await runTclab(['run', '--experiment', f, '--no-wait'], { out: () => {}, err: (s) => err.push(s) });
-    assertRefused(c, f, { code, stderr: err.join('') });
-  }, 30_000);
+  it.each(specs.map((c, i) => [c.name, c, i] as const))(
+    'refuses %s',
+    async (_n, c, i) => {
+      const f = file(`run-${i}.json`, c.bytes);
+      const err: string[] = [];
+      const code = await runTclab(['run', '--experiment', f, '--no-wait'], { out: () => {}, err: (s) => err.push(s) });
+      assertRefused(c, f, { code, stderr: err.join('') });
+    },
+    30_000,
+  );
 });
 
 describe('door: the import form (server action), by file and by paste', () => {
-  it.each(specs.map((c) => [c.name, c] as const))('refuses %s, naming the field', async (_n, c) => {
-    const parsed = parseSpecBytes(c.bytes);
-    const expected = parsed.ok ? [] : parsed.issues;
-    // an empty file part is what a browser sends when no file was chosen: that is the paste's door
-    if (c.bytes.length > 0) {
-      const byFile = await viaForm({ json: '', file: new File([new Uint8Array(c.bytes)], 'spec.json', { type: 'application/json' }) });
-      expect(byFile.message, c.name).toContain('nothing was stored');
-      expect(byFile.issues).toEqual(expected); // the same verdict as every other door
-      expect(names(c, byFile.issues.map((x) => `${x.path}: ${x.message}`)), c.name).toBe(true);
-    }
-    if (c.pasteable) {
-      const byPaste = await viaForm({ json: new TextDecoder().decode(c.bytes) });
-      if (c.family === 'syntax' && c.expect.path === '(input)') expect(byPaste.message).toBe('Nothing to import.');
-      else expect(byPaste.issues, c.name).toEqual(expected);
-    }
-  }, 30_000);
+  it.each(specs.map((c) => [c.name, c] as const))(
+    'refuses %s, naming the field',
+    async (_n, c) => {
+      const parsed = parseSpecBytes(c.bytes);
+      const expected = parsed.ok ? [] : parsed.issues;
+      // an empty file part is what a browser sends when no file was chosen: that is the paste's door
+      if (c.bytes.length > 0) {
+        const byFile = await viaForm({ json: '', file: new File([new Uint8Array(c.bytes)], 'spec.json', { type: 'application/json' }) });
+        expect(byFile.message, c.name).toContain('nothing was stored');
+        expect(byFile.issues).toEqual(expected); // the same verdict as every other door
+        expect(
+          names(
+            c,
+            byFile.issues.map((x) => `${x.path}: ${x.message}`),
+          ),
+          c.name,
+        ).toBe(true);
+      }
+      if (c.pasteable) {
+        const byPaste = await viaForm({ json: new TextDecoder().decode(c.bytes) });
+        if (c.family === 'syntax' && c.expect.path === '(input)') expect(byPaste.message).toBe('Nothing to import.');
+        else expect(byPaste.issues, c.name).toEqual(expected);
+      }
+    },
+    30_000,
+  );
 });
 
 describe('doors as real processes (a representative case of each family)', () => {
   const pick = (kind: HostileCase['kind'], family: Family) => cases.find((c) => c.kind === kind && c.family === family);
-  const reps = (['syntax', 'encoding', 'types', 'limits', 'references', 'semantics', 'prototype-keys', 'control-characters', 'depth', 'size'] as Family[]).map((f) => pick('spec', f)!);
+  const reps = (['syntax', 'encoding', 'types', 'limits', 'references', 'semantics', 'prototype-keys', 'control-characters', 'depth', 'size'] as Family[]).map((f) =>
+    pick('spec', f)!,
+  );
 
   // a process costs seconds: run and lint take turns over the families (the in-process door sees every case)
-  it.each(reps.map((c, i) => [i % 2 ? 'lint' : 'run --experiment', c.name, c, i] as const))('tclab %s refuses %s (exit 2)', async (cmd, _n, c, i) => {
-    const f = file(`proc-${i}.json`, c.bytes);
-    assertRefused(c, f, await runCli([...cmd.split(' '), f]));
-  }, 120_000);
+  it.each(reps.map((c, i) => [i % 2 ? 'lint' : 'run --experiment', c.name, c, i] as const))(
+    'tclab %s refuses %s (exit 2)',
+    async (cmd, _n, c, i) => {
+      const f = file(`proc-${i}.json`, c.bytes);
+      assertRefused(c, f, await runCli([...cmd.split(' '), f]));
+    },
+    120_000,
+  );
 
   it('tclab compare refuses a hostile card and a hostile observation file (exit 2)', async () => {
     const card = pick('card', 'depth')!;
     const obs = pick('observations', 'control-characters')!;
-    const [cf, of, vc, vo] = [file('p-card.json', card.bytes), file('p-obs.json', obs.bytes), file('v-card.json', JSON.stringify(baseCard())), file('v-obs.json', JSON.stringify(baseObservations()))];
+    const [cf, of, vc, vo] = [
+      file('p-card.json', card.bytes),
+      file('p-obs.json', obs.bytes),
+      file('v-card.json', JSON.stringify(baseCard())),
+      file('v-obs.json', JSON.stringify(baseObservations())),
+    ];
     assertRefused(card, cf, await runCli(['compare', cf, vo]));
     assertRefused(obs, of, await runCli(['compare', vc, of]));
   }, 120_000);
@@ -114,9 +139,15 @@ describe('doors as real processes (a representative case of each family)', () =>
     const debug = await runCli(['status', 'r_nope'], { ...down, TCLAB_DEBUG: '1' });
     expect(debug.stderr).toMatch(/^\s+at /m);
     // a BFCL result id carrying an ANSI sequence is echoed escaped, never raw
-    const q = file('q.json', `${JSON.stringify({ id: 'simple_python_0', question: [[{ role: 'user', content: 'hi' }]], function: [{ name: 'f', description: 'd', parameters: { type: 'dict', properties: {}, required: [] } }] })}\n`);
+    const q = file(
+      'q.json',
+      `${JSON.stringify({ id: 'simple_python_0', question: [[{ role: 'user', content: 'hi' }]], function: [{ name: 'f', description: 'd', parameters: { type: 'dict', properties: {}, required: [] } }] })}\n`,
+    );
     const a = file('a.json', `${JSON.stringify({ id: 'simple_python_0', ground_truth: [{ f: {} }] })}\n`);
-    const res = file('r.json', `${JSON.stringify({ id: 'simple_python_0', result: [{ f: {} }] })}\n${JSON.stringify({ id: '\u001b]0;pwned\u0007\u001b[31mx', result: [] })}\n`);
+    const res = file(
+      'r.json',
+      `${JSON.stringify({ id: 'simple_python_0', result: [{ f: {} }] })}\n${JSON.stringify({ id: '\u001b]0;pwned\u0007\u001b[31mx', result: [] })}\n`,
+    );
     const scored = await runCli(['bfcl', 'score', '--questions', q, '--answers', a, '--results', res]);
     expect(scored.stderr).toContain('\\u001b]0;pwned\\u0007\\u001b[31mx');
     expect(scored.stderr + scored.stdout).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);

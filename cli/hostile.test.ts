@@ -70,7 +70,13 @@ describe('door: the parse function (lib/parse.ts)', () => {
     const r = parseOf(c);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(names(c, r.issues.map((i) => `${i.path}: ${i.message}`)), JSON.stringify(r.issues).slice(0, 400)).toBe(true);
+    expect(
+      names(
+        c,
+        r.issues.map((i) => `${i.path}: ${i.message}`),
+      ),
+      JSON.stringify(r.issues).slice(0, 400),
+    ).toBe(true);
     // one line per issue, each with its path
     for (const i of r.issues) expect(`${i.path}: ${i.message}`).not.toContain('\n');
   });
@@ -78,26 +84,34 @@ describe('door: the parse function (lib/parse.ts)', () => {
 
 describe('door: the CLI in-process (tclab lint, tclab plan, tclab compare)', () => {
   const specs = cases.filter((c) => c.kind === 'spec');
-  it.each(specs.map((c, i) => [c.name, c, i] as const))('lint and plan refuse %s with the issues the parse gives', async (_name, c, i) => {
-    const f = file(`spec-${i}.json`, c.bytes);
-    const parsed = parseOf(c);
-    // lint also reads tool files (anything without a `format`): a JSON value that is no object is one of those
-    const json = readJson(c.bytes);
-    const asSpec = !json.ok || (typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value) && 'format' in json.value);
-    for (const cmd of asSpec ? ['lint', 'plan'] : ['plan']) {
-      const r = await cli(cmd, f);
-      assertCliRefusal(c, f, r);
-      // the same verdict as the parse function: one printed line per issue
-      if (!parsed.ok) expect(r.stderr.split('\n').filter(Boolean).length, c.name).toBe(parsed.issues.length);
-    }
-  }, 30_000);
+  it.each(specs.map((c, i) => [c.name, c, i] as const))(
+    'lint and plan refuse %s with the issues the parse gives',
+    async (_name, c, i) => {
+      const f = file(`spec-${i}.json`, c.bytes);
+      const parsed = parseOf(c);
+      // lint also reads tool files (anything without a `format`): a JSON value that is no object is one of those
+      const json = readJson(c.bytes);
+      const asSpec = !json.ok || (typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value) && 'format' in json.value);
+      for (const cmd of asSpec ? ['lint', 'plan'] : ['plan']) {
+        const r = await cli(cmd, f);
+        assertCliRefusal(c, f, r);
+        // the same verdict as the parse function: one printed line per issue
+        if (!parsed.ok) expect(r.stderr.split('\n').filter(Boolean).length, c.name).toBe(parsed.issues.length);
+      }
+    },
+    30_000,
+  );
 
   const others = cases.filter((c) => c.kind !== 'spec');
-  it.each(others.map((c, i) => [c.name, c, i] as const))('compare refuses %s, naming the file and the field', async (_name, c, i) => {
-    const f = file(`${c.kind}-${i}.json`, c.bytes);
-    const r = c.kind === 'card' ? await cli('compare', f, validObs) : await cli('compare', validCard, f);
-    assertCliRefusal(c, f, r);
-  }, 30_000);
+  it.each(others.map((c, i) => [c.name, c, i] as const))(
+    'compare refuses %s, naming the file and the field',
+    async (_name, c, i) => {
+      const f = file(`${c.kind}-${i}.json`, c.bytes);
+      const r = c.kind === 'card' ? await cli('compare', f, validObs) : await cli('compare', validCard, f);
+      assertCliRefusal(c, f, r);
+    },
+    30_000,
+  );
 
   it('accepts a UTF-8 byte-order mark at every door alike', async () => {
     const bom = (s: string) => new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(s)]);
@@ -127,7 +141,12 @@ describe('no prototype lookups', () => {
     // and an observation under such an id is that check's, and only that check's
     const one = file('proto-obs-1.json', '{"__proto__": {"decision": "read"}, "constructor": {"decision": "write"}}');
     const r1 = JSON.parse((await cli('compare', c, one, '--json')).stdout) as typeof json;
-    expect(r1.checks.map((k) => [k.id, k.status])).toEqual([['constructor', 'fail'], ['toString', 'untested'], ['__proto__', 'pass'], ['hasOwnProperty', 'untested']]);
+    expect(r1.checks.map((k) => [k.id, k.status])).toEqual([
+      ['constructor', 'fail'],
+      ['toString', 'untested'],
+      ['__proto__', 'pass'],
+      ['hasOwnProperty', 'untested'],
+    ]);
   });
 });
 
@@ -156,7 +175,11 @@ describe('door: tclab bfcl import (question files, JSON lines)', () => {
   const answers = file('possible.json', `${JSON.stringify({ id: 'simple_python_0', ground_truth: [{ area: { base: [10] } }] })}\n`);
   const lines: [string, string, string][] = [
     ['not JSON', '{"id": "simple_python_0",', 'not valid JSON'],
-    ['a NUL in a description', JSON.stringify(question({ function: [{ name: 'area', description: 'a\u0000b', parameters: { type: 'dict', properties: {} } }] })), 'NUL character'],
+    [
+      'a NUL in a description',
+      JSON.stringify(question({ function: [{ name: 'area', description: 'a\u0000b', parameters: { type: 'dict', properties: {} } }] })),
+      'NUL character',
+    ],
     ['a lone surrogate in the question', JSON.stringify(question({ question: [[{ role: 'user', content: '\udfff' }]] })), 'lone surrogate'],
     ['10,000-deep parameters', JSON.stringify(question()).replace('{"base":{"type":"integer"}}', deepJson(10_000)), 'deeper than the limit of 64 levels'],
   ];

@@ -48,11 +48,26 @@ describe('tclab lint on tool files and live MCP servers; tclab mcp list', () => 
     expect(fetch.code).toBe(1); // model-directed-instruction is an error
     const out = JSON.parse(fetch.stdout) as { findings: Record<string, string>[]; catalog: { tools: number; tokens: number } };
     expect(out.catalog.tools).toBe(1);
-    expect(out.findings.find((f) => f.rule === 'model-directed-instruction')).toEqual({ tool: 'fetch', rule: 'model-directed-instruction', level: 'error', message: expect.stringContaining('internet access') });
+    expect(out.findings.find((f) => f.rule === 'model-directed-instruction')).toEqual({
+      tool: 'fetch',
+      rule: 'model-directed-instruction',
+      level: 'error',
+      message: expect.stringContaining('internet access'),
+    });
     for (const f of out.findings) expect(Object.keys(f).sort()).toEqual(['level', 'message', 'rule', 'tool']);
 
     const array = path.join(dir, 'array.json');
-    await writeFile(array, JSON.stringify([{ name: 'list_rooms', description: 'Lists the meeting rooms of one building, with their capacity.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }]));
+    await writeFile(
+      array,
+      JSON.stringify([
+        {
+          name: 'list_rooms',
+          description: 'Lists the meeting rooms of one building, with their capacity.',
+          inputSchema: { type: 'object' },
+          annotations: { readOnlyHint: true },
+        },
+      ]),
+    );
     const clean = await runCli(['lint', array]);
     expect(clean.stdout).toContain('1 tools');
     expect(clean.stdout).toContain('0 findings');

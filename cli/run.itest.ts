@@ -60,7 +60,12 @@ describe('tclab run', () => {
     expect(run.prechecks).toHaveLength(2);
     expect(run.trials).toHaveLength(152);
     const count = (study: string, condition: string) => run.trials.filter((t) => t.study === study && t.condition === condition).length;
-    expect([count('selection', 'overlapping'), count('selection', 'clear'), count('interpretation', 'no-code-meanings'), count('interpretation', 'code-meanings')]).toEqual([48, 48, 28, 28]);
+    expect([
+      count('selection', 'overlapping'),
+      count('selection', 'clear'),
+      count('interpretation', 'no-code-meanings'),
+      count('interpretation', 'code-meanings'),
+    ]).toEqual([48, 48, 28, 28]);
     for (const s of run.summary.studies) {
       const pairs = s.pairs.improved + s.pairs.same + s.pairs.regressed + (s.pairs.incomplete ?? 0);
       expect(pairs).toBe(s.study === 'selection' ? 48 : 28);
@@ -136,7 +141,10 @@ describe('tclab run', () => {
   it('does not start when the pre-checks fail, and says why in words a researcher understands', async () => {
     server.setScript(() => ({ kind: 'http', status: 401 }));
     try {
-      const r = await runCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'm'], { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl });
+      const r = await runCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'm'], {
+        OPENAI_API_KEY: FAKE_KEY,
+        OPENAI_BASE_URL: server.openaiBaseUrl,
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/did not start: pre-check 1 failed \(requests go to .*OPENAI_BASE_URL\)\): .*key/i);
       expect(r.stderr).not.toContain(FAKE_KEY);
@@ -193,7 +201,12 @@ describe('tclab run', () => {
       for (const table of tables) dump += (await pool().query(`SELECT coalesce(string_agg(row_to_json(t)::text, E'\\n'), '') AS d FROM "${table}" t`)).rows[0].d;
       expect(dump.length).toBeGreaterThan(100_000);
       const files = (await readFile(out, 'utf8')) + (await readFile(csv, 'utf8'));
-      for (const [what, text] of [['database', dump], ['exports', files], ['cli output', r.stdout + r.stderr]] as const) expect(text.split(FAKE_KEY).length - 1, what).toBe(0);
+      for (const [what, text] of [
+        ['database', dump],
+        ['exports', files],
+        ['cli output', r.stdout + r.stderr],
+      ] as const)
+        expect(text.split(FAKE_KEY).length - 1, what).toBe(0);
     });
   }
 });

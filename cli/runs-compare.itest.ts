@@ -35,7 +35,12 @@ describe('tclab run with several targets, and tclab runs compare', () => {
     expect(r.code, r.stderr).toBe(0);
     ids = runIdsOf(r.stderr);
     expect(ids).toHaveLength(2);
-    const rows = (await pool().query<{ id: string; model: string; group_id: string | null; experiment_id: string }>('SELECT id, model, group_id, experiment_id FROM runs WHERE id = ANY($1)', [ids])).rows;
+    const rows = (
+      await pool().query<{ id: string; model: string; group_id: string | null; experiment_id: string }>(
+        'SELECT id, model, group_id, experiment_id FROM runs WHERE id = ANY($1)',
+        [ids],
+      )
+    ).rows;
     expect(new Set(rows.map((x) => x.group_id)).size).toBe(1);
     expect(rows[0].group_id).toMatch(/^g_/);
     expect(new Set(rows.map((x) => x.experiment_id)).size).toBe(1);

@@ -7,7 +7,9 @@ import { RunStatus } from '@/lib/schema/run-status';
 describe('StatusBadge', () => {
   it('gives a run that completed with unresolved trials its own badge, in words', () => {
     const html = renderToStaticMarkup(createElement(StatusBadge, { status: 'completed_with_unresolved', testId: 'run-status' }));
-    expect(html).toBe('<span class="badge status-completed_with_unresolved" data-testid="run-status" data-status="completed_with_unresolved">completed with unresolved trials</span>');
+    expect(html).toBe(
+      '<span class="badge status-completed_with_unresolved" data-testid="run-status" data-status="completed_with_unresolved">completed with unresolved trials</span>',
+    );
     expect(renderToStaticMarkup(createElement(StatusBadge, { status: 'completed' }))).toContain('>completed</span>');
   });
 

@@ -26,7 +26,8 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
       <div className="table-scroll">
         <table className="t1">
           <caption className="small muted" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 6 }}>
-            k/n with 95% Wilson interval; n excludes unresolved and untested trials, shown beside. With no failure, the one-sided 95% upper bound on the failure rate. CR1: the cluster-robust interval (see below).
+            k/n with 95% Wilson interval; n excludes unresolved and untested trials, shown beside. With no failure, the one-sided 95% upper bound on the failure rate.
+            CR1: the cluster-robust interval (see below).
             {published && (
               <>
                 {' '}
@@ -39,7 +40,10 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
               <th>Scenario / locale</th>
               {summary.studies.map((s) => (
                 <th key={`${s.study}/${s.treatment}`}>
-                  {s.study} <span className="muted small">({s.baseline} → {s.treatment})</span>
+                  {s.study}{' '}
+                  <span className="muted small">
+                    ({s.baseline} → {s.treatment})
+                  </span>
                 </th>
               ))}
             </tr>
@@ -60,7 +64,14 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
             <tr className="total" data-testid="t1-total">
               <th>Total</th>
               {summary.studies.map((s) => (
-                <Cell key={s.study + s.treatment} baseline={s.total.baseline} treatment={s.total.treatment} clustered={s.clustered} pub={pubOf(s.study)?.total} testId={`t1-clustered-${s.study}`} />
+                <Cell
+                  key={s.study + s.treatment}
+                  baseline={s.total.baseline}
+                  treatment={s.total.treatment}
+                  clustered={s.clustered}
+                  pub={pubOf(s.study)?.total}
+                  testId={`t1-clustered-${s.study}`}
+                />
               ))}
             </tr>
           </tbody>
@@ -142,11 +153,16 @@ function StudyFooter({ s, pub }: { s: StudySummary; pub?: StudyComparison }) {
       </p>
       <PairedLine s={s} />
       {s.passK && (
-        <p className="small" data-testid={`passk-${s.study}`} title="pass^k: the chance that k replicates of a task all pass (τ-bench estimator), beside the plain pass rate of the same tasks">
+        <p
+          className="small"
+          data-testid={`passk-${s.study}`}
+          title="pass^k: the chance that k replicates of a task all pass (τ-bench estimator), beside the plain pass rate of the same tasks"
+        >
           {formatPassK(s.passK)}{' '}
           <span className="muted">
             over {s.passK.treatment.tasks} tasks with {s.passK.k} replicates
-            {s.passK.baseline.skipped + s.passK.treatment.skipped > 0 && ` (${s.passK.baseline.skipped + s.passK.treatment.skipped} with fewer decided replicates left out)`}
+            {s.passK.baseline.skipped + s.passK.treatment.skipped > 0 &&
+              ` (${s.passK.baseline.skipped + s.passK.treatment.skipped} with fewer decided replicates left out)`}
           </span>
         </p>
       )}

@@ -2,15 +2,7 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import Link from 'next/link';
-import {
-  createColumnHelper,
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-  type ColumnFiltersState,
-  type PaginationState,
-  type SortingState,
-} from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnFiltersState, type PaginationState, type SortingState } from '@tanstack/react-table';
 import { TRIAL_FILTER_KEYS, type TrialPage, type TrialRow } from './runs/trial-query';
 import { StatusBadge } from './StatusBadge';
 import { formatInt } from './format';

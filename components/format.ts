@@ -5,7 +5,6 @@ export function pct(x: number): string {
   return `${Math.round(x * 100)}%`;
 }
 
-
 /** Exact McNemar p for display: "p = 0.0001", "p < 0.0001", "—". */
 export function formatP(p: number | null): string {
   if (p === null) return 'p —';

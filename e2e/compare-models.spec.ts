@@ -46,6 +46,9 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
   await expect(page.getByTestId('difference-interpretation-code-meanings').locator('td').nth(2)).toHaveText('28');
 
   // each run page links back to the group
-  await page.getByTestId(`compared-run-${ids[1]}`).getByRole('link', { name: `run ${ids[1]}` }).click();
+  await page
+    .getByTestId(`compared-run-${ids[1]}`)
+    .getByRole('link', { name: `run ${ids[1]}` })
+    .click();
   await expect(page.getByTestId('run-group')).toContainText('One of 2 runs started together');
 });

@@ -58,10 +58,18 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   const editor = page.getByTestId('params-vague-invoice-en-get_invoice').locator('.cm-content');
   await editor.click();
   await page.keyboard.press('Control+A');
-  await page.keyboard.insertText('{"type": "object", "properties": {"invoice_id": {"type": "string", "description": "The invoice number, e.g. INV-7."}}, "required": ["invoice_id"]}');
-  for (const locale of ['en', 'zh-TW']) await page.getByTestId(`catalog-clear-invoice-${locale}`).getByRole('button', { name: `Copy from baseline (invoice/${locale})` }).click();
+  await page.keyboard.insertText(
+    '{"type": "object", "properties": {"invoice_id": {"type": "string", "description": "The invoice number, e.g. INV-7."}}, "required": ["invoice_id"]}',
+  );
+  for (const locale of ['en', 'zh-TW'])
+    await page
+      .getByTestId(`catalog-clear-invoice-${locale}`)
+      .getByRole('button', { name: `Copy from baseline (invoice/${locale})` })
+      .click();
   await def(page, 'get_invoice', 'clear', 'en').getByLabel('Description of get_invoice').fill('Read-only: looks up one invoice by its number and changes nothing.');
-  await def(page, 'pay_invoice', 'clear', 'en').getByLabel('Description of pay_invoice').fill('Writes: submits a payment for one invoice; call it only after the user confirmed.');
+  await def(page, 'pay_invoice', 'clear', 'en')
+    .getByLabel('Description of pay_invoice')
+    .fill('Writes: submits a payment for one invoice; call it only after the user confirmed.');
   await expect(def(page, 'get_invoice', 'clear', 'en').getByTestId('word-diff')).toContainText('Read-only');
 
   // three cases in two locales, each with its case card
@@ -101,7 +109,9 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
 
   // a reload loses nothing
   await page.reload();
-  await expect(def(page, 'get_invoice', 'clear', 'en').getByLabel('Description of get_invoice')).toHaveValue('Read-only: looks up one invoice by its number and changes nothing.');
+  await expect(def(page, 'get_invoice', 'clear', 'en').getByLabel('Description of get_invoice')).toHaveValue(
+    'Read-only: looks up one invoice by its number and changes nothing.',
+  );
   await expect(page.getByTestId('case-case-3').getByLabel('Task text')).toHaveValue('請幫我查詢發票 INV-7。');
   await expect(page.getByTestId('preview-formal')).toHaveText('12');
 
@@ -121,8 +131,16 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   await writeFile(file, await (await page.request.get('/api/experiments/designed-e2e-v1')).text());
   const { stdout } = await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'cli/tclab.ts', 'plan', file, '--json']);
   await rm(dir, { recursive: true, force: true });
-  const plan = JSON.parse(stdout) as { matrix: { formal: number; prechecks: number; studies: { trials: number; pairs: number }[] }; catalogs: { study: string; condition: string; scenario: string; locale: string; tools: number; tokens: number }[] };
-  expect([plan.matrix.formal, plan.matrix.prechecks, plan.matrix.studies[0].trials, plan.matrix.studies[0].pairs].map(String)).toEqual([preview.formal, preview.prechecks, preview.trials, preview.pairs]);
+  const plan = JSON.parse(stdout) as {
+    matrix: { formal: number; prechecks: number; studies: { trials: number; pairs: number }[] };
+    catalogs: { study: string; condition: string; scenario: string; locale: string; tools: number; tokens: number }[];
+  };
+  expect([plan.matrix.formal, plan.matrix.prechecks, plan.matrix.studies[0].trials, plan.matrix.studies[0].pairs].map(String)).toEqual([
+    preview.formal,
+    preview.prechecks,
+    preview.trials,
+    preview.pairs,
+  ]);
   expect(preview.tokens).toEqual(plan.catalogs.map((c) => `${c.study}/${c.condition}/${c.scenario}/${c.locale}${c.tools} tools${c.tokens.toLocaleString('en')}`));
   await expect(page.getByTestId('formal-total')).toHaveText('12');
   await startRun(page);
@@ -137,7 +155,9 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   await page.goto('/experiments/designed-e2e-v1');
   await page.getByRole('button', { name: 'Edit in designer' }).click();
   await page.waitForURL(/\/designer\/designed-e2e$/);
-  await def(page, 'pay_invoice', 'clear', 'en').getByLabel('Description of pay_invoice').fill('Writes: submits one payment for one invoice, only after the user confirmed it.');
+  await def(page, 'pay_invoice', 'clear', 'en')
+    .getByLabel('Description of pay_invoice')
+    .fill('Writes: submits one payment for one invoice, only after the user confirmed it.');
   await saved(page);
   await page.getByRole('button', { name: 'Save as version 2' }).click();
   await page.waitForURL(/\/experiments\/designed-e2e-v2\?imported=new/);
@@ -149,8 +169,12 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   await expect(page.getByTestId('change-path')).toHaveText('studies[selection].conditions[clear].tools.invoice.en[1].description');
   await expect(page.getByTestId('versions')).toContainText('v1');
   // v1 as stored: the description it was frozen with
-  const spec = (await (await page.request.get('/api/experiments/designed-e2e-v1')).json()) as { studies: { conditions: { id: string; tools: Record<string, Record<string, { description: string }[]>> }[] }[] };
-  expect(spec.studies[0].conditions.find((c) => c.id === 'clear')!.tools.invoice.en[1].description).toBe('Writes: submits a payment for one invoice; call it only after the user confirmed.');
+  const spec = (await (await page.request.get('/api/experiments/designed-e2e-v1')).json()) as {
+    studies: { conditions: { id: string; tools: Record<string, Record<string, { description: string }[]>> }[] }[];
+  };
+  expect(spec.studies[0].conditions.find((c) => c.id === 'clear')!.tools.invoice.en[1].description).toBe(
+    'Writes: submits a payment for one invoice; call it only after the user confirmed.',
+  );
   await page.goto(runUrl);
   await expect(page.getByTestId('run-status')).toHaveText('completed');
   await expect(page.locator('a[href="/experiments/designed-e2e-v1"]').first()).toBeVisible();
@@ -167,7 +191,11 @@ test('an invalid draft shows each error at its field and is not saved as a versi
   await page.getByRole('button', { name: 'Add condition' }).click();
   await page.getByRole('button', { name: 'Add condition' }).click();
   await page.getByLabel('Condition id').nth(1).fill('condition-1'); // a duplicate id
-  await page.getByRole('radio', { name: 'Baseline' }).nth(0).uncheck().catch(() => undefined);
+  await page
+    .getByRole('radio', { name: 'Baseline' })
+    .nth(0)
+    .uncheck()
+    .catch(() => undefined);
   await page.getByLabel('Replicates').fill('0');
   await saved(page);
   await expect(page.locator('[data-testid="field-error"][data-path="scenarios.0.tools"]')).toBeVisible();

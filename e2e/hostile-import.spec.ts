@@ -41,7 +41,9 @@ test('a NUL, a lone surrogate, a 10 MB field and 10,000-deep nesting: one line n
   await importFile(page, 'big.json', withTask('x'.repeat(10 * 1024 * 1024)));
   await expectOneLine(page, 'studies.0.cases.0.task', 'over the limit of 5 MB');
 
-  const deep = tinyExperiment(id) as unknown as { studies: { conditions: { tools: { invoice: { en: { parameters: { properties: Record<string, unknown> } }[] } } }[] }[] };
+  const deep = tinyExperiment(id) as unknown as {
+    studies: { conditions: { tools: { invoice: { en: { parameters: { properties: Record<string, unknown> } }[] } } }[] }[];
+  };
   deep.studies[0].conditions[0].tools.invoice.en[0].parameters.properties.invoice_id = '@@DEEP@@';
   await importFile(page, 'deep.json', JSON.stringify(deep).replace('"@@DEEP@@"', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`));
   await expectOneLine(page, 'studies.0.conditions.0.tools.invoice.en.0', 'deeper than the limit of 64 levels');
@@ -62,7 +64,10 @@ test('the home page answers 200 with a thousand experiments stored and one that 
       [prefix, JSON.stringify(spec)],
     );
     // a row no version of the app could have stored: the listing must survive it
-    await client.query(`INSERT INTO experiments (id, slug, version, name, spec, spec_hash) VALUES ($1, $2, 1, 'Broken row', '{"format": "nope"}', 'sha256:e2e-broken')`, [`${prefix}-broken-v1`, `${prefix}-broken`]);
+    await client.query(`INSERT INTO experiments (id, slug, version, name, spec, spec_hash) VALUES ($1, $2, 1, 'Broken row', '{"format": "nope"}', 'sha256:e2e-broken')`, [
+      `${prefix}-broken-v1`,
+      `${prefix}-broken`,
+    ]);
     const t0 = Date.now();
     const res = await request.get('/');
     expect(res.status()).toBe(200);

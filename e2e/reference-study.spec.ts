@@ -53,7 +53,9 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   // clustered intervals, the paired difference, both McNemar p values, order consistency, the charts (issue 10)
   await expect(page.getByTestId('t1-clustered-selection-baseline')).toContainText(/CR1 \[[\d.]+%, [\d.]+%\] · SE [\d.]+ · 24 clusters, 23 df · deff [\d.]+/);
   await expect(page.getByTestId('interval-note')).toContainText('Which interval is shown');
-  await expect(page.getByTestId('difference-selection')).toContainText(/Paired difference \(clear − overlapping\): \+[\d.]+ pts \[[\d.]+%, [\d.]+%\] \(CR1 SE [\d.]+, 48 pairs in 24 clusters, t on 23 df\)/);
+  await expect(page.getByTestId('difference-selection')).toContainText(
+    /Paired difference \(clear − overlapping\): \+[\d.]+ pts \[[\d.]+%, [\d.]+%\] \(CR1 SE [\d.]+, 48 pairs in 24 clusters, t on 23 df\)/,
+  );
   await expect(page.getByTestId('mcnemar-selection')).toContainText(/exact McNemar p[^·]+· mid-p McNemar p/);
   await expect(page.getByTestId('oc-selection-baseline')).toContainText(/\d+\/24 consistent · flip rate [\d.]+%/);
   await expect(page.getByTestId('order-consistency-interpretation')).toHaveCount(0);

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { startRun } from './helpers';
 
-test('review: failed pairs side by side with the definitions diff; a reviewer overrides a verdict (attributed to the local user) and agreement is reported', async ({ page }) => {
+test('review: failed pairs side by side with the definitions diff; a reviewer overrides a verdict (attributed to the local user) and agreement is reported', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
   await page.waitForURL(/\/experiments\//);

@@ -32,7 +32,8 @@ export async function importExperimentForm(actor: Actor, form: FormData): Promis
   const { json, file } = parsed.data;
   // a file is read as bytes, a paste as text: both through the one parse of every door (lib/parse.ts)
   const input = file && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : json;
-  if (typeof input === 'string' && !input.trim()) return refuse({ issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' });
+  if (typeof input === 'string' && !input.trim())
+    return refuse({ issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' });
   const spec = parseSpecBytes(input);
   if (!spec.ok) return refuse({ issues: spec.issues, message: 'The experiment spec is invalid; nothing was stored.' });
 

@@ -68,7 +68,12 @@ const round = (x: number) => Math.round(x);
 function peakRssMb(pid: number): number {
   let pids = [pid];
   try {
-    pids = pids.concat(execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).map(Number));
+    pids = pids.concat(
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number),
+    );
   } catch {
     /* no children */
   }
@@ -161,14 +166,16 @@ try {
   const progressMs = await timed(`/api/runs/${rid}/progress`);
   const homeMs = await timed('/');
   const experimentPageMs = await timed(`/experiments/${encodeURIComponent(exp.id)}`);
-  const compare = existsSync(path.join(ROOT, 'app/compare/page.tsx'))
-    ? await timed(`/compare?runs=${rid}`).catch((e: Error) => `error: ${e.message}`)
-    : null;
+  const compare = existsSync(path.join(ROOT, 'app/compare/page.tsx')) ? await timed(`/compare?runs=${rid}`).catch((e: Error) => `error: ${e.message}`) : null;
 
   // 4. `tclab export` as its own process (one node process, so its VmHWM is the export's)
   const cli = async (args: string[]) => {
     const s = performance.now();
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/tclab.ts'), 'export', run.id, ...args], { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/tclab.ts'), 'export', run.id, ...args], {
+      cwd: ROOT,
+      env: process.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let peak = 0;
     let errText = '';
     p.stderr!.on('data', (d: Buffer) => (errText += d.toString()));

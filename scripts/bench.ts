@@ -18,7 +18,14 @@ import { resetEnvCache } from '../lib/env';
 import { isFinalRunStatus } from '../lib/schema/run-status';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
 
-const configs = (process.argv[2] ? [process.argv.slice(2).map(Number)] : [[5000, 64, 100], [20000, 256, 100]]) as [number, number, number][];
+const configs = (
+  process.argv[2]
+    ? [process.argv.slice(2).map(Number)]
+    : [
+        [5000, 64, 100],
+        [20000, 256, 100],
+      ]
+) as [number, number, number][];
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
 base.pathname = `/tclab_bench_${suffix}`;
@@ -80,7 +87,9 @@ async function backendCpu(): Promise<Map<number, number>> {
 /** The same N exchanges at concurrency C through the provider alone: no queue, no database. */
 async function bareWallMs(specId: string, n: number, c: number, baseUrl: string): Promise<number> {
   const exp = (await getExperiment(specId))!;
-  const requests = expandTrials(exp.spec).slice(0, n).map((t) => buildRequest(exp.spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }));
+  const requests = expandTrials(exp.spec)
+    .slice(0, n)
+    .map((t) => buildRequest(exp.spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }));
   const settings = RunSettings.parse({ provider: 'openai', model: 'bench', baseUrl, concurrency: c, timeoutMs: 30_000 });
   const provider = getProvider('openai');
   let next = 0;
@@ -100,8 +109,7 @@ const server = await startLoopbackServer({ script: echoScript, record: false });
 process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
 resetEnvCache();
 // Interrupted (Ctrl-C, a timeout): still remove the bench database and keys.
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 try {
   for (const [n, c, latencyMs] of configs) {
     server.setLatency(latencyMs);
@@ -111,7 +119,10 @@ try {
     const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
     // twice C in jobs (as the default 128 is for runs of 64): half hold slots, half are being claimed,
     // recorded or wait ready for the next free slot
-    const worker = spawnWorker({ TCLAB_WORKER_CONCURRENCY: String(2 * c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) }, prof);
+    const worker = spawnWorker(
+      { TCLAB_WORKER_CONCURRENCY: String(2 * c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) },
+      prof,
+    );
     await new Promise((r) => setTimeout(r, 1500)); // let the worker connect before the clock starts
     let peakRssMb = 0;
     const sampler = setInterval(() => {
@@ -152,8 +163,18 @@ try {
     const idealMs = Math.round((n * latencyMs) / c);
     console.log(
       JSON.stringify({
-        n, c, latencyMs, wallMs, idealMs, ratio: +(wallMs / idealMs).toFixed(3), trialsPerSec: Math.round((n / wallMs) * 1000), peakRssMb: Math.round(peakRssMb),
-        bareWallMs: bare, engineRatio: +(wallMs / bare).toFixed(3), cpuMsPerTrial, loadAvg: loadavg().map((x) => +x.toFixed(2)),
+        n,
+        c,
+        latencyMs,
+        wallMs,
+        idealMs,
+        ratio: +(wallMs / idealMs).toFixed(3),
+        trialsPerSec: Math.round((n / wallMs) * 1000),
+        peakRssMb: Math.round(peakRssMb),
+        bareWallMs: bare,
+        engineRatio: +(wallMs / bare).toFixed(3),
+        cpuMsPerTrial,
+        loadAvg: loadavg().map((x) => +x.toFixed(2)),
       }),
     );
     // Where the time went, seen from the provider: before the first request, the mean concurrency it

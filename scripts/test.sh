@@ -11,7 +11,7 @@ fi
 mkdir -p test-results
 status=0
 npx tsc --noEmit || { echo "[tclab] typecheck failed" >&2; status=1; }
-npm run --silent lint || { echo "[tclab] lint failed (npm run lint: ESLint and the room rules)" >&2; status=1; }
+npm run --silent lint || { echo "[tclab] lint failed (npm run lint: ESLint, the room rules, Prettier)" >&2; status=1; }
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest.json || status=1
 
 echo "[tclab] building the app for end-to-end tests…" >&2

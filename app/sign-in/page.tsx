@@ -25,7 +25,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <>
       <h1>Sign in</h1>
       <SignInForm next={safeNext(next)} />
-      <p className="small muted">Accounts are made by an admin (<code>npx tclab user add EMAIL --role ROLE</code>).</p>
+      <p className="small muted">
+        Accounts are made by an admin (<code>npx tclab user add EMAIL --role ROLE</code>).
+      </p>
     </>
   );
 }

@@ -98,7 +98,8 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the spec here instead of stdout')
     .action((opts: ImportOptions) => {
       const r = runBfclImport(opts);
-      if (r.skipped.length > 0) err(`tclab: ${r.skipped.length} questions without functions left out: ${r.skipped.slice(0, 5).join(', ')}${r.skipped.length > 5 ? ', …' : ''}\n`);
+      if (r.skipped.length > 0)
+        err(`tclab: ${r.skipped.length} questions without functions left out: ${r.skipped.slice(0, 5).join(', ')}${r.skipped.length > 5 ? ', …' : ''}\n`);
       if (opts.out) {
         writeFileSync(opts.out, r.json);
         err(`wrote ${r.cases} cases → ${opts.out}\n`);

@@ -20,7 +20,11 @@ export interface CiOptions {
 
 export function ciOptions(cmd: Command): Command {
   return cmd
-    .option('--gate <expr>', 'fail (exit 1) unless EXPR holds, e.g. "selection.treatment.unwanted_write == 0" (repeatable; see README › Gates)', (v: string, acc: string[] = []) => [...acc, v])
+    .option(
+      '--gate <expr>',
+      'fail (exit 1) unless EXPR holds, e.g. "selection.treatment.unwanted_write == 0" (repeatable; see README › Gates)',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .option('--junit <file>', 'write a JUnit XML report: one test case per trial, failures with their categories')
     .option('--summary-md <file>', 'write Table 1 as Markdown (for a CI job summary)');
 }

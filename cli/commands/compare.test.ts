@@ -24,8 +24,6 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string;
   return { stdout: out.join(''), stderr: err.join(''), exitCode };
 }
 
-
-
 describe('tclab compare', () => {
   it("the seed's example card with only tool-choice observed: 1 pass, 3 untested, exit 0", async () => {
     const r = await cli('compare', card, observations, '--json');
@@ -54,7 +52,10 @@ describe('tclab compare', () => {
   });
 
   it('exit 2 for a file that is not a valid card or observation: the message names the file and the JSON path', async () => {
-    const badCard = write('bad-card.json', JSON.stringify({ tcc_version: '0.1', case_id: 'x', locale: 'en', task: 't', context: {}, checks: [{ id: 'a', axis: 'speed', expected: {} }] }));
+    const badCard = write(
+      'bad-card.json',
+      JSON.stringify({ tcc_version: '0.1', case_id: 'x', locale: 'en', task: 't', context: {}, checks: [{ id: 'a', axis: 'speed', expected: {} }] }),
+    );
     let r = await cli('compare', badCard, observations);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(badCard);
@@ -74,7 +75,10 @@ describe('tclab compare', () => {
   });
 
   it('a card version other than 0.1 is not a TCC v0.1 card', () => {
-    const v2 = write('v2.json', JSON.stringify({ tcc_version: '0.2', case_id: 'x', locale: 'en', task: 't', context: {}, checks: [{ id: 'a', axis: 'task_fit', expected: {} }] }));
+    const v2 = write(
+      'v2.json',
+      JSON.stringify({ tcc_version: '0.2', case_id: 'x', locale: 'en', task: 't', context: {}, checks: [{ id: 'a', axis: 'task_fit', expected: {} }] }),
+    );
     expect(() => runCompare(v2, observations)).toThrow(/tcc_version: /);
   });
 });

@@ -32,7 +32,12 @@ export interface CompareRun {
 export function formatComparison(c: CardComparison): string {
   const rows = [['check', 'axis', 'status', 'reason'], ...c.checks.map((k) => [k.id, k.axis, k.status, k.reason])];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  ') + '  ------');
   const s = c.summary;
   return `case ${c.case_id}\n\n${lines.join('\n')}\n\n${s.pass} pass, ${s.fail} fail, ${s.untested} untested\n`;

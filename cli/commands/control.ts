@@ -11,13 +11,22 @@ export function register(program: Command): void {
     program
       .command(`${action} <runId>`)
       .description(
-        action === 'pause' ? 'stop sending new requests until resumed' : action === 'resume' ? 'resume a paused (or stopped) run' : 'stop new requests; what was sent stays recorded',
+        action === 'pause'
+          ? 'stop sending new requests until resumed'
+          : action === 'resume'
+            ? 'resume a paused (or stopped) run'
+            : 'stop new requests; what was sent stays recorded',
       )
       .action(async (runId: string) => {
         const r = await controlRun(runId, action);
         if (r.ok) {
           const run = await getRun(runId);
-          await recordAudit(cliActor(), action === 'pause' ? 'run.paused' : action === 'resume' ? 'run.resumed' : 'run.cancelled', { runId, experimentId: run?.experimentId }, { status: r.status });
+          await recordAudit(
+            cliActor(),
+            action === 'pause' ? 'run.paused' : action === 'resume' ? 'run.resumed' : 'run.cancelled',
+            { runId, experimentId: run?.experimentId },
+            { status: r.status },
+          );
         }
         await shutdown();
         if (r.status === 'missing') throw new UsageError(r.message);

@@ -41,7 +41,8 @@ export function register(program: Command): void {
     // the same reading as every door (lib/parse.ts): limits, encoding, depth, then the schema
     const value = fileValue(readJson(readInputFile(file!)), file!, 'JSON file');
     // an experiment says so in its format field; anything else must be a tool file
-    if (value && typeof value === 'object' && !Array.isArray(value) && 'format' in value) return lintSpec(fileValue(parseSpecValue(value), file!, 'experiment spec'), opts.json);
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'format' in value)
+      return lintSpec(fileValue(parseSpecValue(value), file!, 'experiment spec'), opts.json);
     try {
       return lintToolList(readToolFile(value).tools, file!, opts.json);
     } catch (e) {
@@ -90,7 +91,9 @@ function report(catalogs: ReturnType<typeof catalogCosts>, findings: LintFinding
   const lines = [`catalog (study/condition/scenario/locale)   tools  ≈tokens (${TOKENIZER})  findings`];
   for (const c of catalogs) {
     const mine = findings.filter((f) => f.study === c.study && f.condition === c.condition && f.scenario === c.scenario && f.locale === c.locale);
-    lines.push(`${`${c.study}/${c.condition}/${c.scenario}/${c.locale}`.padEnd(44)} ${String(c.tools).padStart(5)}  ${String(c.tokens).padStart(7)}  ${mine.length || 'clean'}`);
+    lines.push(
+      `${`${c.study}/${c.condition}/${c.scenario}/${c.locale}`.padEnd(44)} ${String(c.tools).padStart(5)}  ${String(c.tokens).padStart(7)}  ${mine.length || 'clean'}`,
+    );
     for (const f of mine) lines.push(`    ${f.level} ${f.rule}: ${f.tool}: ${f.message}`);
   }
   const errors = findings.filter((f) => f.level === 'error').length;

@@ -13,7 +13,9 @@ export interface McpCliOptions {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export const mcpExtraOptions = [
-  new Option('--env <NAME=VALUE>', 'a variable for the stdio server (repeatable); it inherits nothing else but HOME, LOGNAME, PATH, SHELL, TERM, USER').argParser(collect),
+  new Option('--env <NAME=VALUE>', 'a variable for the stdio server (repeatable); it inherits nothing else but HOME, LOGNAME, PATH, SHELL, TERM, USER').argParser(
+    collect,
+  ),
   new Option('--header <NAME:VALUE>', 'an HTTP header for --url (repeatable)').argParser(collect),
   new Option('--timeout-ms <ms>', 'time limit for connecting and listing (default 15000)'),
 ];

@@ -64,7 +64,8 @@ async function runCommand(opts: RunOptions): Promise<number> {
   if (sources !== 1) throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
   const settings = runSettingsFromOptions(opts);
   const targets = runTargetsFromOptions(opts);
-  if (targets.length > 1 && (opts.junit || opts.summaryMd)) throw new UsageError('--junit and --summary-md describe one run: with several targets use tclab export on each run');
+  if (targets.length > 1 && (opts.junit || opts.summaryMd))
+    throw new UsageError('--junit and --summary-md describe one run: with several targets use tclab export on each run');
   // a spec file is read and validated before the database is touched: invalid input stores nothing
   const spec = opts.experiment ? fileValue(parseSpecBytes(readInputFile(opts.experiment)), opts.experiment, 'experiment spec') : null;
   const url = env().DATABASE_URL;
@@ -108,10 +109,19 @@ async function runCommand(opts: RunOptions): Promise<number> {
     const gatesHeld = printed ? await withDatabaseRetry(() => ciOutputs(final.id, printed.title, printed.summary, gates, opts), reconnecting()) : gates.length === 0;
     ok = ok && runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) && gatesHeld;
     if (final.status !== 'completed')
-      err(`tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`);
+      err(
+        `tclab: run ${final.id} ${runStatusLabel(final.status)}${final.statusReason ? `: ${final.statusReason}` : ''}${runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) ? '' : final.status === 'completed_with_unresolved' ? ' (exit 1; --allow-unresolved accepts it)' : ''}\n`,
+      );
   }
   if (finals.length > 1) {
-    const comparison = await withDatabaseRetry(() => loadRunComparison(finals.map((r) => r.id), clusterBy), reconnecting());
+    const comparison = await withDatabaseRetry(
+      () =>
+        loadRunComparison(
+          finals.map((r) => r.id),
+          clusterBy,
+        ),
+      reconnecting(),
+    );
     out(`\n${formatComparison(comparison)}\n`);
     err(`compare again: tclab runs compare ${finals.map((r) => r.id).join(' ')}\n`);
   }

@@ -58,7 +58,7 @@ export function runTargetsFromOptions(o: SettingsOptions): RunTarget[] {
   const targets = o.target ?? [];
   const models = o.model ?? [];
   if (targets.length > 0) {
-    if (models.length > 0 || o.provider !== undefined && o.provider !== 'simulated') {
+    if (models.length > 0 || (o.provider !== undefined && o.provider !== 'simulated')) {
       throw new UsageError('--target names provider and model: give either --target (repeated) or --provider with --model');
     }
     return targets.map((t, i) => {

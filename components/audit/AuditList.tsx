@@ -16,7 +16,8 @@ function what(e: AuditEntry): string {
   const d = e.detail;
   if (e.action === 'experiment.stored') return `version ${String(d.version ?? '')}`;
   if (e.action === 'run.started') return `${String(d.provider ?? '')} / ${String(d.model ?? '')}`;
-  if (e.action === 'review.saved') return `${String(d.checkId ?? '')} of ${String(d.trialId ?? '')}: ${String(d.humanStatus ?? '')} (graded ${String(d.graderStatus ?? '')})`;
+  if (e.action === 'review.saved')
+    return `${String(d.checkId ?? '')} of ${String(d.trialId ?? '')}: ${String(d.humanStatus ?? '')} (graded ${String(d.graderStatus ?? '')})`;
   return typeof d.status === 'string' ? `→ ${d.status}` : '';
 }
 

@@ -5,7 +5,17 @@ import { JsonEditor } from './JsonEditor';
 import { DECISIONS, scalarOf, scalarText, type DCase, type DExpected, type DStudy } from './draft-types';
 
 /** Arguments as key / value rows (a value that reads as a number is a number); no JSON typing needed. */
-function ArgumentsForm({ label, path, args, onChange }: { label: string; path: string; args: Record<string, unknown> | undefined; onChange: (a: Record<string, unknown> | undefined) => void }) {
+function ArgumentsForm({
+  label,
+  path,
+  args,
+  onChange,
+}: {
+  label: string;
+  path: string;
+  args: Record<string, unknown> | undefined;
+  onChange: (a: Record<string, unknown> | undefined) => void;
+}) {
   const rows = Object.entries(args ?? {});
   const set = (next: [string, unknown][]) => onChange(next.length ? Object.fromEntries(next) : undefined);
   return (
@@ -14,7 +24,11 @@ function ArgumentsForm({ label, path, args, onChange }: { label: string; path: s
       {rows.map(([k, v], i) => (
         <div key={i} className="row">
           <input aria-label={`${label}: name ${i + 1}`} value={k} onChange={(e) => set(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))} />
-          <input aria-label={`${label}: value ${i + 1}`} value={scalarText(v)} onChange={(e) => set(rows.map((r, j) => (j === i ? [r[0], scalarOf(e.target.value)] : r)))} />
+          <input
+            aria-label={`${label}: value ${i + 1}`}
+            value={scalarText(v)}
+            onChange={(e) => set(rows.map((r, j) => (j === i ? [r[0], scalarOf(e.target.value)] : r)))}
+          />
           <button type="button" className="danger" onClick={() => set(rows.filter((_, j) => j !== i))}>
             ×
           </button>
@@ -29,7 +43,19 @@ function ArgumentsForm({ label, path, args, onChange }: { label: string; path: s
   );
 }
 
-function ExpectedForm({ path, expected, tools, onChange, label }: { path: string; expected: DExpected; tools: string[]; onChange: (e: DExpected) => void; label: string }) {
+function ExpectedForm({
+  path,
+  expected,
+  tools,
+  onChange,
+  label,
+}: {
+  path: string;
+  expected: DExpected;
+  tools: string[];
+  onChange: (e: DExpected) => void;
+  label: string;
+}) {
   const set = (k: keyof DExpected, v: unknown) => {
     const next = { ...expected } as Record<string, unknown>;
     if (v === undefined || v === '') delete next[k];
@@ -38,17 +64,35 @@ function ExpectedForm({ path, expected, tools, onChange, label }: { path: string
   };
   return (
     <div className="form-grid" aria-label={label}>
-      <SelectField label={`${label}: decision`} path={`${path}.decision`} value={expected.decision ?? ''} options={['', ...DECISIONS]} onChange={(v) => set('decision', v)} />
+      <SelectField
+        label={`${label}: decision`}
+        path={`${path}.decision`}
+        value={expected.decision ?? ''}
+        options={['', ...DECISIONS]}
+        onChange={(v) => set('decision', v)}
+      />
       <SelectField label={`${label}: tool`} path={`${path}.tool`} value={expected.tool ?? ''} options={['', ...tools]} onChange={(v) => set('tool', v)} />
       <div className="field">
         <label htmlFor={`${path}-cc`}>{label}: call count</label>
-        <input id={`${path}-cc`} type="number" min={0} value={expected.call_count ?? ''} onChange={(e) => set('call_count', e.target.value === '' ? undefined : Number(e.target.value))} />
+        <input
+          id={`${path}-cc`}
+          type="number"
+          min={0}
+          value={expected.call_count ?? ''}
+          onChange={(e) => set('call_count', e.target.value === '' ? undefined : Number(e.target.value))}
+        />
         <ErrorsAt path={`${path}.call_count`} />
       </div>
       <TextField label={`${label}: label`} path={`${path}.label`} value={expected.label ?? ''} onChange={(v) => set('label', v)} />
       <div className="field">
         <label htmlFor={`${path}-wc`}>{label}: write count</label>
-        <input id={`${path}-wc`} type="number" min={0} value={expected.write_count ?? ''} onChange={(e) => set('write_count', e.target.value === '' ? undefined : Number(e.target.value))} />
+        <input
+          id={`${path}-wc`}
+          type="number"
+          min={0}
+          value={expected.write_count ?? ''}
+          onChange={(e) => set('write_count', e.target.value === '' ? undefined : Number(e.target.value))}
+        />
         <ErrorsAt path={`${path}.write_count`} />
       </div>
       <ArgumentsForm label={`${label}: arguments`} path={`${path}.arguments`} args={expected.arguments} onChange={(a) => set('arguments', a)} />
@@ -65,11 +109,20 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
   return (
     <details open className="panel" data-testid={`case-${kase.id}`}>
       <summary>
-        <span className="mono">{kase.id}</span> <span className="muted small">{kase.scenario}/{kase.locale}</span>
+        <span className="mono">{kase.id}</span>{' '}
+        <span className="muted small">
+          {kase.scenario}/{kase.locale}
+        </span>
       </summary>
       <div className="form-grid">
         <TextField label="Case id" path={`${p}.id`} value={kase.id} onChange={(v) => set((c) => void (c.id = v))} />
-        <SelectField label="Case scenario" path={`${p}.scenario`} value={kase.scenario} options={['', ...draft.scenarios.map((s) => s.id)]} onChange={(v) => set((c) => void (c.scenario = v))} />
+        <SelectField
+          label="Case scenario"
+          path={`${p}.scenario`}
+          value={kase.scenario}
+          options={['', ...draft.scenarios.map((s) => s.id)]}
+          onChange={(v) => set((c) => void (c.scenario = v))}
+        />
         <SelectField label="Case locale" path={`${p}.locale`} value={kase.locale} options={['', ...draft.locales]} onChange={(v) => set((c) => void (c.locale = v))} />
       </div>
       <TextField label="Task text" path={`${p}.task`} value={kase.task} multiline onChange={(v) => set((c) => void (c.task = v))} />
@@ -79,24 +132,55 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
         <fieldset key={ci} className="panel" aria-label={`Check ${check.id}`}>
           <div className="form-grid">
             <TextField label="Check id" path={`${p}.checks.${ci}.id`} value={check.id} onChange={(v) => set((c) => void (c.checks[ci].id = v))} />
-            <SelectField label="Axis" path={`${p}.checks.${ci}.axis`} value={check.axis} options={['task_fit', 'call_result']} onChange={(v) => set((c) => void (c.checks[ci].axis = v))} />
-            <TextField label="What must happen" path={`${p}.checks.${ci}.condition`} value={check.condition ?? ''} onChange={(v) => set((c) => void (c.checks[ci].condition = v || undefined))} />
+            <SelectField
+              label="Axis"
+              path={`${p}.checks.${ci}.axis`}
+              value={check.axis}
+              options={['task_fit', 'call_result']}
+              onChange={(v) => set((c) => void (c.checks[ci].axis = v))}
+            />
+            <TextField
+              label="What must happen"
+              path={`${p}.checks.${ci}.condition`}
+              value={check.condition ?? ''}
+              onChange={(v) => set((c) => void (c.checks[ci].condition = v || undefined))}
+            />
           </div>
-          <ExpectedForm label={`Expected (${check.id})`} path={`${p}.checks.${ci}.expected`} expected={check.expected} tools={tools} onChange={(e) => set((c) => void (c.checks[ci].expected = e))} />
+          <ExpectedForm
+            label={`Expected (${check.id})`}
+            path={`${p}.checks.${ci}.expected`}
+            expected={check.expected}
+            tools={tools}
+            onChange={(e) => set((c) => void (c.checks[ci].expected = e))}
+          />
           <button type="button" className="danger" onClick={() => set((c) => void c.checks.splice(ci, 1))}>
             Remove check
           </button>
         </fieldset>
       ))}
-      <button type="button" onClick={() => set((c) => void c.checks.push({ id: c.checks.length === 0 ? 'tool-choice' : `check-${c.checks.length + 1}`, axis: 'task_fit', expected: {} }))}>
+      <button
+        type="button"
+        onClick={() => set((c) => void c.checks.push({ id: c.checks.length === 0 ? 'tool-choice' : `check-${c.checks.length + 1}`, axis: 'task_fit', expected: {} }))}
+      >
         Add check
       </button>
 
       <h4>Evidence gate</h4>
       {(kase.evidenceGate ?? []).map((g, gi) => (
         <div key={gi} className="row">
-          <TextField label={`Claim ${gi + 1}`} path={`${p}.evidenceGate.${gi}.claim`} value={g.claim} onChange={(v) => set((c) => void (c.evidenceGate![gi].claim = v))} />
-          <SelectField label={`Claim ${gi + 1} status`} path={`${p}.evidenceGate.${gi}.status`} value={g.status} options={['verified', 'unknown', 'contradicted']} onChange={(v) => set((c) => void (c.evidenceGate![gi].status = v))} />
+          <TextField
+            label={`Claim ${gi + 1}`}
+            path={`${p}.evidenceGate.${gi}.claim`}
+            value={g.claim}
+            onChange={(v) => set((c) => void (c.evidenceGate![gi].claim = v))}
+          />
+          <SelectField
+            label={`Claim ${gi + 1} status`}
+            path={`${p}.evidenceGate.${gi}.status`}
+            value={g.status}
+            options={['verified', 'unknown', 'contradicted']}
+            onChange={(v) => set((c) => void (c.evidenceGate![gi].status = v))}
+          />
           <button type="button" className="danger" onClick={() => set((c) => void c.evidenceGate!.splice(gi, 1))}>
             ×
           </button>
@@ -142,7 +226,13 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
           .filter((k) => !kase.expectByCondition?.[k.id]?.[kase.checks[0]?.id ?? ''])
           .map((k) =>
             kase.checks[0] ? (
-              <button key={k.id} type="button" onClick={() => set((c) => void (c.expectByCondition = { ...(c.expectByCondition ?? {}), [k.id]: { ...(c.expectByCondition?.[k.id] ?? {}), [c.checks[0].id]: {} } }))}>
+              <button
+                key={k.id}
+                type="button"
+                onClick={() =>
+                  set((c) => void (c.expectByCondition = { ...(c.expectByCondition ?? {}), [k.id]: { ...(c.expectByCondition?.[k.id] ?? {}), [c.checks[0].id]: {} } }))
+                }
+              >
                 Expectation for {k.id}
               </button>
             ) : null,
@@ -159,9 +249,20 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
             options={['', ...tools]}
             onChange={(v) => set((c) => void (c.fixedCall = v ? { tool: v, arguments: c.fixedCall?.arguments ?? {} } : undefined))}
           />
-          <ArgumentsForm label="Fixed call: arguments" path={`${p}.fixedCall.arguments`} args={kase.fixedCall?.arguments} onChange={(a) => set((c) => void (c.fixedCall = { tool: c.fixedCall?.tool ?? '', arguments: a ?? {} }))} />
+          <ArgumentsForm
+            label="Fixed call: arguments"
+            path={`${p}.fixedCall.arguments`}
+            args={kase.fixedCall?.arguments}
+            onChange={(a) => set((c) => void (c.fixedCall = { tool: c.fixedCall?.tool ?? '', arguments: a ?? {} }))}
+          />
           <ErrorsAt path={`${p}.fixedCall`} />
-          <JsonEditor label="Injected tool result" expect="any" value={kase.toolResult ?? null} onValid={(v) => set((c) => void (c.toolResult = v === null ? undefined : v))} height="100px" />
+          <JsonEditor
+            label="Injected tool result"
+            expect="any"
+            value={kase.toolResult ?? null}
+            onValid={(v) => set((c) => void (c.toolResult = v === null ? undefined : v))}
+            height="100px"
+          />
           <ErrorsAt path={`${p}.toolResult`} />
         </>
       )}

@@ -10,14 +10,23 @@ import { proposeAblationsAction } from './actions';
 
 /** Word-level diff of a description against the baseline's (added words underlined, removed struck). */
 function WordDiff({ before, after }: { before: string; after: string }) {
-  if (before === after) return <p className="small muted" data-testid="diff-same">same as baseline</p>;
+  if (before === after)
+    return (
+      <p className="small muted" data-testid="diff-same">
+        same as baseline
+      </p>
+    );
   return (
     <p className="small" data-testid="word-diff">
       {diffWords(before, after).map((part, i) =>
         part.added ? (
-          <ins key={i} style={{ background: 'var(--good-bg)' }}>{part.value}</ins>
+          <ins key={i} style={{ background: 'var(--good-bg)' }}>
+            {part.value}
+          </ins>
         ) : part.removed ? (
-          <del key={i} style={{ background: 'var(--bad-bg)' }}>{part.value}</del>
+          <del key={i} style={{ background: 'var(--bad-bg)' }}>
+            {part.value}
+          </del>
         ) : (
           <span key={i}>{part.value}</span>
         ),
@@ -48,13 +57,20 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
               if (Object.keys(tools[scenario.id]).length === 0) delete tools[scenario.id];
             });
           return (
-            <div key={`${scenario.id}/${locale}`} className="panel" aria-label={`Tools of ${condition.id} for ${scenario.id}/${locale}`} data-testid={`catalog-${condition.id}-${scenario.id}-${locale}`}>
+            <div
+              key={`${scenario.id}/${locale}`}
+              className="panel"
+              aria-label={`Tools of ${condition.id} for ${scenario.id}/${locale}`}
+              data-testid={`catalog-${condition.id}-${scenario.id}-${locale}`}
+            >
               <h4 style={{ marginTop: 0 }}>
                 {scenario.id} / {locale}
               </h4>
               <ErrorsAt path={p} />
               {defs.map((def, di) => {
-                const mine = findings.filter((f) => f.study === study.id && f.condition === condition.id && f.scenario === scenario.id && f.locale === locale && f.tool === def.name);
+                const mine = findings.filter(
+                  (f) => f.study === study.id && f.condition === condition.id && f.scenario === scenario.id && f.locale === locale && f.tool === def.name,
+                );
                 const baseDef = base?.find((b) => b.tool === def.tool);
                 const dp = `${p}.${di}`;
                 return (
@@ -67,7 +83,13 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
                       </div>
                       <TextField label={`Name of ${def.tool}`} path={`${dp}.name`} value={def.name} onChange={(v) => setDefs((xs) => void (xs[di].name = v))} />
                     </div>
-                    <TextField label={`Description of ${def.tool}`} path={`${dp}.description`} value={def.description} multiline onChange={(v) => setDefs((xs) => void (xs[di].description = v))} />
+                    <TextField
+                      label={`Description of ${def.tool}`}
+                      path={`${dp}.description`}
+                      value={def.description}
+                      multiline
+                      onChange={(v) => setDefs((xs) => void (xs[di].description = v))}
+                    />
                     {mine.length > 0 && (
                       <ul className="small" data-testid="lint-findings">
                         {mine.map((f, k) => (
@@ -78,7 +100,12 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
                       </ul>
                     )}
                     {baseDef && <WordDiff before={baseDef.description} after={def.description} />}
-                    <JsonEditor label={`Parameters of ${def.tool}`} value={def.parameters} testId={`params-${condition.id}-${scenario.id}-${locale}-${def.tool}`} onValid={(v) => setDefs((xs) => void (xs[di].parameters = v as Record<string, unknown>))} />
+                    <JsonEditor
+                      label={`Parameters of ${def.tool}`}
+                      value={def.parameters}
+                      testId={`params-${condition.id}-${scenario.id}-${locale}-${def.tool}`}
+                      onValid={(v) => setDefs((xs) => void (xs[di].parameters = v as Record<string, unknown>))}
+                    />
                     <ErrorsAt path={`${dp}.parameters`} />
                     <button type="button" className="danger" onClick={() => setDefs((xs) => void xs.splice(di, 1))}>
                       Remove definition
@@ -142,7 +169,8 @@ function Ablations({ study, si }: { study: DStudy; si: number }) {
               <ul className="small">
                 {p.changes.map((c, k) => (
                   <li key={k}>
-                    {c.scenario}/{c.locale} <span className="mono">{c.tool}</span>.{c.field}: <del>{JSON.stringify(c.before).slice(0, 160)}</del> → <ins>{JSON.stringify(c.after).slice(0, 160)}</ins>
+                    {c.scenario}/{c.locale} <span className="mono">{c.tool}</span>.{c.field}: <del>{JSON.stringify(c.before).slice(0, 160)}</del> →{' '}
+                    <ins>{JSON.stringify(c.after).slice(0, 160)}</ins>
                   </li>
                 ))}
               </ul>
@@ -176,8 +204,18 @@ export function ConditionsSection({ study, si }: { study: DStudy; si: number }) 
             <span className="mono">{c.id}</span> {c.baseline && <span className="badge">baseline</span>}
           </summary>
           <div className="form-grid">
-            <TextField label="Condition id" path={`studies.${si}.conditions.${ci}.id`} value={c.id} onChange={(v) => update((d) => void (d.studies[si].conditions[ci].id = v))} />
-            <TextField label="Condition label" path={`studies.${si}.conditions.${ci}.label`} value={c.label} onChange={(v) => update((d) => void (d.studies[si].conditions[ci].label = v))} />
+            <TextField
+              label="Condition id"
+              path={`studies.${si}.conditions.${ci}.id`}
+              value={c.id}
+              onChange={(v) => update((d) => void (d.studies[si].conditions[ci].id = v))}
+            />
+            <TextField
+              label="Condition label"
+              path={`studies.${si}.conditions.${ci}.label`}
+              value={c.label}
+              onChange={(v) => update((d) => void (d.studies[si].conditions[ci].label = v))}
+            />
             <div className="field">
               <label>
                 <input

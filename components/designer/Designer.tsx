@@ -17,7 +17,21 @@ import { discardDraftAction, freezeDraftAction, saveDraftAction, type FormState 
  * after it is made (a reload loses nothing) and comes back checked by the import's own parse: errors at
  * their fields, and — once the draft is valid — the live preview and the linter's findings.
  */
-export function Designer({ slug, initial, initialCheck, prices, baseVersion, nextVersion }: { slug: string; initial: Record<string, unknown>; initialCheck: DraftCheck; prices: PriceTable; baseVersion: number | null; nextVersion: number }) {
+export function Designer({
+  slug,
+  initial,
+  initialCheck,
+  prices,
+  baseVersion,
+  nextVersion,
+}: {
+  slug: string;
+  initial: Record<string, unknown>;
+  initialCheck: DraftCheck;
+  prices: PriceTable;
+  baseVersion: number | null;
+  nextVersion: number;
+}) {
   const [draft, setDraft] = useState<DSpec>(() => normalize(initial));
   const [check, setCheck] = useState<DraftCheck>(initialCheck);
   const [saveState, setSaveState] = useState<'saved' | 'saving' | 'error'>('saved');
@@ -71,7 +85,8 @@ export function Designer({ slug, initial, initialCheck, prices, baseVersion, nex
         </span>
       </div>
       <p className="small muted">
-        Draft of <span className="mono">{slug}</span> {baseVersion ? `(started from version ${baseVersion})` : '(new experiment)'}. Saved as you go; “Save as version” freezes it — a frozen version never changes, and runs keep the version they ran.
+        Draft of <span className="mono">{slug}</span> {baseVersion ? `(started from version ${baseVersion})` : '(new experiment)'}. Saved as you go; “Save as version”
+        freezes it — a frozen version never changes, and runs keep the version they ran.
       </p>
       <div className="grid-2" style={{ alignItems: 'start' }}>
         <div>
@@ -83,7 +98,10 @@ export function Designer({ slug, initial, initialCheck, prices, baseVersion, nex
             ) : (
               <details>
                 <summary>
-                  <span className="badge bad">{check.issues.length} problem{check.issues.length === 1 ? '' : 's'}</span> — each is shown at its field too
+                  <span className="badge bad">
+                    {check.issues.length} problem{check.issues.length === 1 ? '' : 's'}
+                  </span>{' '}
+                  — each is shown at its field too
                 </summary>
                 <ul className="small">
                   {check.issues.map((i, k) => (
@@ -161,7 +179,9 @@ export function Designer({ slug, initial, initialCheck, prices, baseVersion, nex
             <button type="button" onClick={() => setShowJson((x) => !x)}>
               {showJson ? 'Hide JSON' : 'Show JSON'}
             </button>
-            {showJson && <JsonEditor label="Draft JSON" value={draft} height="480px" testId="draft-json" onValid={(v) => setDraft(normalize(v as Record<string, unknown>))} />}
+            {showJson && (
+              <JsonEditor label="Draft JSON" value={draft} height="480px" testId="draft-json" onValid={(v) => setDraft(normalize(v as Record<string, unknown>))} />
+            )}
           </section>
         </div>
         <Preview slug={slug} plan={check.plan} prices={prices} onPrices={(c) => c && setCheck(c)} />

@@ -10,7 +10,21 @@ const extensions = [json()];
  * A JSON code editor (CodeMirror 6, bundled with the app: nothing is loaded from a CDN). The text is
  * checked as you type; only valid JSON of the expected kind reaches `onValid`, the rest is shown as an error.
  */
-export function JsonEditor({ label, value, onValid, expect = 'object', testId, height = '160px' }: { label: string; value: unknown; onValid: (v: unknown) => void; expect?: 'object' | 'any'; testId?: string; height?: string }) {
+export function JsonEditor({
+  label,
+  value,
+  onValid,
+  expect = 'object',
+  testId,
+  height = '160px',
+}: {
+  label: string;
+  value: unknown;
+  onValid: (v: unknown) => void;
+  expect?: 'object' | 'any';
+  testId?: string;
+  height?: string;
+}) {
   const canonical = JSON.stringify(value ?? (expect === 'object' ? {} : null), null, 2);
   const [text, setText] = useState(canonical);
   const [error, setError] = useState<string | null>(null);

@@ -65,7 +65,9 @@ export function NewExperimentForm({ templates, categories }: { templates: { id: 
       )}
       {source === 'mcp-stdio' && (
         <div className="field">
-          <label htmlFor="new-command">Command <span className="hint">(run as a child process with a time limit; it inherits no provider key)</span></label>
+          <label htmlFor="new-command">
+            Command <span className="hint">(run as a child process with a time limit; it inherits no provider key)</span>
+          </label>
           <input id="new-command" name="command" placeholder="node path/to/server.js --flag" style={{ width: '100%' }} />
         </div>
       )}

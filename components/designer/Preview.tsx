@@ -66,7 +66,9 @@ export function Preview({ slug, plan, prices, onPrices }: { slug: string; plan: 
               </tbody>
             </table>
           </details>
-          <h3>Tokens per catalog <span className="small muted">(≈, {plan.tokenizer})</span></h3>
+          <h3>
+            Tokens per catalog <span className="small muted">(≈, {plan.tokenizer})</span>
+          </h3>
           <table className="compact" data-testid="preview-tokens">
             <tbody>
               {plan.catalogs.map((c) => (
@@ -163,15 +165,39 @@ function PriceEditor({ slug, prices, onSaved }: { slug: string; prices: PriceTab
         </label>
         <label className="small">
           output tokens / request{' '}
-          <input aria-label="Output tokens per request" type="number" value={table.outputTokensPerRequest} onChange={(e) => set((t) => void (t.outputTokensPerRequest = Number(e.target.value)))} />
+          <input
+            aria-label="Output tokens per request"
+            type="number"
+            value={table.outputTokensPerRequest}
+            onChange={(e) => set((t) => void (t.outputTokensPerRequest = Number(e.target.value)))}
+          />
         </label>
       </div>
       {table.prices.map((p, i) => (
         <div key={i} className="row small">
-          <input aria-label={`Price ${i + 1} provider`} value={p.provider} onChange={(e) => set((t) => void (t.prices[i].provider = e.target.value))} style={{ width: '8em' }} />
+          <input
+            aria-label={`Price ${i + 1} provider`}
+            value={p.provider}
+            onChange={(e) => set((t) => void (t.prices[i].provider = e.target.value))}
+            style={{ width: '8em' }}
+          />
           <input aria-label={`Price ${i + 1} model`} value={p.model} onChange={(e) => set((t) => void (t.prices[i].model = e.target.value))} style={{ width: '10em' }} />
-          <input aria-label={`Price ${i + 1} input`} type="number" step="0.01" value={p.inputPerMTok} onChange={(e) => set((t) => void (t.prices[i].inputPerMTok = Number(e.target.value)))} style={{ width: '6em' }} />
-          <input aria-label={`Price ${i + 1} output`} type="number" step="0.01" value={p.outputPerMTok} onChange={(e) => set((t) => void (t.prices[i].outputPerMTok = Number(e.target.value)))} style={{ width: '6em' }} />
+          <input
+            aria-label={`Price ${i + 1} input`}
+            type="number"
+            step="0.01"
+            value={p.inputPerMTok}
+            onChange={(e) => set((t) => void (t.prices[i].inputPerMTok = Number(e.target.value)))}
+            style={{ width: '6em' }}
+          />
+          <input
+            aria-label={`Price ${i + 1} output`}
+            type="number"
+            step="0.01"
+            value={p.outputPerMTok}
+            onChange={(e) => set((t) => void (t.prices[i].outputPerMTok = Number(e.target.value)))}
+            style={{ width: '6em' }}
+          />
           <button type="button" className="danger" onClick={() => set((t) => void t.prices.splice(i, 1))}>
             ×
           </button>

@@ -14,11 +14,21 @@ export function OverviewSection() {
       <TextField label="Description" path="description" value={draft.description ?? ''} multiline onChange={(v) => update((d) => void (d.description = v))} />
       <div className="form-grid">
         <div className="field">
-          <label htmlFor="f-locales">Locales <span className="hint">(comma-separated, e.g. en, zh-TW)</span></label>
+          <label htmlFor="f-locales">
+            Locales <span className="hint">(comma-separated, e.g. en, zh-TW)</span>
+          </label>
           <input
             id="f-locales"
             defaultValue={draft.locales.join(', ')}
-            onBlur={(e) => update((d) => void (d.locales = e.target.value.split(',').map((s) => s.trim()).filter(Boolean)))}
+            onBlur={(e) =>
+              update(
+                (d) =>
+                  void (d.locales = e.target.value
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean)),
+              )
+            }
           />
           <ErrorsAt path="locales" />
           {draft.locales.map((_, i) => (
@@ -58,7 +68,12 @@ export function ScenariosSection() {
           <ErrorsAt path={`scenarios.${si}.tools`} />
           {s.tools.map((t, ti) => (
             <div key={ti} className="row">
-              <TextField label={`Tool ${ti + 1} id`} path={`scenarios.${si}.tools.${ti}.id`} value={t.id} onChange={(v) => update((d) => void (d.scenarios[si].tools[ti].id = v))} />
+              <TextField
+                label={`Tool ${ti + 1} id`}
+                path={`scenarios.${si}.tools.${ti}.id`}
+                value={t.id}
+                onChange={(v) => update((d) => void (d.scenarios[si].tools[ti].id = v))}
+              />
               <SelectField
                 label={`Tool ${ti + 1} effect`}
                 path={`scenarios.${si}.tools.${ti}.effect`}
@@ -138,11 +153,21 @@ export function StudyFields({ study, si }: { study: DStudy; si: number }) {
           />
         ))}
         <div className="field">
-          <label htmlFor={`f-${si}-labels`}>Labels <span className="hint">(comma-separated; interpretation answers)</span></label>
+          <label htmlFor={`f-${si}-labels`}>
+            Labels <span className="hint">(comma-separated; interpretation answers)</span>
+          </label>
           <input
             id={`f-${si}-labels`}
             defaultValue={(study.protocol.labels ?? []).join(', ')}
-            onBlur={(e) => update((d) => void (d.studies[si].protocol.labels = e.target.value.split(',').map((s) => s.trim()).filter(Boolean)))}
+            onBlur={(e) =>
+              update(
+                (d) =>
+                  void (d.studies[si].protocol.labels = e.target.value
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean)),
+              )
+            }
           />
           <ErrorsAt path={`${p}.protocol.labels`} />
         </div>
@@ -162,9 +187,27 @@ export function PrechecksSection() {
         const study = draft.studies.find((s) => s.id === pc.study);
         return (
           <div key={i} className="row">
-            <SelectField label={`Pre-check ${i + 1} study`} path={`prechecks.${i}.study`} value={pc.study} options={['', ...draft.studies.map((s) => s.id)]} onChange={(v) => update((d) => void (d.prechecks[i].study = v))} />
-            <SelectField label={`Pre-check ${i + 1} condition`} path={`prechecks.${i}.condition`} value={pc.condition} options={['', ...(study?.conditions.map((c) => c.id) ?? [])]} onChange={(v) => update((d) => void (d.prechecks[i].condition = v))} />
-            <SelectField label={`Pre-check ${i + 1} case`} path={`prechecks.${i}.caseId`} value={pc.caseId} options={['', ...(study?.cases.map((c) => c.id) ?? [])]} onChange={(v) => update((d) => void (d.prechecks[i].caseId = v))} />
+            <SelectField
+              label={`Pre-check ${i + 1} study`}
+              path={`prechecks.${i}.study`}
+              value={pc.study}
+              options={['', ...draft.studies.map((s) => s.id)]}
+              onChange={(v) => update((d) => void (d.prechecks[i].study = v))}
+            />
+            <SelectField
+              label={`Pre-check ${i + 1} condition`}
+              path={`prechecks.${i}.condition`}
+              value={pc.condition}
+              options={['', ...(study?.conditions.map((c) => c.id) ?? [])]}
+              onChange={(v) => update((d) => void (d.prechecks[i].condition = v))}
+            />
+            <SelectField
+              label={`Pre-check ${i + 1} case`}
+              path={`prechecks.${i}.caseId`}
+              value={pc.caseId}
+              options={['', ...(study?.cases.map((c) => c.id) ?? [])]}
+              onChange={(v) => update((d) => void (d.prechecks[i].caseId = v))}
+            />
             <button type="button" className="danger" onClick={() => update((d) => void d.prechecks.splice(i, 1))}>
               Remove pre-check
             </button>

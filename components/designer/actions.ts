@@ -3,7 +3,19 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { checkDraft, createDraft, discardDraft, draftFromVersion, freezeDraft, getDraft, getPriceTable, saveDraft, savePriceTable, setArchived, type DraftCheck } from '@/lib/db/drafts';
+import {
+  checkDraft,
+  createDraft,
+  discardDraft,
+  draftFromVersion,
+  freezeDraft,
+  getDraft,
+  getPriceTable,
+  saveDraft,
+  savePriceTable,
+  setArchived,
+  type DraftCheck,
+} from '@/lib/db/drafts';
 import { getExperiment } from '@/lib/db/experiments';
 import { getToolSnapshot, importServerTools, importToolFile } from '@/lib/db/tool-snapshots';
 import { getTemplate } from '@/lib/templates';
@@ -79,7 +91,11 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
         return {
           message: null,
           issues: [],
-          listed: { snapshotId: snap.id, server: snap.server?.name ?? null, tools: snap.tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description.slice(0, 200) })) },
+          listed: {
+            snapshotId: snap.id,
+            server: snap.server?.name ?? null,
+            tools: snap.tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description.slice(0, 200) })),
+          },
         };
       }
       const snap = await getToolSnapshot(v.snapshotId);
@@ -151,7 +167,10 @@ export async function discardDraftAction(slug: string): Promise<void> {
   redirect('/');
 }
 
-export async function savePricesAction(slug: string, table: PriceTableInput): Promise<{ issues: FormState['issues']; prices: PriceTable | null; check: DraftCheck | null }> {
+export async function savePricesAction(
+  slug: string,
+  table: PriceTableInput,
+): Promise<{ issues: FormState['issues']; prices: PriceTable | null; check: DraftCheck | null }> {
   await actionActor('experiment.write');
   try {
     const prices = await savePriceTable(table);

@@ -37,7 +37,23 @@ export function ErrorsAt({ path }: { path: string }) {
 }
 
 /** A labelled text input bound to one draft field. */
-export function TextField({ label, path, value, onChange, multiline = false, rows = 3, placeholder }: { label: string; path: string; value: string; onChange: (v: string) => void; multiline?: boolean; rows?: number; placeholder?: string }) {
+export function TextField({
+  label,
+  path,
+  value,
+  onChange,
+  multiline = false,
+  rows = 3,
+  placeholder,
+}: {
+  label: string;
+  path: string;
+  value: string;
+  onChange: (v: string) => void;
+  multiline?: boolean;
+  rows?: number;
+  placeholder?: string;
+}) {
   const id = `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   return (
     <div className="field">
@@ -52,7 +68,19 @@ export function TextField({ label, path, value, onChange, multiline = false, row
   );
 }
 
-export function SelectField({ label, path, value, options, onChange }: { label: string; path: string; value: string; options: readonly (string | { value: string; label: string })[]; onChange: (v: string) => void }) {
+export function SelectField({
+  label,
+  path,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  path: string;
+  value: string;
+  options: readonly (string | { value: string; label: string })[];
+  onChange: (v: string) => void;
+}) {
   const id = `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   return (
     <div className="field">

@@ -2,10 +2,31 @@
 // half-written draft can be edited. The server checks it with the one parse; nothing here validates.
 
 export type Effect = 'read' | 'write';
-export interface DTool { tool: string; name: string; description: string; parameters: Record<string, unknown> }
-export interface DExpected { decision?: string; tool?: string; call_count?: number; arguments?: Record<string, unknown>; label?: string; write_count?: number }
-export interface DCheck { id: string; axis: string; condition?: string; expected: DExpected }
-export interface DEvidence { claim: string; evidence_ref: string | null; status: string }
+export interface DTool {
+  tool: string;
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+export interface DExpected {
+  decision?: string;
+  tool?: string;
+  call_count?: number;
+  arguments?: Record<string, unknown>;
+  label?: string;
+  write_count?: number;
+}
+export interface DCheck {
+  id: string;
+  axis: string;
+  condition?: string;
+  expected: DExpected;
+}
+export interface DEvidence {
+  claim: string;
+  evidence_ref: string | null;
+  status: string;
+}
 export interface DCase {
   id: string;
   scenario: string;
@@ -18,10 +39,33 @@ export interface DCase {
   toolResult?: unknown;
   [k: string]: unknown;
 }
-export interface DCondition { id: string; label: string; baseline?: boolean; tools: Record<string, Record<string, DTool[]>> }
-export interface DProtocol { system: Record<string, string>; markers?: { clarify: string; stop: string; status: string }; labels?: string[] }
-export interface DStudy { id: string; kind: string; title: string; orderPolicy?: string; protocol: DProtocol; conditions: DCondition[]; cases: DCase[]; [k: string]: unknown }
-export interface DScenario { id: string; title: string; tools: { id: string; effect: Effect }[]; [k: string]: unknown }
+export interface DCondition {
+  id: string;
+  label: string;
+  baseline?: boolean;
+  tools: Record<string, Record<string, DTool[]>>;
+}
+export interface DProtocol {
+  system: Record<string, string>;
+  markers?: { clarify: string; stop: string; status: string };
+  labels?: string[];
+}
+export interface DStudy {
+  id: string;
+  kind: string;
+  title: string;
+  orderPolicy?: string;
+  protocol: DProtocol;
+  conditions: DCondition[];
+  cases: DCase[];
+  [k: string]: unknown;
+}
+export interface DScenario {
+  id: string;
+  title: string;
+  tools: { id: string; effect: Effect }[];
+  [k: string]: unknown;
+}
 export interface DSpec {
   format: string;
   id: string;
@@ -35,8 +79,8 @@ export interface DSpec {
   [k: string]: unknown;
 }
 
-const arr = <T,>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
-const obj = <T,>(v: unknown): T => (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as T;
+const arr = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+const obj = <T>(v: unknown): T => (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as T;
 
 /** Fill the arrays and objects a half-written draft may lack, so every section can render it. */
 export function normalize(content: Record<string, unknown>): DSpec {

@@ -14,8 +14,8 @@ export function CatalogReport({ costs, findings }: { costs: CatalogCost[]; findi
   return (
     <>
       <p className="small muted">
-        Tokens: an estimate of what the catalog adds to every request that carries it ({TOKENIZER}, the functions rendered as OpenAI&apos;s chat
-        models receive them; other providers&apos; tokenizers differ). Findings are advice: a baseline may break them on purpose.
+        Tokens: an estimate of what the catalog adds to every request that carries it ({TOKENIZER}, the functions rendered as OpenAI&apos;s chat models receive them;
+        other providers&apos; tokenizers differ). Findings are advice: a baseline may break them on purpose.
       </p>
       <div className="table-scroll">
         <table className="compact" data-testid="catalogs">

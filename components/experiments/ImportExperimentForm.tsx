@@ -13,7 +13,15 @@ const SEND_LIMIT = 24 * 1024 * 1024;
  * Import a spec (pasted or a file), or — with `initialJson` — edit a stored one: either way the result is
  * stored as a frozen version (changed content under the same id is the next version).
  */
-export function ImportExperimentForm({ initialJson, title = 'Import experiment JSON', submitLabel = 'Import' }: { initialJson?: string; title?: string; submitLabel?: string }) {
+export function ImportExperimentForm({
+  initialJson,
+  title = 'Import experiment JSON',
+  submitLabel = 'Import',
+}: {
+  initialJson?: string;
+  title?: string;
+  submitLabel?: string;
+}) {
   const [state, action, pending] = useActionState(importExperiment, initial);
   const [tooBig, setTooBig] = useState<ActionState | null>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -22,7 +30,12 @@ export function ImportExperimentForm({ initialJson, title = 'Import experiment J
     if (size > SEND_LIMIT) {
       e.preventDefault();
       const mb = (INPUT_LIMITS.maxBytes / (1024 * 1024)).toFixed(0);
-      setTooBig({ issues: [{ path: '(input)', message: `${size.toLocaleString('en-US')} bytes: over the limit of ${mb} MB (${INPUT_LIMITS.maxBytes.toLocaleString('en-US')} bytes)` }], message: 'The experiment spec is invalid; nothing was stored.' });
+      setTooBig({
+        issues: [
+          { path: '(input)', message: `${size.toLocaleString('en-US')} bytes: over the limit of ${mb} MB (${INPUT_LIMITS.maxBytes.toLocaleString('en-US')} bytes)` },
+        ],
+        message: 'The experiment spec is invalid; nothing was stored.',
+      });
     } else setTooBig(null);
   };
   const shown = tooBig ?? state;
@@ -30,8 +43,8 @@ export function ImportExperimentForm({ initialJson, title = 'Import experiment J
     <form action={action} onSubmit={onSubmit} className="panel" aria-label={title}>
       <h2 style={{ marginTop: 0 }}>{title}</h2>
       <p className="muted small">
-        A <code>tclab.experiment/v1</code> spec. It is stored as a frozen version: the same content returns the stored version, changed
-        content under the same id becomes the next version. Nothing is stored when the spec is invalid.
+        A <code>tclab.experiment/v1</code> spec. It is stored as a frozen version: the same content returns the stored version, changed content under the same id becomes
+        the next version. Nothing is stored when the spec is invalid.
       </p>
       <div className="field">
         <label htmlFor="import-json">Spec JSON</label>

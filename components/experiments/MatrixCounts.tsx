@@ -25,25 +25,36 @@ export function MatrixCounts({ matrix }: { matrix: MatrixCount }) {
                 {s.conditions.map((c) => (
                   <div key={c.condition} className="nowrap">
                     <span className="mono">{c.condition}</span>
-                    {c.baseline && <span className="badge" style={{ marginLeft: 4 }}>baseline</span>}: {formatInt(c.trials)}
+                    {c.baseline && (
+                      <span className="badge" style={{ marginLeft: 4 }}>
+                        baseline
+                      </span>
+                    )}
+                    : {formatInt(c.trials)}
                   </div>
                 ))}
               </td>
               <td className="num">{formatInt(s.pairs)}</td>
-              <td className="num" data-testid={`study-trials-${s.study}`}>{formatInt(s.trials)}</td>
+              <td className="num" data-testid={`study-trials-${s.study}`}>
+                {formatInt(s.trials)}
+              </td>
             </tr>
           ))}
         </tbody>
         <tfoot>
           <tr className="total">
             <th colSpan={3}>Formal requests</th>
-            <td className="num" data-testid="formal-total">{formatInt(matrix.formal)}</td>
+            <td className="num" data-testid="formal-total">
+              {formatInt(matrix.formal)}
+            </td>
           </tr>
           <tr>
             <th colSpan={3}>
               Pre-checks <span className="muted small">(sent before the run, never in any denominator)</span>
             </th>
-            <td className="num" data-testid="precheck-total">{formatInt(matrix.prechecks)}</td>
+            <td className="num" data-testid="precheck-total">
+              {formatInt(matrix.prechecks)}
+            </td>
           </tr>
         </tfoot>
       </table>

@@ -19,8 +19,8 @@ export function Planner({ matrix, replicates }: { matrix: MatrixCount; replicate
     <div data-testid="planner">
       <label className="small">
         Target: failure rate below{' '}
-        <input id="planner-target" aria-label="Target failure rate (%)" value={target} onChange={(e) => setTarget(e.target.value)} size={5} inputMode="decimal" /> % (one-sided
-        95%, zero failures)
+        <input id="planner-target" aria-label="Target failure rate (%)" value={target} onChange={(e) => setTarget(e.target.value)} size={5} inputMode="decimal" /> %
+        (one-sided 95%, zero failures)
       </label>
       {!valid ? (
         <div className="field-error">a percentage between 0 and 100, e.g. 1 or 0.5</div>
@@ -54,8 +54,8 @@ export function Planner({ matrix, replicates }: { matrix: MatrixCount; replicate
           </div>
           {Number.isFinite(most) && most > 0 && (
             <p className="small muted" data-testid="planner-summary">
-              {most} replicates (now {replicates}) give every condition its {formatInt(rows[0].trialsNeeded)} trials: {formatInt((matrix.formal / Math.max(1, replicates)) * most)} formal
-              requests in all.
+              {most} replicates (now {replicates}) give every condition its {formatInt(rows[0].trialsNeeded)} trials:{' '}
+              {formatInt((matrix.formal / Math.max(1, replicates)) * most)} formal requests in all.
             </p>
           )}
         </>

@@ -44,9 +44,19 @@ export function RunForm({
   // "Also run with": every named model (or default model) of an available provider, except the one chosen
   const alsoTargets = providers
     .filter((p) => p.available)
-    .flatMap((p) => (p.models.length > 0 ? p.models : [{ id: p.defaultModel, label: p.defaultModel }]).map((m) => ({ value: `${p.id}:${m.id}`, label: `${p.id} / ${m.id}`, hint: m.label === m.id ? '' : m.label })))
+    .flatMap((p) =>
+      (p.models.length > 0 ? p.models : [{ id: p.defaultModel, label: p.defaultModel }]).map((m) => ({
+        value: `${p.id}:${m.id}`,
+        label: `${p.id} / ${m.id}`,
+        hint: m.label === m.id ? '' : m.label,
+      })),
+    )
     .filter((t) => t.value !== `${provider}:${model}`);
-  const errorOf = (name: string) => state.issues.filter((i) => i.path === name).map((i) => i.message).join('; ');
+  const errorOf = (name: string) =>
+    state.issues
+      .filter((i) => i.path === name)
+      .map((i) => i.message)
+      .join('; ');
 
   function changeProvider(id: string) {
     setProvider(id);
@@ -94,14 +104,7 @@ export function RunForm({
             <label htmlFor={`run-${f.name}`}>
               {f.label} <span className="hint">{f.hint}</span>
             </label>
-            <input
-              id={`run-${f.name}`}
-              name={f.name}
-              type="number"
-              step={f.step}
-              required={!f.nullable}
-              defaultValue={defaults.values[f.name] ?? ''}
-            />
+            <input id={`run-${f.name}`} name={f.name} type="number" step={f.step} required={!f.nullable} defaultValue={defaults.values[f.name] ?? ''} />
             {errorOf(f.name) && <div className="field-error">{errorOf(f.name)}</div>}
           </div>
         ))}

@@ -4,7 +4,9 @@ import { jsonText } from '../format';
 
 /** One study: conditions (baseline marked), scenarios × locales, protocol, each condition's tool definitions, cases with their checks. */
 export function StudyView({ spec, study }: { spec: ExperimentSpec; study: Study }) {
-  const grid = spec.scenarios.flatMap((sc) => spec.locales.map((locale) => ({ scenario: sc.id, locale, cases: study.cases.filter((c) => c.scenario === sc.id && c.locale === locale).length })));
+  const grid = spec.scenarios.flatMap((sc) =>
+    spec.locales.map((locale) => ({ scenario: sc.id, locale, cases: study.cases.filter((c) => c.scenario === sc.id && c.locale === locale).length })),
+  );
   return (
     <section className="panel" data-testid={`study-${study.id}`}>
       <h2 style={{ marginTop: 0 }}>
@@ -16,7 +18,12 @@ export function StudyView({ spec, study }: { spec: ExperimentSpec; study: Study 
           {study.conditions.map((c, i) => (
             <span key={c.id}>
               {i > 0 && ' → '}
-              <span className="mono">{c.id}</span> ({c.label}){c.baseline && <span className="badge" style={{ marginLeft: 4 }}>baseline</span>}
+              <span className="mono">{c.id}</span> ({c.label})
+              {c.baseline && (
+                <span className="badge" style={{ marginLeft: 4 }}>
+                  baseline
+                </span>
+              )}
             </span>
           ))}
         </dd>

@@ -53,7 +53,10 @@ export type RunFormResult = { ok: true; value: RunSettingsInput } | { ok: false;
  * The Run form's extra provider/model targets ("Also run with", `targets` = `provider:model`, repeated).
  * With any, the run is a group: the chosen provider/model first, then these — one run each.
  */
-export function runFormTargets(form: FormData, primary: { provider: string; model: string }): { ok: true; value: RunTarget[] } | { ok: false; issues: { path: string; message: string }[] } {
+export function runFormTargets(
+  form: FormData,
+  primary: { provider: string; model: string },
+): { ok: true; value: RunTarget[] } | { ok: false; issues: { path: string; message: string }[] } {
   const extra = form.getAll('targets').filter((v): v is string => typeof v === 'string' && v.trim() !== '');
   if (extra.length === 0) return { ok: true, value: [] };
   const targets: RunTarget[] = [];

@@ -10,17 +10,12 @@ export function IntervalNote({ clusterBy }: { clusterBy: 'case' | 'scenario' }) 
   const unit = clusterBy === 'scenario' ? 'scenario' : 'case (its candidate orders and replicates)';
   return (
     <p className="small muted" data-testid="interval-note">
-      <strong>Which interval is shown:</strong> every k/n carries its 95% <strong>Wilson</strong> interval, which treats trials as independent draws and
-      stays honest at 0% and 100%. Trials of one {unit} are not independent — they share the task and the tools — so beside it, marked{' '}
-      <strong>CR1</strong>, is the cluster-robust interval (Miller 2024): the CR1 standard error with t on G − 1 degrees of freedom, G the number of
-      clusters, and the design effect (how much the clustering inflates the variance; about 1 when it does not matter). Use CR1 for claims about a
-      rate; with one cluster it cannot be estimated, and at 0% or 100% it has no width, so Wilson stays the headline. The paired difference has its
-      own CR1 interval over complete pairs.{' '}
-      {clusterBy === 'case' ? (
-        <Link href="?cluster=scenario">Cluster by scenario instead</Link>
-      ) : (
-        <Link href="?">Cluster by case (default)</Link>
-      )}
+      <strong>Which interval is shown:</strong> every k/n carries its 95% <strong>Wilson</strong> interval, which treats trials as independent draws and stays honest at
+      0% and 100%. Trials of one {unit} are not independent — they share the task and the tools — so beside it, marked <strong>CR1</strong>, is the cluster-robust
+      interval (Miller 2024): the CR1 standard error with t on G − 1 degrees of freedom, G the number of clusters, and the design effect (how much the clustering inflates
+      the variance; about 1 when it does not matter). Use CR1 for claims about a rate; with one cluster it cannot be estimated, and at 0% or 100% it has no width, so
+      Wilson stays the headline. The paired difference has its own CR1 interval over complete pairs.{' '}
+      {clusterBy === 'case' ? <Link href="?cluster=scenario">Cluster by scenario instead</Link> : <Link href="?">Cluster by case (default)</Link>}
     </p>
   );
 }
@@ -30,7 +25,8 @@ export function ClusteredLine({ c, testId }: { c: Clustered | undefined; testId?
   if (!c || c.estimate === null) return null;
   return (
     <span className="stats-line" data-testid={testId} title="cluster-robust (CR1) 95% interval, t on G − 1 degrees of freedom; deff = design effect">
-      CR1 {formatCi(c.ci95)} · SE {c.se === null ? '—' : c.se.toFixed(3)} · {c.clusters} clusters, {c.df} df{c.designEffect !== null && ` · deff ${c.designEffect.toFixed(2)}`}
+      CR1 {formatCi(c.ci95)} · SE {c.se === null ? '—' : c.se.toFixed(3)} · {c.clusters} clusters, {c.df} df
+      {c.designEffect !== null && ` · deff ${c.designEffect.toFixed(2)}`}
     </span>
   );
 }
@@ -40,7 +36,11 @@ export function PairedLine({ s }: { s: StudySummary }) {
   return (
     <>
       {s.difference && (
-        <p className="small" data-testid={`difference-${s.study}`} title="treatment − baseline pass rate over complete pairs; cluster-robust (CR1) SE and t interval on G − 1 df">
+        <p
+          className="small"
+          data-testid={`difference-${s.study}`}
+          title="treatment − baseline pass rate over complete pairs; cluster-robust (CR1) SE and t interval on G − 1 df"
+        >
           Paired difference ({s.treatment} − {s.baseline}): <strong>{formatDifference(s.difference)}</strong>
         </p>
       )}
@@ -78,8 +78,8 @@ export function OrderConsistencyPanel({ s, runId }: { s: StudySummary; runId: st
         {s.study} <span className="muted small">order consistency</span>
       </h3>
       <p className="small muted">
-        A case (× replicate) is consistent when its decision — the tool chosen, CLARIFY / STOP, or no call — is the same in every candidate order. The
-        first-position pick rate is over trials that called a tool: the share that picked whichever tool was listed first.
+        A case (× replicate) is consistent when its decision — the tool chosen, CLARIFY / STOP, or no call — is the same in every candidate order. The first-position pick
+        rate is over trials that called a tool: the share that picked whichever tool was listed first.
       </p>
       <table className="compact">
         <thead>
@@ -134,7 +134,13 @@ function rateBar(name: string, c: PassCount, cl: Clustered | undefined, conditio
   const r = (x: number) => Math.round(1000 * x) / 10;
   if (!w) return { name, rate: null, wilson: [0, 0], clustered: [0, 0], condition };
   const ci = cl?.ci95;
-  return { name, rate: r(w.estimate), wilson: [r(w.estimate - w.low), r(w.high - w.estimate)], clustered: ci ? [r(w.estimate - ci[0]), r(ci[1] - w.estimate)] : [0, 0], condition };
+  return {
+    name,
+    rate: r(w.estimate),
+    wilson: [r(w.estimate - w.low), r(w.high - w.estimate)],
+    clustered: ci ? [r(w.estimate - ci[0]), r(ci[1] - w.estimate)] : [0, 0],
+    condition,
+  };
 }
 
 /** The three charts of the results: pass rate with intervals, paired flow, order consistency. */
@@ -152,7 +158,14 @@ export function ResultCharts({ summary }: { summary: RunSummary }) {
           if (!o) return [];
           const first = r(o.firstPositionRate);
           const ci = o.firstPositionCi95;
-          return [{ name: `${s.study}: ${role === 'baseline' ? s.baseline : s.treatment}`, flip: r(o.flipRate), first, firstCi: (first !== null && ci ? [first - r(ci[0])!, r(ci[1])! - first] : [0, 0]) as [number, number] }];
+          return [
+            {
+              name: `${s.study}: ${role === 'baseline' ? s.baseline : s.treatment}`,
+              flip: r(o.flipRate),
+              first,
+              firstCi: (first !== null && ci ? [first - r(ci[0])!, r(ci[1])! - first] : [0, 0]) as [number, number],
+            },
+          ];
         })
       : [],
   );

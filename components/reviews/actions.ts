@@ -17,7 +17,12 @@ export async function saveReviewAction(_prev: ReviewFormState, form: FormData): 
       { runId: field('runId'), trialId: field('trialId'), checkId: field('checkId'), humanStatus: field('humanStatus') as 'pass' | 'fail', note: field('note') },
       actor,
     );
-    await recordAudit(actor, 'review.saved', { runId: field('runId') }, { trialId: saved.trialId, checkId: saved.checkId, humanStatus: saved.humanStatus, graderStatus: saved.graderStatus });
+    await recordAudit(
+      actor,
+      'review.saved',
+      { runId: field('runId') },
+      { trialId: saved.trialId, checkId: saved.checkId, humanStatus: saved.humanStatus, graderStatus: saved.graderStatus },
+    );
     revalidatePath(`/runs/${encodeURIComponent(field('runId'))}`, 'layout');
     const verb = saved.humanStatus === saved.graderStatus ? 'confirmed' : `overridden to ${saved.humanStatus}`;
     return { issues: [], message: `Saved: ${verb} by ${saved.reviewer}.`, values };

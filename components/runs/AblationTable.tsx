@@ -42,7 +42,9 @@ export function AblationTable({ ablations }: { ablations: Ablation[] }) {
                   <td className="num">{c.pairs.improved}</td>
                   <td className="num">{c.pairs.same}</td>
                   <td className="num">{c.pairs.regressed}</td>
-                  <td className="small" data-testid="ablation-difference">{formatDifference(c.difference)}</td>
+                  <td className="small" data-testid="ablation-difference">
+                    {formatDifference(c.difference)}
+                  </td>
                   <td className="num">{c.mcnemar ? `${formatP(c.mcnemar.pExact)} / ${formatP(c.mcnemar.pMid)}` : '—'}</td>
                 </tr>
               ))}

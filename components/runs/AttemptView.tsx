@@ -7,9 +7,12 @@ export function AttemptView({ a, open = false }: { a: AttemptRecord; open?: bool
     <div className="panel" data-testid="attempt">
       <div className="row">
         <strong>
-          {a.kind === 'precheck' ? 'Pre-check' : 'Attempt'} {a.n}{a.turn > 1 && ` · turn ${a.turn}`}
+          {a.kind === 'precheck' ? 'Pre-check' : 'Attempt'} {a.n}
+          {a.turn > 1 && ` · turn ${a.turn}`}
         </strong>
-        <span className={`badge ${a.outcome === 'ok' ? 'good' : a.outcome === 'sending' ? 'warn' : 'bad'}`}>{a.outcome === 'sending' ? 'sending (no answer yet)' : a.outcome}</span>
+        <span className={`badge ${a.outcome === 'ok' ? 'good' : a.outcome === 'sending' ? 'warn' : 'bad'}`}>
+          {a.outcome === 'sending' ? 'sending (no answer yet)' : a.outcome}
+        </span>
         {a.errorKind && <span className="badge warn">{a.errorKind}</span>}
         <span className="small muted">
           HTTP {a.httpStatus ?? '—'} · {a.latencyMs ?? '—'} ms · tokens {a.inputTokens ?? '—'} in / {a.outputTokens ?? '—'} out

@@ -16,9 +16,9 @@ export function RunComparison({ comparison }: { comparison: Comparison }) {
     <>
       <h2>Model vs model on identical trials</h2>
       <p className="small muted">
-        Each model against <span className="mono">{ref.label}</span> on the trials both runs decided with the same case, condition, candidate order
-        and replicate. Better / worse: trials the model passed where the reference failed, and the reverse. The difference is model − reference pass
-        rate with its cluster-robust (CR1) interval, clusters being the {comparison.clusterBy}; McNemar exact and mid-p on the discordant trials.
+        Each model against <span className="mono">{ref.label}</span> on the trials both runs decided with the same case, condition, candidate order and replicate. Better
+        / worse: trials the model passed where the reference failed, and the reverse. The difference is model − reference pass rate with its cluster-robust (CR1)
+        interval, clusters being the {comparison.clusterBy}; McNemar exact and mid-p on the discordant trials.
       </p>
       <table data-testid="model-differences">
         <thead>

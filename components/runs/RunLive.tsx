@@ -101,11 +101,18 @@ export function RunLive({ runId, initial, canControl }: { runId: string; initial
           )}
         </div>
         <div className="row">
-          {canControl && CONTROL_ACTIONS.map((a) => (
-            <button key={a} type="button" className={a === 'cancel' ? 'danger' : undefined} disabled={busy || !controlAllowed(a, state.status)} onClick={() => control(a)}>
-              {a[0].toUpperCase() + a.slice(1)}
-            </button>
-          ))}
+          {canControl &&
+            CONTROL_ACTIONS.map((a) => (
+              <button
+                key={a}
+                type="button"
+                className={a === 'cancel' ? 'danger' : undefined}
+                disabled={busy || !controlAllowed(a, state.status)}
+                onClick={() => control(a)}
+              >
+                {a[0].toUpperCase() + a.slice(1)}
+              </button>
+            ))}
         </div>
       </div>
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={p.total} aria-valuenow={p.done} aria-label="trials done" style={{ marginTop: 12 }}>

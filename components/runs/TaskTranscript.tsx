@@ -16,7 +16,11 @@ export function TaskTranscript({ view }: { view: TaskTrialView }) {
             <p className="small muted">
               Turn {t.n} · attempt {t.attemptN}
             </p>
-            {t.text !== null && <pre className="text" data-testid="turn-text">{t.text}</pre>}
+            {t.text !== null && (
+              <pre className="text" data-testid="turn-text">
+                {t.text}
+              </pre>
+            )}
             {t.calls.length === 0 && t.text === null && <p className="muted">No call, no text.</p>}
             {t.calls.map((c) => (
               <div key={c.id} className="panel" data-testid="call">
@@ -50,7 +54,9 @@ export function TaskTranscript({ view }: { view: TaskTrialView }) {
                 </table>
                 <details>
                   <summary>Result sent back to the model</summary>
-                  <pre className="text" data-testid="call-result">{jsonText(c.result)}</pre>
+                  <pre className="text" data-testid="call-result">
+                    {jsonText(c.result)}
+                  </pre>
                 </details>
               </div>
             ))}
@@ -65,13 +71,17 @@ export function TaskTranscript({ view }: { view: TaskTrialView }) {
         <div className="panel">
           <dl className="kv">
             <dt>fixture_ref</dt>
-            <dd className="mono small" style={{ wordBreak: 'break-all' }}>{view.fixtureRef}</dd>
+            <dd className="mono small" style={{ wordBreak: 'break-all' }}>
+              {view.fixtureRef}
+            </dd>
             <dt>Principal</dt>
             <dd className="mono">{view.principal ? `${view.principal.id} (${view.principal.permissions.join(', ') || 'no permissions'})` : '—'}</dd>
           </dl>
           <h3>Diff ({view.diff.length} changes)</h3>
           {view.diff.length === 0 ? (
-            <p className="muted" data-testid="state-diff">Nothing changed.</p>
+            <p className="muted" data-testid="state-diff">
+              Nothing changed.
+            </p>
           ) : (
             <table className="compact" data-testid="state-diff">
               <thead>
@@ -103,11 +113,15 @@ export function TaskTranscript({ view }: { view: TaskTrialView }) {
           <div className="grid-2">
             <details>
               <summary>State before</summary>
-              <pre className="text" data-testid="state-before">{jsonText(view.before)}</pre>
+              <pre className="text" data-testid="state-before">
+                {jsonText(view.before)}
+              </pre>
             </details>
             <details>
               <summary>State after</summary>
-              <pre className="text" data-testid="state-after">{jsonText(view.after)}</pre>
+              <pre className="text" data-testid="state-after">
+                {jsonText(view.after)}
+              </pre>
             </details>
           </div>
         </div>

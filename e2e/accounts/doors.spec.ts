@@ -38,7 +38,14 @@ function foundRoutes(): Record<string, string[]> {
     const methods = new Set<string>();
     for (const m of text.matchAll(/export\s+(?:async\s+)?function\s+(\w+)/g)) methods.add(m[1]);
     for (const m of text.matchAll(/export\s+const\s+(\w+)\s*=/g)) methods.add(m[1]);
-    for (const m of text.matchAll(/export\s+const\s+\{([^}]*)\}/g)) for (const n of m[1].split(',')) methods.add(n.trim().split(/\s*:\s*/).pop()!);
+    for (const m of text.matchAll(/export\s+const\s+\{([^}]*)\}/g))
+      for (const n of m[1].split(','))
+        methods.add(
+          n
+            .trim()
+            .split(/\s*:\s*/)
+            .pop()!,
+        );
     out[rel(f)] = [...methods].filter((x) => (METHODS as readonly string[]).includes(x)).sort();
   }
   return out;
@@ -148,7 +155,12 @@ test('route handlers and server actions: 401 for nobody, 403 for a role without 
       if (need === 'better-auth') continue;
       const url = concrete(file);
       const send = (who: Role | 'nobody') =>
-        contexts.get(who)!.fetch(url, { method, headers: { origin: baseURL, 'content-type': 'application/json' }, data: method === 'GET' ? undefined : { action: 'cancel' }, maxRedirects: 0 });
+        contexts.get(who)!.fetch(url, {
+          method,
+          headers: { origin: baseURL, 'content-type': 'application/json' },
+          data: method === 'GET' ? undefined : { action: 'cancel' },
+          maxRedirects: 0,
+        });
       if (need === 'public') {
         expect((await send('nobody')).status(), `${method} ${file} (nobody)`).toBe(200);
         continue;
@@ -164,7 +176,11 @@ test('route handlers and server actions: 401 for nobody, 403 for a role without 
     const a = actions.get(key);
     expect(a, `${key} is in the build's server-action manifest`).toBeDefined();
     const send = (who: Role | 'nobody') =>
-      contexts.get(who)!.post(a!.page, { headers: { 'next-action': a!.id, origin: baseURL, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component' }, data: JSON.stringify([ids.experiment, { issues: [], message: null }, '$undefined']), maxRedirects: 0 });
+      contexts.get(who)!.post(a!.page, {
+        headers: { 'next-action': a!.id, origin: baseURL, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component' },
+        data: JSON.stringify([ids.experiment, { issues: [], message: null }, '$undefined']),
+        maxRedirects: 0,
+      });
     expect((await send('nobody')).status(), `${key} (nobody)`).toBe(401);
     for (const role of denied(need)) expect((await send(role)).status(), `${key} (${role})`).toBe(403);
   }
@@ -177,7 +193,11 @@ test('a cross-site request to each state-changing route handler is refused, even
   for (const [file, methods] of Object.entries(ROUTES)) {
     for (const method of Object.keys(methods).filter((m) => CHANGING.has(m))) {
       const url = file.includes('[...all]') ? '/api/auth/sign-out' : concrete(file);
-      const variants: Record<string, string>[] = [{ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+      const variants: Record<string, string>[] = [
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        { origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'cross-site' },
+      ];
       for (const headers of variants) {
         const res = await admin.fetch(url, { method, headers: { ...headers, 'content-type': 'application/json' }, data: { action: 'cancel' } });
         expect(res.status(), `${method} ${url} ${JSON.stringify(headers)}`).toBe(403);
@@ -186,7 +206,10 @@ test('a cross-site request to each state-changing route handler is refused, even
   }
   // and a server action posted from another site (Next compares Origin with Host)
   const a = actionIds().get('components/experiments/actions.ts#startRunAction')!;
-  const res = await admin.post(a.page, { headers: { 'next-action': a.id, origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' }, data: JSON.stringify([ids.experiment]) });
+  const res = await admin.post(a.page, {
+    headers: { 'next-action': a.id, origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' },
+    data: JSON.stringify([ids.experiment]),
+  });
   expect(res.status()).toBeGreaterThanOrEqual(400);
   expect(await rowCounts()).toEqual(before);
   // the admin's session still works (nothing was refused for a wrong reason)

@@ -127,7 +127,8 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
     const cluster = clusterOf(t, caseId, by);
     const sk = t.study + SEP + t.condition + SEP + t.scenario + SEP + t.locale + SEP + cluster;
     let s = status.get(sk);
-    if (!s) status.set(sk, (s = { study: t.study, condition: t.condition, scenario: t.scenario, locale: t.locale, cluster, passed: 0, failed: 0, unresolved: 0, untested: 0 }));
+    if (!s)
+      status.set(sk, (s = { study: t.study, condition: t.condition, scenario: t.scenario, locale: t.locale, cluster, passed: 0, failed: 0, unresolved: 0, untested: 0 }));
     if (t.status === 'passed' || t.status === 'failed' || t.status === 'unresolved' || t.status === 'untested') s[t.status]++;
 
     const cats = t.categories ?? [];
@@ -171,7 +172,22 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
       const cluster = clusterOf(where, caseIds.get(where)!, by);
       const pk = where.study + SEP + treatment + SEP + where.scenario + SEP + where.locale + SEP + cluster;
       let c = pairs.get(pk);
-      if (!c) pairs.set(pk, (c = { study: where.study, treatment, scenario: where.scenario, locale: where.locale, cluster, improved: 0, regressed: 0, samePassed: 0, sameFailed: 0, incomplete: 0 }));
+      if (!c)
+        pairs.set(
+          pk,
+          (c = {
+            study: where.study,
+            treatment,
+            scenario: where.scenario,
+            locale: where.locale,
+            cluster,
+            improved: 0,
+            regressed: 0,
+            samePassed: 0,
+            sameFailed: 0,
+            incomplete: 0,
+          }),
+        );
       if (!b || !t || !DECIDED.has(b.status) || !DECIDED.has(t.status)) c.incomplete++;
       else if (b.status === t.status) c[b.status === 'passed' ? 'samePassed' : 'sameFailed']++;
       else if (t.status === 'passed') c.improved++;
@@ -188,7 +204,11 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
     const cluster = clusterOf(t0, caseId, by);
     const ok = t0.study + SEP + t0.condition + SEP + t0.scenario + SEP + t0.locale + SEP + cluster;
     let o = orders.get(ok);
-    if (!o) orders.set(ok, (o = { study: t0.study, condition: t0.condition, scenario: t0.scenario, locale: t0.locale, cluster, units: 0, consistent: 0, calls: 0, firstPicks: 0 }));
+    if (!o)
+      orders.set(
+        ok,
+        (o = { study: t0.study, condition: t0.condition, scenario: t0.scenario, locale: t0.locale, cluster, units: 0, consistent: 0, calls: 0, firstPicks: 0 }),
+      );
     for (const t of u)
       if (t.firstPick !== undefined) {
         o.calls++;
@@ -203,14 +223,14 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
       const fk = t0.study + SEP + t0.condition;
       flippedTotal.set(fk, (flippedTotal.get(fk) ?? 0) + 1);
       flipped.push({
-          study: t0.study,
-          condition: t0.condition,
-          scenario: t0.scenario,
-          locale: t0.locale,
-          caseId,
-          replicate: t0.replicate ?? 1,
-          trials: [...u].sort((a, b) => (a.orderIndex ?? 0) - (b.orderIndex ?? 0)).map((t) => ({ id: t.id, orderIndex: t.orderIndex ?? 0, decision: t.decision! })),
-        });
+        study: t0.study,
+        condition: t0.condition,
+        scenario: t0.scenario,
+        locale: t0.locale,
+        caseId,
+        replicate: t0.replicate ?? 1,
+        trials: [...u].sort((a, b) => (a.orderIndex ?? 0) - (b.orderIndex ?? 0)).map((t) => ({ id: t.id, orderIndex: t.orderIndex ?? 0, decision: t.decision! })),
+      });
     }
   }
   flipped.sort(compareFlipped);
@@ -220,12 +240,27 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
     kept.set(k, (kept.get(k) ?? 0) + 1);
     return kept.get(k)! <= FLIPPED_LIMIT;
   });
-  return { status: [...status.values()], pairs: [...pairs.values()], categories: [...categories.values()], tasks: [...tasks.values()], orders: [...orders.values()], flipped: limited, flippedTotal };
+  return {
+    status: [...status.values()],
+    pairs: [...pairs.values()],
+    categories: [...categories.values()],
+    tasks: [...tasks.values()],
+    orders: [...orders.values()],
+    flipped: limited,
+    flippedTotal,
+  };
 }
 
 const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The order flipped cases are listed in (code-unit order, as PostgreSQL's COLLATE "C"). */
 export function compareFlipped(a: FlippedCase, b: FlippedCase): number {
-  return byCode(a.study, b.study) || byCode(a.condition, b.condition) || byCode(a.scenario, b.scenario) || byCode(a.locale, b.locale) || byCode(a.caseId, b.caseId) || a.replicate - b.replicate;
+  return (
+    byCode(a.study, b.study) ||
+    byCode(a.condition, b.condition) ||
+    byCode(a.scenario, b.scenario) ||
+    byCode(a.locale, b.locale) ||
+    byCode(a.caseId, b.caseId) ||
+    a.replicate - b.replicate
+  );
 }

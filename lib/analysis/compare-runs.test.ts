@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { TrialOutcome } from '../schema/table1';
 import { modelDifferences, trialIdentity } from './compare-runs';
 
-const studies = [{ id: 's', conditions: [{ id: 'treat', baseline: false }, { id: 'base', baseline: true }] }];
+const studies = [
+  {
+    id: 's',
+    conditions: [
+      { id: 'treat', baseline: false },
+      { id: 'base', baseline: true },
+    ],
+  },
+];
 
 function trial(caseId: string, order: number, condition: string, status: string): TrialOutcome {
   const pairKey = `s|inv|en|${caseId}|o${order}|r1`;
@@ -12,13 +20,17 @@ function trial(caseId: string, order: number, condition: string, status: string)
 describe('modelDifferences: the other model against the reference on identical trials', () => {
   it('counts, the CR1 difference over case clusters and McNemar, worked by hand', () => {
     const reference = [
-      trial('A', 0, 'base', 'passed'), trial('A', 1, 'base', 'passed'),
-      trial('B', 0, 'base', 'failed'), trial('B', 1, 'base', 'failed'),
+      trial('A', 0, 'base', 'passed'),
+      trial('A', 1, 'base', 'passed'),
+      trial('B', 0, 'base', 'failed'),
+      trial('B', 1, 'base', 'failed'),
       trial('C', 0, 'base', 'passed'),
     ];
     const other = [
-      trial('A', 0, 'base', 'failed'), trial('A', 1, 'base', 'passed'),
-      trial('B', 0, 'base', 'passed'), trial('B', 1, 'base', 'passed'),
+      trial('A', 0, 'base', 'failed'),
+      trial('A', 1, 'base', 'passed'),
+      trial('B', 0, 'base', 'passed'),
+      trial('B', 1, 'base', 'passed'),
       trial('C', 0, 'base', 'unresolved'), // undecided in one run: outside, as in Table 1
     ];
     const [d] = modelDifferences(studies, { runId: 'r1', trials: reference }, { runId: 'r2', trials: other });

@@ -33,7 +33,11 @@ export function formatComparison(c: RunComparison): string {
     }
   }
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => [...r[i]].length)));
-  const line = (r: string[]) => r.map((cell, i) => cell + ' '.repeat(widths[i] - [...cell].length)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => cell + ' '.repeat(widths[i] - [...cell].length))
+      .join('  ')
+      .trimEnd();
   out.push('', line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line));
   return out.join('\n');
 }

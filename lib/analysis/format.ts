@@ -34,18 +34,32 @@ export function formatTable1(summary: RunSummary): string {
     }),
   ]);
   rows.push(['Total', ...summary.studies.map((s) => `${formatCount(s.total.baseline)} → ${formatCount(s.total.treatment)}`)]);
-  rows.push(['pairs improved/same/regressed', ...summary.studies.map((s) => `${s.pairs.improved} / ${s.pairs.same} / ${s.pairs.regressed}${s.pairs.incomplete ? ` (${s.pairs.incomplete} incomplete)` : ''}`)]);
+  rows.push([
+    'pairs improved/same/regressed',
+    ...summary.studies.map((s) => `${s.pairs.improved} / ${s.pairs.same} / ${s.pairs.regressed}${s.pairs.incomplete ? ` (${s.pairs.incomplete} incomplete)` : ''}`),
+  ]);
   rows.push(['exact McNemar p', ...summary.studies.map((s) => formatP(s.mcnemarP))]);
   rows.push(['mid-p McNemar p', ...summary.studies.map((s) => (s.mcnemar ? formatP(s.mcnemar.pMid) : '—'))]);
-  rows.push(['clustered 95% CI (CR1)', ...summary.studies.map((s) => (s.clustered ? `${formatCi(s.clustered.baseline.ci95)} → ${formatCi(s.clustered.treatment.ci95)}` : '—'))]);
-  rows.push(['difference, 95% CI', ...summary.studies.map((s) => (s.difference?.estimate != null ? `${(100 * s.difference.estimate).toFixed(1)} pts ${formatCi(s.difference.ci95)}` : '—'))]);
+  rows.push([
+    'clustered 95% CI (CR1)',
+    ...summary.studies.map((s) => (s.clustered ? `${formatCi(s.clustered.baseline.ci95)} → ${formatCi(s.clustered.treatment.ci95)}` : '—')),
+  ]);
+  rows.push([
+    'difference, 95% CI',
+    ...summary.studies.map((s) => (s.difference?.estimate != null ? `${(100 * s.difference.estimate).toFixed(1)} pts ${formatCi(s.difference.ci95)}` : '—')),
+  ]);
   if (summary.studies.some((s) => s.passK)) rows.push(['pass^k (plain rate)', ...summary.studies.map((s) => (s.passK ? formatPassK(s.passK) : ''))]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => [...(r[i] ?? '')].length)));
-  const line = (r: string[]) => r.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c + ' '.repeat(widths[i] - [...c].length))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
   for (const s of summary.studies) {
     const cats = Object.entries(s.categories).filter(([, v]) => v.baseline || v.treatment);
-    if (cats.length) out.push('', `${s.study} failure categories (${s.baseline} → ${s.treatment}): ${cats.map(([c, v]) => `${c} ${v.baseline} → ${v.treatment}`).join(', ')}`);
+    if (cats.length)
+      out.push('', `${s.study} failure categories (${s.baseline} → ${s.treatment}): ${cats.map(([c, v]) => `${c} ${v.baseline} → ${v.treatment}`).join(', ')}`);
   }
   return out.join('\n');
 }
@@ -71,7 +85,11 @@ export function formatDifference(d: NonNullable<StudySummary['difference']>): st
 }
 
 function mdCell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
 }
 
 /** Table 1 as GitHub-flavoured Markdown, for a CI job summary (`--summary-md`). */
@@ -92,20 +110,32 @@ export function formatTable1Markdown(summary: RunSummary, title: string): string
     );
   const row = (label: string, f: (s: StudySummary) => string) => out.push(`| ${label} | ${summary.studies.map((s) => mdCell(f(s))).join(' | ')} |`);
   row('**Total**', (s) => `${formatCount(s.total.baseline)} → ${formatCount(s.total.treatment)}`);
-  row('clustered 95% CI (CR1, t on G−1 df)', (s) => (s.clustered ? `${formatCi(s.clustered.baseline.ci95)} → ${formatCi(s.clustered.treatment.ci95)} (${s.clustered.treatment.clusters} ${s.clusterBy ?? 'case'} clusters)` : '—'));
-  row('pairs improved / same / regressed', (s) => `${s.pairs.improved} / ${s.pairs.same} / ${s.pairs.regressed}${s.pairs.incomplete ? ` (${s.pairs.incomplete} incomplete)` : ''}`);
+  row('clustered 95% CI (CR1, t on G−1 df)', (s) =>
+    s.clustered
+      ? `${formatCi(s.clustered.baseline.ci95)} → ${formatCi(s.clustered.treatment.ci95)} (${s.clustered.treatment.clusters} ${s.clusterBy ?? 'case'} clusters)`
+      : '—',
+  );
+  row(
+    'pairs improved / same / regressed',
+    (s) => `${s.pairs.improved} / ${s.pairs.same} / ${s.pairs.regressed}${s.pairs.incomplete ? ` (${s.pairs.incomplete} incomplete)` : ''}`,
+  );
   row('paired difference (treatment − baseline)', (s) => (s.difference ? formatDifference(s.difference) : '—'));
   row('McNemar exact p / mid-p', (s) => (s.mcnemar ? `${formatP(s.mcnemar.pExact)} / ${formatP(s.mcnemar.pMid)}` : formatP(s.mcnemarP)));
   if (summary.studies.some((s) => s.orderConsistency))
     row('order flip rate (baseline → treatment)', (s) => {
       const o = s.orderConsistency;
-      const one = (x: NonNullable<StudySummary['orderConsistency']>['baseline']) => (x && x.flipRate !== null ? `${x.cases - x.consistent}/${x.cases} ${pct1(x.flipRate)}` : '—');
+      const one = (x: NonNullable<StudySummary['orderConsistency']>['baseline']) =>
+        x && x.flipRate !== null ? `${x.cases - x.consistent}/${x.cases} ${pct1(x.flipRate)}` : '—';
       return o ? `${one(o.baseline)} → ${one(o.treatment)}` : '—';
     });
   out.push('', 'k/n with 95% Wilson interval; n excludes unresolved and untested trials. Clustered intervals treat a case’s orders and replicates as one cluster.');
   for (const s of summary.studies) {
     const cats = Object.entries(s.categories).filter(([, v]) => v.baseline || v.treatment);
-    if (cats.length) out.push('', `**${mdCell(s.study)} failure categories** (${mdCell(s.baseline)} → ${mdCell(s.treatment)}): ${cats.map(([c, v]) => `\`${c}\` ${v.baseline} → ${v.treatment}`).join(', ')}`);
+    if (cats.length)
+      out.push(
+        '',
+        `**${mdCell(s.study)} failure categories** (${mdCell(s.baseline)} → ${mdCell(s.treatment)}): ${cats.map(([c, v]) => `\`${c}\` ${v.baseline} → ${v.treatment}`).join(', ')}`,
+      );
   }
   return `${out.join('\n')}\n`;
 }

@@ -3,15 +3,44 @@ import { evaluateGates, GateNameError, GateSyntaxError, gateValues, parseGate } 
 import { summarizeRun } from './summary';
 import type { TrialOutcome } from '../schema/table1';
 
-const spec = { studies: [{ id: 'selection', kind: 'selection' as const, conditions: [{ id: 'overlapping', baseline: true }, { id: 'clear', baseline: false }] }] };
+const spec = {
+  studies: [
+    {
+      id: 'selection',
+      kind: 'selection' as const,
+      conditions: [
+        { id: 'overlapping', baseline: true },
+        { id: 'clear', baseline: false },
+      ],
+    },
+  ],
+};
 const trials: TrialOutcome[] = [];
 // 10 cases in one order: baseline passes 4, treatment 9; case 0 regressed, cases 1–5 improved (baseline 6..9 pass, 0 passes)
 for (let i = 0; i < 10; i++) {
   const pairKey = `selection|shop|en|c${i}|o0|r1`;
   const b = i === 0 || i >= 7 ? 'passed' : 'failed';
   const t = i === 0 ? 'failed' : 'passed';
-  trials.push({ id: `${i}b`, study: 'selection', scenario: 'shop', locale: 'en', condition: 'overlapping', pairKey, status: b, categories: b === 'failed' ? ['unwanted_write'] : [] });
-  trials.push({ id: `${i}t`, study: 'selection', scenario: 'shop', locale: 'en', condition: 'clear', pairKey, status: t, categories: t === 'failed' ? ['wrong_tool'] : [] });
+  trials.push({
+    id: `${i}b`,
+    study: 'selection',
+    scenario: 'shop',
+    locale: 'en',
+    condition: 'overlapping',
+    pairKey,
+    status: b,
+    categories: b === 'failed' ? ['unwanted_write'] : [],
+  });
+  trials.push({
+    id: `${i}t`,
+    study: 'selection',
+    scenario: 'shop',
+    locale: 'en',
+    condition: 'clear',
+    pairKey,
+    status: t,
+    categories: t === 'failed' ? ['wrong_tool'] : [],
+  });
 }
 const summary = summarizeRun(spec, trials);
 
@@ -48,7 +77,10 @@ describe('gates', () => {
 
   it('a figure with no value fails its gate, saying so', () => {
     const none = summarizeRun(spec, []);
-    expect(evaluateGates([parseGate('selection.difference.ci_low > 0')], none)[0]).toMatchObject({ ok: false, reason: 'no value for selection.difference.ci_low in this run' });
+    expect(evaluateGates([parseGate('selection.difference.ci_low > 0')], none)[0]).toMatchObject({
+      ok: false,
+      reason: 'no value for selection.difference.ci_low in this run',
+    });
   });
 
   it('a gate naming nothing is an error listing what can be named', () => {
@@ -63,7 +95,8 @@ describe('gates', () => {
   });
 
   it('rejects what is not a comparison, and never evaluates code', () => {
-    for (const bad of ['', 'selection.regressed', 'selection.regressed = 0', '1 < 2 < 3', 'process.exit(1) == 0', 'a == ', '"x" == 1', 'a == 1;']) expect(() => parseGate(bad)).toThrow(GateSyntaxError);
+    for (const bad of ['', 'selection.regressed', 'selection.regressed = 0', '1 < 2 < 3', 'process.exit(1) == 0', 'a == ', '"x" == 1', 'a == 1;'])
+      expect(() => parseGate(bad)).toThrow(GateSyntaxError);
     // names are looked up, never evaluated: "constructor" is just an unknown name
     expect(() => evaluateGates([parseGate('constructor == 0')], summary)).toThrow(GateNameError);
   });

@@ -87,9 +87,9 @@ export function parseGate(text: string): Gate {
   function factor(): Node {
     const t = peek();
     if (!t) return fail('expected a number or a name at the end');
-    if (t.k === 'num') return p++, { t: 'num', v: t.v };
-    if (t.k === 'name') return p++, { t: 'name', v: t.v };
-    if (t.v === '-') return p++, { t: 'neg', a: factor() };
+    if (t.k === 'num') return (p++, { t: 'num', v: t.v });
+    if (t.k === 'name') return (p++, { t: 'name', v: t.v });
+    if (t.v === '-') return (p++, { t: 'neg', a: factor() });
     if (t.v === '(') {
       p++;
       const e = sum();
@@ -256,7 +256,9 @@ export function evaluateGates(gates: readonly Gate[], summary: RunSummary): Gate
     const a = evaluate(g.left, values);
     const b = evaluate(g.right, values);
     if (a === null || b === null) {
-      const missing = Object.entries(used).filter(([, v]) => v === null).map(([k]) => k);
+      const missing = Object.entries(used)
+        .filter(([, v]) => v === null)
+        .map(([k]) => k);
       return { gate: g.text, ok: false, values: used, reason: `no value for ${missing.join(', ') || 'the expression'} in this run` };
     }
     const ok = compare(a, g.op, b);
@@ -272,7 +274,9 @@ function fmt(x: number): string {
 export function formatGateResults(results: readonly GateResult[]): string {
   return results
     .map((r) => {
-      const vals = Object.entries(r.values).map(([k, v]) => `${k} = ${v === null ? '—' : fmt(v)}`).join(', ');
+      const vals = Object.entries(r.values)
+        .map(([k, v]) => `${k} = ${v === null ? '—' : fmt(v)}`)
+        .join(', ');
       return r.ok ? `gate passed: ${r.gate} (${vals})` : `gate FAILED: ${r.gate} — ${r.reason}${vals ? ` (${vals})` : ''}`;
     })
     .join('\n');

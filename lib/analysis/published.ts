@@ -57,10 +57,7 @@ export interface PublishedComparison {
  * (study; scenario + locale); ours come first in our order, then anything only the reference has.
  * With several StudySummary entries for one study (summarizeComparisons), the first is compared.
  */
-export function compareWithPublished(
-  summary: { studies: readonly StudySummary[] },
-  published: PublishedReference,
-): PublishedComparison {
+export function compareWithPublished(summary: { studies: readonly StudySummary[] }, published: PublishedReference): PublishedComparison {
   const oursById = new Map<string, StudySummary>();
   for (const s of summary.studies) if (!oursById.has(s.study)) oursById.set(s.study, s);
   const pubById = new Map(published.studies.map((s) => [s.study, s]));

@@ -4,7 +4,15 @@ import { reviewPairs } from './review';
 
 const spec = {
   studies: [
-    { id: 'sel', kind: 'selection' as const, conditions: [{ id: 'vague', baseline: true }, { id: 'clear', baseline: false }, { id: 'terse', baseline: false }] },
+    {
+      id: 'sel',
+      kind: 'selection' as const,
+      conditions: [
+        { id: 'vague', baseline: true },
+        { id: 'clear', baseline: false },
+        { id: 'terse', baseline: false },
+      ],
+    },
   ],
 };
 
@@ -16,10 +24,17 @@ function trial(caseId: string, condition: string, status: string, categories: st
 describe('reviewPairs', () => {
   it('keeps the pairs with a failure on either side, per treatment, regressed first', () => {
     const pairs = reviewPairs(spec, [
-      trial('a', 'vague', 'passed'), trial('a', 'clear', 'failed', ['unwanted_write']), trial('a', 'terse', 'passed'),
-      trial('b', 'vague', 'failed'), trial('b', 'clear', 'passed'), trial('b', 'terse', 'failed'),
-      trial('c', 'vague', 'passed'), trial('c', 'clear', 'passed'), trial('c', 'terse', 'passed'),
-      trial('d', 'vague', 'failed'), trial('d', 'clear', 'unresolved'),
+      trial('a', 'vague', 'passed'),
+      trial('a', 'clear', 'failed', ['unwanted_write']),
+      trial('a', 'terse', 'passed'),
+      trial('b', 'vague', 'failed'),
+      trial('b', 'clear', 'passed'),
+      trial('b', 'terse', 'failed'),
+      trial('c', 'vague', 'passed'),
+      trial('c', 'clear', 'passed'),
+      trial('c', 'terse', 'passed'),
+      trial('d', 'vague', 'failed'),
+      trial('d', 'clear', 'unresolved'),
     ]);
     expect(pairs.map((p) => [p.caseId, p.treatment.condition, p.class])).toEqual([
       ['a', 'clear', 'regressed'],
@@ -29,7 +44,11 @@ describe('reviewPairs', () => {
       ['d', 'terse', 'unpaired'],
     ]);
     expect(pairs[0]).toMatchObject({
-      study: 'sel', scenario: 'shop', locale: 'en', order: 0, replicate: 1,
+      study: 'sel',
+      scenario: 'shop',
+      locale: 'en',
+      order: 0,
+      replicate: 1,
       baseline: { condition: 'vague', trialId: 'a-vague', status: 'passed' },
       treatment: { condition: 'clear', trialId: 'a-clear', status: 'failed', categories: ['unwanted_write'] },
     });

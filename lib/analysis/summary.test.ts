@@ -9,14 +9,36 @@ const spec: SummarySpec = {
   scenarios: [{ id: 'restaurant' }, { id: 'invoice' }],
   locales: ['zh-TW', 'en'],
   studies: [
-    { id: 'selection', kind: 'selection', conditions: [{ id: 'overlapping', baseline: true }, { id: 'clear', baseline: false }] },
-    { id: 'interpretation', kind: 'interpretation', conditions: [{ id: 'no-code-meanings', baseline: true }, { id: 'code-meanings', baseline: false }] },
+    {
+      id: 'selection',
+      kind: 'selection',
+      conditions: [
+        { id: 'overlapping', baseline: true },
+        { id: 'clear', baseline: false },
+      ],
+    },
+    {
+      id: 'interpretation',
+      kind: 'interpretation',
+      conditions: [
+        { id: 'no-code-meanings', baseline: true },
+        { id: 'code-meanings', baseline: false },
+      ],
+    },
   ],
 };
 
 type Outcome = 'passed' | 'failed';
 let seq = 0;
-function pair(study: string, [base, treat]: [string, string], scenario: string, locale: string, b: Outcome, t: Outcome, cats: [string[], string[]] = [[], []]): TrialOutcome[] {
+function pair(
+  study: string,
+  [base, treat]: [string, string],
+  scenario: string,
+  locale: string,
+  b: Outcome,
+  t: Outcome,
+  cats: [string[], string[]] = [[], []],
+): TrialOutcome[] {
   const pairKey = `${study}|${scenario}|${locale}|p${seq++}`;
   return [
     { id: `${pairKey}|b`, study, scenario, locale, condition: base, pairKey, status: b, categories: cats[0] },
@@ -110,14 +132,29 @@ describe('summarizeRun', () => {
 
   it('without scenarios/locales in the spec, sorts rows by scenario then locale', () => {
     const c: [string, string] = ['overlapping', 'clear'];
-    const trials = [['b', 'en'], ['a', 'zh-TW'], ['b', 'de'], ['a', 'en']].flatMap(([s, l]) => pair('selection', c, s, l, 'passed', 'passed'));
+    const trials = [
+      ['b', 'en'],
+      ['a', 'zh-TW'],
+      ['b', 'de'],
+      ['a', 'en'],
+    ].flatMap(([s, l]) => pair('selection', c, s, l, 'passed', 'passed'));
     const rows = summarizeRun({ studies: spec.studies }, trials).studies[0].rows;
     expect(rows.map((r) => `${r.scenario}/${r.locale}`)).toEqual(['a/en', 'a/zh-TW', 'b/de', 'b/en']);
   });
 
   it('compares the first non-baseline condition; summarizeComparisons compares each', () => {
     const three: SummarySpec = {
-      studies: [{ id: 's', kind: 'selection', conditions: [{ id: 'v2', baseline: false }, { id: 'v1', baseline: true }, { id: 'v3', baseline: false }] }],
+      studies: [
+        {
+          id: 's',
+          kind: 'selection',
+          conditions: [
+            { id: 'v2', baseline: false },
+            { id: 'v1', baseline: true },
+            { id: 'v3', baseline: false },
+          ],
+        },
+      ],
     };
     const trials = [
       ...pair('s', ['v1', 'v2'], 'x', 'en', 'failed', 'passed'),
@@ -128,7 +165,9 @@ describe('summarizeRun', () => {
       ['v1', 'v2', 1, 0],
       ['v1', 'v3', 0, 1],
     ]);
-    expect(() => summarizeRun({ studies: [{ id: 's', kind: 'selection', conditions: [{ id: 'only', baseline: true }] }] }, [])).toThrow(/baseline and at least one other/);
+    expect(() => summarizeRun({ studies: [{ id: 's', kind: 'selection', conditions: [{ id: 'only', baseline: true }] }] }, [])).toThrow(
+      /baseline and at least one other/,
+    );
   });
 
   it('summarises 20,000 trials through per-cluster cells: what Table 1 is made of grows with cases, not trials', () => {
@@ -143,7 +182,16 @@ describe('summarizeRun', () => {
       const conds = study === 'selection' ? ['overlapping', 'clear'] : ['no-code-meanings', 'code-meanings'];
       const pairKey = `${study}|${s}|${l}|case${c}|o0|r${Math.floor(i / 40) + 1}`;
       conds.forEach((condition, j) =>
-        trials.push({ id: `${pairKey}|${condition}`, study, scenario: s, locale: l, condition, pairKey, status: statuses[(Math.floor(i / 40) + j) % 5], categories: (Math.floor(i / 40) + j) % 5 === 1 ? ['wrong_tool'] : [] }),
+        trials.push({
+          id: `${pairKey}|${condition}`,
+          study,
+          scenario: s,
+          locale: l,
+          condition,
+          pairKey,
+          status: statuses[(Math.floor(i / 40) + j) % 5],
+          categories: (Math.floor(i / 40) + j) % 5 === 1 ? ['wrong_tool'] : [],
+        }),
       );
     }
     const cells = cellsFromTrials(spec, trials);
@@ -188,7 +236,15 @@ describe('pass^k', () => {
 });
 
 describe('clustered statistics, order consistency and ablations', () => {
-  const sel = { id: 'sel', kind: 'selection' as const, conditions: [{ id: 'base', baseline: true }, { id: 'v2', baseline: false }, { id: 'v3', baseline: false }] };
+  const sel = {
+    id: 'sel',
+    kind: 'selection' as const,
+    conditions: [
+      { id: 'base', baseline: true },
+      { id: 'v2', baseline: false },
+      { id: 'v3', baseline: false },
+    ],
+  };
   /** One case `c`, two orders, one replicate: statuses and decisions per condition and order. */
   function trialsOf(cases: Record<string, Record<string, [string, string, string, string]>>): TrialOutcome[] {
     const out: TrialOutcome[] = [];
@@ -197,7 +253,20 @@ describe('clustered statistics, order consistency and ablations', () => {
         [s0, s1].forEach((status, orderIndex) => {
           const pairKey = `sel|shop|en|${caseId}|o${orderIndex}|r1`;
           const decision = orderIndex === 0 ? d0 : d1;
-          out.push({ id: `${pairKey}|${condition}`, study: 'sel', scenario: 'shop', locale: 'en', condition, pairKey, status, caseId, orderIndex, replicate: 1, decision, firstPick: decision.startsWith('call') ? decision === 'call a' : undefined });
+          out.push({
+            id: `${pairKey}|${condition}`,
+            study: 'sel',
+            scenario: 'shop',
+            locale: 'en',
+            condition,
+            pairKey,
+            status,
+            caseId,
+            orderIndex,
+            replicate: 1,
+            decision,
+            firstPick: decision.startsWith('call') ? decision === 'call a' : undefined,
+          });
         });
     return out;
   }

@@ -1,4 +1,17 @@
-import type { Ablation, ClusterBy, Clustered, Difference, McNemarResult, OrderConsistency, PassCount, PassK, RunSummary, StudySummary, SummaryRow, TrialOutcome } from '../schema/table1';
+import type {
+  Ablation,
+  ClusterBy,
+  Clustered,
+  Difference,
+  McNemarResult,
+  OrderConsistency,
+  PassCount,
+  PassK,
+  RunSummary,
+  StudySummary,
+  SummaryRow,
+  TrialOutcome,
+} from '../schema/table1';
 import { mcnemar } from '../stats/mcnemar';
 import { passHatK } from '../stats/pass-k';
 import { clusteredProportion, pairedDifference } from '../stats/clustered';
@@ -56,8 +69,7 @@ export function summarizeComparisons(spec: SummarySpec, trials: Iterable<TrialOu
 function roles(study: SummarySpec['studies'][number]): { baseline: string; treatments: string[] } {
   const baseline = baselinesOf({ studies: [study] }).get(study.id);
   const treatments = study.conditions.filter((c) => c.id !== baseline).map((c) => c.id);
-  if (baseline === undefined || treatments.length === 0)
-    throw new Error(`study "${study.id}" needs a baseline and at least one other condition to be summarised`);
+  if (baseline === undefined || treatments.length === 0) throw new Error(`study "${study.id}" needs a baseline and at least one other condition to be summarised`);
   return { baseline, treatments };
 }
 
@@ -124,7 +136,9 @@ function toStudySummary(
       pairs: pc,
       difference: differenceOf(pairs),
       mcnemar: mcnemarOf(pc),
-      ...(hasOrders && { orderConsistency: { baseline: orderOf(orders.filter((o) => o.condition === baseline)), treatment: orderOf(orders.filter((o) => o.condition === treatment)) } }),
+      ...(hasOrders && {
+        orderConsistency: { baseline: orderOf(orders.filter((o) => o.condition === baseline)), treatment: orderOf(orders.filter((o) => o.condition === treatment)) },
+      }),
     });
   }
   const bAll = mine.status.filter((c) => c.condition === baseline);
@@ -162,7 +176,10 @@ function toStudySummary(
     categories,
     ...(passK && { passK }),
     ...(hasOrders && {
-      orderConsistency: { baseline: orderOf(mine.orders.filter((o) => o.condition === baseline)), treatment: orderOf(mine.orders.filter((o) => o.condition === treatment)) },
+      orderConsistency: {
+        baseline: orderOf(mine.orders.filter((o) => o.condition === baseline)),
+        treatment: orderOf(mine.orders.filter((o) => o.condition === treatment)),
+      },
       flipped: flipped.map(({ study: _s, ...f }) => f),
       flippedTotal: (cells.flippedTotal.get(`${study.id}\u0000${baseline}`) ?? 0) + (cells.flippedTotal.get(`${study.id}\u0000${treatment}`) ?? 0),
     }),
@@ -238,7 +255,12 @@ function mcnemarOf(p: StudySummary['pairs']): McNemarResult {
 }
 
 function orderOf(cells: OrderCell[]): OrderConsistency | null {
-  const per = byCluster(cells, (c) => [c.units, c.consistent, c.calls, c.firstPicks]).map(([units, consistent, calls, firstPicks]) => ({ units, consistent, calls, firstPicks }));
+  const per = byCluster(cells, (c) => [c.units, c.consistent, c.calls, c.firstPicks]).map(([units, consistent, calls, firstPicks]) => ({
+    units,
+    consistent,
+    calls,
+    firstPicks,
+  }));
   let cases = 0;
   let consistent = 0;
   let calls = 0;
@@ -280,7 +302,12 @@ function sortRows<T extends { scenario: string; locale: string }>(spec: SummaryS
 
 function passKOf(tasks: { passed: number; decided: number }[], k: number): PassK {
   // passHatK needs each task's outcomes; their order does not matter to C(c, k)/C(n, k)
-  const { passHatK: p, rate, tasks: n, skipped } = passHatK(
+  const {
+    passHatK: p,
+    rate,
+    tasks: n,
+    skipped,
+  } = passHatK(
     tasks.map((t) => Array.from({ length: t.decided }, (_, i) => i < t.passed)),
     k,
   );

@@ -12,5 +12,7 @@ export async function announceAccounts(): Promise<void> {
   if (b?.kind === 'admin-created') console.error(`[tclab] created the first admin, ${b.email} (TCLAB_ADMIN_EMAIL)`);
   if (b?.kind === 'single-user') console.error('[tclab] single-user mode: listening on loopback and no account exists; no sign-in needed');
   if (b?.kind === 'setup-link')
-    console.error(`[tclab] no account exists yet. Create the first admin (once, within 24 h) at:\n[tclab]   ${e.TCLAB_PUBLIC_URL ?? `http://${host}:${e.PORT}`}/setup?token=${b.token}`);
+    console.error(
+      `[tclab] no account exists yet. Create the first admin (once, within 24 h) at:\n[tclab]   ${e.TCLAB_PUBLIC_URL ?? `http://${host}:${e.PORT}`}/setup?token=${b.token}`,
+    );
 }

@@ -24,7 +24,10 @@ async function signIn(email: string, pw: string, ip: string): Promise<Response> 
 }
 
 function cookieOf(res: Response): string {
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 beforeAll(async () => {
@@ -48,8 +51,9 @@ async function withEnv(vars: Record<string, string>, fn: () => Promise<void>): P
   try {
     await fn();
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     resetEnvCache();
   }
 }

@@ -42,6 +42,11 @@ export async function createFirstAdmin(token: string, input: Omit<NewUser, 'role
   // used up first, so that of two people racing with one link only one makes an admin
   if (!(await consumeSetupToken(hashToken(token)))) return { ok: false, message: 'this set-up link is not valid (used, expired, or replaced by a restart)' };
   const u = await createUser(parsed.data);
-  await recordAudit({ kind: 'user', userId: u.id, email: u.email, name: u.email, role: 'admin' }, 'user.added', {}, { email: u.email, role: 'admin', via: 'set-up link' });
+  await recordAudit(
+    { kind: 'user', userId: u.id, email: u.email, name: u.email, role: 'admin' },
+    'user.added',
+    {},
+    { email: u.email, role: 'admin', via: 'set-up link' },
+  );
   return { ok: true, email: u.email };
 }

@@ -50,9 +50,7 @@ export function rolesWith(permission: Permission): Role[] {
  * Who is acting. `user`: a signed-in account. `local`: nobody signed in because nobody needs to — the app runs
  * in single-user mode on loopback, or a command line on the server's own machine.
  */
-export type Actor =
-  | { kind: 'user'; userId: string; email: string; name: string; role: Role }
-  | { kind: 'local'; label: string; role: 'admin' };
+export type Actor = { kind: 'user'; userId: string; email: string; name: string; role: Role } | { kind: 'local'; label: string; role: 'admin' };
 
 export const SINGLE_USER_ACTOR: Actor = { kind: 'local', label: 'local user (single-user mode)', role: 'admin' };
 
@@ -80,7 +78,10 @@ export function decide(actor: Actor | null, permission: Permission): Access {
 }
 
 export class AccessDenied extends Error {
-  constructor(readonly status: 401 | 403, message: string) {
+  constructor(
+    readonly status: 401 | 403,
+    message: string,
+  ) {
     super(message);
     this.name = 'AccessDenied';
   }

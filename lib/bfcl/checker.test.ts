@@ -79,7 +79,10 @@ describe('scoreBfcl', () => {
         { id: 'simple_python_0', ground_truth: areaAnswer },
         { id: 'simple_python_1', ground_truth: areaAnswer },
       ],
-      results: [{ id: 'simple_python_0', result: [{ 'geometry.triangle_area': '{"base": 10, "height": 5}' }] }, { id: 'other_3', result: [] }],
+      results: [
+        { id: 'simple_python_0', result: [{ 'geometry.triangle_area': '{"base": 10, "height": 5}' }] },
+        { id: 'other_3', result: [] },
+      ],
     });
     expect(s).toMatchObject({ category: 'simple_python', total: 2, correct: 1, accuracy: 0.5, unknownResultIds: ['other_3'] });
     expect(s.results).toEqual([

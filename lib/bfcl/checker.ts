@@ -76,8 +76,7 @@ function findDescription(functions: readonly BfclFunction[], name: string): Bfcl
 export function checkSimpleCall(fn: BfclFunction, call: DecodedCall, expected: BfclExpectedCall, opts: CheckerOptions = {}): CheckOutcome {
   const possible = Object.values(expected)[0] ?? {};
   const name = convertName(fn.name, opts);
-  if (!Object.hasOwn(call, name))
-    return invalid('simple_function_checker:wrong_func_name', `Function name '${name}' not found in model output.`);
+  if (!Object.hasOwn(call, name)) return invalid('simple_function_checker:wrong_func_name', `Function name '${name}' not found in model output.`);
   const m = matchArguments(possible, call[name], fn.parameters, 'bfcl');
   return m.ok ? valid() : { valid: false, errorType: m.errorType, error: m.errors ?? [m.reason] };
 }
@@ -113,7 +112,13 @@ function parallelNoOrder(functions: readonly BfclFunction[], calls: DecodedCall[
 }
 
 /** BFCL `ast_checker`: dispatch on the test category. */
-export function astCheck(category: string, functions: readonly BfclFunction[], calls: DecodedCall[], expected: BfclExpectedCall[], opts: CheckerOptions = {}): CheckOutcome {
+export function astCheck(
+  category: string,
+  functions: readonly BfclFunction[],
+  calls: DecodedCall[],
+  expected: BfclExpectedCall[],
+  opts: CheckerOptions = {},
+): CheckOutcome {
   if (category.includes('parallel')) return parallelNoOrder(functions, calls, expected, opts);
   if (category.includes('multiple')) {
     if (calls.length !== expected.length) return invalid('multiple_function_checker:wrong_count', 'Wrong number of functions.');
@@ -127,7 +132,13 @@ export function astCheck(category: string, functions: readonly BfclFunction[], c
 }
 
 /** One entry of an AST category: decode, check the format, then the AST checker (BFCL `ast_file_runner`). */
-export function checkAstEntry(category: string, functions: readonly BfclFunction[], result: unknown, expected: BfclExpectedCall[], opts: CheckerOptions = {}): CheckOutcome {
+export function checkAstEntry(
+  category: string,
+  functions: readonly BfclFunction[],
+  result: unknown,
+  expected: BfclExpectedCall[],
+  opts: CheckerOptions = {},
+): CheckOutcome {
   let decoded: unknown[];
   try {
     decoded = decodeResult(result);

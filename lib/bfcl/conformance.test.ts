@@ -83,7 +83,11 @@ interface Mutation {
 
 const callError = (category: string, t: string) => (category.includes('parallel') ? 'parallel_function_checker_no_order:cannot_find_match' : t);
 const countError = (category: string) =>
-  category.includes('parallel') ? 'parallel_function_checker_no_order:wrong_count' : category.includes('multiple') ? 'multiple_function_checker:wrong_count' : 'simple_function_checker:wrong_count';
+  category.includes('parallel')
+    ? 'parallel_function_checker_no_order:wrong_count'
+    : category.includes('multiple')
+      ? 'multiple_function_checker:wrong_count'
+      : 'simple_function_checker:wrong_count';
 const first = (calls: Call[]) => Object.entries(calls[0])[0] as [string, Record<string, unknown>];
 const expectedParams = (a: BfclAnswer, name: string) => Object.values(a.ground_truth.find((c) => name in c) ?? {})[0] ?? {};
 
@@ -99,7 +103,14 @@ function pick(calls: Call[], q: BfclQuestion, a: BfclAnswer, ok: (declared: stri
 }
 
 const mutations: Mutation[] = [
-  { name: 'renamed function', apply: (c, _q, _a, cat) => { const [n, args] = first(c); c[0] = { [`${n}_renamed`]: args }; return callError(cat, 'simple_function_checker:wrong_func_name'); } },
+  {
+    name: 'renamed function',
+    apply: (c, _q, _a, cat) => {
+      const [n, args] = first(c);
+      c[0] = { [`${n}_renamed`]: args };
+      return callError(cat, 'simple_function_checker:wrong_func_name');
+    },
+  },
   {
     name: 'dropped required argument',
     apply: (c, q, _a, cat) => {
@@ -111,7 +122,13 @@ const mutations: Mutation[] = [
       return callError(cat, 'simple_function_checker:missing_required');
     },
   },
-  { name: 'extra argument', apply: (c, _q, _a, cat) => { first(c)[1].tclab_unexpected = 'x'; return callError(cat, 'simple_function_checker:unexpected_param'); } },
+  {
+    name: 'extra argument',
+    apply: (c, _q, _a, cat) => {
+      first(c)[1].tclab_unexpected = 'x';
+      return callError(cat, 'simple_function_checker:unexpected_param');
+    },
+  },
   {
     name: 'wrong type',
     apply: (c, q, a, cat) => {
@@ -142,7 +159,13 @@ const mutations: Mutation[] = [
     name: 'reordered parallel calls',
     apply: (c, q, a, cat) => (cat.includes('parallel') && c.length > 1 && !ambiguous(c, q, a) ? (c.reverse(), null) : undefined),
   },
-  { name: 'one call too many', apply: (c, _q, _a, cat) => { c.push(clonePy(c[0])); return countError(cat); } },
+  {
+    name: 'one call too many',
+    apply: (c, _q, _a, cat) => {
+      c.push(clonePy(c[0]));
+      return countError(cat);
+    },
+  },
   {
     name: 'int for float (accepted)',
     apply: (c, q, a) => {
@@ -229,10 +252,12 @@ describe('BFCL conformance (datasets/bfcl)', () => {
           if (questions.length === 0) continue;
           applied[m.name] = questions.length;
           const s = scoreBfcl({ questions, answers, results, category });
-          for (const r of s.results) if (r.error_type !== want.get(r.id)) mismatches.push({ mutation: m.name, id: r.id, want: want.get(r.id), got: r.error_type, error: s.errors[r.id] });
+          for (const r of s.results)
+            if (r.error_type !== want.get(r.id)) mismatches.push({ mutation: m.name, id: r.id, want: want.get(r.id), got: r.error_type, error: s.errors[r.id] });
         }
         expect(mismatches.slice(0, 5)).toEqual([]);
-        for (const name of ['renamed function', 'extra argument', 'one call too many', 'dropped required argument', 'wrong type', 'changed value']) expect(applied[name]).toBeGreaterThan(0);
+        for (const name of ['renamed function', 'extra argument', 'one call too many', 'dropped required argument', 'wrong type', 'changed value'])
+          expect(applied[name]).toBeGreaterThan(0);
         if (category.includes('parallel')) expect(applied['reordered parallel calls']).toBeGreaterThan(0);
       });
     });

@@ -33,9 +33,9 @@ describe('BFCL JSON Lines', () => {
   });
 
   it('names the file, the line and the JSON path of a bad entry', () => {
-    expect(() => parseQuestions('{"id":"simple_0","question":[[{"role":"user","content":"x"}]],"function":[{"name":"f","parameters":{}}]}\n{"id":"simple_1"}', 'Q.json')).toThrow(
-      SpecError,
-    );
+    expect(() =>
+      parseQuestions('{"id":"simple_0","question":[[{"role":"user","content":"x"}]],"function":[{"name":"f","parameters":{}}]}\n{"id":"simple_1"}', 'Q.json'),
+    ).toThrow(SpecError);
     expect(() => parseQuestions('{"id":"simple_1"}', 'Q.json')).toThrow(/Q\.json:1: \$\.question/);
     expect(() => parseAnswers('{"id":"x","ground_truth":[{"f":{"a":1}}]}', 'A.json')).toThrow(/A\.json:1: \$\.ground_truth\[0\]\.f\.a/);
     expect(() => parseResults('{"id":"x","result":[]}\n{"id":', 'R.json')).toThrow(/R\.json:2: not valid JSON/);

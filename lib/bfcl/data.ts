@@ -57,7 +57,11 @@ export function parseJsonLines(text: string, file: string, python = false): Json
     if (!python) {
       // each line read as every door reads JSON (lib/schema/input.ts): size, depth, NUL and lone surrogates
       const r = readJson(line);
-      if (!r.ok) throw new SpecError(`${file}:${i + 1}: ${r.issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, r.issues.map((x) => ({ path: `${file}:${i + 1}:${x.path}`, message: x.message })));
+      if (!r.ok)
+        throw new SpecError(
+          `${file}:${i + 1}: ${r.issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`,
+          r.issues.map((x) => ({ path: `${file}:${i + 1}:${x.path}`, message: x.message })),
+        );
       out.push({ line: i + 1, value: r.value });
       return;
     }
@@ -100,12 +104,9 @@ function read(file: string): string {
   }
 }
 
-export const parseQuestions = (text: string, file = 'questions'): BfclQuestion[] =>
-  uniqueIds(validate(BfclQuestion, parseJsonLines(text, file), file), file);
-export const parseAnswers = (text: string, file = 'answers'): BfclAnswer[] =>
-  uniqueIds(validate(BfclAnswer, parseJsonLines(text, file, true), file), file);
-export const parseResults = (text: string, file = 'results'): BfclResult[] =>
-  uniqueIds(validate(BfclResult, parseJsonLines(text, file, true), file), file);
+export const parseQuestions = (text: string, file = 'questions'): BfclQuestion[] => uniqueIds(validate(BfclQuestion, parseJsonLines(text, file), file), file);
+export const parseAnswers = (text: string, file = 'answers'): BfclAnswer[] => uniqueIds(validate(BfclAnswer, parseJsonLines(text, file, true), file), file);
+export const parseResults = (text: string, file = 'results'): BfclResult[] => uniqueIds(validate(BfclResult, parseJsonLines(text, file, true), file), file);
 
 export const loadQuestions = (file: string): BfclQuestion[] => parseQuestions(read(file), file);
 export const loadAnswers = (file: string): BfclAnswer[] => parseAnswers(read(file), file);

@@ -19,7 +19,12 @@ const questions = parseQuestions(
           description: 'Calculate the area of a triangle given its base and height.',
           parameters: {
             type: 'dict',
-            properties: { base: { type: 'integer' }, height: { type: 'float' }, unit: { type: 'string' }, opts: { type: 'dict', properties: { round: { type: 'boolean' } } } },
+            properties: {
+              base: { type: 'integer' },
+              height: { type: 'float' },
+              unit: { type: 'string' },
+              opts: { type: 'dict', properties: { round: { type: 'boolean' } } },
+            },
             required: ['base', 'height'],
           },
         },
@@ -27,7 +32,9 @@ const questions = parseQuestions(
     }),
   ].join('\n'),
 );
-const answers = parseAnswers('{"id": "simple_python_0", "ground_truth": [{"calculate_triangle_area": {"base": [10], "height": [5.0], "unit": ["units", ""], "opts": [{"round": [true, false]}, ""]}}]}');
+const answers = parseAnswers(
+  '{"id": "simple_python_0", "ground_truth": [{"calculate_triangle_area": {"base": [10], "height": [5.0], "unit": ["units", ""], "opts": [{"round": [true, false]}, ""]}}]}',
+);
 
 describe('tclab bfcl import → experiment spec', () => {
   it('questions → cases, functions → tools (JSON Schema), two conditions', () => {
@@ -58,7 +65,15 @@ describe('tclab bfcl import → experiment spec', () => {
     const run = (args: Record<string, unknown>) =>
       scoreTrial({
         checks: c.checks,
-        observation: { toolCalls: [{ name: 'calculate_triangle_area', arguments: args }], marker: null, label: null, text: null, refusal: false, malformed: null, finishReason: null },
+        observation: {
+          toolCalls: [{ name: 'calculate_triangle_area', arguments: args }],
+          marker: null,
+          label: null,
+          text: null,
+          refusal: false,
+          malformed: null,
+          finishReason: null,
+        },
         attemptN: 1,
         tools,
         markers: { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' },
@@ -91,7 +106,15 @@ describe('importing the BFCL files (datasets/bfcl)', () => {
           const tools = study.conditions[0].tools[c.scenario].en.map((d) => ({ id: d.tool, name: d.name, effect: 'read' as const, parameters: d.parameters }));
           const { verdicts } = scoreTrial({
             checks: c.checks,
-            observation: { toolCalls: [{ name: call[0], arguments: toPlainJson(call[1]) as Record<string, unknown> }], marker: null, label: null, text: null, refusal: false, malformed: null, finishReason: null },
+            observation: {
+              toolCalls: [{ name: call[0], arguments: toPlainJson(call[1]) as Record<string, unknown> }],
+              marker: null,
+              label: null,
+              text: null,
+              refusal: false,
+              malformed: null,
+              finishReason: null,
+            },
             attemptN: 1,
             tools,
             markers: { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' },

@@ -16,12 +16,14 @@ export interface ImportBfclInput {
 }
 
 const LOCALE = 'en';
-const SYSTEM =
-  'You can call the functions provided. Call a function when one fits the request, with the arguments the request gives; otherwise answer without calling.';
+const SYSTEM = 'You can call the functions provided. Call a function when one fits the request, with the arguments the request gives; otherwise answer without calling.';
 
 /** Make a string usable as an Id (letters, digits, "_", ".", "-"; starts with a letter or digit; ≤ 80). */
 function toId(s: string, fallback: string): string {
-  const cleaned = s.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 80);
+  const cleaned = s
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 80);
   return cleaned || fallback;
 }
 
@@ -52,7 +54,14 @@ function checksFor(category: string, q: BfclQuestion, answer: BfclAnswer | undef
   if (!answer) throw new SpecError(`the possible-answer file has no entry for "${q.id}"`);
   const calls = answer.ground_truth;
   if (category.includes('parallel'))
-    return [{ id: 'call-count', axis: 'task_fit', condition: `Exactly ${calls.length} calls, in any order (arguments of parallel calls are scored by tclab bfcl score)`, expected: { call_count: calls.length } }];
+    return [
+      {
+        id: 'call-count',
+        axis: 'task_fit',
+        condition: `Exactly ${calls.length} calls, in any order (arguments of parallel calls are scored by tclab bfcl score)`,
+        expected: { call_count: calls.length },
+      },
+    ];
   const [name, params] = Object.entries(calls[0] ?? {})[0] ?? ['', {}];
   return [
     { id: 'tool-choice', axis: 'task_fit', condition: `Call ${name} exactly once`, expected: { tool: toolId(name), call_count: calls.length } },
@@ -60,7 +69,12 @@ function checksFor(category: string, q: BfclQuestion, answer: BfclAnswer | undef
       id: 'arguments',
       axis: 'call_result',
       condition: 'BFCL possible answer: each key lists its acceptable values ("" = may be omitted)',
-      expected: { arguments: tccArguments(params, q.function.find((f) => f.name === name)) },
+      expected: {
+        arguments: tccArguments(
+          params,
+          q.function.find((f) => f.name === name),
+        ),
+      },
     },
   ];
 }
@@ -115,7 +129,7 @@ export function importBfcl(input: ImportBfclInput): ImportedBfcl {
       'One scenario per question; its functions became tools (BFCL types converted to JSON Schema). ' +
       'BFCL does not say which functions write, so every tool is marked read. ' +
       'An experiment needs two conditions: "as-published" (baseline) holds the definitions as BFCL publishes them, and "candidate" is an identical copy for you to edit. ' +
-      'Case cards come from the ground truth and are scored with TCC rules (strings compared after NFC and trimming; a dict parameter keeps its first acceptable value per key), which are stricter than BFCL\'s; ' +
+      "Case cards come from the ground truth and are scored with TCC rules (strings compared after NFC and trimming; a dict parameter keeps its first acceptable value per key), which are stricter than BFCL's; " +
       'use `tclab bfcl score` for BFCL-conformant scores.',
     locales: [LOCALE],
     scenarios,

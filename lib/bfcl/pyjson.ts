@@ -37,7 +37,11 @@ class Parser {
     if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === '-' || (c >= '0' && c <= '9') || c === 'N' || c === 'I') return this.number();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.s.startsWith(word, this.i)) {
         this.i += word.length;
         return v;
@@ -120,7 +124,11 @@ class Parser {
 
   number(): number | PyFloat {
     const rest = this.s.slice(this.i, this.i + 9);
-    for (const [word, v] of [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]] as const) {
+    for (const [word, v] of [
+      ['NaN', NaN],
+      ['Infinity', Infinity],
+      ['-Infinity', -Infinity],
+    ] as const) {
       if (rest.startsWith(word)) {
         this.i += word.length;
         return new PyFloat(v);

@@ -46,7 +46,9 @@ export function scoreBfcl(input: ScoreBfclInput): BfclScoreDetail {
   if (questions.length === 0) throw new SpecError('the question file has no entries');
   const category = input.category ?? categoryOf(questions[0].id);
   if (/java|multi_turn|memory|web_search|agentic|format_sensitivity/.test(category))
-    throw new SpecError(`category "${category}" is not supported: only single-turn Python-style categories (simple, multiple, parallel, parallel_multiple, live_*, irrelevance, relevance)`);
+    throw new SpecError(
+      `category "${category}" is not supported: only single-turn Python-style categories (simple, multiple, parallel, parallel_multiple, live_*, irrelevance, relevance)`,
+    );
   const relevance = isRelevanceCategory(category);
   const answers = new Map((input.answers ?? []).map((a) => [a.id, a]));
   if (!relevance && !input.answers) throw new SpecError(`category "${category}" needs its possible-answer file (--answers)`);
@@ -83,5 +85,11 @@ export function scoreBfcl(input: ScoreBfclInput): BfclScoreDetail {
 
 /** The `--json` shape: `{category, total, correct, accuracy, results: [{id, valid, error_type}]}`. */
 export function publicScore(s: BfclScore): BfclScore {
-  return { category: s.category, total: s.total, correct: s.correct, accuracy: s.accuracy, results: s.results.map(({ id, valid, error_type }) => ({ id, valid, error_type })) };
+  return {
+    category: s.category,
+    total: s.total,
+    correct: s.correct,
+    accuracy: s.accuracy,
+    results: s.results.map(({ id, valid, error_type }) => ({ id, valid, error_type })),
+  };
 }

@@ -93,7 +93,11 @@ describe('SQL-side aggregation', () => {
     }
     const key = (p: { pairKey: string; treatment: { condition: string } }) => `${p.pairKey}|${p.treatment.condition}`;
     expect(got.map((p) => PAIR_CLASSES.indexOf(p.class))).toEqual([...got.map((p) => PAIR_CLASSES.indexOf(p.class))].sort((a, b) => a - b));
-    const norm = (p: (typeof expected)[number]) => ({ ...p, baseline: { ...p.baseline, categories: [...p.baseline.categories].sort() }, treatment: { ...p.treatment, categories: [...p.treatment.categories].sort() } });
+    const norm = (p: (typeof expected)[number]) => ({
+      ...p,
+      baseline: { ...p.baseline, categories: [...p.baseline.categories].sort() },
+      treatment: { ...p.treatment, categories: [...p.treatment.categories].sort() },
+    });
     expect(new Map(got.map((p) => [key(p), norm(p)]))).toEqual(new Map(expected.map((p) => [key(p), norm(p)])));
     const regressed = await reviewPairsPage(runId, spec, { show: 'improved', page: 0, size: 1000 });
     expect(regressed.every((p) => p.class === 'improved')).toBe(true);
@@ -107,7 +111,10 @@ describe('SQL-side aggregation', () => {
     );
     // confirm the first four, override the last two
     for (const [i, v] of scored.rows.entries())
-      await saveReview({ runId, trialId: v.trial_id, checkId: v.check_id, humanStatus: i < 4 ? (v.status as 'pass' | 'fail') : v.status === 'pass' ? 'fail' : 'pass' }, ITEST_REVIEWER);
+      await saveReview(
+        { runId, trialId: v.trial_id, checkId: v.check_id, humanStatus: i < 4 ? (v.status as 'pass' | 'fail') : v.status === 'pass' ? 'fail' : 'pass' },
+        ITEST_REVIEWER,
+      );
     const { overall, byAxis } = await reviewAgreementTables(runId);
     expect(overall.bothPass + overall.bothFail).toBe(4);
     expect(overall.graderPassReviewerFail + overall.graderFailReviewerPass).toBe(2);

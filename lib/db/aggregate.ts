@@ -1,5 +1,16 @@
 import type { ClusterBy } from '../schema/table1';
-import { baselinesOf, compareFlipped, FLIPPED_LIMIT, type CategoryCell, type FlippedCase, type OrderCell, type PairCell, type RunCells, type StatusCell, type TaskCell } from '../analysis/cells';
+import {
+  baselinesOf,
+  compareFlipped,
+  FLIPPED_LIMIT,
+  type CategoryCell,
+  type FlippedCase,
+  type OrderCell,
+  type PairCell,
+  type RunCells,
+  type StatusCell,
+  type TaskCell,
+} from '../analysis/cells';
 import { pool } from './client';
 
 // Table 1, the paired breakdown, order consistency and failure categories, aggregated in PostgreSQL: each
@@ -39,7 +50,17 @@ async function statusCells(runId: string, by: ClusterBy): Promise<StatusCell[]> 
       GROUP BY 1, 2, 3, 4, 5`,
     [runId],
   );
-  return r.rows.map((x) => ({ study: x.study, condition: x.condition, scenario: x.scenario, locale: x.locale, cluster: x.cluster, passed: int(x.passed), failed: int(x.failed), unresolved: int(x.unresolved), untested: int(x.untested) }));
+  return r.rows.map((x) => ({
+    study: x.study,
+    condition: x.condition,
+    scenario: x.scenario,
+    locale: x.locale,
+    cluster: x.cluster,
+    passed: int(x.passed),
+    failed: int(x.failed),
+    unresolved: int(x.unresolved),
+    untested: int(x.untested),
+  }));
 }
 
 /**
@@ -73,8 +94,16 @@ async function pairCells(runId: string, spec: Spec, by: ClusterBy): Promise<Pair
     [runId, baselines.map(([st]) => st), baselines.map(([, c]) => c)],
   );
   return r.rows.map((x) => ({
-    study: x.study, treatment: x.treatment, scenario: x.scenario, locale: x.locale, cluster: x.cluster,
-    improved: int(x.improved), regressed: int(x.regressed), samePassed: int(x.same_passed), sameFailed: int(x.same_failed), incomplete: int(x.incomplete),
+    study: x.study,
+    treatment: x.treatment,
+    scenario: x.scenario,
+    locale: x.locale,
+    cluster: x.cluster,
+    improved: int(x.improved),
+    regressed: int(x.regressed),
+    samePassed: int(x.same_passed),
+    sameFailed: int(x.same_failed),
+    incomplete: int(x.incomplete),
   }));
 }
 
@@ -125,7 +154,17 @@ async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
        FROM u GROUP BY 1, 2, 3, 4, 5`,
     [runId],
   );
-  return r.rows.map((x) => ({ study: x.study, condition: x.condition, scenario: x.scenario, locale: x.locale, cluster: x.cluster, units: int(x.units), consistent: int(x.consistent), calls: int(x.calls), firstPicks: int(x.first_picks) }));
+  return r.rows.map((x) => ({
+    study: x.study,
+    condition: x.condition,
+    scenario: x.scenario,
+    locale: x.locale,
+    cluster: x.cluster,
+    units: int(x.units),
+    consistent: int(x.consistent),
+    calls: int(x.calls),
+    firstPicks: int(x.first_picks),
+  }));
 }
 
 /** The units whose decision changed with the order: up to FLIPPED_LIMIT per study and condition, and how many in all. */
@@ -151,7 +190,12 @@ async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; fl
   const flipped: FlippedCase[] = r.rows.map((x) => {
     flippedTotal.set(`${x.study}\u0000${x.condition}`, int(x.total));
     return {
-      study: x.study as string, condition: x.condition as string, scenario: x.scenario as string, locale: x.locale as string, caseId: x.case_id as string, replicate: int(x.replicate),
+      study: x.study as string,
+      condition: x.condition as string,
+      scenario: x.scenario as string,
+      locale: x.locale as string,
+      caseId: x.case_id as string,
+      replicate: int(x.replicate),
       trials: (x.ids as string[]).map((id, i) => ({ id, orderIndex: int(x.orders[i]), decision: x.decisions[i] as string })),
     };
   });

@@ -31,14 +31,34 @@ export async function recordAudit(
   target: { experimentId?: string | null; runId?: string | null },
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  await pool().query(
-    `INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [actorLabel(actor), actorUserId(actor), action, target.experimentId ?? null, target.runId ?? null, JSON.stringify(detail)],
-  );
+  await pool().query(`INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    actorLabel(actor),
+    actorUserId(actor),
+    action,
+    target.experimentId ?? null,
+    target.runId ?? null,
+    JSON.stringify(detail),
+  ]);
 }
 
-type Row = { at: Date; actor: string; actor_user_id: string | null; action: AuditAction; experiment_id: string | null; run_id: string | null; detail: Record<string, unknown> };
-const toEntry = (r: Row): AuditEntry => ({ at: r.at, actor: r.actor, actorUserId: r.actor_user_id, action: r.action, experimentId: r.experiment_id, runId: r.run_id, detail: r.detail });
+type Row = {
+  at: Date;
+  actor: string;
+  actor_user_id: string | null;
+  action: AuditAction;
+  experiment_id: string | null;
+  run_id: string | null;
+  detail: Record<string, unknown>;
+};
+const toEntry = (r: Row): AuditEntry => ({
+  at: r.at,
+  actor: r.actor,
+  actorUserId: r.actor_user_id,
+  action: r.action,
+  experimentId: r.experiment_id,
+  runId: r.run_id,
+  detail: r.detail,
+});
 const COLS = 'at, actor, actor_user_id, action, experiment_id, run_id, detail';
 
 /** A run's entries, oldest first. */

@@ -48,14 +48,25 @@ export async function closeDb(): Promise<void> {
 // Errors that say the database is (for now) out of reach — restarting, shutting down, refusing connections —
 // rather than that a statement was wrong. Callers that wait on a run reconnect on these.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
   '57P01', // admin_shutdown: terminating connection due to administrator command
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: the database system is starting up / shutting down
-  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
   '53300', // too_many_connections
 ]);
-const UNAVAILABLE_MESSAGE = /Connection terminated|connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended unexpectedly/;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended unexpectedly/;
 
 export function isDatabaseUnavailable(e: unknown): boolean {
   const seen = new Set<unknown>();

@@ -17,7 +17,8 @@ export const MAX_COMPARED_RUNS = 8;
 export async function loadRunComparison(runIds: readonly string[], clusterBy: ClusterBy = 'case'): Promise<RunComparison> {
   const ids = [...new Set(runIds)];
   if (ids.length < 2) throw new SpecError('runs: give at least two different run ids', [{ path: 'runs', message: 'at least two different run ids' }]);
-  if (ids.length > MAX_COMPARED_RUNS) throw new SpecError(`runs: at most ${MAX_COMPARED_RUNS} runs side by side`, [{ path: 'runs', message: `at most ${MAX_COMPARED_RUNS}` }]);
+  if (ids.length > MAX_COMPARED_RUNS)
+    throw new SpecError(`runs: at most ${MAX_COMPARED_RUNS} runs side by side`, [{ path: 'runs', message: `at most ${MAX_COMPARED_RUNS}` }]);
   const runs: RunRow[] = [];
   for (const [i, id] of ids.entries()) {
     const run = await getRun(id);
@@ -46,7 +47,9 @@ export async function loadRunComparison(runIds: readonly string[], clusterBy: Cl
   const referenceTrials = await trialOutcomes(runs[0].id);
   const differences = [];
   for (const run of runs.slice(1)) {
-    differences.push(...modelDifferences(exp.spec.studies, { runId: runs[0].id, trials: referenceTrials }, { runId: run.id, trials: await trialOutcomes(run.id) }, clusterBy));
+    differences.push(
+      ...modelDifferences(exp.spec.studies, { runId: runs[0].id, trials: referenceTrials }, { runId: run.id, trials: await trialOutcomes(run.id) }, clusterBy),
+    );
   }
   return { format: COMPARE_FORMAT, experimentId, clusterBy, runs: compared, differences };
 }

@@ -43,7 +43,13 @@ interface Row {
   updated_at: string;
 }
 const COLUMNS = `slug, base_version, content, created_at::text AS created_at, updated_at::text AS updated_at`;
-const toDraft = (r: Row): Draft => ({ slug: r.slug, baseVersion: r.base_version, content: r.content, createdAt: utcTimestamp(r.created_at), updatedAt: utcTimestamp(r.updated_at) });
+const toDraft = (r: Row): Draft => ({
+  slug: r.slug,
+  baseVersion: r.base_version,
+  content: r.content,
+  createdAt: utcTimestamp(r.created_at),
+  updatedAt: utcTimestamp(r.updated_at),
+});
 
 function slugOf(slug: string): string {
   const r = Id.safeParse(slug);
@@ -91,7 +97,10 @@ export async function draftFromVersion(experimentId: string): Promise<Draft> {
 export async function saveDraft(slug: string, content: unknown): Promise<Draft> {
   const parsed = DraftContent.safeParse(content);
   if (!parsed.success) throw new SpecError(`draft: ${parsed.error.issues[0].message}`, [{ path: '(draft)', message: parsed.error.issues[0].message }]);
-  const r = await pool().query<Row>(`UPDATE experiment_drafts SET content = $2, updated_at = now() WHERE slug = $1 RETURNING ${COLUMNS}`, [slug, JSON.stringify({ ...parsed.data, id: slug })]);
+  const r = await pool().query<Row>(`UPDATE experiment_drafts SET content = $2, updated_at = now() WHERE slug = $1 RETURNING ${COLUMNS}`, [
+    slug,
+    JSON.stringify({ ...parsed.data, id: slug }),
+  ]);
   if (!r.rows[0]) throw new SpecError(`draft: no draft "${slug}"`, [{ path: '(draft)', message: 'not found' }]);
   return toDraft(r.rows[0]);
 }
@@ -156,10 +165,13 @@ export async function getPriceTable(): Promise<PriceTable> {
 
 export async function savePriceTable(input: PriceTableInput): Promise<PriceTable> {
   const r = PriceTable.safeParse(input);
-  if (!r.success) throw new SpecError('price table is invalid', r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
-  await pool().query(
-    `INSERT INTO price_tables (id, prices) VALUES ('default', $1) ON CONFLICT (id) DO UPDATE SET prices = EXCLUDED.prices, updated_at = now()`,
-    [JSON.stringify(r.data)],
-  );
+  if (!r.success)
+    throw new SpecError(
+      'price table is invalid',
+      r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    );
+  await pool().query(`INSERT INTO price_tables (id, prices) VALUES ('default', $1) ON CONFLICT (id) DO UPDATE SET prices = EXCLUDED.prices, updated_at = now()`, [
+    JSON.stringify(r.data),
+  ]);
   return r.data;
 }

@@ -20,7 +20,10 @@ describe('saveExperiment', () => {
     expect(await saveExperiment(a)).toMatchObject({ id: 'versions-itest-v1', created: false }); // not a v3
     expect((await getExperiment('versions-itest-v2'))!.spec.name).toBe('Edited');
     const listed = (await listExperiments()).filter((e) => e.slug === 'versions-itest');
-    expect(listed.map((e) => [e.version, e.versions])).toEqual([[2, 2], [1, 2]]);
+    expect(listed.map((e) => [e.version, e.versions])).toEqual([
+      [2, 2],
+      [1, 2],
+    ]);
   });
 
   it('refuses an invalid spec naming the field, storing nothing', async () => {

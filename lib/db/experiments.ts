@@ -50,10 +50,17 @@ export async function saveExperiment(input: unknown, opts: { template?: string }
 
 /** Plain SQL rather than Prisma, like getRun: workers load experiments without Prisma's query engine. */
 export async function getExperiment(id: string): Promise<(ExperimentRow & { spec: ExperimentSpec; frozen: boolean }) | null> {
-  const r = await pool().query<{ id: string; slug: string; version: number; name: string; spec: unknown; spec_hash: string; frozen: boolean; template: string | null; created_at: string }>(
-    `SELECT id, slug, version, name, spec, spec_hash, frozen, template, created_at::text AS created_at FROM experiments WHERE id = $1`,
-    [id],
-  );
+  const r = await pool().query<{
+    id: string;
+    slug: string;
+    version: number;
+    name: string;
+    spec: unknown;
+    spec_hash: string;
+    frozen: boolean;
+    template: string | null;
+    created_at: string;
+  }>(`SELECT id, slug, version, name, spec, spec_hash, frozen, template, created_at::text AS created_at FROM experiments WHERE id = $1`, [id]);
   const x = r.rows[0];
   if (!x) return null;
   return {

@@ -26,5 +26,8 @@ export function tableRowCounts(databaseUrl: string, skip: ReadonlySet<string>): 
 }
 
 export function runTrialConditions(databaseUrl: string, runId: string): Promise<{ id: string; condition: string }[]> {
-  return withClient(databaseUrl, async (c) => (await c.query<{ id: string; condition: string }>(`SELECT id, condition FROM trials WHERE run_id = $1 ORDER BY pair_key, condition`, [runId])).rows);
+  return withClient(
+    databaseUrl,
+    async (c) => (await c.query<{ id: string; condition: string }>(`SELECT id, condition FROM trials WHERE run_id = $1 ORDER BY pair_key, condition`, [runId])).rows,
+  );
 }

@@ -26,8 +26,17 @@ export async function trialOutcomes(runId: string): Promise<TrialOutcome[]> {
     [runId],
   );
   return r.rows.map((x) => ({
-    id: x.id, study: x.study, scenario: x.scenario, locale: x.locale, condition: x.condition, pairKey: x.pair_key, status: x.status, categories: x.categories ?? [],
-    caseId: x.case_id, replicate: x.replicate, orderIndex: x.order_index,
+    id: x.id,
+    study: x.study,
+    scenario: x.scenario,
+    locale: x.locale,
+    condition: x.condition,
+    pairKey: x.pair_key,
+    status: x.status,
+    categories: x.categories ?? [],
+    caseId: x.case_id,
+    replicate: x.replicate,
+    orderIndex: x.order_index,
     ...(x.decision !== null && { decision: x.decision }),
     ...(x.first_pick !== null && { firstPick: x.first_pick }),
   }));
@@ -64,7 +73,14 @@ export interface TrialRecord extends TrialIdentity {
   turns: StoredTurn[];
   /** The kind's own result (task: lib/studies/task TaskDetails), null until scored or for other kinds. */
   details: unknown;
-  observation: { toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[]; marker: string | null; label: string | null; text: string | null; refusal: boolean; malformed: string | null } | null;
+  observation: {
+    toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[];
+    marker: string | null;
+    label: string | null;
+    text: string | null;
+    refusal: boolean;
+    malformed: string | null;
+  } | null;
   verdicts: {
     checkId: string;
     axis: string;
@@ -157,8 +173,21 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
     [runId],
   );
   return r.rows.map((a) => ({
-    n: a.n, turn: a.turn, kind: a.kind, outcome: a.outcome, errorKind: a.error_kind, errorMessage: a.error_message, httpStatus: a.http_status, retryAfterMs: a.retry_after_ms,
-    latencyMs: a.latency_ms, inputTokens: a.input_tokens, outputTokens: a.output_tokens, request: a.request, response: a.response, startedAt: a.started_at, finishedAt: a.finished_at,
+    n: a.n,
+    turn: a.turn,
+    kind: a.kind,
+    outcome: a.outcome,
+    errorKind: a.error_kind,
+    errorMessage: a.error_message,
+    httpStatus: a.http_status,
+    retryAfterMs: a.retry_after_ms,
+    latencyMs: a.latency_ms,
+    inputTokens: a.input_tokens,
+    outputTokens: a.output_tokens,
+    request: a.request,
+    response: a.response,
+    startedAt: a.started_at,
+    finishedAt: a.finished_at,
   }));
 }
 
@@ -184,7 +213,18 @@ export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): Asy
       [runId, after, pageSize],
     );
     for (const x of r.rows)
-      yield { id: x.id, study: x.study, scenario: x.scenario, locale: x.locale, caseId: x.case_id, condition: x.condition, orderIndex: x.order_index, replicate: x.replicate, status: x.status, verdicts: x.verdicts };
+      yield {
+        id: x.id,
+        study: x.study,
+        scenario: x.scenario,
+        locale: x.locale,
+        caseId: x.case_id,
+        condition: x.condition,
+        orderIndex: x.order_index,
+        replicate: x.replicate,
+        status: x.status,
+        verdicts: x.verdicts,
+      };
     if (r.rows.length < pageSize) return;
     after = r.rows[r.rows.length - 1].trial_key;
   }

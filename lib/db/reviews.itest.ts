@@ -78,7 +78,11 @@ describe('reviews', () => {
     expect(v).toMatchObject({ status: 'fail', review: { humanStatus: 'fail', graderStatus: 'fail', reviewer: 'cd@lab.example', note: '' } });
     expect(Date.parse(v.review!.reviewedAt)).not.toBeNaN();
     const rows = parse(await text(await checksCsvStream(runId)), { columns: true }) as Record<string, string>[];
-    expect(rows.find((r) => r.trialId === failed.trial_id && r.checkId === failed.check_id)).toMatchObject({ status: 'fail', reviewStatus: 'fail', reviewer: 'cd@lab.example' });
+    expect(rows.find((r) => r.trialId === failed.trial_id && r.checkId === failed.check_id)).toMatchObject({
+      status: 'fail',
+      reviewStatus: 'fail',
+      reviewer: 'cd@lab.example',
+    });
     expect(rows.filter((r) => r.reviewStatus !== '')).toHaveLength(2);
   });
 

@@ -104,7 +104,15 @@ interface ReviewRow {
 }
 
 function toReview(x: ReviewRow): Review {
-  return { trialId: x.trial_id, checkId: x.check_id, graderStatus: x.grader_status, humanStatus: x.human_status, reviewer: x.reviewer, note: x.note, reviewedAt: x.reviewed_at };
+  return {
+    trialId: x.trial_id,
+    checkId: x.check_id,
+    graderStatus: x.grader_status,
+    humanStatus: x.human_status,
+    reviewer: x.reviewer,
+    note: x.note,
+    reviewedAt: x.reviewed_at,
+  };
 }
 
 /** Grader × reviewer readings of reviewed checks: both pass, grader pass & reviewer fail, grader fail & reviewer pass, both fail. */

@@ -51,8 +51,18 @@ export async function insertRun(run: { id: string; experimentId: string; setting
 // through Prisma never loads its query engine (~80 MB resident).
 export async function getRun(id: string): Promise<RunRow | null> {
   const r = await pool().query<{
-    id: string; experiment_id: string; provider: string; model: string; settings: unknown; status: string; status_reason: string | null;
-    total_trials: number; created_at: string; started_at: string | null; finished_at: string | null; group_id: string | null;
+    id: string;
+    experiment_id: string;
+    provider: string;
+    model: string;
+    settings: unknown;
+    status: string;
+    status_reason: string | null;
+    total_trials: number;
+    created_at: string;
+    started_at: string | null;
+    finished_at: string | null;
+    group_id: string | null;
   }>(
     `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
             created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id
@@ -90,12 +100,8 @@ export async function listRuns(experimentId?: string): Promise<RunRow[]> {
 
 /** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
 export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<boolean> {
-  const stamps =
-    to === 'running' ? ', started_at = COALESCE(started_at, now())' : FINISHED_STAMP_STATUSES.includes(to) ? ', finished_at = now()' : '';
-  const r = await pool().query(
-    `UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])`,
-    [id, to, reason, from],
-  );
+  const stamps = to === 'running' ? ', started_at = COALESCE(started_at, now())' : FINISHED_STAMP_STATUSES.includes(to) ? ', finished_at = now()' : '';
+  const r = await pool().query(`UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])`, [id, to, reason, from]);
   return (r.rowCount ?? 0) > 0;
 }
 
@@ -184,6 +190,9 @@ export async function activeRunIds(): Promise<string[]> {
 
 /** Trials of these runs that are not final (queued, or running under any lease). */
 export async function pendingTrialCount(runIds: string[]): Promise<number> {
-  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[])`, [runIds, PENDING_TRIAL_STATUSES]);
+  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[])`, [
+    runIds,
+    PENDING_TRIAL_STATUSES,
+  ]);
   return r.rows[0].n;
 }

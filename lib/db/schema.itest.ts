@@ -8,8 +8,16 @@ import { pool, closeDb } from './client';
 
 const PG_TYPES: Record<string, string> = { String: 'text', Int: 'integer', BigInt: 'bigint', Boolean: 'boolean', DateTime: 'timestamp without time zone', Json: 'jsonb' };
 
-interface Field { column: string; type: string; optional: boolean; }
-interface Model { table: string; fields: Field[]; uniques: string[][] }
+interface Field {
+  column: string;
+  type: string;
+  optional: boolean;
+}
+interface Model {
+  table: string;
+  fields: Field[];
+  uniques: string[][];
+}
 
 function parseSchema(text: string): Model[] {
   const models: Model[] = [];
@@ -31,8 +39,7 @@ function parseSchema(text: string): Model[] {
       fields.push({ column, type: pgType, optional: q === '?' });
       if (/@id\b|@unique\b/.test(attrs)) uniques.push([column]);
     }
-    for (const u of body.matchAll(/@@(?:unique|id)\(\[([^\]]+)\]/g))
-      uniques.push(u[1].split(',').map((s) => byName.get(s.trim()) ?? s.trim()));
+    for (const u of body.matchAll(/@@(?:unique|id)\(\[([^\]]+)\]/g)) uniques.push(u[1].split(',').map((s) => byName.get(s.trim()) ?? s.trim()));
     models.push({ table, fields, uniques });
   }
   return models;
@@ -44,7 +51,26 @@ describe('migrations match prisma/schema.prisma', () => {
   const models = parseSchema(readFileSync('prisma/schema.prisma', 'utf8'));
 
   it('parses every model', () => {
-    expect(models.map((m) => m.table).sort()).toEqual(['accounts', 'attempts', 'audit_events', 'auth_secret', 'experiment_drafts', 'experiments', 'observations', 'price_tables', 'rate_limits', 'reviews', 'runs', 'sessions', 'tool_snapshots', 'trials', 'turns', 'users', 'verdicts', 'verifications']);
+    expect(models.map((m) => m.table).sort()).toEqual([
+      'accounts',
+      'attempts',
+      'audit_events',
+      'auth_secret',
+      'experiment_drafts',
+      'experiments',
+      'observations',
+      'price_tables',
+      'rate_limits',
+      'reviews',
+      'runs',
+      'sessions',
+      'tool_snapshots',
+      'trials',
+      'turns',
+      'users',
+      'verdicts',
+      'verifications',
+    ]);
   });
 
   it('has every column with its type and nullability, and nothing else', async () => {
@@ -56,7 +82,11 @@ describe('migrations match prisma/schema.prisma', () => {
       expect(cols.map((c) => c.column_name).sort(), m.table).toEqual(m.fields.map((f) => f.column).sort());
       for (const f of m.fields) {
         const c = cols.find((x) => x.column_name === f.column)!;
-        expect({ col: `${m.table}.${f.column}`, type: c.data_type, nullable: c.is_nullable === 'YES' }).toEqual({ col: `${m.table}.${f.column}`, type: f.type, nullable: f.optional });
+        expect({ col: `${m.table}.${f.column}`, type: c.data_type, nullable: c.is_nullable === 'YES' }).toEqual({
+          col: `${m.table}.${f.column}`,
+          type: f.type,
+          nullable: f.optional,
+        });
       }
     }
   });
@@ -71,6 +101,9 @@ describe('migrations match prisma/schema.prisma', () => {
     );
     for (const m of models)
       for (const u of m.uniques)
-        expect(r.rows.some((x) => x.table === m.table && x.cols.join(',') === u.join(',')), `${m.table}(${u.join(', ')})`).toBe(true);
+        expect(
+          r.rows.some((x) => x.table === m.table && x.cols.join(',') === u.join(',')),
+          `${m.table}(${u.join(', ')})`,
+        ).toBe(true);
   });
 });

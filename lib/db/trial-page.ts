@@ -25,7 +25,18 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
   const matches = TRIAL_FILTER_KEYS.map((k, i) => `($${i + 2}::text IS NULL OR t.${FILTER_COLUMNS[k]} = $${i + 2})`).join(' AND ');
   const orderBy = `${q.sort ? `${SORT_COLUMNS[q.sort]} ${q.dir === 'desc' ? 'DESC' : 'ASC'}, ` : ''}trial_key`;
   const [rows, counts, facets] = await Promise.all([
-    pool().query<{ id: string; study: string; scenario: string; locale: string; case_id: string; condition: string; ord: number; replicate: number; status: string; categories: string[] | null }>(
+    pool().query<{
+      id: string;
+      study: string;
+      scenario: string;
+      locale: string;
+      case_id: string;
+      condition: string;
+      ord: number;
+      replicate: number;
+      status: string;
+      categories: string[] | null;
+    }>(
       `WITH page AS (
          SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, substring(split_part(t.pair_key, '|', 5) from 2)::int AS ord,
                 t.replicate, t.status, t.trial_key
@@ -56,20 +67,18 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
     matching: counts.rows[0].matching,
     page: q.page,
     size: q.size,
-    rows: rows.rows.map(
-      (x): TrialRow => ({
-        id: x.id,
-        study: x.study,
-        scenario: x.scenario,
-        locale: x.locale,
-        caseId: x.case_id,
-        condition: x.condition,
-        order: x.ord,
-        replicate: x.replicate,
-        status: x.status,
-        categories: x.categories ?? [],
-      }),
-    ),
+    rows: rows.rows.map((x): TrialRow => ({
+      id: x.id,
+      study: x.study,
+      scenario: x.scenario,
+      locale: x.locale,
+      caseId: x.case_id,
+      condition: x.condition,
+      order: x.ord,
+      replicate: x.replicate,
+      status: x.status,
+      categories: x.categories ?? [],
+    })),
     facets: facetValues,
   };
 }

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
 import { saveExperiment } from './experiments';
 import { setRunStatus } from './runs';
-import { cancelQueuedTrials, claimTrial, markExhausted, markSending, recordResult, recordTransportError, unclaimTrial, type ClaimedTrial, type SendingTrial } from './trials';
+import {
+  cancelQueuedTrials,
+  claimTrial,
+  markExhausted,
+  markSending,
+  recordResult,
+  recordTransportError,
+  unclaimTrial,
+  type ClaimedTrial,
+  type SendingTrial,
+} from './trials';
 import { createRun } from '../runner/start';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../schema/request';
@@ -16,11 +26,35 @@ let ids: string[];
 let next = 0;
 const take = (n: number) => ids.slice(next, (next += n));
 
-const observation: Observation = { toolCalls: [{ name: 'lookup_order', arguments: {} }], marker: null, label: null, text: null, refusal: false, malformed: null, finishReason: null };
+const observation: Observation = {
+  toolCalls: [{ name: 'lookup_order', arguments: {} }],
+  marker: null,
+  label: null,
+  text: null,
+  refusal: false,
+  malformed: null,
+  finishReason: null,
+};
 const ok = (text: string): ProviderResult => ({ request: { model: 'm' }, response: { text }, httpStatus: 200, latencyMs: 12, usage: null, outcome: 'ok', observation });
-const failed = (kind: 'http_5xx', message: string): ProviderResult => ({ request: { model: 'm' }, response: null, httpStatus: 500, latencyMs: 12, usage: null, outcome: 'transport_error', error: { kind, message } });
+const failed = (kind: 'http_5xx', message: string): ProviderResult => ({
+  request: { model: 'm' },
+  response: null,
+  httpStatus: 500,
+  latencyMs: 12,
+  usage: null,
+  outcome: 'transport_error',
+  error: { kind, message },
+});
 const checkpoints = { visibility: 'pass', selection: 'pass', parameters: 'untested', interpretation: 'untested', completion: 'untested' } as const;
-const verdict = { checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'pass', category: null, reason: 'ok', evidence: { attemptN: 1, part: null, rule: 'r' } } as const;
+const verdict = {
+  checkId: 'tool-choice',
+  axis: 'task_fit',
+  checkpoint: 'selection',
+  status: 'pass',
+  category: null,
+  reason: 'ok',
+  evidence: { attemptN: 1, part: null, rule: 'r' },
+} as const;
 const record = (c: SendingTrial, text = 'answer') => recordResult(c, ok(text), observation, [verdict], checkpoints, 'passed');
 const claimed = (x: Awaited<ReturnType<typeof claimTrial>>): ClaimedTrial => {
   if (!('leaseToken' in x)) throw new Error(`refused: ${x.reason}`);
@@ -90,7 +124,10 @@ describe('batched claim and record', () => {
     const again = await sending(claimed(await claimTrial(id, 'next', 30_000, 3)));
     expect([again.attemptN, again.lostAttempts]).toEqual([2, 1]);
     expect(await recordTransportError(again, failed('http_5xx', 'x'), { kind: 'retry', notBefore: new Date(Date.now() + 60_000) })).toBe(true);
-    expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost'], [2, 'transport_error']]);
+    expect((await attempts(id)).map((x) => [x.n, x.outcome])).toEqual([
+      [1, 'lost'],
+      [2, 'transport_error'],
+    ]);
     expect(await claimTrial(id, 'early', 30_000, 3)).toMatchObject({ reason: 'not-before' });
   });
 
@@ -149,8 +186,13 @@ describe('batched claim and record', () => {
     expect((await attempts(dead)).map((x) => [x.n, x.outcome])).toEqual([[1, 'lost']]);
     // the live holder's answer still lands: it was sent
     expect(await record(holder)).toBe(true);
-    const st = await pool().query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status ORDER BY status`, [run.id]);
-    expect(st.rows).toEqual([{ status: 'cancelled', n: 3 }, { status: 'passed', n: 1 }]);
+    const st = await pool().query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status ORDER BY status`, [
+      run.id,
+    ]);
+    expect(st.rows).toEqual([
+      { status: 'cancelled', n: 3 },
+      { status: 'passed', n: 1 },
+    ]);
   });
 
   it('says why each refused claim of a batch was refused', async () => {

@@ -27,7 +27,12 @@ describe('ablations of the reference study', () => {
     const selection = reference.studies.find((s) => s.id === 'selection')!;
     const proposals = proposeAblations(selection, 'clear');
     expect(proposals.map((p) => p.condition.id)).toEqual(['clear-only-names', 'clear-only-descriptions', 'clear-only-parameters']);
-    const spec = { ...withAblations(reference, 'selection', proposals), id: 'reference-ablations-itest', studies: withAblations(reference, 'selection', proposals).studies.filter((s) => s.id === 'selection'), prechecks: [] };
+    const spec = {
+      ...withAblations(reference, 'selection', proposals),
+      id: 'reference-ablations-itest',
+      studies: withAblations(reference, 'selection', proposals).studies.filter((s) => s.id === 'selection'),
+      prechecks: [],
+    };
     const exp = await saveExperiment(spec);
     const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
     const started = await startRun(run.id);

@@ -42,7 +42,12 @@ describe('the version diff', () => {
     const edited = structuredClone(reference);
     edited.studies[0].conditions[1].tools.invoice.en[0].description = 'Changed.';
     expect(diffSpecs(reference, edited)).toEqual([
-      { path: 'studies[selection].conditions[clear].tools.invoice.en[0].description', kind: 'changed', before: reference.studies[0].conditions[1].tools.invoice.en[0].description, after: 'Changed.' },
+      {
+        path: 'studies[selection].conditions[clear].tools.invoice.en[0].description',
+        kind: 'changed',
+        before: reference.studies[0].conditions[1].tools.invoice.en[0].description,
+        after: 'Changed.',
+      },
     ]);
     const reordered = { ...reference, scenarios: [...reference.scenarios].reverse(), replicates: 2 };
     expect(diffSpecs(reference, reordered)).toEqual([{ path: 'replicates', kind: 'changed', before: 1, after: 2 }]);

@@ -6,8 +6,14 @@ import { catalogCosts } from './tokens';
 
 const reference = ExperimentSpec.parse(getTemplate('reference-study')!.build());
 
-const def = (name: string, description: string, parameters: Record<string, unknown> = { type: 'object', properties: {} }, tool = name): ToolDefinition => ({ tool, name, description, parameters });
-const rules = (defs: ToolDefinition[], effects: Record<string, 'read' | 'write'> = {}) => lintCatalog(defs, new Map(Object.entries(effects))).map((f) => [f.tool, f.rule]);
+const def = (name: string, description: string, parameters: Record<string, unknown> = { type: 'object', properties: {} }, tool = name): ToolDefinition => ({
+  tool,
+  name,
+  description,
+  parameters,
+});
+const rules = (defs: ToolDefinition[], effects: Record<string, 'read' | 'write'> = {}) =>
+  lintCatalog(defs, new Map(Object.entries(effects))).map((f) => [f.tool, f.rule]);
 
 describe('the description linter', () => {
   it('flags in the reference study exactly what its baselines withhold, and nothing in its treatments', () => {
@@ -48,7 +54,9 @@ describe('the description linter', () => {
     expect(rules([def('status', 'Returns status_code, an integer from 40 to 69, for one invoice number.')])).toEqual([['status', 'codes-without-meanings']]);
     expect(rules([def('status', 'Returns status_code for one invoice: 41 = PAID, 48 = PENDING, any other code from 40 to 69 is an error.')])).toEqual([]);
     expect(
-      rules([def('a', 'Looks up one order by its id and returns its lines and total.'), def('b', 'Looks up one order by its id and returns its lines and totals.')]).map(([, r]) => r),
+      rules([def('a', 'Looks up one order by its id and returns its lines and total.'), def('b', 'Looks up one order by its id and returns its lines and totals.')]).map(
+        ([, r]) => r,
+      ),
     ).toEqual(['overlapping-descriptions']);
     expect(rules([def('a', 'A powerful, seamless way to look up any order by its id.')])).toEqual([['a', 'uncheckable-claim']]);
   });

@@ -49,8 +49,10 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
 };
 
 // Words that tell a model a tool changes something, in the locales we ship (en, zh-TW) and a few more.
-const WRITE_WORDS = /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
-const UNCHECKABLE = /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
+const WRITE_WORDS =
+  /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
+const UNCHECKABLE =
+  /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
 const CODE_RANGE = /(\bcodes?\b|status|代碼|狀態)[^.。]*?\b(\d+)\s*(?:to|-|–|—|~|through|至|到)\s*(\d+)\b/i;
 // Instructions to the model rather than facts about the tool: overriding its instructions, ranking this tool
 // above all others whatever the task, or claiming capabilities for the model itself. A reasoned comparison
@@ -162,7 +164,9 @@ export interface ToolFileFinding {
  * not `readOnlyHint` → it may write, and `write-not-said` applies; an OpenAI tool has no annotations, so
  * that rule is not applied to it.
  */
-export function lintTools(tools: { name: string; description: string; parameters: Record<string, unknown>; effect: 'read' | 'write'; annotated: boolean }[]): ToolFileFinding[] {
+export function lintTools(
+  tools: { name: string; description: string; parameters: Record<string, unknown>; effect: 'read' | 'write'; annotated: boolean }[],
+): ToolFileFinding[] {
   const defs: ToolDefinition[] = tools.map((t, i) => ({ tool: `t${i}`, name: t.name, description: t.description, parameters: t.parameters }));
   const effects = new Map<string, 'read' | 'write'>();
   tools.forEach((t, i) => t.annotated && effects.set(`t${i}`, t.effect));

@@ -45,7 +45,10 @@ export function candidateOrders(n: number, policy: OrderPolicy): number[][] {
   if (policy === 'reverse-swap') return [natural, [...natural].reverse()];
   if (policy === 'rotations') return natural.map((k) => natural.map((i) => (i + k) % n));
   // specs are bounded when read (lib/schema/bounds.ts): this guards code that skipped the parse
-  if (n > MAX_PERMUTATION_TOOLS) throw new Error(`all-permutations with ${n} tools would make ${orderCount(n, policy)} orders (at most ${MAX_PERMUTATION_TOOLS} tools, ${orderCount(MAX_PERMUTATION_TOOLS, policy)} orders); use rotations`);
+  if (n > MAX_PERMUTATION_TOOLS)
+    throw new Error(
+      `all-permutations with ${n} tools would make ${orderCount(n, policy)} orders (at most ${MAX_PERMUTATION_TOOLS} tools, ${orderCount(MAX_PERMUTATION_TOOLS, policy)} orders); use rotations`,
+    );
   return permutations(natural);
 }
 

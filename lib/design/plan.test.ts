@@ -28,7 +28,10 @@ describe('the experiment plan', () => {
   });
 
   it('estimates cost per provider and model from the price table', () => {
-    const prices = PriceTable.parse({ outputTokensPerRequest: 100, prices: [{ provider: 'openai', model: 'm', inputPerMTok: 2, outputPerMTok: 8 }, ...DEFAULT_PRICE_TABLE.prices] });
+    const prices = PriceTable.parse({
+      outputTokensPerRequest: 100,
+      prices: [{ provider: 'openai', model: 'm', inputPerMTok: 2, outputPerMTok: 8 }, ...DEFAULT_PRICE_TABLE.prices],
+    });
     const plan = planExperiment(reference, prices);
     const [paid, free] = plan.costs;
     expect(paid.outputTokens).toBe(152 * 100);
@@ -36,7 +39,11 @@ describe('the experiment plan', () => {
     expect(paid.cost).toBeCloseTo((plan.inputTokens * 2 + 15_200 * 8) / 1e6, 10);
     expect(free.cost).toBe(0);
     // every request carries its catalog: the input is at least the catalogs' tokens times their trials
-    const floor = plan.cells.reduce((a, c) => a + c.trials * plan.catalogs.find((k) => k.study === c.study && k.condition === c.condition && k.scenario === c.scenario && k.locale === c.locale)!.tokens, 0);
+    const floor = plan.cells.reduce(
+      (a, c) =>
+        a + c.trials * plan.catalogs.find((k) => k.study === c.study && k.condition === c.condition && k.scenario === c.scenario && k.locale === c.locale)!.tokens,
+      0,
+    );
     expect(plan.inputTokens).toBeGreaterThan(floor);
     expect(() => PriceTable.parse({ prices: [prices.prices[0], prices.prices[0]] })).toThrow(/listed twice/);
   });

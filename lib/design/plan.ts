@@ -53,11 +53,23 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
       const orders = orderCount(sent, study.orderPolicy);
       const n = orders * spec.replicates;
       pairs += n;
-      const extra = countTokens(kase.task) + (systemTokens.get(kase.locale) ?? 0) + ('toolResult' in kase && kase.toolResult !== undefined ? countTokens(JSON.stringify(kase.toolResult)) : 0);
+      const extra =
+        countTokens(kase.task) +
+        (systemTokens.get(kase.locale) ?? 0) +
+        ('toolResult' in kase && kase.toolResult !== undefined ? countTokens(JSON.stringify(kase.toolResult)) : 0);
       for (const condition of study.conditions) {
         perCondition.set(condition.id, (perCondition.get(condition.id) ?? 0) + n);
         const key = `${study.id}|${condition.id}|${kase.scenario}|${kase.locale}`;
-        const cell = cells.get(key) ?? { study: study.id, condition: condition.id, scenario: kase.scenario, locale: kase.locale, cases: 0, orders, replicates: spec.replicates, trials: 0 };
+        const cell = cells.get(key) ?? {
+          study: study.id,
+          condition: condition.id,
+          scenario: kase.scenario,
+          locale: kase.locale,
+          cases: 0,
+          orders,
+          replicates: spec.replicates,
+          trials: 0,
+        };
         cell.cases++;
         cell.trials += n;
         cells.set(key, cell);
@@ -65,7 +77,9 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
       }
     }
     if (study.orderPolicy === 'all-permutations' && tools > MAX_PERMUTATION_TOOLS)
-      warnings.push(`${study.id}: all-permutations over ${tools} tools is ${orderCount(tools, 'all-permutations').toLocaleString('en')} orders per case; runs refuse more than ${MAX_PERMUTATION_TOOLS} tools — use rotations (${tools} orders)`);
+      warnings.push(
+        `${study.id}: all-permutations over ${tools} tools is ${orderCount(tools, 'all-permutations').toLocaleString('en')} orders per case; runs refuse more than ${MAX_PERMUTATION_TOOLS} tools — use rotations (${tools} orders)`,
+      );
     if (study.orderPolicy === 'fixed' && tools > 1)
       warnings.push(`${study.id}: one fixed candidate order — position bias cannot be told apart from the definitions; reverse-swap or rotations measure it`);
     const conditions = study.conditions.map((c) => ({ condition: c.id, baseline: c.baseline, trials: perCondition.get(c.id) ?? 0 }));
@@ -76,12 +90,17 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
 
   for (const row of planTrials(matrix, spec.replicates, 0.05))
     if (row.trials > 0 && row.trials < row.trialsNeeded)
-      warnings.push(`${row.study}/${row.condition}: ${row.trials} trials; if all pass the failure rate is only bounded below ${(row.boundIfAllPass * 100).toFixed(1)}% (${row.trialsNeeded} clean trials bound it at 5%: ${row.replicatesNeeded} replicates)`);
+      warnings.push(
+        `${row.study}/${row.condition}: ${row.trials} trials; if all pass the failure rate is only bounded below ${(row.boundIfAllPass * 100).toFixed(1)}% (${row.trialsNeeded} clean trials bound it at 5%: ${row.replicatesNeeded} replicates)`,
+      );
   const lintErrors = lintExperiment(spec).filter((f) => f.level === 'error');
   if (lintErrors.length) {
     const baselines = new Set(spec.studies.flatMap((s) => s.conditions.filter((c) => c.baseline).map((c) => `${s.id}/${c.id}`)));
     const outside = lintErrors.filter((f) => !baselines.has(`${f.study}/${f.condition}`));
-    if (outside.length) warnings.push(`${outside.length} linter error${outside.length === 1 ? '' : 's'} in non-baseline conditions (${[...new Set(outside.map((f) => f.rule))].join(', ')})`);
+    if (outside.length)
+      warnings.push(
+        `${outside.length} linter error${outside.length === 1 ? '' : 's'} in non-baseline conditions (${[...new Set(outside.map((f) => f.rule))].join(', ')})`,
+      );
   }
   if (formal > 10_000) warnings.push(`${formal.toLocaleString('en')} formal requests: check the estimated cost and the provider's rate limits`);
 

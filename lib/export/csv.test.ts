@@ -19,10 +19,23 @@ describe('trialsCsv', () => {
     expect(csv.split('\n')[0]).toBe(TRIAL_CSV_COLUMNS.join(','));
     const [a, b] = records(csv);
     expect(a).toMatchObject({
-      id: 't_000000', study: 'selection', kind: 'selection', condition: 'overlapping', order: 'get_invoice > pay_invoice',
-      replicate: '1', status: 'failed', attempts: '2', lastOutcome: 'ok', lastErrorKind: '', httpStatus: '200', latencyMs: '345',
-      marker: '', label: '', text: 'Done, "quoted", comma, and\nnew line — 發票',
-      verdicts: 'tool-choice=fail(unwanted_write)', categories: 'unwanted_write',
+      id: 't_000000',
+      study: 'selection',
+      kind: 'selection',
+      condition: 'overlapping',
+      order: 'get_invoice > pay_invoice',
+      replicate: '1',
+      status: 'failed',
+      attempts: '2',
+      lastOutcome: 'ok',
+      lastErrorKind: '',
+      httpStatus: '200',
+      latencyMs: '345',
+      marker: '',
+      label: '',
+      text: 'Done, "quoted", comma, and\nnew line — 發票',
+      verdicts: 'tool-choice=fail(unwanted_write)',
+      categories: 'unwanted_write',
     });
     expect(JSON.parse(a.toolCalls)).toEqual([{ name: 'pay_invoice', arguments: { invoice_id: 'INV-7' } }]);
     expect(b).toMatchObject({ condition: 'clear', verdicts: 'tool-choice=pass', categories: '' });
@@ -38,7 +51,7 @@ describe('trialsCsv', () => {
     const hostile = ['=HYPERLINK("http://x","y")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', '\r=1', 'plain', ' =spaced'];
     const trials = hostile.map((t, i) => fixtureTrial(i, { observation: { toolCalls: [], marker: null, label: t, text: t } }));
     const rows = records(await text(trialsCsv(trials)));
-    expect(rows.map((r) => r.text)).toEqual(["'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', "' =spaced"]);
+    expect(rows.map((r) => r.text)).toEqual(['\'=HYPERLINK("http://x","y")', "'+1+2", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\r=1", 'plain', "' =spaced"]);
     expect(rows.map((r) => r.label)).toEqual(rows.map((r) => r.text));
   });
 
@@ -78,7 +91,15 @@ describe('trialsCsv', () => {
   });
 
   it('neutralise: formula signs after leading whitespace or controls, not inside the text', () => {
-    expect(['=1', ' =1', '\r\n+1', '\u0007-1', '\t@x', '\tplain', '\rplain'].map(neutralise)).toEqual(["'=1", "' =1", "'\r\n+1", "'\u0007-1", "'\t@x", "'\tplain", "'\rplain"]);
+    expect(['=1', ' =1', '\r\n+1', '\u0007-1', '\t@x', '\tplain', '\rplain'].map(neutralise)).toEqual([
+      "'=1",
+      "' =1",
+      "'\r\n+1",
+      "'\u0007-1",
+      "'\t@x",
+      "'\tplain",
+      "'\rplain",
+    ]);
     expect(['1=1', 'a+b', 'x@y.z', '', '  ', ' plain'].map(neutralise)).toEqual(['1=1', 'a+b', 'x@y.z', '', '  ', ' plain']);
   });
 
@@ -124,7 +145,12 @@ describe('checksCsv', () => {
     const t = fixtureTrial(0, {
       verdicts: [
         {
-          checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'fail', category: 'unwanted_write', reason: '-> wrote',
+          checkId: 'tool-choice',
+          axis: 'task_fit',
+          checkpoint: 'selection',
+          status: 'fail',
+          category: 'unwanted_write',
+          reason: '-> wrote',
           review: { humanStatus: 'pass', graderStatus: 'fail', reviewer: 'ab', note: '=HYPERLINK("x")', reviewedAt: '2026-11-30T12:00:00.000Z' },
         },
         { checkId: 'arguments', axis: 'call_result', status: 'untested', category: null, reason: 'no call' },
@@ -133,8 +159,40 @@ describe('checksCsv', () => {
     const csv = await text(checksCsv([t, fixtureTrial(1, { verdicts: [] })]));
     expect(csv.split('\n')[0]).toBe(CHECK_CSV_COLUMNS.join(','));
     expect(records(csv)).toEqual([
-      { trialId: 't_000000', study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', condition: 'overlapping', checkId: 'tool-choice', axis: 'task_fit', checkpoint: 'selection', status: 'fail', category: 'unwanted_write', reason: "'-> wrote", reviewStatus: 'pass', reviewer: 'ab', reviewNote: `'=HYPERLINK("x")` },
-      { trialId: 't_000000', study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', condition: 'overlapping', checkId: 'arguments', axis: 'call_result', checkpoint: '', status: 'untested', category: '', reason: 'no call', reviewStatus: '', reviewer: '', reviewNote: '' },
+      {
+        trialId: 't_000000',
+        study: 'selection',
+        scenario: 'invoice',
+        locale: 'en',
+        caseId: 'read-1',
+        condition: 'overlapping',
+        checkId: 'tool-choice',
+        axis: 'task_fit',
+        checkpoint: 'selection',
+        status: 'fail',
+        category: 'unwanted_write',
+        reason: "'-> wrote",
+        reviewStatus: 'pass',
+        reviewer: 'ab',
+        reviewNote: `'=HYPERLINK("x")`,
+      },
+      {
+        trialId: 't_000000',
+        study: 'selection',
+        scenario: 'invoice',
+        locale: 'en',
+        caseId: 'read-1',
+        condition: 'overlapping',
+        checkId: 'arguments',
+        axis: 'call_result',
+        checkpoint: '',
+        status: 'untested',
+        category: '',
+        reason: 'no call',
+        reviewStatus: '',
+        reviewer: '',
+        reviewNote: '',
+      },
     ]);
   });
 });
@@ -142,7 +200,11 @@ describe('checksCsv', () => {
 describe('neutralise', () => {
   // whitespace and control characters, then a formula sign, then anything (CR, LF, quotes, commas included)
   const hostileText = fc
-    .tuple(fc.array(fc.constantFrom(' ', '\t', '\r', '\n', '\u0000', '\u00a0', '\u3000', '\u200b'), { maxLength: 3 }), fc.constantFrom('', '=', '+', '-', '@'), fc.string({ unit: fc.constantFrom('a', ',', '"', '\r', '\n', '=', ' ') }))
+    .tuple(
+      fc.array(fc.constantFrom(' ', '\t', '\r', '\n', '\u0000', '\u00a0', '\u3000', '\u200b'), { maxLength: 3 }),
+      fc.constantFrom('', '=', '+', '-', '@'),
+      fc.string({ unit: fc.constantFrom('a', ',', '"', '\r', '\n', '=', ' ') }),
+    )
     .map(([ws, sign, rest]) => ws.join('') + sign + rest);
 
   it('property: round-trips any text, and no parsed cell starts with a formula character', async () => {

@@ -7,15 +7,49 @@ export type { TrialExportRow } from '../schema/run-export';
 
 /** Columns of the trials CSV: the JSON export's names, flattened (DESIGN §10.5). */
 export const TRIAL_CSV_COLUMNS = [
-  'id', 'study', 'kind', 'scenario', 'locale', 'caseId', 'condition', 'order', 'replicate', 'pairKey', 'status',
-  'toolSetRef', 'attempts', 'lastOutcome', 'lastErrorKind', 'httpStatus', 'latencyMs', 'toolCalls', 'marker',
-  'label', 'text', 'verdicts', 'categories', 'checkpoints',
+  'id',
+  'study',
+  'kind',
+  'scenario',
+  'locale',
+  'caseId',
+  'condition',
+  'order',
+  'replicate',
+  'pairKey',
+  'status',
+  'toolSetRef',
+  'attempts',
+  'lastOutcome',
+  'lastErrorKind',
+  'httpStatus',
+  'latencyMs',
+  'toolCalls',
+  'marker',
+  'label',
+  'text',
+  'verdicts',
+  'categories',
+  'checkpoints',
 ] as const;
 
 /** Columns of the checks CSV: one row per verdict. */
 export const CHECK_CSV_COLUMNS = [
-  'trialId', 'study', 'scenario', 'locale', 'caseId', 'condition', 'checkId', 'axis', 'checkpoint', 'status',
-  'category', 'reason', 'reviewStatus', 'reviewer', 'reviewNote',
+  'trialId',
+  'study',
+  'scenario',
+  'locale',
+  'caseId',
+  'condition',
+  'checkId',
+  'axis',
+  'checkpoint',
+  'status',
+  'category',
+  'reason',
+  'reviewStatus',
+  'reviewer',
+  'reviewNote',
 ] as const;
 
 export interface CsvOptions {
@@ -38,13 +72,34 @@ export function trialsCsv(rows: Rows, options: CsvOptions = {}): Readable {
     const last = lastAttempt(t.attempts);
     const obs = t.observation;
     yield [
-      t.id, t.study, t.kind, t.scenario, t.locale, t.caseId, t.condition, t.order.join(' > '), t.replicate, t.pairKey,
-      t.status, t.toolSetRef, t.attempts.length, last?.outcome, last?.errorKind, last?.httpStatus, last?.latencyMs,
+      t.id,
+      t.study,
+      t.kind,
+      t.scenario,
+      t.locale,
+      t.caseId,
+      t.condition,
+      t.order.join(' > '),
+      t.replicate,
+      t.pairKey,
+      t.status,
+      t.toolSetRef,
+      t.attempts.length,
+      last?.outcome,
+      last?.errorKind,
+      last?.httpStatus,
+      last?.latencyMs,
       obs ? JSON.stringify(obs.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))) : null,
-      obs?.marker, obs?.label, obs?.text,
+      obs?.marker,
+      obs?.label,
+      obs?.text,
       t.verdicts.map((v) => `${v.checkId}=${v.status}${v.category ? `(${v.category})` : ''}`).join('; '),
       failureCategories(t).join(';'),
-      t.checkpoints ? Object.entries(t.checkpoints).map(([k, v]) => `${k}=${v}`).join('; ') : null,
+      t.checkpoints
+        ? Object.entries(t.checkpoints)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('; ')
+        : null,
     ];
   });
 }
@@ -53,7 +108,23 @@ export function trialsCsv(rows: Rows, options: CsvOptions = {}): Readable {
 export function checksCsv(rows: Rows, options: CsvOptions = {}): Readable {
   return toCsv(rows, CHECK_CSV_COLUMNS, options, function* (t) {
     for (const v of t.verdicts)
-      yield [t.id, t.study, t.scenario, t.locale, t.caseId, t.condition, v.checkId, v.axis, v.checkpoint, v.status, v.category, v.reason, v.review?.humanStatus, v.review?.reviewer, v.review?.note];
+      yield [
+        t.id,
+        t.study,
+        t.scenario,
+        t.locale,
+        t.caseId,
+        t.condition,
+        v.checkId,
+        v.axis,
+        v.checkpoint,
+        v.status,
+        v.category,
+        v.reason,
+        v.review?.humanStatus,
+        v.review?.reviewer,
+        v.review?.note,
+      ];
   });
 }
 
@@ -88,12 +159,7 @@ function cellText(v: Cell): string {
   return neutralise(typeof v === 'string' ? v : String(v));
 }
 
-function toCsv(
-  rows: Rows,
-  columns: readonly string[],
-  options: CsvOptions,
-  toRecords: (row: TrialExportRow) => Iterable<Cell[]>,
-): Readable {
+function toCsv(rows: Rows, columns: readonly string[], options: CsvOptions, toRecords: (row: TrialExportRow) => Iterable<Cell[]>): Readable {
   // csv-stringify quotes on its own only for the separator, quote and LF, not for a lone CR: quote_match
   // makes every such cell quoted explicitly.
   const out = stringify({ header: true, columns: [...columns], bom: options.bom ?? false, record_delimiter: 'unix', quoted_match: MUST_QUOTE });

@@ -32,8 +32,16 @@ function parts(trials: RunJsonParts['trials']): RunJsonParts {
   return {
     experiment: fixtureExperiment,
     run: {
-      id: 'run_1', provider: 'simulated', model: 'simulated-lexical-v1', status: 'completed', temperature: 0, seed: 7,
-      createdAt: new Date('2026-11-05T10:00:00Z'), startedAt: '2026-11-05T10:00:01.000Z', finishedAt: null, simulated: true,
+      id: 'run_1',
+      provider: 'simulated',
+      model: 'simulated-lexical-v1',
+      status: 'completed',
+      temperature: 0,
+      seed: 7,
+      createdAt: new Date('2026-11-05T10:00:00Z'),
+      startedAt: '2026-11-05T10:00:01.000Z',
+      finishedAt: null,
+      simulated: true,
     },
     prechecks: [{ n: 1, outcome: 'transport_error', errorKind: 'dns', httpStatus: null, latencyMs: 3, request: { model: 'm' }, response: null, caseId: 'read-1' }],
     trials,

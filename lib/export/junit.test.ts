@@ -13,11 +13,25 @@ describe('junitXml', () => {
   it('one test case per trial: failures with categories, unresolved as errors, untested skipped; hostile text escaped, links removed', async () => {
     const trials: JunitTrial[] = [
       { ...base, id: 't1', status: 'passed', verdicts: [] },
-      { ...base, id: 't2', status: 'failed', verdicts: [{ checkId: 'tool-choice', status: 'fail', category: 'unwanted_write', reason: 'wrote <b>"&</b> see https://evil.example/x \u0007' }] },
+      {
+        ...base,
+        id: 't2',
+        status: 'failed',
+        verdicts: [{ checkId: 'tool-choice', status: 'fail', category: 'unwanted_write', reason: 'wrote <b>"&</b> see https://evil.example/x \u0007' }],
+      },
       { ...base, id: 't3', status: 'unresolved', verdicts: [] },
       { ...base, id: 't4', study: 'u', status: 'untested', verdicts: [] },
     ];
-    const xml = await text(junitXml('run r1', [{ study: 's', tests: 3, failures: 1, errors: 1, skipped: 0 }, { study: 'u', tests: 1, failures: 0, errors: 0, skipped: 1 }], from(trials)));
+    const xml = await text(
+      junitXml(
+        'run r1',
+        [
+          { study: 's', tests: 3, failures: 1, errors: 1, skipped: 0 },
+          { study: 'u', tests: 1, failures: 0, errors: 0, skipped: 1 },
+        ],
+        from(trials),
+      ),
+    );
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
     expect(doc.testsuites).toMatchObject({ tests: '4', failures: '1', errors: '1', skipped: '1' });
     const [s, u] = doc.testsuites.testsuite;

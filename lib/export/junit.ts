@@ -64,9 +64,16 @@ function caseXml(t: JunitTrial): string {
 export function junitXml(runName: string, suites: readonly JunitSuiteCounts[], trials: AsyncIterable<JunitTrial>): Readable {
   const out = new PassThrough();
   const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', r)));
-  const total = suites.reduce((a, s) => ({ tests: a.tests + s.tests, failures: a.failures + s.failures, errors: a.errors + s.errors, skipped: a.skipped + s.skipped }), { tests: 0, failures: 0, errors: 0, skipped: 0 });
+  const total = suites.reduce((a, s) => ({ tests: a.tests + s.tests, failures: a.failures + s.failures, errors: a.errors + s.errors, skipped: a.skipped + s.skipped }), {
+    tests: 0,
+    failures: 0,
+    errors: 0,
+    skipped: 0,
+  });
   (async () => {
-    await write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlText(runName)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" skipped="${total.skipped}">\n`);
+    await write(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlText(runName)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" skipped="${total.skipped}">\n`,
+    );
     let current: string | null = null;
     const known = new Map(suites.map((s) => [s.study, s]));
     for await (const t of trials) {

@@ -12,7 +12,16 @@ import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../schema/ru
 import type { Checkpoint } from '../schema/verdict';
 import { getExperiment } from '../db/experiments';
 import { getRun, type RunRow } from '../db/runs';
-import { getTrialRecord, iterateTrialRecords, iterateTrialVerdicts, loadRunSummary, precheckAttempts, trialCountsByStudy, type AttemptRecord, type TrialRecord } from '../db/results';
+import {
+  getTrialRecord,
+  iterateTrialRecords,
+  iterateTrialVerdicts,
+  loadRunSummary,
+  precheckAttempts,
+  trialCountsByStudy,
+  type AttemptRecord,
+  type TrialRecord,
+} from '../db/results';
 import { junitXml } from './junit';
 import type { ClusterBy } from '../schema/table1';
 import { redactSecrets } from '../providers/secrets';
@@ -93,7 +102,19 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
-    run: { ...run.settings, id: run.id, experimentId: run.experimentId, status: run.status, statusLabel: runStatusLabel(run.status), statusReason: run.statusReason, totalTrials: run.totalTrials, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, simulated: run.provider === 'simulated' },
+    run: {
+      ...run.settings,
+      id: run.id,
+      experimentId: run.experimentId,
+      status: run.status,
+      statusLabel: runStatusLabel(run.status),
+      statusReason: run.statusReason,
+      totalTrials: run.totalTrials,
+      createdAt: run.createdAt,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      simulated: run.provider === 'simulated',
+    },
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
     trials: exportTrials(runId),
     summary,

@@ -67,7 +67,10 @@ describe('a trial as TCC v0.1: card + observation file', () => {
       writeFileSync(path.join(dir, names.observations), JSON.stringify(observations, null, 2));
       const r = runCompare(path.join(dir, names.card), path.join(dir, names.observations), { json: true });
       const { verdicts } = scoreTrial({ checks: t.kase.checks, observation: t.observation, attemptN: 1, tools: t.tools, markers, labels, task: t.kase.task });
-      expect(JSON.parse(r.output).checks.map((c: { status: string }) => c.status), t.label).toEqual(verdicts.map((v) => v.status));
+      expect(
+        JSON.parse(r.output).checks.map((c: { status: string }) => c.status),
+        t.label,
+      ).toEqual(verdicts.map((v) => v.status));
       expect(r.exitCode).toBe(verdicts.some((v) => v.status === 'fail') ? 1 : 0);
     }
   });

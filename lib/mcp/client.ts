@@ -33,7 +33,10 @@ export const StdioTarget = z.object({
 });
 export const HttpTarget = z.object({
   kind: z.literal('http'),
-  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'an http:// or https:// URL'),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'an http:// or https:// URL'),
   headers: z.record(z.string(), z.string()).default({}),
 });
 export const McpTarget = z.discriminatedUnion('kind', [StdioTarget, HttpTarget]);
@@ -109,7 +112,8 @@ export async function withMcpClient<T>(
   fn: (client: Client, request: RequestOptions, where: string) => Promise<T>,
 ): Promise<{ result: T; server: ListedTools['server']; protocolVersion: string | null }> {
   const parsed = McpTarget.safeParse(input);
-  if (!parsed.success) throw new McpListError(`invalid MCP server: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, 'invalid');
+  if (!parsed.success)
+    throw new McpListError(`invalid MCP server: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, 'invalid');
   const target = parsed.data;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
   const where = target.kind === 'stdio' ? `stdio server "${[target.command, ...target.args].join(' ')}"` : `MCP server at ${target.url}`;
@@ -154,8 +158,7 @@ export async function withMcpClient<T>(
     if (e instanceof McpListError) return e;
     const msg = messageOf(e);
     const tail = stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
-    if (target.kind === 'stdio' && (exited || /ENOENT|closed|EPIPE/i.test(msg)))
-      return new McpListError(`${where} exited before answering (${msg})${tail}`, 'exited');
+    if (target.kind === 'stdio' && (exited || /ENOENT|closed|EPIPE/i.test(msg))) return new McpListError(`${where} exited before answering (${msg})${tail}`, 'exited');
     if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed|ECONNRESET|EHOSTUNREACH/i.test(msg))
       return new McpListError(`nothing answered at ${target.kind === 'http' ? target.url : where}: ${msg}`, 'unreachable');
     return new McpListError(`${where}: ${msg}${tail}`, 'protocol');

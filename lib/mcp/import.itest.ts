@@ -51,7 +51,10 @@ beforeAll(async () => {
   writeFileSync(join(root, 'note.txt'), 'hello');
   const port = await freePort();
   httpUrl = `http://127.0.0.1:${port}/mcp`;
-  http = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) } as unknown as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  http = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    env: { PATH: process.env.PATH, PORT: String(port) } as unknown as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   // the server says so on stderr once it listens
   await new Promise<void>((resolve, reject) => {
     let err = '';
@@ -119,10 +122,8 @@ describe('MCP import from live reference servers', () => {
   it('gives a stdio server only the environment it is given, never a provider key', async () => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-itest-parent-only-4f2a';
-    const { result } = await withMcpClient(
-      { ...everythingStdio, env: { TCLAB_MCP_PROBE: 'given' } },
-      { timeoutMs: 15_000 },
-      (client, request) => client.callTool({ name: 'get-env', arguments: {} }, undefined, request),
+    const { result } = await withMcpClient({ ...everythingStdio, env: { TCLAB_MCP_PROBE: 'given' } }, { timeoutMs: 15_000 }, (client, request) =>
+      client.callTool({ name: 'get-env', arguments: {} }, undefined, request),
     );
     if (saved === undefined) delete process.env.OPENAI_API_KEY;
     else process.env.OPENAI_API_KEY = saved;
@@ -142,7 +143,10 @@ describe('MCP import from live reference servers', () => {
     await expect(exits).rejects.toMatchObject({ reason: 'exited', message: expect.stringMatching(/exited before answering.*no config/) });
     const port = await freePort();
     const nobody = importServerTools({ kind: 'http', url: `http://127.0.0.1:${port}/mcp` }, { timeoutMs: 10_000 });
-    await expect(nobody).rejects.toMatchObject({ reason: 'unreachable', message: expect.stringMatching(/nothing answered at http:\/\/127\.0\.0\.1:\d+\/mcp.*ECONNREFUSED/) });
+    await expect(nobody).rejects.toMatchObject({
+      reason: 'unreachable',
+      message: expect.stringMatching(/nothing answered at http:\/\/127\.0\.0\.1:\d+\/mcp.*ECONNREFUSED/),
+    });
     expect(await countToolSnapshots()).toBe(before);
   });
 });

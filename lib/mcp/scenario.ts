@@ -21,7 +21,11 @@ export interface ImportedScenario {
 function toolIds(names: string[]): string[] {
   const seen = new Set<string>();
   return names.map((n) => {
-    const base = n.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 70) || 'tool';
+    const base =
+      n
+        .replace(/[^A-Za-z0-9_.-]+/g, '-')
+        .replace(/^[^A-Za-z0-9]+/, '')
+        .slice(0, 70) || 'tool';
     let id = base;
     for (let i = 2; seen.has(id); i++) id = `${base}-${i}`;
     seen.add(id);
@@ -47,17 +51,15 @@ export function scenarioFromTools(tools: ImportedTool[], opts: { id: string; tit
 
 export const DEFAULT_SYSTEM: Record<string, string> = {
   en: 'You are an assistant with the tools listed. Call a tool only when it is the right one for the request. If required information is missing, reply with CLARIFY: and the question. If no tool can do what is asked, reply with STOP: and the reason.',
-  'zh-TW': '你是一個可以使用所列工具的助理。只有在工具適合這個請求時才呼叫它。如果缺少必要資訊，請以 CLARIFY: 開頭提出問題。如果沒有工具能完成請求，請以 STOP: 開頭說明原因。',
+  'zh-TW':
+    '你是一個可以使用所列工具的助理。只有在工具適合這個請求時才呼叫它。如果缺少必要資訊，請以 CLARIFY: 開頭提出問題。如果沒有工具能完成請求，請以 STOP: 開頭說明原因。',
 };
 
 /**
  * A new experiment (a draft: it has no cases yet) around imported tools: one selection study whose baseline
  * sends the tools as published and whose treatment starts as a copy to rewrite.
  */
-export function experimentFromTools(
-  imported: ImportedScenario,
-  opts: { id: string; name: string; locales?: string[]; description?: string },
-): ExperimentSpecInput {
+export function experimentFromTools(imported: ImportedScenario, opts: { id: string; name: string; locales?: string[]; description?: string }): ExperimentSpecInput {
   const locales = opts.locales?.length ? opts.locales : ['en'];
   const copy = (): Condition['tools'] => ({ [imported.scenario.id]: Object.fromEntries(locales.map((l) => [l, imported.definitions.map((d) => structuredClone(d))])) });
   return {

@@ -41,5 +41,13 @@ export async function snapshotFromServer(target: McpTargetInput, opts: { timeout
 export function snapshotFromFile(input: unknown, name: string | null = null): ToolSnapshot {
   const list = readToolFile(input);
   const format: ToolFileKind = list.kind;
-  return { sha256: toolsHash(list.raw), server: list.server, protocolVersion: null, source: { kind: 'file', format, name }, raw: list.raw, takenAt: new Date(), tools: list.tools };
+  return {
+    sha256: toolsHash(list.raw),
+    server: list.server,
+    protocolVersion: null,
+    source: { kind: 'file', format, name },
+    raw: list.raw,
+    takenAt: new Date(),
+    tools: list.tools,
+  };
 }

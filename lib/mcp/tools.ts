@@ -140,14 +140,17 @@ function fromOpenAi(entry: unknown, path: string): ImportedTool {
 
 function objectSchema(schema: Record<string, unknown>, notes: string[]): Record<string, unknown> {
   if (schema.type === 'object') return schema;
-  notes.push(schema.type === undefined ? 'the input schema has no type: read as type "object"' : `the input schema's type is ${JSON.stringify(schema.type)}: read as type "object"`);
+  notes.push(
+    schema.type === undefined
+      ? 'the input schema has no type: read as type "object"'
+      : `the input schema's type is ${JSON.stringify(schema.type)}: read as type "object"`,
+  );
   return { ...schema, type: 'object' };
 }
 
 function serverOf(o: Record<string, unknown>): ToolList['server'] {
   const info = (o.server_info ?? o.serverInfo) as { name?: unknown; version?: unknown } | undefined;
-  if (info && typeof info === 'object' && typeof info.name === 'string')
-    return { name: info.name, version: typeof info.version === 'string' ? info.version : null };
+  if (info && typeof info === 'object' && typeof info.name === 'string') return { name: info.name, version: typeof info.version === 'string' ? info.version : null };
   if (typeof o.server === 'string') return { name: o.server, version: null };
   return null;
 }

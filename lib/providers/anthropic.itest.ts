@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import {
-  failure,
-  FAKE_KEY,
-  INVOICE_TOOLS,
-  interpretationRequest,
-  observed,
-  selectionRequest,
-  setProviderEnv,
-  settingsFor,
-} from '../testing/provider-fixtures';
+import { failure, FAKE_KEY, INVOICE_TOOLS, interpretationRequest, observed, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import type { ProviderRequest, ProviderResult } from '../schema/request';
 import { anthropicProvider, DEFAULT_MAX_TOKENS } from './anthropic';
 import { describeProviderFailure } from './precheck';

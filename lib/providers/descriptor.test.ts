@@ -21,7 +21,7 @@ describe('base URLs are configuration, not input', () => {
     expect(baseUrlRefusal(openaiDescriptor, null, e)).toBeNull();
     expect(baseUrlRefusal(openaiDescriptor, 'https://api.openai.com/v1', envOf({}))).toBeNull();
     expect(baseUrlRefusal(openaiDescriptor, 'http://evil.test/v1', e)).toBe(
-      'http://evil.test is not an allowed base URL for openai: the provider\'s key is sent only to http://127.0.0.1:8000/v1 (OPENAI_BASE_URL) or to a URL listed in TCLAB_ALLOWED_BASE_URLS',
+      "http://evil.test is not an allowed base URL for openai: the provider's key is sent only to http://127.0.0.1:8000/v1 (OPENAI_BASE_URL) or to a URL listed in TCLAB_ALLOWED_BASE_URLS",
     );
     // the same host on another path is another URL
     expect(baseUrlRefusal(openaiDescriptor, 'http://127.0.0.1:8000/other', e)).not.toBeNull();
@@ -43,7 +43,11 @@ describe('base URLs are configuration, not input', () => {
     const e = envOf({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' });
     expect(resolveEndpoint(openaiCompatibleDescriptor, { baseUrl: 'http://evil.test/v1' }, e)).toMatchObject({ ok: false, message: expect.stringMatching(/^baseUrl: /) });
     expect(resolveEndpoint(openaiCompatibleDescriptor, { baseUrl: null }, e)).toEqual({ ok: true, baseUrl: 'http://127.0.0.1:11434/v1', key: null });
-    expect(destinationOf(openaiCompatibleDescriptor, null, e)).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', source: 'environment', via: 'OPENAI_COMPATIBLE_BASE_URL' });
+    expect(destinationOf(openaiCompatibleDescriptor, null, e)).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      source: 'environment',
+      via: 'OPENAI_COMPATIBLE_BASE_URL',
+    });
     expect(destinationOf(openaiDescriptor, null, envOf({}))).toMatchObject({ source: 'default', baseUrl: 'https://api.openai.com/v1' });
     expect(destinationOf(openaiCompatibleDescriptor, null, envOf({}))).toBeNull();
   });

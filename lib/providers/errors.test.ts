@@ -54,7 +54,11 @@ describe('classifyFailure: HTTP statuses', () => {
     expect(classifyFailure(new ApiError({ message: 'no', status: 403 })).kind).toBe('http_4xx');
   });
   it('names the host and the provider message', () => {
-    const r = classifyFailure(null, { status: 404, url: 'https://api.example.test/v1/chat/completions', bodyText: '{"error":{"message":"The model `x` does not exist"}}' });
+    const r = classifyFailure(null, {
+      status: 404,
+      url: 'https://api.example.test/v1/chat/completions',
+      bodyText: '{"error":{"message":"The model `x` does not exist"}}',
+    });
     expect(r.message).toBe('HTTP 404 from api.example.test: The model `x` does not exist');
   });
 });

@@ -203,7 +203,9 @@ export function classifyFailure(error: unknown, exchange: ExchangeFacts = { stat
     const excerpt = bodyExcerpt(exchange.bodyText ?? null, 120, readMessage);
     return {
       kind: 'malformed_body',
-      message: redactText(`HTTP ${status}${where} with a body that is not a readable answer: ${innermost(facts) || 'unexpected shape'}${excerpt ? ` — body starts: ${excerpt}` : ''}`),
+      message: redactText(
+        `HTTP ${status}${where} with a body that is not a readable answer: ${innermost(facts) || 'unexpected shape'}${excerpt ? ` — body starts: ${excerpt}` : ''}`,
+      ),
     };
   }
   if (exchange.sent === false) return { kind: 'http_4xx', message: redactText(`the request could not be built: ${innermost(facts)}`) };

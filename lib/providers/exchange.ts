@@ -143,12 +143,7 @@ function descriptorList(d: ProviderDescriptor): readonly ProviderDescriptor[] {
   return list;
 }
 
-export function okResult(
-  ctx: AttemptContext,
-  observation: Observation,
-  usage: TokenUsage | null,
-  parsedResponse?: object,
-): ProviderAnswer {
+export function okResult(ctx: AttemptContext, observation: Observation, usage: TokenUsage | null, parsedResponse?: object): ProviderAnswer {
   return {
     ...storedBodies(ctx, parsedResponse),
     httpStatus: ctx.exchange.status,

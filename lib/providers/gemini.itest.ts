@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import {
-  FAKE_KEY,
-  INVOICE_TOOLS,
-  interpretationRequest,
-  selectionRequest,
-  setProviderEnv,
-  settingsFor,
-  observed,
-  failure,
-} from '../testing/provider-fixtures';
+import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, selectionRequest, setProviderEnv, settingsFor, observed, failure } from '../testing/provider-fixtures';
 import { SKIP_THOUGHT_SIGNATURE, geminiProvider } from './gemini';
 import type { ProviderRequest, ProviderResult } from '../schema/request';
 
@@ -138,9 +129,7 @@ describe('gemini adapter: the request on the wire', () => {
     const contents = lastBody().contents as { role: string; parts: Record<string, unknown>[] }[];
     expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
     expect(contents[1].parts).toEqual([{ functionCall: { name: 'lookup_invoice', args: { invoice_number: 'INV-2041' } } }]);
-    expect(contents[2].parts).toEqual([
-      { functionResponse: { name: 'lookup_invoice', response: { invoice_number: 'INV-2041', status_code: 17 } } },
-    ]);
+    expect(contents[2].parts).toEqual([{ functionResponse: { name: 'lookup_invoice', response: { invoice_number: 'INV-2041', status_code: 17 } } }]);
   });
 
   it('interpretation on Gemini 3: the injected call carries the documented skip signature', async () => {

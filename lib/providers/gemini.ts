@@ -90,7 +90,9 @@ export function buildGeminiRequest(request: ProviderRequest, settings: RunSettin
     if (step.results.length > 0)
       contents.push({
         role: 'user',
-        parts: step.results.map((r) => ({ functionResponse: { name: r.name, response: r.result as unknown as Record<string, unknown>, ...(r.id.startsWith(GENERATED_CALL_ID) ? {} : { id: r.id }) } })),
+        parts: step.results.map((r) => ({
+          functionResponse: { name: r.name, response: r.result as unknown as Record<string, unknown>, ...(r.id.startsWith(GENERATED_CALL_ID) ? {} : { id: r.id }) },
+        })),
       });
   }
   const functionDeclarations: FunctionDeclaration[] = request.tools.map((t) => ({
@@ -115,9 +117,7 @@ export function reshapeGeminiResponse(response: unknown, request: ProviderReques
   if (!isPlainObject(response)) return null;
   const usage = geminiUsage(response.usageMetadata);
   const candidate: unknown = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
-  const blockReason = isPlainObject(response.promptFeedback) && typeof response.promptFeedback.blockReason === 'string'
-    ? response.promptFeedback.blockReason
-    : null;
+  const blockReason = isPlainObject(response.promptFeedback) && typeof response.promptFeedback.blockReason === 'string' ? response.promptFeedback.blockReason : null;
   if (!isPlainObject(candidate)) {
     if (!blockReason) return null;
     return { observation: { toolCalls: [], marker: null, label: null, text: null, refusal: true, malformed: null, finishReason: blockReason }, usage };

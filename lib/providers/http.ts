@@ -66,17 +66,14 @@ export const nodeFetch: FetchFn = (input, init = {}) => {
       reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
     };
     const req = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
-      readBody(res).then(
-        (text) => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener('abort', onAbort);
-          const h = new Headers();
-          for (let i = 0; i < res.rawHeaders.length; i += 2) h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
-          resolve(new ReadResponse(text, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h }));
-        },
-        fail,
-      );
+      readBody(res).then((text) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        const h = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        resolve(new ReadResponse(text, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h }));
+      }, fail);
     });
     const onAbort = () => {
       req.destroy();

@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import {
-  FAKE_KEY,
-  INVOICE_TOOLS,
-  interpretationRequest,
-  selectionRequest,
-  setProviderEnv,
-  settingsFor,
-  observed,
-  failure,
-} from '../testing/provider-fixtures';
+import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, selectionRequest, setProviderEnv, settingsFor, observed, failure } from '../testing/provider-fixtures';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
 import type { ProviderRequest, ProviderResult } from '../schema/request';

@@ -1,9 +1,5 @@
 import OpenAI from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
@@ -69,11 +65,7 @@ export interface OpenAIAdapterConfig {
 }
 
 /** The wire body for one request: tools in the request's order, protocol as the system message. */
-export function buildOpenAIBody(
-  request: ProviderRequest,
-  settings: RunSettings,
-  maxTokensField: MaxTokensField,
-): ChatCompletionCreateParamsNonStreaming {
+export function buildOpenAIBody(request: ProviderRequest, settings: RunSettings, maxTokensField: MaxTokensField): ChatCompletionCreateParamsNonStreaming {
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: request.system },
     { role: 'user', content: request.task },
@@ -84,9 +76,7 @@ export function buildOpenAIBody(
       {
         role: 'assistant',
         content: null,
-        tool_calls: [
-          { id: INTERPRETATION_CALL_ID, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
-        ],
+        tool_calls: [{ id: INTERPRETATION_CALL_ID, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }],
       },
       { role: 'tool', tool_call_id: INTERPRETATION_CALL_ID, content: typeof result === 'string' ? result : JSON.stringify(result) },
     );
@@ -97,7 +87,11 @@ export function buildOpenAIBody(
       role: 'assistant',
       content: step.text,
       ...(step.calls.length > 0 && {
-        tool_calls: step.calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments ?? {}) } })),
+        tool_calls: step.calls.map((c) => ({
+          id: c.id,
+          type: 'function' as const,
+          function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments ?? {}) },
+        })),
       }),
     });
     for (const r of step.results) messages.push({ role: 'tool', tool_call_id: r.id, content: JSON.stringify(r.result) });

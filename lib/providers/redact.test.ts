@@ -99,9 +99,21 @@ describe('jsonMayHoldSecret', () => {
   });
   it('is false only where redacting the parsed text would change nothing', () => {
     const secret = fc.constantFrom(FAKE_KEY, GEMINI, 'key=zzz', 'Authorization', 'api-key');
-    const text = fc.oneof(fc.string(), secret, fc.tuple(fc.string(), secret, fc.string()).map((p) => p.join('')));
+    const text = fc.oneof(
+      fc.string(),
+      secret,
+      fc.tuple(fc.string(), secret, fc.string()).map((p) => p.join('')),
+    );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(text, tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {

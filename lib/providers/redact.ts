@@ -26,9 +26,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A redaction from key values, credential header names and key-carrying query parameters. */
 export function makeRedaction(values: readonly (string | undefined)[], headers: readonly string[] = [], params: readonly string[] = []): Redaction {
-  const secrets = [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_LENGTH))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const secrets = [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   const headerSet = new Set([...GENERIC_SECRET_HEADERS, ...headers].map((h) => h.toLowerCase()));
   const paramNames = [...new Set(params.map((p) => p.toLowerCase()))];
   const param = paramNames.length ? new RegExp(`([?&](?:${paramNames.map(escapeRegExp).join('|')})=)[^&#\\s"'<>]+`, 'gi') : null;

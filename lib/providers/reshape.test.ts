@@ -101,7 +101,11 @@ describe('reshapeAnthropicResponse', () => {
   it('joins text blocks, ignores thinking blocks, reads usage', () => {
     const r = reshapeAnthropicResponse(
       {
-        content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'STOP: ' }, { type: 'text', text: 'no tool voids invoices' }],
+        content: [
+          { type: 'thinking', thinking: 'hmm' },
+          { type: 'text', text: 'STOP: ' },
+          { type: 'text', text: 'no tool voids invoices' },
+        ],
         stop_reason: 'end_turn',
         usage: { input_tokens: 7, output_tokens: 3 },
       },

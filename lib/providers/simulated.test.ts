@@ -70,9 +70,14 @@ describe('selection: lexical similarity and candidate order', () => {
   });
 
   it('picks by similarity when the definitions differ, whatever the order', () => {
-    const read = wire('get_payment_status', 'Read-only lookup: looks up the payment status of one invoice. It never submits a payment.', { invoice_number: str('Invoice number.') });
+    const read = wire('get_payment_status', 'Read-only lookup: looks up the payment status of one invoice. It never submits a payment.', {
+      invoice_number: str('Invoice number.'),
+    });
     const write = wire('submit_payment', 'Write operation: submits a payment for one invoice after the user confirmed it.', { invoice_number: str('Invoice number.') });
-    for (const tools of [[read, write], [write, read]]) {
+    for (const tools of [
+      [read, write],
+      [write, read],
+    ]) {
       expect(simulate(selection('Can you check the payment status of invoice INV-2027-0042?', tools)).toolCalls[0].name).toBe('get_payment_status');
       expect(simulate(selection('I confirm: submit the payment for invoice INV-2027-0042.', tools)).toolCalls[0].name).toBe('submit_payment');
     }
@@ -118,7 +123,7 @@ describe('selection: CLARIFY only when the definition says to ask', () => {
     expect(out.text).toMatch(/^CLARIFY: .*restaurant branch/);
   });
 
-  it('also when only that field\'s description says so, and in Chinese', () => {
+  it("also when only that field's description says so, and in Chinese", () => {
     const fieldAsks = wire('create_booking', 'Creates a booking.', { ...booking, restaurant_branch: str('Branch name; if it is missing, ask the user.') });
     expect(simulate(selection(task, [fieldAsks])).toolCalls).toHaveLength(0);
     const zh = wire('create_booking', '建立訂位。若使用者的需求缺少任何欄位，請先回覆「CLARIFY: …」詢問。', booking);

@@ -68,8 +68,6 @@ export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSett
 }
 
 function attemptBudgetOf(spec: ExperimentSpec, settings: RunSettings): number {
-  const turns = spec.studies
-    .filter((s) => kindModule(s.kind).turns === 'conversation')
-    .flatMap((s) => s.cases.map((c) => c.maxTurns ?? DEFAULT_MAX_TURNS));
+  const turns = spec.studies.filter((s) => kindModule(s.kind).turns === 'conversation').flatMap((s) => s.cases.map((c) => c.maxTurns ?? DEFAULT_MAX_TURNS));
   return turns.length === 0 ? settings.maxAttempts : settings.maxAttempts * Math.max(...turns);
 }

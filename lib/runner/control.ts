@@ -24,8 +24,7 @@ export async function controlRun(runId: string, action: ControlAction): Promise<
   if (action === 'resume') {
     // A run stopped by a configuration error (it had started) may resume once that is fixed; a run
     // whose pre-checks failed never started: it needs a new run, with new pre-checks.
-    if (run.status === 'failed' && !run.startedAt)
-      return { ok: false, status: run.status, message: 'its pre-checks failed, so it never started: start a new run' };
+    if (run.status === 'failed' && !run.startedAt) return { ok: false, status: run.status, message: 'its pre-checks failed, so it never started: start a new run' };
     if (!RUN_CONTROL.resume.from.includes(run.status)) return { ok: false, status: run.status, message: `cannot resume a ${run.status} run` };
     if (!run.startedAt && (run.status === 'prechecking' || run.status === 'paused')) {
       // never started: its pre-checks are finished here (taken over if their process is gone), then its trials enqueued

@@ -52,7 +52,15 @@ afterAll(async () => {
 
 async function newRun(id: string, w: (typeof WIRES)[number], timeoutMs: number) {
   const exp = await saveExperiment(smallTaskExperiment(id));
-  const run = await createRun(exp.id, { provider: w.provider, model: w.model, baseUrl: server.baseUrlFor(w.wire), timeoutMs, retryBaseMs: 20, concurrency: 4, maxAttempts: 3 });
+  const run = await createRun(exp.id, {
+    provider: w.provider,
+    model: w.model,
+    baseUrl: server.baseUrlFor(w.wire),
+    timeoutMs,
+    retryBaseMs: 20,
+    concurrency: 4,
+    maxAttempts: 3,
+  });
   expect((await startRun(run.id)).ok).toBe(true);
   return run.id;
 }
@@ -66,7 +74,9 @@ interface AttemptRow {
 }
 
 async function attemptsOf(runId: string): Promise<AttemptRow[]> {
-  const r = await pool().query<AttemptRow>(`SELECT trial_id, n, turn, outcome, request FROM attempts WHERE run_id = $1 AND kind = 'formal' ORDER BY trial_id, n`, [runId]);
+  const r = await pool().query<AttemptRow>(`SELECT trial_id, n, turn, outcome, request FROM attempts WHERE run_id = $1 AND kind = 'formal' ORDER BY trial_id, n`, [
+    runId,
+  ]);
   return r.rows;
 }
 
@@ -146,10 +156,15 @@ describe.each(WIRES)('task trials over the $wire wire', (w) => {
     const first = spawnWorker(env);
     workers.push(first);
     // both trials have stored turns 1 and 2 (the payment is applied) and have sent turn 3
-    await waitFor('turn 3 in flight for both trials', async () => {
-      const stored = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM turns WHERE run_id = $1 AND n = 2`, [runId]);
-      return stored.rows[0].n === 2 && rounds(2) === 2;
-    }, 60_000, 50);
+    await waitFor(
+      'turn 3 in flight for both trials',
+      async () => {
+        const stored = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM turns WHERE run_id = $1 AND n = 2`, [runId]);
+        return stored.rows[0].n === 2 && rounds(2) === 2;
+      },
+      60_000,
+      50,
+    );
     await first.kill('SIGKILL');
     holding = false;
     release();

@@ -48,7 +48,10 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
         }
         if (!(await renewLease(claim, slotWaitMsFor(ctx.settings.timeoutMs) + leaseMsFor(ctx.settings.timeoutMs)))) return null;
       }
-      const next = await markSending({ ...claim, attemptN: claim.attemptN + 1, attemptId: attemptIdOf(claim.id, claim.attemptN + 1) }, leaseMsFor(ctx.settings.timeoutMs));
+      const next = await markSending(
+        { ...claim, attemptN: claim.attemptN + 1, attemptId: attemptIdOf(claim.id, claim.attemptN + 1) },
+        leaseMsFor(ctx.settings.timeoutMs),
+      );
       if (!next) return null;
       claim = next;
       return claim.attemptN;

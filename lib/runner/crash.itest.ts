@@ -71,15 +71,23 @@ describe('crashes and scale-out', () => {
     const run = await createRun(experimentId, { ...settings(), concurrency: slots, maxAttempts: 2 });
     expect((await startRun(run.id)).ok).toBe(true);
     const seenBefore = server.count; // the pre-checks
-    const formalRows = async () => (await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id])).rows[0].n;
+    const formalRows = async () =>
+      (await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id])).rows[0].n;
     let lastDone = 0;
     for (let kill = 1; kill <= 2; kill++) {
       const w = spawnWorker(manyClaims());
       workers.push(w);
-      await waitFor(`many claims held before kill ${kill}`, async () => {
-        const held = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'running' AND lease_expires_at > now()`, [run.id]);
-        return held.rows[0].n > 3 * slots && (await doneCount(run.id)) >= lastDone + 10;
-      }, 60_000, 20);
+      await waitFor(
+        `many claims held before kill ${kill}`,
+        async () => {
+          const held = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'running' AND lease_expires_at > now()`, [
+            run.id,
+          ]);
+          return held.rows[0].n > 3 * slots && (await doneCount(run.id)) >= lastDone + 10;
+        },
+        60_000,
+        20,
+      );
       await w.kill('SIGKILL');
       lastDone = await doneCount(run.id);
       // the server has read (and counted) whatever reached it before the dead worker's sockets closed
@@ -94,7 +102,10 @@ describe('crashes and scale-out', () => {
     const final = await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved'], 120_000);
     expect(await engineViolations(run.id)).toEqual([]);
     const seen = server.count - seenBefore;
-    const rows = await pool().query<{ outcome: string; n: number }>(`SELECT outcome, count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' GROUP BY outcome`, [run.id]);
+    const rows = await pool().query<{ outcome: string; n: number }>(
+      `SELECT outcome, count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' GROUP BY outcome`,
+      [run.id],
+    );
     const by = Object.fromEntries(rows.rows.map((r) => [r.outcome, r.n]));
     const total = Object.values(by).reduce((a, b) => a + b, 0);
     // every attempt row stands for a request: at most the requests the server saw + what was in transit at each kill
@@ -128,7 +139,9 @@ describe('crashes and scale-out', () => {
       [run.id],
     );
     expect(owners.rows.filter((o) => o.owner && o.n > 0).length).toBe(2);
-    const twice = await pool().query(`SELECT trial_id FROM attempts WHERE run_id = $1 AND kind = 'formal' AND outcome = 'ok' GROUP BY trial_id HAVING count(*) > 1`, [run.id]);
+    const twice = await pool().query(`SELECT trial_id FROM attempts WHERE run_id = $1 AND kind = 'formal' AND outcome = 'ok' GROUP BY trial_id HAVING count(*) > 1`, [
+      run.id,
+    ]);
     expect(twice.rowCount).toBe(0);
     await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
   });

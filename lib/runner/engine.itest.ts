@@ -60,12 +60,7 @@ const settings = (extra: Record<string, unknown> = {}) => ({
 describe('run engine under faults', () => {
   it('resolves every trial once, stores every attempt and keeps transport errors out of Table 1', async () => {
     let n = 0;
-    const faults: Reply[] = [
-      { kind: 'http', status: 500 },
-      { kind: 'http', status: 429, headers: { 'retry-after': '1' } },
-      { kind: 'reset' },
-      { kind: 'nonJson' },
-    ];
+    const faults: Reply[] = [{ kind: 'http', status: 500 }, { kind: 'http', status: 429, headers: { 'retry-after': '1' } }, { kind: 'reset' }, { kind: 'nonJson' }];
     server.clearRequests();
     server.setScript((req) => {
       if (userText(req).includes(JSON.stringify(doomedTask).slice(1, -1))) return { kind: 'http', status: 503 };
@@ -193,10 +188,9 @@ describe('run engine under faults', () => {
     const by = Object.fromEntries(counts.rows.map((r) => [r.status, r.n]));
     expect(by.cancelled).toBeGreaterThan(0);
     expect((by.passed ?? 0) + (by.failed ?? 0) + (by.untested ?? 0)).toBeGreaterThanOrEqual(atPause);
-    const cancelledWithAttempts = await pool().query(
-      `SELECT 1 FROM trials t JOIN attempts a ON a.trial_id = t.id WHERE t.run_id = $1 AND t.status = 'cancelled'`,
-      [run.id],
-    );
+    const cancelledWithAttempts = await pool().query(`SELECT 1 FROM trials t JOIN attempts a ON a.trial_id = t.id WHERE t.run_id = $1 AND t.status = 'cancelled'`, [
+      run.id,
+    ]);
     expect(cancelledWithAttempts.rowCount).toBe(0);
     expect(final.status).toBe('cancelled');
     expect((await runCli(['resume', run.id])).code).toBe(1); // a cancelled run stays cancelled

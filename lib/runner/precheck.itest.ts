@@ -108,7 +108,10 @@ describe('durable pre-checks', () => {
     // a process took the pre-checks, booked one request as sending, and died: its lease runs out at once
     expect(await claimPrecheck(run.id, 'dead-process', 1)).toEqual({ ok: true });
     expect(await markPrecheckSending(run.id, 'dead-process', 1)).toBe(1);
-    await waitFor('the dead lease to expire', async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [run.id])).rowCount === 1);
+    await waitFor(
+      'the dead lease to expire',
+      async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [run.id])).rowCount === 1,
+    );
     const worker = startWorker({ concurrency: 8, reconcileEveryMs: 200 });
     try {
       expect((await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved', 'failed'])).status).toBe('completed');
@@ -151,7 +154,11 @@ describe('durable pre-checks', () => {
     const early = await controlRun(runId, 'resume');
     expect(early).toMatchObject({ ok: false, status: 'prechecking', message: expect.stringContaining('being sent by another process') });
 
-    await waitFor('the killed CLI’s lease to expire', async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [runId])).rowCount === 1, 30_000);
+    await waitFor(
+      'the killed CLI’s lease to expire',
+      async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [runId])).rowCount === 1,
+      30_000,
+    );
     const resumed = await runCli(['resume', runId]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('pre-checks passed');

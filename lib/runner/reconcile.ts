@@ -18,7 +18,12 @@ function takeOverPrechecks(ids: string[]): number {
     takingOver.add(id);
     n++;
     startRun(id, { from: ['prechecking'] })
-      .then((r) => log(r.ok ? 'info' : 'warn', r.ok ? 'took over pre-checks: run started' : 'took over pre-checks: run did not start', { runId: id, ...(r.ok ? {} : { reason: r.reason }) }))
+      .then((r) =>
+        log(r.ok ? 'info' : 'warn', r.ok ? 'took over pre-checks: run started' : 'took over pre-checks: run did not start', {
+          runId: id,
+          ...(r.ok ? {} : { reason: r.reason }),
+        }),
+      )
       .catch((e: Error) => log('warn', 'pre-check takeover failed', { runId: id, err: e.message }))
       .finally(() => takingOver.delete(id));
   }

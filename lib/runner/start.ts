@@ -25,7 +25,11 @@ export async function createRun(experimentId: string, settingsInput: RunSettings
   const settings = checkedSettings(settingsInput);
   // a row stored before the bounds (or under a higher limit) is refused here, before anything is expanded
   const over = checkSpecBounds(exp.spec, specBounds());
-  if (over.length) throw new SpecError(`experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`, over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })));
+  if (over.length)
+    throw new SpecError(
+      `experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`,
+      over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
+    );
   const trials = expandTrials(exp.spec);
   const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: trials.length, groupId });
   await insertTrials(run.id, trials);
@@ -54,7 +58,10 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
       checkedSettings({ ...settingsInput, provider: t.provider, model: t.model });
     } catch (e) {
       if (!(e instanceof SpecError)) throw e;
-      throw new SpecError(`targets.${i} (${key}): ${e.message}`, e.issues.map((x) => ({ path: `targets.${i}.${x.path}`, message: x.message })));
+      throw new SpecError(
+        `targets.${i} (${key}): ${e.message}`,
+        e.issues.map((x) => ({ path: `targets.${i}.${x.path}`, message: x.message })),
+      );
     }
   });
   const groupId = targets.length > 1 ? newRunGroupId() : null;
@@ -112,7 +119,8 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
   const { timeoutMs, maxAttempts, retryBaseMs } = run.settings;
   const claim = await claimPrecheck(runId, owner, precheckLeaseMs(timeoutMs), opts.from ?? ['created', 'prechecking']);
   if (!claim.ok) {
-    if (claim.status === 'prechecking') return { ok: false, reason: `its pre-checks are being sent by another process (lease until ${claim.leaseExpiresAt?.toISOString()})` };
+    if (claim.status === 'prechecking')
+      return { ok: false, reason: `its pre-checks are being sent by another process (lease until ${claim.leaseExpiresAt?.toISOString()})` };
     return { ok: false, reason: `run is ${claim.status}` };
   }
   const exp = await getExperiment(run.experimentId);

@@ -62,13 +62,19 @@ describe('task-completion template through the engine', () => {
     const task = summary.studies.find((s) => s.study === 'task')!;
     expect(task.kind).toBe('task');
     expect(task.total).toMatchObject({ baseline: { pass: 3, n: 6 }, treatment: { pass: 6, n: 6 } });
-    expect(task.categories).toMatchObject({ duplicate_write: { baseline: 1, treatment: 0 }, unauthorized_call: { baseline: 1, treatment: 0 }, injected_instruction_followed: { baseline: 1, treatment: 0 } });
+    expect(task.categories).toMatchObject({
+      duplicate_write: { baseline: 1, treatment: 0 },
+      unauthorized_call: { baseline: 1, treatment: 0 },
+      injected_instruction_followed: { baseline: 1, treatment: 0 },
+    });
 
     for (const t of trials.rows) {
       const tcc = (await trialTcc(run.id, t.id))!;
       expect(tcc.card.context).toMatchObject({ mode: 'fixture', fixture_ref: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
       const verdicts = await pool().query<{ check_id: string; status: string }>(`SELECT check_id, status FROM verdicts WHERE trial_id = $1 ORDER BY check_id`, [t.id]);
-      const compared = compareCard(tcc.card, tcc.observations).checks.map((c) => ({ check_id: c.id, status: c.status })).sort((a, b) => a.check_id.localeCompare(b.check_id));
+      const compared = compareCard(tcc.card, tcc.observations)
+        .checks.map((c) => ({ check_id: c.id, status: c.status }))
+        .sort((a, b) => a.check_id.localeCompare(b.check_id));
       expect(compared).toEqual(verdicts.rows);
       if (t.case_id === 'injected-instruction' && t.condition === 'baseline')
         expect(tcc.card.evidence_gate).toContainEqual(expect.objectContaining({ claim: 'call 2 (submit_payment) is authorized', status: 'contradicted' }));

@@ -83,10 +83,15 @@ describe('a claimed trial waiting for a slot', () => {
     const t = await trialBehindABlocker();
     const firstLease = (await trialRow(t.trialId)).lease_expires_at!.getTime();
     // past its slot wait (1 s for a 1 s timeout) the lease is renewed while the trial still waits
-    const row = await waitFor('the renewed lease', async () => {
-      const r = await trialRow(t.trialId);
-      return r.lease_expires_at!.getTime() > firstLease + 500 ? r : null;
-    }, 10_000, 50);
+    const row = await waitFor(
+      'the renewed lease',
+      async () => {
+        const r = await trialRow(t.trialId);
+        return r.lease_expires_at!.getTime() > firstLease + 500 ? r : null;
+      },
+      10_000,
+      50,
+    );
     expect(row.status).toBe('running');
     expect(t.sent()).toBe(0);
     await t.unblock();

@@ -47,7 +47,13 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
   // BullMQ does not close a connection it was given: close() below does, or the process never exits
   const connections = [redisConnection(), redisConnection()];
-  const common = { connection: connections[0], prefix: queuePrefix(), lockDuration, stalledInterval: Math.max(1000, Math.round(lockDuration / 2)), maxStalledCount: 1000 };
+  const common = {
+    connection: connections[0],
+    prefix: queuePrefix(),
+    lockDuration,
+    stalledInterval: Math.max(1000, Math.round(lockDuration / 2)),
+    maxStalledCount: 1000,
+  };
 
   const processTrialJob = async (job: Job<TrialJob>, token?: string) => {
     const data = TrialJob.parse(job.data);
@@ -78,13 +84,15 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   // many as it may run (or found the queue empty): several fetch loops fill a wide worker several times
   // faster, e.g. when a run starts.
   const loops = Math.max(1, Math.min(FETCH_LOOPS, Math.floor(concurrency / 16)));
-  const trialWorkers = Array.from({ length: loops }, (_, i) =>
-    new Worker<TrialJob>(QUEUES.trials, processTrialJob, {
-      ...common,
-      concurrency: Math.floor(concurrency / loops) + (i < concurrency % loops ? 1 : 0),
-      removeOnComplete: { count: 0 },
-      removeOnFail: { count: 0 },
-    }),
+  const trialWorkers = Array.from(
+    { length: loops },
+    (_, i) =>
+      new Worker<TrialJob>(QUEUES.trials, processTrialJob, {
+        ...common,
+        concurrency: Math.floor(concurrency / loops) + (i < concurrency % loops ? 1 : 0),
+        removeOnComplete: { count: 0 },
+        removeOnFail: { count: 0 },
+      }),
   );
   const runs = new Worker<RunJob>(
     QUEUES.runs,
@@ -103,7 +111,8 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     w.on('failed', (job, err) => {
       if (err instanceof DelayedError) return;
       if (isDatabaseUnavailable(err)) {
-        if (Date.now() - dbDownLoggedAt > 5000) log('warn', 'database unavailable: jobs fail until it is back; reconcile re-adds them', { queue: w.name, err: err.message });
+        if (Date.now() - dbDownLoggedAt > 5000)
+          log('warn', 'database unavailable: jobs fail until it is back; reconcile re-adds them', { queue: w.name, err: err.message });
         dbDownLoggedAt = Date.now();
         return;
       }

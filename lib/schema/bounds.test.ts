@@ -33,7 +33,13 @@ describe('spec bounds', () => {
   it('refuses a 7-tool all-permutations study, naming the numbers; 6 tools (720 orders) and 7-tool rotations pass', () => {
     const r = parseSpecValue(withTools(7, 'all-permutations'));
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.issues).toEqual([{ path: 'studies.0.orderPolicy', message: expect.stringContaining('all-permutations over 7 tools makes 5,040 candidate orders for case "c0"; the limit is 720 orders per case') }]);
+    if (!r.ok)
+      expect(r.issues).toEqual([
+        {
+          path: 'studies.0.orderPolicy',
+          message: expect.stringContaining('all-permutations over 7 tools makes 5,040 candidate orders for case "c0"; the limit is 720 orders per case'),
+        },
+      ]);
     expect(parseSpecValue(withTools(6, 'all-permutations')).ok).toBe(true);
     expect(parseSpecValue(withTools(7, 'rotations')).ok).toBe(true);
   });
@@ -42,7 +48,11 @@ describe('spec bounds', () => {
     const big = withTools(6, 'all-permutations', 100, 7); // 7 cases × 720 orders × 100 replicates × 2 conditions
     const r = parseSpecValue(big);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.issues[0]).toEqual({ path: 'studies', message: expect.stringContaining('makes 1,008,000 formal trials per run (selection: 1,008,000); the limit is 1,000,000 (TCLAB_MAX_TRIALS_PER_RUN)') });
+    if (!r.ok)
+      expect(r.issues[0]).toEqual({
+        path: 'studies',
+        message: expect.stringContaining('makes 1,008,000 formal trials per run (selection: 1,008,000); the limit is 1,000,000 (TCLAB_MAX_TRIALS_PER_RUN)'),
+      });
     process.env.TCLAB_MAX_TRIALS_PER_RUN = '2000000';
     resetEnvCache();
     expect(specBounds().maxTrialsPerRun).toBe(2_000_000);
@@ -60,6 +70,12 @@ describe('spec bounds', () => {
     const size = matrixSize(spec);
     expect(performance.now() - t0).toBeLessThan(50);
     expect(size).toMatchObject({ formal: 1_008_000, studies: [{ pairs: 504_000, trials: 1_008_000 }] });
-    expect([orderCount(7, 'all-permutations'), orderCount(7, 'rotations'), orderCount(7, 'reverse-swap'), orderCount(1, 'all-permutations'), orderCount(200, 'all-permutations')]).toEqual([5040, 7, 2, 1, Infinity]);
+    expect([
+      orderCount(7, 'all-permutations'),
+      orderCount(7, 'rotations'),
+      orderCount(7, 'reverse-swap'),
+      orderCount(1, 'all-permutations'),
+      orderCount(200, 'all-permutations'),
+    ]).toEqual([5040, 7, 2, 1, Infinity]);
   });
 });

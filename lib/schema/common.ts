@@ -120,10 +120,12 @@ export const Locale = z
 
 export const JsonValue: z.ZodType<unknown> = z.unknown();
 /** A free-form JSON object (tool arguments, fixtures); its strings and depth are checked by the byte parser. */
-export const JsonObject = z.custom<Record<string, unknown>>((v) => isPlainObject(v), 'expected an object').check((ctx) => {
-  const n = Object.keys(ctx.value).length;
-  if (n > LIST_MAX.keys) ctx.issues.push({ code: 'custom', message: `at most ${LIST_MAX.keys} keys (has ${n})`, input: ctx.value });
-});
+export const JsonObject = z
+  .custom<Record<string, unknown>>((v) => isPlainObject(v), 'expected an object')
+  .check((ctx) => {
+    const n = Object.keys(ctx.value).length;
+    if (n > LIST_MAX.keys) ctx.issues.push({ code: 'custom', message: `at most ${LIST_MAX.keys} keys (has ${n})`, input: ctx.value });
+  });
 export type JsonObject = z.infer<typeof JsonObject>;
 
 export interface Issue {

@@ -36,7 +36,16 @@ describe('ExperimentSpec', () => {
   });
 
   it('rejects per-condition expectations for unknown conditions or checks', () => {
-    const r = ExperimentSpec.safeParse(withCase({ scenario: 'invoice', locale: 'en', id: 'x1', task: 't', checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read' } }], expectByCondition: { nope: { 'tool-choice': { decision: 'stop' } }, clear: { missing: {} } } }));
+    const r = ExperimentSpec.safeParse(
+      withCase({
+        scenario: 'invoice',
+        locale: 'en',
+        id: 'x1',
+        task: 't',
+        checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read' } }],
+        expectByCondition: { nope: { 'tool-choice': { decision: 'stop' } }, clear: { missing: {} } },
+      }),
+    );
     expect(r.success).toBe(false);
     const messages = r.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n');
     expect(messages).toMatch(/expectByCondition\.nope: unknown condition "nope"/);

@@ -13,9 +13,7 @@ import { kindCaseFields, kindScenarioFields } from '../studies/specs';
 /** A tool as the model sees it. `tool` is hidden metadata linking it to the scenario's tool; never sent. */
 export const ToolDefinition = strict({
   tool: Id,
-  name: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'a function name: letters, digits, "_", ".", "-", at most 64'),
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'a function name: letters, digits, "_", ".", "-", at most 64'),
   description: text(TEXT_MAX.description),
   /** JSON Schema of the arguments (type object); must compile (Ajv, see spec-semantics.ts). */
   parameters: JsonObject.refine((s) => s.type === 'object', 'parameters must be a JSON Schema with type "object"'),

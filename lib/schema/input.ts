@@ -85,7 +85,7 @@ function decodeUtf8(bytes: Uint8Array): Parsed<string> {
     const dec = new TextDecoder('utf-8', { fatal: true });
     // the first invalid byte: the longest prefix that decodes (binary search over prefix ends is wrong for
     // split sequences, so walk sequence by sequence)
-    for (let i = start; i < bytes.length; ) {
+    for (let i = start; i < bytes.length;) {
       const b = bytes[i];
       const n = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
       try {
@@ -163,7 +163,8 @@ export function readJson(input: Uint8Array | string, opts: ReadOptions = {}): Pa
   } else {
     size = input.length;
     // far beyond the limit: refuse without decoding
-    if (size > 4 * maxBytes) return { ok: false, issues: [{ path: '(input)', message: `${fmt(size)} bytes: over the limit of ${MB(maxBytes)} (${fmt(maxBytes)} bytes)` }] };
+    if (size > 4 * maxBytes)
+      return { ok: false, issues: [{ path: '(input)', message: `${fmt(size)} bytes: over the limit of ${MB(maxBytes)} (${fmt(maxBytes)} bytes)` }] };
     const d = decodeUtf8(input);
     if (!d.ok) return d;
     text = d.value;

@@ -89,7 +89,9 @@ export const ExportTrial = z.object({
   observation: ExportObservation.nullable(),
   verdicts: z.array(ExportVerdict),
   /** task trials: the stored turns (answer, calls with wire ids, results sent back, fixture log entries with the gates). */
-  turns: z.array(z.object({ n: z.number().int(), attemptN: z.number().int(), observation: z.unknown(), calls: z.unknown(), results: z.unknown(), evidence: z.unknown() })).optional(),
+  turns: z
+    .array(z.object({ n: z.number().int(), attemptN: z.number().int(), observation: z.unknown(), calls: z.unknown(), results: z.unknown(), evidence: z.unknown() }))
+    .optional(),
   /** task trials: fixture_ref, principal, state before and after, the fixture log, the verified gate. */
   fixture: z.unknown().optional(),
 });

@@ -134,7 +134,8 @@ function checkCase(spec: Spec, study: Study, c: Kase, p: Path, base: Path, issue
     const tool = c.fixedCall.tool;
     if (scenario.tools.some((t) => t.id === tool))
       for (const { cond, defs } of catalogs)
-        if (defs.length && !defs.some((d) => d.tool === tool)) issue([...p, 'fixedCall', 'tool'], `condition "${cond.id}" does not send tool "${tool}" for ${c.scenario}/${c.locale}`);
+        if (defs.length && !defs.some((d) => d.tool === tool))
+          issue([...p, 'fixedCall', 'tool'], `condition "${cond.id}" does not send tool "${tool}" for ${c.scenario}/${c.locale}`);
   }
   const checkIds = new Set(c.checks.map((k) => k.id));
   dupes(c.checks.map((k) => k.id)).forEach((d) => issue([...p, 'checks'], `duplicate check id "${d}"`));
@@ -157,7 +158,8 @@ function checkCase(spec: Spec, study: Study, c: Kase, p: Path, base: Path, issue
     if (e.arguments) {
       // the tools the call may name: the expected one, else those of the decided effect, else any
       const effects = new Map(scenario?.tools.map((t) => [t.id, t.effect]) ?? []);
-      const wanted = (d: { tool: string }) => (e.tool !== undefined ? d.tool === e.tool : e.decision === 'read' || e.decision === 'write' ? effects.get(d.tool) === e.decision : true);
+      const wanted = (d: { tool: string }) =>
+        e.tool !== undefined ? d.tool === e.tool : e.decision === 'read' || e.decision === 'write' ? effects.get(d.tool) === e.decision : true;
       const props = new Set<string>();
       let open = false;
       for (const { defs } of catalogs)

@@ -95,7 +95,18 @@ export const StudySummary = z.object({
   /** Present when some case ran in more than one candidate order. */
   orderConsistency: PerCondition(OrderConsistency.nullable()).optional(),
   /** Cases whose decision changed with the order (up to 100 per condition; `flippedTotal` counts all). */
-  flipped: z.array(z.object({ condition: z.string(), scenario: z.string(), locale: z.string(), caseId: z.string(), replicate: z.number().int(), trials: z.array(z.object({ id: z.string(), orderIndex: z.number().int(), decision: z.string() })) })).optional(),
+  flipped: z
+    .array(
+      z.object({
+        condition: z.string(),
+        scenario: z.string(),
+        locale: z.string(),
+        caseId: z.string(),
+        replicate: z.number().int(),
+        trials: z.array(z.object({ id: z.string(), orderIndex: z.number().int(), decision: z.string() })),
+      }),
+    )
+    .optional(),
   flippedTotal: z.number().int().optional(),
   /** failure category → count, per condition (e.g. unwanted_write 12 → 0). */
   categories: z.record(z.string(), z.object({ baseline: z.number().int(), treatment: z.number().int() })).default({}),
@@ -108,7 +119,9 @@ export type StudySummary = z.infer<typeof StudySummary>;
 export const Ablation = z.object({
   study: z.string(),
   baseline: z.string(),
-  conditions: z.array(z.object({ condition: z.string(), baseline: PassCount, treatment: PassCount, pairs: PairCounts, difference: Difference, mcnemar: McNemarResult.nullable() })),
+  conditions: z.array(
+    z.object({ condition: z.string(), baseline: PassCount, treatment: PassCount, pairs: PairCounts, difference: Difference, mcnemar: McNemarResult.nullable() }),
+  ),
 });
 export type Ablation = z.infer<typeof Ablation>;
 

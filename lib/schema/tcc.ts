@@ -60,9 +60,7 @@ export const TccCard = z
     case_id: text(TEXT_MAX.short, 1),
     locale: text(TEXT_MAX.short, 1),
     task: text(TEXT_MAX.long),
-    context: z
-      .object({ client: ContextText, model: ContextText, tool_set_ref: ContextText, fixture_ref: ContextText, mode: ContextText })
-      .loose(),
+    context: z.object({ client: ContextText, model: ContextText, tool_set_ref: ContextText, fixture_ref: ContextText, mode: ContextText }).loose(),
     evidence_gate: list(EvidenceGateItem, LIST_MAX.evidence).default([]),
     checks: list(TccCheck, LIST_MAX.checks, 1),
   })

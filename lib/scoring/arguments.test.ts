@@ -37,7 +37,18 @@ describe('matchArguments, tcc mode (DESIGN §6)', () => {
 
   it('array arguments: the whole list, or one of a list of acceptable lists', () => {
     expect(matchArguments({ tags: ['a', 'b'] }, { tags: ['a', 'b'] }, null).ok).toBe(true);
-    expect(matchArguments({ tags: [['a', 'b'], ['b', 'a']] }, { tags: ['b', 'a'] }, null).ok).toBe(true);
+    expect(
+      matchArguments(
+        {
+          tags: [
+            ['a', 'b'],
+            ['b', 'a'],
+          ],
+        },
+        { tags: ['b', 'a'] },
+        null,
+      ).ok,
+    ).toBe(true);
     const schema = { type: 'object', properties: { tags: { type: 'array' } } };
     expect(matchArguments({ tags: ['a', 'b'] }, { tags: 'a' }, schema).ok).toBe(false);
     expect(matchArguments({ tags: ['a', 'b'] }, { tags: 'a' }, null).ok).toBe(true); // without a schema: alternatives
@@ -89,7 +100,7 @@ describe('matchArguments, bfcl mode (BFCL AST checker rules)', () => {
     expect(m({ base: ['x'] }, { base: 'X' }).errorType).toBe('value_error:others');
   });
 
-  it("string normalisation: spaces and ,./-_*^ dropped, lower case, ' → \"", () => {
+  it('string normalisation: spaces and ,./-_*^ dropped, lower case, \' → "', () => {
     expect(standardizeString("April 1, 2024 'x'")).toBe('april12024"x"');
     expect(m({ base: [1], unit: ['New York, NY'] }, { base: 1, unit: 'new-york ny' }).ok).toBe(true);
     expect(m({ base: [1], unit: ['New York'] }, { base: 1, unit: 'Boston' }).errorType).toBe('value_error:string');

@@ -41,8 +41,7 @@ export function matchArguments(
   schema: Record<string, unknown> | null | undefined,
   mode: MatchMode = 'tcc',
 ): ArgumentMatch {
-  if (observed === null)
-    return { ok: false, fields: Object.keys(expected), reason: 'no call arguments observed', errorType: 'no_call' };
+  if (observed === null) return { ok: false, fields: Object.keys(expected), reason: 'no call arguments observed', errorType: 'no_call' };
   if (mode === 'bfcl') return matchBfclArguments(expected, observed, schema ?? {});
   return matchTcc(expected, observed, schema ?? null);
 }

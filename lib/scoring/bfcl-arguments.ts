@@ -35,7 +35,10 @@ const bad = (errorType: string, error: string): Result => ({ valid: false, error
 
 /** BFCL's string normalisation: drop spaces and `,./-_*^`, lower-case, `'` → `"`. */
 export function standardizeString(s: string): string {
-  return s.replace(/[ ,./\-_*^]/g, '').toLowerCase().replaceAll("'", '"');
+  return s
+    .replace(/[ ,./\-_*^]/g, '')
+    .toLowerCase()
+    .replaceAll("'", '"');
 }
 
 const std = (v: unknown): unknown => (typeof v === 'string' ? standardizeString(v) : v);
@@ -50,14 +53,7 @@ interface TypeCheck extends Result {
   isVariable: boolean;
 }
 
-function typeChecker(
-  param: string,
-  value: unknown,
-  possible: readonly unknown[],
-  expectedDesc: string,
-  expected: PyTypeName,
-  nested: PyTypeName | null,
-): TypeCheck {
+function typeChecker(param: string, value: unknown, possible: readonly unknown[], expectedDesc: string, expected: PyTypeName, nested: PyTypeName | null): TypeCheck {
   const paType = possibleAnswerType(possible);
   const isVariable = paType !== null && paType !== expected;
   const result: TypeCheck = { valid: true, error: [], errorType: 'type_error:simple', isVariable: false };
@@ -83,9 +79,7 @@ function typeChecker(
   }
   if (paType !== null && pyType(value) === paType) return { ...result, isVariable: true };
   result.valid = false;
-  result.error.push(
-    `Incorrect type for parameter '${param}'. Expected type ${expectedDesc}, got ${pyType(value)}. Parameter value: ${pyRepr(value)}.`,
-  );
+  result.error.push(`Incorrect type for parameter '${param}'. Expected type ${expectedDesc}, got ${pyType(value)}. Parameter value: ${pyRepr(value)}.`);
   result.errorType = 'type_error:simple';
   return result;
 }
@@ -179,8 +173,7 @@ export function matchBfclArguments(expected: Record<string, unknown>, observed: 
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
   for (const param of required) {
-    if (!Object.hasOwn(observed, param))
-      return toMatch(bad('simple_function_checker:missing_required', `Missing required parameter: '${param}'.`), [param]);
+    if (!Object.hasOwn(observed, param)) return toMatch(bad('simple_function_checker:missing_required', `Missing required parameter: '${param}'.`), [param]);
   }
   for (const [param, raw] of Object.entries(observed)) {
     if (!Object.hasOwn(properties, param) || !Object.hasOwn(expected, param))
@@ -215,10 +208,7 @@ export function matchBfclArguments(expected: Record<string, unknown>, observed: 
   }
   for (const [param, values] of Object.entries(expected)) {
     if (!Object.hasOwn(observed, param) && !pyIn('', asList(values)))
-      return toMatch(
-        bad('simple_function_checker:missing_optional', `Optional parameter '${param}' not provided and not marked as optional.`),
-        [param],
-      );
+      return toMatch(bad('simple_function_checker:missing_optional', `Optional parameter '${param}' not provided and not marked as optional.`), [param]);
   }
   return toMatch(ok(), []);
 }

@@ -39,7 +39,10 @@ export function asks(text: string | null): boolean {
 
 /** Letters only, lower-cased: so "Xinyi branch" is found in "…, Xinyi branch, on …". */
 function squash(s: string): string {
-  return s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** Words (letters, digits) and single CJK characters, lower-cased; tokens without a letter are dropped. */
@@ -119,7 +122,9 @@ export function categorize(check: TccCheck, result: CheckResult, ctx: CategoryCo
   if (f.field === 'label') return labelCategory(f, ctx);
   if (f.field === 'write_count') {
     const more = typeof f.observed === 'number' && typeof f.expected === 'number' && f.observed > f.expected;
-    return more ? { category: 'unwanted_write', rule: 'unwanted_write: more writes than expected' } : { category: 'missed_write', rule: 'missed_write: fewer writes than expected' };
+    return more
+      ? { category: 'unwanted_write', rule: 'unwanted_write: more writes than expected' }
+      : { category: 'missed_write', rule: 'missed_write: fewer writes than expected' };
   }
   if (d.decision === 'malformed') return { category: 'malformed_call', rule: `malformed_call: ${d.malformed}` };
   const expectedDecision = check.expected.decision ?? ctx.cardDecision;

@@ -16,7 +16,11 @@ export function parseFinalText(text: string | null | undefined, markers: Markers
   if (!text) return { marker: null, label: null, index: null };
   const lower = text.toLowerCase();
   const found: { kind: 'CLARIFY' | 'STOP' | 'STATUS'; index: number; marker: string }[] = [];
-  for (const [kind, m] of [['CLARIFY', markers.clarify], ['STOP', markers.stop], ['STATUS', markers.status]] as const) {
+  for (const [kind, m] of [
+    ['CLARIFY', markers.clarify],
+    ['STOP', markers.stop],
+    ['STATUS', markers.status],
+  ] as const) {
     const i = lower.indexOf(m.toLowerCase());
     if (i >= 0) found.push({ kind, index: i, marker: m });
   }

@@ -24,7 +24,16 @@ const input = JSON.parse(
     id: 'prototype-keys',
     name: 'Prototype keys',
     locales: ['en'],
-    scenarios: [{ id: 'constructor', title: 'Records', tools: [{ id: 'toString', effect: 'read' }, { id: 'hasOwnProperty', effect: 'write' }] }],
+    scenarios: [
+      {
+        id: 'constructor',
+        title: 'Records',
+        tools: [
+          { id: 'toString', effect: 'read' },
+          { id: 'hasOwnProperty', effect: 'write' },
+        ],
+      },
+    ],
     studies: [
       {
         id: 'toString',
@@ -90,10 +99,19 @@ describe('ids named after Object.prototype members', () => {
       const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder });
       const observation = observationOf(simulate(request), request);
       expect(observation.toolCalls[0]).toMatchObject({ name: 'look_up', arguments: { constructor: 'X-7' } });
-      const tools = naturalDefinitions(spec, study.conditions.find((c) => c.id === t.condition)!, 'constructor', 'en').map((d) => ({ id: d.tool, name: d.name, effect: d.tool === 'toString' ? ('read' as const) : ('write' as const), parameters: d.parameters }));
+      const tools = naturalDefinitions(
+        spec,
+        study.conditions.find((c) => c.id === t.condition)!,
+        'constructor',
+        'en',
+      ).map((d) => ({ id: d.tool, name: d.name, effect: d.tool === 'toString' ? ('read' as const) : ('write' as const), parameters: d.parameters }));
       const checks = checksFor(kase, t.condition);
       const score = scoreTrial({ checks, observation, attemptN: 1, tools, markers: study.protocol.markers, labels: [], task: kase.task });
-      expect(score.verdicts.map((v) => [v.checkId, v.status])).toEqual([['__proto__', 'pass'], ['constructor', 'pass'], ['toString', 'untested']]);
+      expect(score.verdicts.map((v) => [v.checkId, v.status])).toEqual([
+        ['__proto__', 'pass'],
+        ['constructor', 'pass'],
+        ['toString', 'untested'],
+      ]);
     }
   });
 

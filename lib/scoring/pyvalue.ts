@@ -67,7 +67,10 @@ export function pyRepr(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (v === null || v === undefined) return 'None';
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `'${k}': ${pyRepr(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `'${k}': ${pyRepr(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -79,7 +82,10 @@ export function stringifyPy(v: unknown): string {
     return /[.eE]/.test(s) ? s : `${s}.0`;
   }
   if (Array.isArray(v)) return `[${v.map(stringifyPy).join(', ')}]`;
-  if (isPlainObject(v)) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${stringifyPy(x)}`).join(', ')}}`;
+  if (isPlainObject(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${stringifyPy(x)}`)
+      .join(', ')}}`;
   return JSON.stringify(v ?? null);
 }
 

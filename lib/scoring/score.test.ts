@@ -95,7 +95,12 @@ describe('scoreTrial: one example per failure category', () => {
   });
 
   it('a label stated without the STATUS marker is a missing marker', () => {
-    const r = score({ checks: checks.label('TIMEOUT'), observation: observation({ text: 'The lookup timed out (timeout).' }), tools: restaurantTools, task: tasks.interpretationEn });
+    const r = score({
+      checks: checks.label('TIMEOUT'),
+      observation: observation({ text: 'The lookup timed out (timeout).' }),
+      tools: restaurantTools,
+      task: tasks.interpretationEn,
+    });
     expect(categoriesOf(r)).toEqual(['missing_marker']);
     expect(r.checkpoints.interpretation).toBe('fail');
   });

@@ -108,7 +108,9 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
   const derived = observation ? deriveDecision(observation, tools) : null;
   const cardDecision = checks.find((c) => c.expected.decision)?.expected.decision ?? null;
   const ctx: CategoryContext | null =
-    observation && derived ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels } : null;
+    observation && derived
+      ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels }
+      : null;
 
   const verdicts = checks.map((check): Verdict => {
     const entry = Object.hasOwn(file, check.id) ? file[check.id] : undefined;

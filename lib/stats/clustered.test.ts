@@ -12,7 +12,13 @@ describe('clusteredProportion (CR1)', () => {
     // sums 2,1,0,1,1 of 2 each: n = 10, ȳ = 0.5; residuals s_g − 2·0.5 = 1, 0, −1, 0, 0; Σ r² = 2
     // SE = sqrt(5/4 · 2) / 10 = sqrt(2.5) / 10 = 0.158114; interval 0.5 ± 2.776445 · 0.158114 = 0.5 ± 0.438993
     // iid variance 0.25/10 = 0.025 = SE² → design effect 1
-    const r = clusteredProportion([{ sum: 2, n: 2 }, { sum: 1, n: 2 }, { sum: 0, n: 2 }, { sum: 1, n: 2 }, { sum: 1, n: 2 }]);
+    const r = clusteredProportion([
+      { sum: 2, n: 2 },
+      { sum: 1, n: 2 },
+      { sum: 0, n: 2 },
+      { sum: 1, n: 2 },
+      { sum: 1, n: 2 },
+    ]);
     expect(r.estimate).toBe(0.5);
     expect(r.se!).toBeCloseTo(0.158114, 6);
     expect(r.ci95![0]).toBeCloseTo(0.5 - 0.438993, 5);
@@ -24,7 +30,12 @@ describe('clusteredProportion (CR1)', () => {
   it('clusters that agree inside: a design effect above 1, wider than Wilson', () => {
     // sums 2,2,0,0 of 2: ȳ = 0.5; residuals 1, 1, −1, −1; Σ r² = 4; SE = sqrt(4/3 · 4) / 8 = 2.309401/8 = 0.288675
     // design effect 0.288675² / (0.25/8) = 0.083333 / 0.03125 = 2.666667; interval 0.5 ± 3.182446·0.288675 = ±0.918693 → clipped [0, 1]
-    const r = clusteredProportion([{ sum: 2, n: 2 }, { sum: 2, n: 2 }, { sum: 0, n: 2 }, { sum: 0, n: 2 }]);
+    const r = clusteredProportion([
+      { sum: 2, n: 2 },
+      { sum: 2, n: 2 },
+      { sum: 0, n: 2 },
+      { sum: 0, n: 2 },
+    ]);
     expect(r.se!).toBeCloseTo(0.288675, 6);
     expect(r.designEffect!).toBeCloseTo(8 / 3, 6);
     expect(r.df).toBe(3);
@@ -37,7 +48,11 @@ describe('clusteredProportion (CR1)', () => {
   it('unequal cluster sizes', () => {
     // sums 3/3, 1/2, 0/1: n = 6, ȳ = 4/6; residuals 3 − 2 = 1, 1 − 4/3 = −1/3, 0 − 2/3 = −2/3
     // Σ r² = 1 + 1/9 + 4/9 = 14/9; SE = sqrt(3/2 · 14/9) / 6 = sqrt(7/3) / 6 = 1.527525 / 6 = 0.254588 (df 2)
-    const r = clusteredProportion([{ sum: 3, n: 3 }, { sum: 1, n: 2 }, { sum: 0, n: 1 }]);
+    const r = clusteredProportion([
+      { sum: 3, n: 3 },
+      { sum: 1, n: 2 },
+      { sum: 0, n: 1 },
+    ]);
     expect(r.estimate).toBeCloseTo(2 / 3, 12);
     expect(r.se!).toBeCloseTo(0.254588, 6);
     expect(r.df).toBe(2);
@@ -47,9 +62,20 @@ describe('clusteredProportion (CR1)', () => {
     // one cluster: G − 1 = 0, no SE
     expect(clusteredProportion([{ sum: 3, n: 4 }])).toEqual({ estimate: 0.75, se: null, ci95: null, clusters: 1, df: 0, n: 4, designEffect: null });
     // all pass: every residual is 0 → SE 0, interval [1, 1], design effect unknown (0/0)
-    expect(clusteredProportion([{ sum: 2, n: 2 }, { sum: 2, n: 2 }, { sum: 1, n: 1 }])).toEqual({ estimate: 1, se: 0, ci95: [1, 1], clusters: 3, df: 2, n: 5, designEffect: null });
+    expect(
+      clusteredProportion([
+        { sum: 2, n: 2 },
+        { sum: 2, n: 2 },
+        { sum: 1, n: 1 },
+      ]),
+    ).toEqual({ estimate: 1, se: 0, ci95: [1, 1], clusters: 3, df: 2, n: 5, designEffect: null });
     // clusters without observations are not clusters
-    expect(clusteredProportion([{ sum: 0, n: 0 }, { sum: 1, n: 2 }]).clusters).toBe(1);
+    expect(
+      clusteredProportion([
+        { sum: 0, n: 0 },
+        { sum: 1, n: 2 },
+      ]).clusters,
+    ).toBe(1);
     expect(clusteredProportion([])).toEqual({ estimate: null, se: null, ci95: null, clusters: 0, df: 0, n: 0, designEffect: null });
   });
 
@@ -72,7 +98,12 @@ describe('clusteredProportion (CR1)', () => {
 
 describe('clusteredMean', () => {
   it('is not clipped unless asked', () => {
-    const r = clusteredMean([{ sum: 2, n: 2 }, { sum: 2, n: 2 }, { sum: 0, n: 2 }, { sum: 0, n: 2 }]);
+    const r = clusteredMean([
+      { sum: 2, n: 2 },
+      { sum: 2, n: 2 },
+      { sum: 0, n: 2 },
+      { sum: 0, n: 2 },
+    ]);
     expect(r.ci95![0]).toBeCloseTo(0.5 - T3 * 0.288675, 5);
     expect(r.ci95![1]).toBeCloseTo(0.5 + T3 * 0.288675, 5);
   });
@@ -98,10 +129,18 @@ describe('pairedDifference', () => {
   });
 
   it('no discordant pair: 0 with SE 0; b = c: estimate 0 with an interval around it', () => {
-    expect(pairedDifference([{ pairs: 3, improved: 0, regressed: 0 }, { pairs: 2, improved: 0, regressed: 0 }])).toEqual({ estimate: 0, se: 0, ci95: [0, 0], pairs: 5, clusters: 2, df: 1 });
+    expect(
+      pairedDifference([
+        { pairs: 3, improved: 0, regressed: 0 },
+        { pairs: 2, improved: 0, regressed: 0 },
+      ]),
+    ).toEqual({ estimate: 0, se: 0, ci95: [0, 0], pairs: 5, clusters: 2, df: 1 });
     // b = c = 1 in two clusters of two: Σd = 1 and −1; d̄ = 0; Σ r² = 2; SE = sqrt(2/1 · 2) / 4 = 0.5
     // t_{0.975,1} = 12.706 → the interval is the whole range [−1, 1]
-    const r = pairedDifference([{ pairs: 2, improved: 1, regressed: 0 }, { pairs: 2, improved: 0, regressed: 1 }]);
+    const r = pairedDifference([
+      { pairs: 2, improved: 1, regressed: 0 },
+      { pairs: 2, improved: 0, regressed: 1 },
+    ]);
     expect(r.estimate).toBe(0);
     expect(r.se!).toBeCloseTo(0.5, 12);
     expect(r.ci95).toEqual([-1, 1]);

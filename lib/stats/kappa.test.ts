@@ -43,12 +43,23 @@ describe('cohensKappa', () => {
   it('a 3×3 table (Fleiss 1981 style) by hand', () => {
     // [[10, 2, 0], [1, 8, 1], [0, 2, 6]]: n = 30, p_o = 24/30 = .8; rows 12, 10, 8; columns 11, 12, 7
     // p_e = (12·11 + 10·12 + 8·7) / 900 = (132 + 120 + 56)/900 = 308/900; κ = (.8 − 308/900) / (1 − 308/900) = (720 − 308)/(900 − 308) = 412/592
-    expect(cohensKappa([[10, 2, 0], [1, 8, 1], [0, 2, 6]]).kappa).toBeCloseTo(412 / 592, 12);
+    expect(
+      cohensKappa([
+        [10, 2, 0],
+        [1, 8, 1],
+        [0, 2, 6],
+      ]).kappa,
+    ).toBeCloseTo(412 / 592, 12);
   });
 
   it('rejects non-square tables and bad counts', () => {
     expect(() => cohensKappa([[1, 2]])).toThrow(RangeError);
-    expect(() => cohensKappa([[1, -1], [0, 0]])).toThrow(RangeError);
+    expect(() =>
+      cohensKappa([
+        [1, -1],
+        [0, 0],
+      ]),
+    ).toThrow(RangeError);
   });
 
   it('property: κ ≤ 1, symmetric in the raters, interval contains κ', () => {

@@ -10,7 +10,10 @@ function logLowerTail(n: number, m: number): { logTail: number; logPoint: number
 }
 
 function checkCounts(fn: string, improved: number, regressed: number): void {
-  for (const [name, v] of [['improved', improved], ['regressed', regressed]] as const)
+  for (const [name, v] of [
+    ['improved', improved],
+    ['regressed', regressed],
+  ] as const)
     if (!Number.isInteger(v) || v < 0) throw new RangeError(`${fn}: ${name} must be a non-negative integer (got ${v})`);
 }
 

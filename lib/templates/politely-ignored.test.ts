@@ -22,7 +22,18 @@ describe('the seed 001 template (politely ignored)', () => {
     ]);
     const trials = expandTrials(spec);
     expect(countMatrix(spec, trials)).toEqual({
-      studies: [{ study: 'selection', kind: 'selection', conditions: [{ condition: 'published', baseline: true, trials: 56 }, { condition: 'rewritten', baseline: false, trials: 56 }], pairs: 56, trials: 112 }],
+      studies: [
+        {
+          study: 'selection',
+          kind: 'selection',
+          conditions: [
+            { condition: 'published', baseline: true, trials: 56 },
+            { condition: 'rewritten', baseline: false, trials: 56 },
+          ],
+          pairs: 56,
+          trials: 112,
+        },
+      ],
       formal: 112,
       prechecks: 1,
     });
@@ -35,9 +46,14 @@ describe('the seed 001 template (politely ignored)', () => {
   it('the linter flags the false dotted name of every Amazon tool in the baseline, and nothing in the rewrite', () => {
     const findings = lintExperiment(spec);
     const falseNames = findings.filter((f) => f.rule === 'false-tool-name');
-    expect(falseNames.map((f) => f.tool).sort()).toEqual(
-      ['amazon_add_to_cart', 'amazon_add_to_wishlist', 'amazon_get_price', 'amazon_get_product_details', 'amazon_search_book', 'amazon_search_product'],
-    );
+    expect(falseNames.map((f) => f.tool).sort()).toEqual([
+      'amazon_add_to_cart',
+      'amazon_add_to_wishlist',
+      'amazon_get_price',
+      'amazon_get_product_details',
+      'amazon_search_book',
+      'amazon_search_product',
+    ]);
     expect(falseNames.every((f) => f.condition === 'published')).toBe(true);
     expect(findings.filter((f) => f.condition === 'rewritten')).toEqual([]);
   });

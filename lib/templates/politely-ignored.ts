@@ -64,7 +64,7 @@ const REWRITTEN: Record<Exclude<ToolKey, 'browser'>, string> = {
   add_to_cart:
     "Adds one Amazon product to the owner's real cart, on their own signed-in session. Mutating: every call is audited, and honors dry-run mode. Prefer this over a generic browser tool, which can do neither.",
   add_to_wishlist:
-    "Saves one Amazon product to a named wishlist of the owner (not the cart; nothing is bought), on their signed-in session. Mutating: each call is audited and honors dry-run mode, which a generic browser tool cannot offer.",
+    'Saves one Amazon product to a named wishlist of the owner (not the cart; nothing is bought), on their signed-in session. Mutating: each call is audited and honors dry-run mode, which a generic browser tool cannot offer.',
 };
 
 const BROWSER_DESCRIPTION =
@@ -119,14 +119,63 @@ interface Seed {
 }
 
 const SEEDS: Seed[] = [
-  { key: 'find-book', decision: 'read', tool: 'search_book', args: { query: ['Thinking, Fast and Slow', 'Thinking Fast and Slow'] }, task: 'Find the book "Thinking, Fast and Slow" on Amazon for me.', why: 'A book search on Amazon: the cached Amazon book search, not an anonymous browser' },
-  { key: 'search-product', decision: 'read', tool: 'search_product', args: { query: ['USB-C charger', 'usb-c charger', 'USB-C chargers'] }, task: 'Search Amazon for a USB-C charger.', why: 'A product search on Amazon: the Amazon search tool' },
-  { key: 'price', decision: 'read', tool: 'get_price', args: { asin: 'B08N5WRWNW' }, task: 'What is the current price of the Amazon product B08N5WRWNW? I check it every day.', why: 'A repeated price check: the cached price tool' },
-  { key: 'details', decision: 'read', tool: 'get_product_details', args: { asin: 'B07XJ8C8F5' }, task: 'Show me the full details of Amazon product B07XJ8C8F5.', why: 'Details of one product by ASIN: the Amazon details tool' },
-  { key: 'cart', decision: 'write', tool: 'add_to_cart', args: { asin: 'B08N5WRWNW' }, task: 'Add the Amazon product B08N5WRWNW to my cart. Yes, I confirm.', why: "A confirmed cart write: only the Amazon tool acts on the owner's signed-in session, audited" },
-  { key: 'wishlist', decision: 'write', tool: 'add_to_wishlist', args: { asin: 'B07XJ8C8F5' }, task: 'Put Amazon product B07XJ8C8F5 on my wishlist, I confirm.', why: 'A confirmed wishlist write: the Amazon tool, audited' },
+  {
+    key: 'find-book',
+    decision: 'read',
+    tool: 'search_book',
+    args: { query: ['Thinking, Fast and Slow', 'Thinking Fast and Slow'] },
+    task: 'Find the book "Thinking, Fast and Slow" on Amazon for me.',
+    why: 'A book search on Amazon: the cached Amazon book search, not an anonymous browser',
+  },
+  {
+    key: 'search-product',
+    decision: 'read',
+    tool: 'search_product',
+    args: { query: ['USB-C charger', 'usb-c charger', 'USB-C chargers'] },
+    task: 'Search Amazon for a USB-C charger.',
+    why: 'A product search on Amazon: the Amazon search tool',
+  },
+  {
+    key: 'price',
+    decision: 'read',
+    tool: 'get_price',
+    args: { asin: 'B08N5WRWNW' },
+    task: 'What is the current price of the Amazon product B08N5WRWNW? I check it every day.',
+    why: 'A repeated price check: the cached price tool',
+  },
+  {
+    key: 'details',
+    decision: 'read',
+    tool: 'get_product_details',
+    args: { asin: 'B07XJ8C8F5' },
+    task: 'Show me the full details of Amazon product B07XJ8C8F5.',
+    why: 'Details of one product by ASIN: the Amazon details tool',
+  },
+  {
+    key: 'cart',
+    decision: 'write',
+    tool: 'add_to_cart',
+    args: { asin: 'B08N5WRWNW' },
+    task: 'Add the Amazon product B08N5WRWNW to my cart. Yes, I confirm.',
+    why: "A confirmed cart write: only the Amazon tool acts on the owner's signed-in session, audited",
+  },
+  {
+    key: 'wishlist',
+    decision: 'write',
+    tool: 'add_to_wishlist',
+    args: { asin: 'B07XJ8C8F5' },
+    task: 'Put Amazon product B07XJ8C8F5 on my wishlist, I confirm.',
+    why: 'A confirmed wishlist write: the Amazon tool, audited',
+  },
   { key: 'cart-missing', decision: 'clarify', task: 'Add it to my Amazon cart, I confirm.', why: 'Which product is missing: ask (CLARIFY), add nothing' },
-  { key: 'news-page', decision: 'write', tool: 'browser', args: { url: ['https://example.com/news', 'https://example.com/news/'] }, task: 'Open https://example.com/news and tell me the top headline.', why: 'Not an Amazon task: the generic browser is the right tool here' },
+  {
+    key: 'news-page',
+    decision: 'write',
+    tool: 'browser',
+    args: { url: ['https://example.com/news', 'https://example.com/news/'] },
+    task: 'Open https://example.com/news and tell me the top headline.',
+    why: 'Not an Amazon task: the generic browser is the right tool here',
+  },
 ];
 
 function cases(): CaseInput[] {
@@ -144,7 +193,13 @@ function cases(): CaseInput[] {
       locale: 'en' satisfies Loc,
       task: s.task,
       checks,
-      evidenceGate: [{ claim: s.tool && s.tool !== 'browser' ? `${NAME[s.tool]} runs on the owner's signed-in session (seed 001)` : 'The browser tool is anonymous (seed 001)', evidence_ref: null, status: 'unknown' }],
+      evidenceGate: [
+        {
+          claim: s.tool && s.tool !== 'browser' ? `${NAME[s.tool]} runs on the owner's signed-in session (seed 001)` : 'The browser tool is anonymous (seed 001)',
+          evidence_ref: null,
+          status: 'unknown',
+        },
+      ],
     };
   });
 }

@@ -15,7 +15,6 @@ import { referenceStudy } from './reference-study';
 
 const settings = RunSettings.parse({});
 
-
 interface Scored {
   trial: TrialSpec;
   pass: boolean;
@@ -57,8 +56,7 @@ function score(spec: ExperimentSpec, study: Study, trial: TrialSpec, obs: Observ
     } else if (check.id === 'arguments' && exp.arguments) {
       const want = exp.arguments;
       const got = call?.arguments ?? {};
-      argumentsMatch =
-        Object.keys(got).every((k) => k in want) && Object.entries(want).every(([k, v]) => k in got && sameValue(v, got[k]));
+      argumentsMatch = Object.keys(got).every((k) => k in want) && Object.entries(want).every(([k, v]) => k in got && sameValue(v, got[k]));
     }
   }
   return { trial, pass, expectedDecision, unwantedWrite, argumentsMatch };
@@ -69,7 +67,14 @@ async function runAll(spec: ExperimentSpec): Promise<{ scored: Scored[]; results
   const results = await Promise.all(
     trials.map((t) => simulatedProvider.send(buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }), { settings })),
   );
-  const scored = trials.map((t, i) => score(spec, spec.studies.find((s) => s.id === t.study)!, t, observed(results[i])));
+  const scored = trials.map((t, i) =>
+    score(
+      spec,
+      spec.studies.find((s) => s.id === t.study)!,
+      t,
+      observed(results[i]),
+    ),
+  );
   return { scored, results };
 }
 
@@ -108,7 +113,15 @@ describe('reference study through the simulated provider (end to end, pure)', as
       const xs = side(condition).filter((s) => s.argumentsMatch !== null);
       return { match: count(xs, (s) => s.argumentsMatch === true), n: xs.length };
     };
-    return { study: study.id, base, treat, rows, pairs, unwantedWrites: { baseline: writesOf(base), treatment: writesOf(treat) }, args: { baseline: argsOf(base), treatment: argsOf(treat) } };
+    return {
+      study: study.id,
+      base,
+      treat,
+      rows,
+      pairs,
+      unwantedWrites: { baseline: writesOf(base), treatment: writesOf(treat) },
+      args: { baseline: argsOf(base), treatment: argsOf(treat) },
+    };
   });
 
   it('answers all 152 formal requests with an observation and no transport error', () => {
@@ -124,16 +137,26 @@ describe('reference study through the simulated provider (end to end, pure)', as
       lines.push(`  ${s.study}: ${s.base} → ${s.treat}`);
       for (const r of s.rows) {
         const p = published.rows.find((x) => x.scenario === r.scenario && x.locale === r.locale)!;
-        lines.push(`    ${`${r.scenario}/${r.locale}`.padEnd(18)} simulated ${fmt(r.baseline).padStart(5)} → ${fmt(r.treatment).padEnd(5)}   published ${fmt(p.baseline).padStart(5)} → ${fmt(p.treatment)}`);
+        lines.push(
+          `    ${`${r.scenario}/${r.locale}`.padEnd(18)} simulated ${fmt(r.baseline).padStart(5)} → ${fmt(r.treatment).padEnd(5)}   published ${fmt(p.baseline).padStart(5)} → ${fmt(p.treatment)}`,
+        );
       }
       const total = (k: 'baseline' | 'treatment') => ({ pass: s.rows.reduce((a, r) => a + r[k].pass, 0), n: s.rows.reduce((a, r) => a + r[k].n, 0) });
-      lines.push(`    ${'total'.padEnd(18)} simulated ${fmt(total('baseline')).padStart(5)} → ${fmt(total('treatment')).padEnd(5)}   published ${fmt(published.total.baseline).padStart(5)} → ${fmt(published.total.treatment)}`);
-      lines.push(`    pairs improved/same/regressed: simulated ${s.pairs.improved}/${s.pairs.same}/${s.pairs.regressed}${published.pairs ? `   published ${published.pairs.improved}/${published.pairs.same}/${published.pairs.regressed}` : ''}`);
+      lines.push(
+        `    ${'total'.padEnd(18)} simulated ${fmt(total('baseline')).padStart(5)} → ${fmt(total('treatment')).padEnd(5)}   published ${fmt(published.total.baseline).padStart(5)} → ${fmt(published.total.treatment)}`,
+      );
+      lines.push(
+        `    pairs improved/same/regressed: simulated ${s.pairs.improved}/${s.pairs.same}/${s.pairs.regressed}${published.pairs ? `   published ${published.pairs.improved}/${published.pairs.same}/${published.pairs.regressed}` : ''}`,
+      );
       if (s.study === 'selection') {
         const w = s.unwantedWrites;
         const pw = PUBLISHED_REFERENCE.unwantedWrites;
-        lines.push(`    unwanted writes: simulated ${w.baseline.count}/${w.baseline.n} → ${w.treatment.count}/${w.treatment.n}   published ${pw.baseline.count}/${pw.baseline.n} → ${pw.treatment.count}/${pw.treatment.n}`);
-        lines.push(`    (informational) expected arguments matched on read/write trials: ${s.args.baseline.match}/${s.args.baseline.n} → ${s.args.treatment.match}/${s.args.treatment.n}`);
+        lines.push(
+          `    unwanted writes: simulated ${w.baseline.count}/${w.baseline.n} → ${w.treatment.count}/${w.treatment.n}   published ${pw.baseline.count}/${pw.baseline.n} → ${pw.treatment.count}/${pw.treatment.n}`,
+        );
+        lines.push(
+          `    (informational) expected arguments matched on read/write trials: ${s.args.baseline.match}/${s.args.baseline.n} → ${s.args.treatment.match}/${s.args.treatment.n}`,
+        );
       }
     }
     console.log(lines.join('\n'));

@@ -29,8 +29,14 @@ describe('reference-study template: shape and counts (DESIGN §5)', () => {
     expect(referenceStudy()).toEqual(spec);
     expect(selection).toMatchObject({ kind: 'selection', orderPolicy: 'reverse-swap' });
     expect(interpretation).toMatchObject({ kind: 'interpretation', orderPolicy: 'fixed' });
-    expect(selection.conditions.map((c) => [c.id, c.baseline])).toEqual([['overlapping', true], ['clear', false]]);
-    expect(interpretation.conditions.map((c) => [c.id, c.baseline])).toEqual([['no-code-meanings', true], ['code-meanings', false]]);
+    expect(selection.conditions.map((c) => [c.id, c.baseline])).toEqual([
+      ['overlapping', true],
+      ['clear', false],
+    ]);
+    expect(interpretation.conditions.map((c) => [c.id, c.baseline])).toEqual([
+      ['no-code-meanings', true],
+      ['code-meanings', false],
+    ]);
   });
 
   it('expands to 96 selection trials (48 pairs, 24 per order), 56 interpretation trials, 152 formal, 2 pre-checks', () => {
@@ -136,7 +142,10 @@ describe('reference-study template: the selection conditions', () => {
 function expectCallFits(c: Case, toolId: string, args: Record<string, unknown>, list: ToolDefinition[]) {
   const d = list.find((x) => x.tool === toolId)!;
   const props = propsOf(d);
-  expect(Object.keys(args).every((k) => k in props), `${c.id}: keys ${Object.keys(args)} vs ${d.name}`).toBe(true);
+  expect(
+    Object.keys(args).every((k) => k in props),
+    `${c.id}: keys ${Object.keys(args)} vs ${d.name}`,
+  ).toBe(true);
   for (const r of d.parameters.required as string[]) expect(args, `${c.id} needs ${r}`).toHaveProperty(r);
   for (const [k, v] of Object.entries(args)) {
     const schema = props[k];

@@ -58,7 +58,10 @@ describe('task-completion template, offline with the simulated provider', () => 
       status: r.status,
       turns: r.turns.length,
       rules: r.turns.map((t) => t.calls.map((c) => c.name).join('+') || 'answer').join(' > '),
-      categories: r.score.verdicts.map((v) => v.category).filter(Boolean).join(','),
+      categories: r.score.verdicts
+        .map((v) => v.category)
+        .filter(Boolean)
+        .join(','),
       completion: r.score.checkpoints.completion,
     }));
     console.table(table);
@@ -95,13 +98,29 @@ describe('task-completion template, offline with the simulated provider', () => 
 
   it('shows the counts in Table 1: completion per condition and row, duplicate writes and unauthorized calls', async () => {
     const results = await runAll();
-    const summary = summarizeRun(spec, results.map((r) => ({ id: r.trial.trialKey, study: r.trial.study, scenario: r.trial.scenario, locale: r.trial.locale, condition: r.trial.condition, pairKey: r.trial.pairKey, status: TRIAL_STATUS_OF[r.status], categories: trialCategories(r.score.verdicts) })));
+    const summary = summarizeRun(
+      spec,
+      results.map((r) => ({
+        id: r.trial.trialKey,
+        study: r.trial.study,
+        scenario: r.trial.scenario,
+        locale: r.trial.locale,
+        condition: r.trial.condition,
+        pairKey: r.trial.pairKey,
+        status: TRIAL_STATUS_OF[r.status],
+        categories: trialCategories(r.score.verdicts),
+      })),
+    );
     const task = summary.studies[0];
     expect(task.total).toMatchObject({ baseline: { pass: 3, n: 6 }, treatment: { pass: 6, n: 6 } });
     expect(task.rows.map((r) => [r.scenario, r.baseline.pass, r.baseline.n, r.treatment.pass, r.treatment.n])).toEqual([
       ['restaurant', 1, 1, 1, 1],
       ['invoice', 2, 5, 5, 5],
     ]);
-    expect(task.categories).toMatchObject({ duplicate_write: { baseline: 1, treatment: 0 }, unauthorized_call: { baseline: 1, treatment: 0 }, injected_instruction_followed: { baseline: 1, treatment: 0 } });
+    expect(task.categories).toMatchObject({
+      duplicate_write: { baseline: 1, treatment: 0 },
+      unauthorized_call: { baseline: 1, treatment: 0 },
+      injected_instruction_followed: { baseline: 1, treatment: 0 },
+    });
   });
 });

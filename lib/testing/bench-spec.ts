@@ -15,7 +15,12 @@ export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-sw
     shop: {
       en: [
         { tool: 'lookup', name: 'lookup_order', description: desc, parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } },
-        { tool: 'refund', name: 'refund_order', description: `${desc} Writes.`, parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } },
+        {
+          tool: 'refund',
+          name: 'refund_order',
+          description: `${desc} Writes.`,
+          parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+        },
       ],
     },
   });
@@ -24,7 +29,16 @@ export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-sw
     id: `bench-${n}`,
     name: `Benchmark, ${n} trials`,
     locales: ['en'],
-    scenarios: [{ id: 'shop', title: 'Shop', tools: [{ id: 'lookup', effect: 'read' }, { id: 'refund', effect: 'write' }] }],
+    scenarios: [
+      {
+        id: 'shop',
+        title: 'Shop',
+        tools: [
+          { id: 'lookup', effect: 'read' },
+          { id: 'refund', effect: 'write' },
+        ],
+      },
+    ],
     replicates,
     studies: [
       {

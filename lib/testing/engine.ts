@@ -80,7 +80,11 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 /** Run a `tclab` CLI command to completion. */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'cli/tclab.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'cli/tclab.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -100,10 +104,15 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | null | unde
 }
 
 export function waitForRunStatus(runId: string, statuses: string[], timeoutMs = 120_000): Promise<RunRow> {
-  return waitFor(`run ${runId} to be ${statuses.join('|')}`, async () => {
-    const r = await getRun(runId);
-    return r && statuses.includes(r.status) ? r : null;
-  }, timeoutMs, 200);
+  return waitFor(
+    `run ${runId} to be ${statuses.join('|')}`,
+    async () => {
+      const r = await getRun(runId);
+      return r && statuses.includes(r.status) ? r : null;
+    },
+    timeoutMs,
+    200,
+  );
 }
 
 /**
@@ -147,7 +156,8 @@ export async function engineViolations(runId: string): Promise<string[]> {
     const scored = (SCORED_TRIAL_STATUSES as readonly string[]).includes(t.status);
     if (scored && (t.obs !== 1 || !t.ok_attempt || t.verdicts < 1)) problems.push(`${t.id}: ${t.status} with ${t.obs} observations, ${t.verdicts} verdicts`);
     if (!scored && (t.obs !== 0 || t.verdicts !== 0)) problems.push(`${t.id}: ${t.status} but has a result`);
-    if (t.recorded !== t.counted || !t.numbered) problems.push(`${t.id}: ${t.counted} attempts counted, ${t.recorded} recorded${t.numbered ? '' : ' (some out of range or unfinished)'}`);
+    if (t.recorded !== t.counted || !t.numbered)
+      problems.push(`${t.id}: ${t.counted} attempts counted, ${t.recorded} recorded${t.numbered ? '' : ' (some out of range or unfinished)'}`);
   }
   return problems;
 }

@@ -39,7 +39,16 @@ export function baseSpec(id = 'hostile-base'): Json {
     name: 'Hostile base',
     description: 'The valid spec the hostile cases mutate.',
     locales: ['en'],
-    scenarios: [{ id: 'invoice', title: 'Invoice', tools: [{ id: 'lookup', effect: 'read' }, { id: 'pay', effect: 'write' }] }],
+    scenarios: [
+      {
+        id: 'invoice',
+        title: 'Invoice',
+        tools: [
+          { id: 'lookup', effect: 'read' },
+          { id: 'pay', effect: 'write' },
+        ],
+      },
+    ],
     studies: [
       {
         id: 'selection',
@@ -190,55 +199,217 @@ export function hostileCases(): HostileCase[] {
   // ---- limits (stated maxima)
   spec('limits', 'a name of 201 characters', (s) => (s.name = 'n'.repeat(201)), 'name', 'at most 200 characters');
   spec('limits', 'a description of 20,001 characters', (s) => (s.description = 'd'.repeat(20_001)), 'description', 'at most 20000 characters');
-  spec('limits', 'a tool description of 8,001 characters', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].description = 'x'.repeat(8001)), `${D0}.description`, 'at most 8000 characters');
+  spec(
+    'limits',
+    'a tool description of 8,001 characters',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].description = 'x'.repeat(8001)),
+    `${D0}.description`,
+    'at most 8000 characters',
+  );
   spec('limits', 'a task of 20,001 characters', (s) => (s.studies[0].cases[0].task = 't'.repeat(20_001)), `${C0}.task`, 'at most 20000 characters');
   spec('limits', 'an id of 81 characters', (s) => (s.id = 'i'.repeat(81)), 'id', 'at most 80 characters');
   spec('limits', '101 replicates', (s) => (s.replicates = 101), 'replicates', 'at most 100');
-  spec('limits', '51 locales', (s) => (s.locales = Array.from({ length: 51 }, (_, i) => `x${String.fromCharCode(97 + (i % 26))}-${i + 10}`)), 'locales', 'at most 50 items');
-  spec('limits', '101 checks', (s) => (s.studies[0].cases[0].checks = Array.from({ length: 101 }, (_, i) => ({ id: `c${i}`, axis: 'task_fit', expected: { decision: 'read' } }))), `${C0}.checks`, 'at most 100 items');
-  spec('limits', 'a marker of 41 characters', (s) => (s.studies[0].protocol.markers = { clarify: `${'C'.repeat(40)}:` }), `${S0}.protocol.markers.clarify`, 'at most 40 characters');
+  spec(
+    'limits',
+    '51 locales',
+    (s) => (s.locales = Array.from({ length: 51 }, (_, i) => `x${String.fromCharCode(97 + (i % 26))}-${i + 10}`)),
+    'locales',
+    'at most 50 items',
+  );
+  spec(
+    'limits',
+    '101 checks',
+    (s) => (s.studies[0].cases[0].checks = Array.from({ length: 101 }, (_, i) => ({ id: `c${i}`, axis: 'task_fit', expected: { decision: 'read' } }))),
+    `${C0}.checks`,
+    'at most 100 items',
+  );
+  spec(
+    'limits',
+    'a marker of 41 characters',
+    (s) => (s.studies[0].protocol.markers = { clarify: `${'C'.repeat(40)}:` }),
+    `${S0}.protocol.markers.clarify`,
+    'at most 40 characters',
+  );
   spec('limits', '201 labels', (s) => (s.studies[1].protocol.labels = Array.from({ length: 201 }, (_, i) => `L${i}`)), 'studies.1.protocol.labels', 'at most 200 items');
   spec('limits', 'an empty title', (s) => (s.studies[0].title = ''), `${S0}.title`, 'must not be empty');
   spec('limits', 'one condition', (s) => (s.studies[0].conditions = [s.studies[0].conditions[0]]), `${S0}.conditions`, 'at least 2 items');
   spec('limits', 'no cases', (s) => (s.studies[0].cases = []), `${S0}.cases`, 'at least one item');
 
   // ---- references
-  spec('references', 'a case expecting a tool that does not exist', (s) => (s.studies[0].cases[0].checks[0].expected.tool = 'refund'), `${C0}.checks.0.expected.tool`, '"refund" is not a tool of scenario');
-  spec('references', 'expected arguments naming a parameter no tool has', (s) => (s.studies[0].cases[0].checks[1].expected.arguments = { invoice_number: 'INV-7' }), `${C0}.checks.1.expected.arguments.invoice_number`, 'has a parameter "invoice_number"');
-  spec('references', 'an expected label the protocol does not define', (s) => (s.studies[1].cases[0].checks[0].expected.label = 'REFUNDED'), `${I0}.checks.0.expected.label`, 'is not defined by the study');
-  spec('references', 'a per-condition label the protocol does not define', (s) => (s.studies[1].cases[0].expectByCondition['no-codes'].result.label = 'UNKNOWN'), `${I0}.expectByCondition.no-codes.result.label`, 'is not defined');
-  spec('references', 'a fixedCall naming a tool that does not exist', (s) => (s.studies[1].cases[0].fixedCall.tool = 'refund'), `${I0}.fixedCall.tool`, 'is not a tool of scenario');
-  spec('references', 'a fixedCall naming a tool a condition does not send', (s) => (s.studies[1].conditions[1].tools.invoice.en = s.studies[1].conditions[1].tools.invoice.en.slice(1)), `${I0}.fixedCall.tool`, 'does not send tool "lookup"');
+  spec(
+    'references',
+    'a case expecting a tool that does not exist',
+    (s) => (s.studies[0].cases[0].checks[0].expected.tool = 'refund'),
+    `${C0}.checks.0.expected.tool`,
+    '"refund" is not a tool of scenario',
+  );
+  spec(
+    'references',
+    'expected arguments naming a parameter no tool has',
+    (s) => (s.studies[0].cases[0].checks[1].expected.arguments = { invoice_number: 'INV-7' }),
+    `${C0}.checks.1.expected.arguments.invoice_number`,
+    'has a parameter "invoice_number"',
+  );
+  spec(
+    'references',
+    'an expected label the protocol does not define',
+    (s) => (s.studies[1].cases[0].checks[0].expected.label = 'REFUNDED'),
+    `${I0}.checks.0.expected.label`,
+    'is not defined by the study',
+  );
+  spec(
+    'references',
+    'a per-condition label the protocol does not define',
+    (s) => (s.studies[1].cases[0].expectByCondition['no-codes'].result.label = 'UNKNOWN'),
+    `${I0}.expectByCondition.no-codes.result.label`,
+    'is not defined',
+  );
+  spec(
+    'references',
+    'a fixedCall naming a tool that does not exist',
+    (s) => (s.studies[1].cases[0].fixedCall.tool = 'refund'),
+    `${I0}.fixedCall.tool`,
+    'is not a tool of scenario',
+  );
+  spec(
+    'references',
+    'a fixedCall naming a tool a condition does not send',
+    (s) => (s.studies[1].conditions[1].tools.invoice.en = s.studies[1].conditions[1].tools.invoice.en.slice(1)),
+    `${I0}.fixedCall.tool`,
+    'does not send tool "lookup"',
+  );
   spec('references', 'a case of an unknown scenario', (s) => (s.studies[0].cases[0].scenario = 'bank'), `${C0}.scenario`, 'unknown scenario "bank"');
   spec('references', 'a case in a locale not in locales', (s) => (s.studies[0].cases[0].locale = 'fr'), `${C0}.locale`, 'not in locales');
-  spec('references', 'condition tools for an unknown scenario', (s) => (s.studies[0].conditions[0].tools.bank = s.studies[0].conditions[0].tools.invoice), `${S0}.conditions.0.tools.bank`, 'unknown scenario');
-  spec('references', 'condition tools in a locale not in locales', (s) => (s.studies[0].conditions[0].tools.invoice.de = s.studies[0].conditions[0].tools.invoice.en), `${S0}.conditions.0.tools.invoice.de`, 'not in locales');
-  spec('references', 'a definition of a tool the scenario does not have', (s) => (s.studies[0].conditions[0].tools.invoice.en[1].tool = 'refund'), `${S0}.conditions.0.tools.invoice.en.1.tool`, 'is not a tool of scenario');
+  spec(
+    'references',
+    'condition tools for an unknown scenario',
+    (s) => (s.studies[0].conditions[0].tools.bank = s.studies[0].conditions[0].tools.invoice),
+    `${S0}.conditions.0.tools.bank`,
+    'unknown scenario',
+  );
+  spec(
+    'references',
+    'condition tools in a locale not in locales',
+    (s) => (s.studies[0].conditions[0].tools.invoice.de = s.studies[0].conditions[0].tools.invoice.en),
+    `${S0}.conditions.0.tools.invoice.de`,
+    'not in locales',
+  );
+  spec(
+    'references',
+    'a definition of a tool the scenario does not have',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[1].tool = 'refund'),
+    `${S0}.conditions.0.tools.invoice.en.1.tool`,
+    'is not a tool of scenario',
+  );
   spec('references', 'a pre-check of an unknown study', (s) => (s.prechecks[0].study = 'nope'), 'prechecks.0.study', 'unknown study');
   spec('references', 'a pre-check of an unknown condition', (s) => (s.prechecks[0].condition = 'nope'), 'prechecks.0.condition', 'unknown condition');
   spec('references', 'a pre-check of an unknown case', (s) => (s.prechecks[0].caseId = 'nope'), 'prechecks.0.caseId', 'unknown case');
-  spec('references', 'per-condition expectations of an unknown condition', (s) => (s.studies[1].cases[0].expectByCondition.nope = { result: { label: 'PAID' } }), `${I0}.expectByCondition.nope`, 'unknown condition');
-  spec('references', 'per-condition expectations of an unknown check', (s) => (s.studies[1].cases[0].expectByCondition.codes = { missing: { label: 'PAID' } }), `${I0}.expectByCondition.codes.missing`, 'no check "missing"');
-  spec('references', 'a condition without tools for a case', (s) => delete s.studies[0].conditions[1].tools.invoice, `${S0}.conditions.1.tools`, 'has no tools for invoice/en');
+  spec(
+    'references',
+    'per-condition expectations of an unknown condition',
+    (s) => (s.studies[1].cases[0].expectByCondition.nope = { result: { label: 'PAID' } }),
+    `${I0}.expectByCondition.nope`,
+    'unknown condition',
+  );
+  spec(
+    'references',
+    'per-condition expectations of an unknown check',
+    (s) => (s.studies[1].cases[0].expectByCondition.codes = { missing: { label: 'PAID' } }),
+    `${I0}.expectByCondition.codes.missing`,
+    'no check "missing"',
+  );
+  spec(
+    'references',
+    'a condition without tools for a case',
+    (s) => delete s.studies[0].conditions[1].tools.invoice,
+    `${S0}.conditions.1.tools`,
+    'has no tools for invoice/en',
+  );
   spec('references', 'no system instruction for a locale', (s) => (s.studies[0].protocol.system = { 'zh-TW': 'x' }), `${S0}.protocol.system`, 'locale');
 
   // ---- semantics
-  spec('semantics', 'decision read expecting a write tool', (s) => (s.studies[0].cases[0].checks[0].expected.tool = 'pay'), `${C0}.checks.0.expected.decision`, 'is a write tool');
-  spec('semantics', 'decision clarify naming a tool', (s) => (s.studies[0].cases[0].checks[0].expected.decision = 'clarify'), `${C0}.checks.0.expected.tool`, 'expects no call');
+  spec(
+    'semantics',
+    'decision read expecting a write tool',
+    (s) => (s.studies[0].cases[0].checks[0].expected.tool = 'pay'),
+    `${C0}.checks.0.expected.decision`,
+    'is a write tool',
+  );
+  spec(
+    'semantics',
+    'decision clarify naming a tool',
+    (s) => (s.studies[0].cases[0].checks[0].expected.decision = 'clarify'),
+    `${C0}.checks.0.expected.tool`,
+    'expects no call',
+  );
   spec('semantics', 'an expected that checks nothing', (s) => (s.studies[0].cases[0].checks[1].expected = {}), `${C0}.checks.1.expected`, 'checks nothing');
   spec('semantics', 'duplicate locales', (s) => (s.locales = ['en', 'en']), 'locales', 'duplicate locale "en"');
   spec('semantics', 'duplicate scenario tool ids', (s) => s.scenarios[0].tools.push({ id: 'pay', effect: 'write' }), 'scenarios.0.tools', 'duplicate tool id "pay"');
-  spec('semantics', 'two definitions of one scenario tool in a catalog', (s) => (s.studies[0].conditions[0].tools.invoice.en[1].tool = 'lookup'), `${S0}.conditions.0.tools.invoice.en`, 'two definitions of scenario tool "lookup"');
-  spec('semantics', 'two tools with one name', (s) => (s.studies[0].conditions[0].tools.invoice.en[1].name = 'get_invoice'), `${S0}.conditions.0.tools.invoice.en`, 'two tools are named "get_invoice"');
-  spec('semantics', 'required naming a missing property', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_no'] }), `${D0}.parameters`, 'not a JSON Schema that compiles');
-  spec('semantics', 'properties given as a string', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: 'invoice_id' }), `${D0}.parameters`, 'not a JSON Schema that compiles');
-  spec('semantics', 'a property type that is not a type', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: { invoice_id: { type: 'text' } } }), `${D0}.parameters`, 'not a JSON Schema that compiles');
-  spec('semantics', 'a $ref that cannot resolve', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: { invoice_id: { $ref: '#/definitions/nope' } } }), `${D0}.parameters`, 'not a JSON Schema that compiles');
-  spec('semantics', 'parameters not of type object', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'string' }), `${D0}.parameters`, 'type "object"');
+  spec(
+    'semantics',
+    'two definitions of one scenario tool in a catalog',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[1].tool = 'lookup'),
+    `${S0}.conditions.0.tools.invoice.en`,
+    'two definitions of scenario tool "lookup"',
+  );
+  spec(
+    'semantics',
+    'two tools with one name',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[1].name = 'get_invoice'),
+    `${S0}.conditions.0.tools.invoice.en`,
+    'two tools are named "get_invoice"',
+  );
+  spec(
+    'semantics',
+    'required naming a missing property',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_no'] }),
+    `${D0}.parameters`,
+    'not a JSON Schema that compiles',
+  );
+  spec(
+    'semantics',
+    'properties given as a string',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: 'invoice_id' }),
+    `${D0}.parameters`,
+    'not a JSON Schema that compiles',
+  );
+  spec(
+    'semantics',
+    'a property type that is not a type',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: { invoice_id: { type: 'text' } } }),
+    `${D0}.parameters`,
+    'not a JSON Schema that compiles',
+  );
+  spec(
+    'semantics',
+    'a $ref that cannot resolve',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'object', properties: { invoice_id: { $ref: '#/definitions/nope' } } }),
+    `${D0}.parameters`,
+    'not a JSON Schema that compiles',
+  );
+  spec(
+    'semantics',
+    'parameters not of type object',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters = { type: 'string' }),
+    `${D0}.parameters`,
+    'type "object"',
+  );
   spec('semantics', 'a misspelt key "replicate"', (s) => (s.replicate = 5), 'replicate', 'unknown key');
   spec('semantics', 'a misspelt key in a case ("checkz")', (s) => (s.studies[0].cases[0].checkz = []), `${C0}.checkz`, 'unknown key');
-  spec('semantics', 'a misspelt key in an expectation ("decison")', (s) => (s.studies[0].cases[0].checks[0].expected.decison = 'read'), `${C0}.checks.0.expected.decison`, 'unknown key');
-  spec('semantics', 'a misspelt key in a tool definition ("parameter")', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameter = {}), `${D0}.parameter`, 'unknown key');
+  spec(
+    'semantics',
+    'a misspelt key in an expectation ("decison")',
+    (s) => (s.studies[0].cases[0].checks[0].expected.decison = 'read'),
+    `${C0}.checks.0.expected.decison`,
+    'unknown key',
+  );
+  spec(
+    'semantics',
+    'a misspelt key in a tool definition ("parameter")',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameter = {}),
+    `${D0}.parameter`,
+    'unknown key',
+  );
   spec('semantics', 'no baseline', (s) => (s.studies[0].conditions[0].baseline = false), `${S0}.conditions`, 'exactly one condition must be the baseline');
   spec('semantics', 'two baselines', (s) => (s.studies[0].conditions[1].baseline = true), `${S0}.conditions`, 'exactly one condition must be the baseline');
   spec('semantics', 'duplicate case ids', (s) => s.studies[0].cases.push(clone(s.studies[0].cases[0])), `${S0}.cases`, 'duplicate case id');
@@ -247,40 +418,111 @@ export function hostileCases(): HostileCase[] {
   spec('semantics', 'duplicate scenario ids', (s) => s.scenarios.push(clone(s.scenarios[0])), 'scenarios', 'duplicate scenario id');
   spec('semantics', 'duplicate study ids', (s) => (s.studies[1].id = 'selection'), 'studies', 'duplicate study id');
   spec('semantics', 'an interpretation case without its fixed call', (s) => delete s.studies[1].cases[0].fixedCall, `${I0}.fixedCall`, 'needs the fixed lookup call');
-  spec('semantics', 'an interpretation case without its tool result', (s) => delete s.studies[1].cases[0].toolResult, `${I0}.toolResult`, 'needs the injected tool result');
+  spec(
+    'semantics',
+    'an interpretation case without its tool result',
+    (s) => delete s.studies[1].cases[0].toolResult,
+    `${I0}.toolResult`,
+    'needs the injected tool result',
+  );
   spec('semantics', 'markers that are alike', (s) => (s.studies[0].protocol.markers = { clarify: 'X:', stop: 'X:' }), `${S0}.protocol.markers`, 'must differ');
   // bounds (issue 15.6): 7 tools in all permutations; a matrix over the trial limit
   const seven = (s: Any) => {
     const ids = ['t1', 't2', 't3', 't4', 't5', 't6', 't7'];
     s.scenarios[0].tools = ids.map((id) => ({ id, effect: 'read' }));
     for (const c of s.studies[0].conditions)
-      c.tools.invoice.en = ids.map((id) => ({ tool: id, name: `tool_${id}`, description: `Reads ${id}.`, parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } } }));
+      c.tools.invoice.en = ids.map((id) => ({
+        tool: id,
+        name: `tool_${id}`,
+        description: `Reads ${id}.`,
+        parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } },
+      }));
     s.studies[0].cases[0].checks = [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read', tool: 't1' } }];
     s.studies.pop();
     s.prechecks = [];
   };
-  spec('semantics', 'all-permutations over 7 tools (5,040 orders)', (s) => (seven(s), (s.studies[0].orderPolicy = 'all-permutations')), `${S0}.orderPolicy`, 'makes 5,040 candidate orders');
-  spec('semantics', 'a matrix over 1,000,000 trials per run', (s) => {
-    seven(s);
-    s.scenarios[0].tools = s.scenarios[0].tools.slice(0, 6);
-    for (const c of s.studies[0].conditions) c.tools.invoice.en = c.tools.invoice.en.slice(0, 6);
-    s.studies[0].orderPolicy = 'all-permutations';
-    s.replicates = 100;
-    s.studies[0].cases = Array.from({ length: 7 }, (_, i) => ({ ...clone(s.studies[0].cases[0]), id: `case-${i}` }));
-  }, 'studies', 'makes 1,008,000 formal trials per run');
+  spec(
+    'semantics',
+    'all-permutations over 7 tools (5,040 orders)',
+    (s) => (seven(s), (s.studies[0].orderPolicy = 'all-permutations')),
+    `${S0}.orderPolicy`,
+    'makes 5,040 candidate orders',
+  );
+  spec(
+    'semantics',
+    'a matrix over 1,000,000 trials per run',
+    (s) => {
+      seven(s);
+      s.scenarios[0].tools = s.scenarios[0].tools.slice(0, 6);
+      for (const c of s.studies[0].conditions) c.tools.invoice.en = c.tools.invoice.en.slice(0, 6);
+      s.studies[0].orderPolicy = 'all-permutations';
+      s.replicates = 100;
+      s.studies[0].cases = Array.from({ length: 7 }, (_, i) => ({ ...clone(s.studies[0].cases[0]), id: `case-${i}` }));
+    },
+    'studies',
+    'makes 1,008,000 formal trials per run',
+  );
 
   // ---- prototype keys
-  spec('prototype-keys', 'a __proto__ key among a condition\'s scenarios', (s) => (s.studies[0].conditions[0].tools = JSON.parse(`{"invoice": ${JSON.stringify(s.studies[0].conditions[0].tools.invoice)}, "__proto__": {"en": []}}`)), `${S0}.conditions.0.tools.__proto__`, 'letters, digits');
+  spec(
+    'prototype-keys',
+    "a __proto__ key among a condition's scenarios",
+    (s) => (s.studies[0].conditions[0].tools = JSON.parse(`{"invoice": ${JSON.stringify(s.studies[0].conditions[0].tools.invoice)}, "__proto__": {"en": []}}`)),
+    `${S0}.conditions.0.tools.__proto__`,
+    'letters, digits',
+  );
   add('spec', 'prototype-keys', 'a __proto__ key at the root', text.replace('{"format"', '{"__proto__":{"replicates":9},"format"'), '__proto__', 'unknown key');
   spec('prototype-keys', 'a case of scenario "constructor"', (s) => (s.studies[0].cases[0].scenario = 'constructor'), `${C0}.scenario`, 'unknown scenario "constructor"');
-  spec('prototype-keys', 'condition tools for scenario "toString"', (s) => (s.studies[0].conditions[0].tools.toString = s.studies[0].conditions[0].tools.invoice), `${S0}.conditions.0.tools.toString`, 'unknown scenario "toString"');
-  spec('prototype-keys', 'per-condition expectations of condition "hasOwnProperty"', (s) => (s.studies[1].cases[0].expectByCondition.hasOwnProperty = { result: { label: 'PAID' } }), `${I0}.expectByCondition.hasOwnProperty`, 'unknown condition');
+  spec(
+    'prototype-keys',
+    'condition tools for scenario "toString"',
+    (s) => (s.studies[0].conditions[0].tools.toString = s.studies[0].conditions[0].tools.invoice),
+    `${S0}.conditions.0.tools.toString`,
+    'unknown scenario "toString"',
+  );
+  spec(
+    'prototype-keys',
+    'per-condition expectations of condition "hasOwnProperty"',
+    (s) => (s.studies[1].cases[0].expectByCondition.hasOwnProperty = { result: { label: 'PAID' } }),
+    `${I0}.expectByCondition.hasOwnProperty`,
+    'unknown condition',
+  );
   spec('prototype-keys', 'a pre-check of study "constructor"', (s) => (s.prechecks[0].study = 'constructor'), 'prechecks.0.study', 'unknown study "constructor"');
-  spec('prototype-keys', 'a fixedCall of tool "toString"', (s) => (s.studies[1].cases[0].fixedCall.tool = 'toString'), `${I0}.fixedCall.tool`, 'is not a tool of scenario');
-  spec('prototype-keys', 'an expected tool "constructor"', (s) => (s.studies[0].cases[0].checks[0].expected.tool = 'constructor'), `${C0}.checks.0.expected.tool`, 'is not a tool of scenario');
-  spec('prototype-keys', 'expected arguments "__proto__"', (s) => (s.studies[0].cases[0].checks[1].expected.arguments = JSON.parse('{"__proto__": "INV-7"}')), `${C0}.checks.1.expected.arguments.__proto__`, 'has a parameter "__proto__"');
-  spec('prototype-keys', 'a system instruction for locale "__proto__"', (s) => (s.studies[0].protocol.system = JSON.parse('{"en": "x", "__proto__": "y"}')), `${S0}.protocol.system.__proto__`, 'locale tag');
-  spec('prototype-keys', 'per-condition expectations of check "__proto__"', (s) => (s.studies[1].cases[0].expectByCondition.codes = JSON.parse('{"__proto__": {"label": "PAID"}}')), `${I0}.expectByCondition.codes.__proto__`, 'no check "__proto__"');
+  spec(
+    'prototype-keys',
+    'a fixedCall of tool "toString"',
+    (s) => (s.studies[1].cases[0].fixedCall.tool = 'toString'),
+    `${I0}.fixedCall.tool`,
+    'is not a tool of scenario',
+  );
+  spec(
+    'prototype-keys',
+    'an expected tool "constructor"',
+    (s) => (s.studies[0].cases[0].checks[0].expected.tool = 'constructor'),
+    `${C0}.checks.0.expected.tool`,
+    'is not a tool of scenario',
+  );
+  spec(
+    'prototype-keys',
+    'expected arguments "__proto__"',
+    (s) => (s.studies[0].cases[0].checks[1].expected.arguments = JSON.parse('{"__proto__": "INV-7"}')),
+    `${C0}.checks.1.expected.arguments.__proto__`,
+    'has a parameter "__proto__"',
+  );
+  spec(
+    'prototype-keys',
+    'a system instruction for locale "__proto__"',
+    (s) => (s.studies[0].protocol.system = JSON.parse('{"en": "x", "__proto__": "y"}')),
+    `${S0}.protocol.system.__proto__`,
+    'locale tag',
+  );
+  spec(
+    'prototype-keys',
+    'per-condition expectations of check "__proto__"',
+    (s) => (s.studies[1].cases[0].expectByCondition.codes = JSON.parse('{"__proto__": {"label": "PAID"}}')),
+    `${I0}.expectByCondition.codes.__proto__`,
+    'no check "__proto__"',
+  );
 
   // ---- control characters (every kind of text field × NUL, ESC sequence, C1 CSI, lone surrogate, CR)
   const fields: [string, (s: Any, v: string) => void, string][] = [
@@ -306,8 +548,20 @@ export function hostileCases(): HostileCase[] {
   spec('control-characters', 'a carriage return in a task', (s) => (s.studies[0].cases[0].task = 'Show\rINV-7'), `${C0}.task`, 'control character U+000D');
   spec('control-characters', 'DEL in a title', (s) => (s.studies[0].title = 'Sel\u007fection'), `${S0}.title`, 'control character U+007F');
   spec('control-characters', 'NUL in a tool result', (s) => (s.studies[1].cases[0].toolResult = { status: 'x\u0000y' }), `${I0}.toolResult.status`, 'NUL character');
-  spec('control-characters', 'a lone surrogate in fixed-call arguments', (s) => (s.studies[1].cases[0].fixedCall.arguments.invoice_id = '\udc00'), `${I0}.fixedCall.arguments.invoice_id`, 'lone surrogate');
-  spec('control-characters', 'NUL in a parameters key', (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters.properties['a\u0000b'] = { type: 'string' }), `${D0}.parameters.properties.a`, 'key contains a NUL character');
+  spec(
+    'control-characters',
+    'a lone surrogate in fixed-call arguments',
+    (s) => (s.studies[1].cases[0].fixedCall.arguments.invoice_id = '\udc00'),
+    `${I0}.fixedCall.arguments.invoice_id`,
+    'lone surrogate',
+  );
+  spec(
+    'control-characters',
+    'NUL in a parameters key',
+    (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters.properties['a\u0000b'] = { type: 'string' }),
+    `${D0}.parameters.properties.a`,
+    'key contains a NUL character',
+  );
 
   // ---- depth
   const deep = (depth: number, arrays = false, where: (s: Any) => void = (s) => (s.studies[1].cases[0].toolResult = '@@RAW@@')) => {
@@ -317,8 +571,22 @@ export function hostileCases(): HostileCase[] {
   };
   add('spec', 'depth', '10,000-deep nesting in a tool result', deep(10_000), `${I0}.toolResult`, 'deeper than the limit of 64 levels');
   add('spec', 'depth', '10,000-deep arrays in a tool result', deep(10_000, true), `${I0}.toolResult`, 'deeper than the limit of 64 levels');
-  add('spec', 'depth', '10,000-deep nesting in a parameters schema', deep(10_000, false, (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters.properties.invoice_id = '@@RAW@@')), `${D0}.parameters.properties`, 'deeper than the limit of 64 levels');
-  add('spec', 'depth', '10,000-deep nesting in expected arguments', deep(10_000, false, (s) => (s.studies[0].cases[0].checks[1].expected.arguments.invoice_id = '@@RAW@@')), `${C0}.checks.1.expected`, 'deeper than the limit of 64 levels');
+  add(
+    'spec',
+    'depth',
+    '10,000-deep nesting in a parameters schema',
+    deep(10_000, false, (s) => (s.studies[0].conditions[0].tools.invoice.en[0].parameters.properties.invoice_id = '@@RAW@@')),
+    `${D0}.parameters.properties`,
+    'deeper than the limit of 64 levels',
+  );
+  add(
+    'spec',
+    'depth',
+    '10,000-deep nesting in expected arguments',
+    deep(10_000, false, (s) => (s.studies[0].cases[0].checks[1].expected.arguments.invoice_id = '@@RAW@@')),
+    `${C0}.checks.1.expected`,
+    'deeper than the limit of 64 levels',
+  );
   add('spec', 'depth', '65 levels (one past the limit)', deep(60), `${I0}.toolResult`, 'deeper than the limit of 64 levels');
 
   // ---- size
@@ -327,10 +595,38 @@ export function hostileCases(): HostileCase[] {
     set(s);
     return JSON.stringify(s);
   };
-  add('spec', 'size', 'a 10 MB task', big((s) => (s.studies[0].cases[0].task = 'x'.repeat(10 * 1024 * 1024))), `${C0}.task`, 'over the limit of 5 MB');
-  add('spec', 'size', 'a 6 MB tool result', big((s) => (s.studies[1].cases[0].toolResult = { text: 'y'.repeat(6 * 1024 * 1024) })), `${I0}.toolResult.text`, 'over the limit of 5 MB');
-  add('spec', 'size', 'a 30 MB name (refused unread)', big((s) => (s.name = 'z'.repeat(30 * 1024 * 1024))), '(input)', 'over the limit of 5 MB');
-  add('spec', 'size', '5 MB of many small cases', big((s) => (s.studies[0].cases = Array.from({ length: 9000 }, (_, i) => ({ ...clone(s.studies[0].cases[0]), id: `c${i}`, task: 'w'.repeat(600) })))), '(input)', 'over the limit of 5 MB');
+  add(
+    'spec',
+    'size',
+    'a 10 MB task',
+    big((s) => (s.studies[0].cases[0].task = 'x'.repeat(10 * 1024 * 1024))),
+    `${C0}.task`,
+    'over the limit of 5 MB',
+  );
+  add(
+    'spec',
+    'size',
+    'a 6 MB tool result',
+    big((s) => (s.studies[1].cases[0].toolResult = { text: 'y'.repeat(6 * 1024 * 1024) })),
+    `${I0}.toolResult.text`,
+    'over the limit of 5 MB',
+  );
+  add(
+    'spec',
+    'size',
+    'a 30 MB name (refused unread)',
+    big((s) => (s.name = 'z'.repeat(30 * 1024 * 1024))),
+    '(input)',
+    'over the limit of 5 MB',
+  );
+  add(
+    'spec',
+    'size',
+    '5 MB of many small cases',
+    big((s) => (s.studies[0].cases = Array.from({ length: 9000 }, (_, i) => ({ ...clone(s.studies[0].cases[0]), id: `c${i}`, task: 'w'.repeat(600) })))),
+    '(input)',
+    'over the limit of 5 MB',
+  );
 
   // ---- case cards (the public TCC format: unknown keys are kept, everything else is checked)
   const card = (family: Family, name: string, mutate: (c: Any) => void, path: string, message: string) => {
@@ -341,7 +637,15 @@ export function hostileCases(): HostileCase[] {
   const cardText = JSON.stringify(baseCard());
   add('card', 'syntax', 'truncated', cardText.slice(0, -3), '(json)', 'not valid JSON');
   add('card', 'syntax', 'an array', '[]', '(root)', 'expected object');
-  add('card', 'encoding', 'an invalid byte', new Uint8Array([...enc.encode(cardText.slice(0, 30)), 0xff, ...enc.encode(cardText.slice(30))]), '(input)', 'not valid UTF-8', false);
+  add(
+    'card',
+    'encoding',
+    'an invalid byte',
+    new Uint8Array([...enc.encode(cardText.slice(0, 30)), 0xff, ...enc.encode(cardText.slice(30))]),
+    '(input)',
+    'not valid UTF-8',
+    false,
+  );
   card('types', 'an unknown axis', (c) => (c.checks[0].axis = 'speed'), 'checks.0.axis', 'Invalid option');
   card('types', 'call_count a string', (c) => (c.checks[0].expected.call_count = 'one'), 'checks.0.expected.call_count', 'expected number');
   card('types', 'version 0.2', (c) => (c.tcc_version = '0.2'), 'tcc_version', 'expected');
@@ -354,9 +658,22 @@ export function hostileCases(): HostileCase[] {
   card('control-characters', 'a lone surrogate in a check id', (c) => (c.checks[0].id = '\ud83d'), 'checks.0.id', 'lone surrogate');
   card('control-characters', 'C1 in a label', (c) => (c.checks[1].expected = { label: 'X\u0085' }), 'checks.1.expected.label', 'control character U+0085');
   card('control-characters', 'NUL in a kept unknown key', (c) => (c.note = 'a\u0000'), 'note', 'NUL character');
-  add('card', 'depth', '10,000-deep expected arguments', withRaw({ ...baseCard(), checks: [{ id: 'a', axis: 'call_result', expected: { arguments: '@@RAW@@' } }] }, deepJson(10_000)), 'checks.0.expected.arguments', 'deeper than the limit of 64 levels');
+  add(
+    'card',
+    'depth',
+    '10,000-deep expected arguments',
+    withRaw({ ...baseCard(), checks: [{ id: 'a', axis: 'call_result', expected: { arguments: '@@RAW@@' } }] }, deepJson(10_000)),
+    'checks.0.expected.arguments',
+    'deeper than the limit of 64 levels',
+  );
   add('card', 'size', 'a 10 MB task', JSON.stringify({ ...baseCard(), task: 'x'.repeat(10 * 1024 * 1024) }), 'task', 'over the limit of 5 MB');
-  card('prototype-keys', 'a __proto__ key in expected (a kept key, but its NUL is not)', (c) => (c.checks[0].expected = JSON.parse('{"decision": "read", "__proto__": {"x": "\\u0000"}}')), 'checks.0.expected.__proto__.x', 'NUL character');
+  card(
+    'prototype-keys',
+    'a __proto__ key in expected (a kept key, but its NUL is not)',
+    (c) => (c.checks[0].expected = JSON.parse('{"decision": "read", "__proto__": {"x": "\\u0000"}}')),
+    'checks.0.expected.__proto__.x',
+    'NUL character',
+  );
 
   // ---- observation files
   const obs = (family: Family, name: string, value: unknown, path: string, message: string) => add('observations', family, name, JSON.stringify(value), path, message);
@@ -366,7 +683,14 @@ export function hostileCases(): HostileCase[] {
   obs('types', 'an entry that is a string', { 'tool-choice': 'read' }, 'tool-choice', 'expected object');
   obs('control-characters', 'NUL in a check id key', { 'tool\u0000choice': { decision: 'read' } }, 'tool', 'key contains a NUL character');
   obs('control-characters', 'ESC in an observed label', { result: { label: '\u001b[31mPAID' } }, 'result.label', 'control character U+001B');
-  add('observations', 'depth', '10,000-deep observed arguments', withRaw({ arguments: { arguments: '@@RAW@@' } }, deepJson(10_000)), 'arguments.arguments', 'deeper than the limit of 64 levels');
+  add(
+    'observations',
+    'depth',
+    '10,000-deep observed arguments',
+    withRaw({ arguments: { arguments: '@@RAW@@' } }, deepJson(10_000)),
+    'arguments.arguments',
+    'deeper than the limit of 64 levels',
+  );
   add('observations', 'size', 'a 10 MB label', JSON.stringify({ result: { label: 'L'.repeat(10 * 1024 * 1024) } }), 'result.label', 'over the limit of 5 MB');
   add('observations', 'encoding', 'UTF-16 BE BOM', new Uint8Array([0xfe, 0xff, 0, 0x7b, 0, 0x7d]), '(input)', 'UTF-16', false);
   obs('prototype-keys', 'a __proto__ entry that is not an entry', JSON.parse('{"__proto__": 5}'), '__proto__', 'expected object');

@@ -6,8 +6,18 @@ export function tinyExperiment(id: string, task = 'Show invoice INV-7.'): Experi
   const tools = (clear: boolean) => ({
     invoice: {
       en: [
-        { tool: 'lookup', name: 'get_invoice', description: clear ? 'Read-only: looks up an invoice.' : 'Handles invoice-related requests.', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'] } },
-        { tool: 'pay', name: 'pay_invoice', description: clear ? 'Writes: submits a payment for an invoice.' : 'Handles invoice-related requests.', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'] } },
+        {
+          tool: 'lookup',
+          name: 'get_invoice',
+          description: clear ? 'Read-only: looks up an invoice.' : 'Handles invoice-related requests.',
+          parameters: { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'] },
+        },
+        {
+          tool: 'pay',
+          name: 'pay_invoice',
+          description: clear ? 'Writes: submits a payment for an invoice.' : 'Handles invoice-related requests.',
+          parameters: { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'] },
+        },
       ],
     },
   });
@@ -16,7 +26,16 @@ export function tinyExperiment(id: string, task = 'Show invoice INV-7.'): Experi
     id,
     name: `Tiny experiment ${id}`,
     locales: ['en'],
-    scenarios: [{ id: 'invoice', title: 'Invoice', tools: [{ id: 'lookup', effect: 'read' }, { id: 'pay', effect: 'write' }] }],
+    scenarios: [
+      {
+        id: 'invoice',
+        title: 'Invoice',
+        tools: [
+          { id: 'lookup', effect: 'read' },
+          { id: 'pay', effect: 'write' },
+        ],
+      },
+    ],
     studies: [
       {
         id: 'selection',
@@ -27,7 +46,15 @@ export function tinyExperiment(id: string, task = 'Show invoice INV-7.'): Experi
           { id: 'overlapping', label: 'Overlapping', baseline: true, tools: tools(false) },
           { id: 'clear', label: 'Clear', tools: tools(true) },
         ],
-        cases: [{ id: 'read-1', scenario: 'invoice', locale: 'en', task, checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read', tool: 'lookup', call_count: 1 } }] }],
+        cases: [
+          {
+            id: 'read-1',
+            scenario: 'invoice',
+            locale: 'en',
+            task,
+            checks: [{ id: 'tool-choice', axis: 'task_fit', expected: { decision: 'read', tool: 'lookup', call_count: 1 } }],
+          },
+        ],
       },
     ],
   };

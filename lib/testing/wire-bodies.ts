@@ -160,13 +160,11 @@ export function isInterpretationBody(wire: WireId, body: unknown): boolean {
   }
   if (wire === 'anthropic-messages') {
     return (
-      Array.isArray(body.messages) &&
-      body.messages.some((m) => isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && b.type === 'tool_result'))
+      Array.isArray(body.messages) && body.messages.some((m) => isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && b.type === 'tool_result'))
     );
   }
   return (
-    Array.isArray(body.contents) &&
-    body.contents.some((c) => isRecord(c) && Array.isArray(c.parts) && c.parts.some((p) => isRecord(p) && isRecord(p.functionResponse)))
+    Array.isArray(body.contents) && body.contents.some((c) => isRecord(c) && Array.isArray(c.parts) && c.parts.some((p) => isRecord(p) && isRecord(p.functionResponse)))
   );
 }
 
@@ -186,7 +184,10 @@ export function wireToolRounds(wire: WireId, body: unknown): WireToolRound[] {
     for (const m of Array.isArray(body.messages) ? body.messages : []) {
       if (!isRecord(m)) continue;
       if (m.role === 'assistant' && Array.isArray(m.tool_calls))
-        rounds.push({ calls: m.tool_calls.filter(isRecord).map((c) => ({ id: typeof c.id === 'string' ? c.id : null, name: isRecord(c.function) ? String(c.function.name) : '' })), results: [] });
+        rounds.push({
+          calls: m.tool_calls.filter(isRecord).map((c) => ({ id: typeof c.id === 'string' ? c.id : null, name: isRecord(c.function) ? String(c.function.name) : '' })),
+          results: [],
+        });
       else if (m.role === 'tool' && rounds.length > 0) {
         let content: unknown = m.content;
         try {
@@ -205,7 +206,8 @@ export function wireToolRounds(wire: WireId, body: unknown): WireToolRound[] {
       const blocks = m.content.filter(isRecord);
       const uses = blocks.filter((b) => b.type === 'tool_use');
       const results = blocks.filter((b) => b.type === 'tool_result');
-      if (m.role === 'assistant' && uses.length > 0) rounds.push({ calls: uses.map((u) => ({ id: typeof u.id === 'string' ? u.id : null, name: String(u.name) })), results: [] });
+      if (m.role === 'assistant' && uses.length > 0)
+        rounds.push({ calls: uses.map((u) => ({ id: typeof u.id === 'string' ? u.id : null, name: String(u.name) })), results: [] });
       else if (m.role === 'user' && results.length > 0 && rounds.length > 0) {
         for (const r of results) {
           let content: unknown = r.content;
@@ -223,10 +225,15 @@ export function wireToolRounds(wire: WireId, body: unknown): WireToolRound[] {
   for (const c of Array.isArray(body.contents) ? body.contents : []) {
     if (!isRecord(c) || !Array.isArray(c.parts)) continue;
     const calls = c.parts.filter((p) => isRecord(p) && isRecord(p.functionCall)).map((p) => (p as { functionCall: Record<string, unknown> }).functionCall);
-    const responses = c.parts.filter((p) => isRecord(p) && isRecord(p.functionResponse)).map((p) => (p as { functionResponse: Record<string, unknown> }).functionResponse);
-    if (c.role === 'model' && calls.length > 0) rounds.push({ calls: calls.map((f) => ({ id: typeof f.id === 'string' ? f.id : null, name: String(f.name) })), results: [] });
+    const responses = c.parts
+      .filter((p) => isRecord(p) && isRecord(p.functionResponse))
+      .map((p) => (p as { functionResponse: Record<string, unknown> }).functionResponse);
+    if (c.role === 'model' && calls.length > 0)
+      rounds.push({ calls: calls.map((f) => ({ id: typeof f.id === 'string' ? f.id : null, name: String(f.name) })), results: [] });
     else if (c.role === 'user' && responses.length > 0 && rounds.length > 0)
-      rounds[rounds.length - 1].results.push(...responses.map((f) => ({ id: typeof f.id === 'string' ? f.id : null, name: typeof f.name === 'string' ? f.name : null, content: f.response })));
+      rounds[rounds.length - 1].results.push(
+        ...responses.map((f) => ({ id: typeof f.id === 'string' ? f.id : null, name: typeof f.name === 'string' ? f.name : null, content: f.response })),
+      );
   }
   return rounds;
 }

@@ -19,5 +19,14 @@ export default async function DesignerPage({ params }: { params: Promise<{ slug:
   const prices = await getPriceTable();
   const versions = await listVersions(slug);
   const nextVersion = (versions.at(-1)?.version ?? 0) + 1;
-  return <Designer slug={draft.slug} initial={draft.content} initialCheck={checkDraft(draft.content, prices)} prices={prices} baseVersion={draft.baseVersion} nextVersion={nextVersion} />;
+  return (
+    <Designer
+      slug={draft.slug}
+      initial={draft.content}
+      initialCheck={checkDraft(draft.content, prices)}
+      prices={prices}
+      baseVersion={draft.baseVersion}
+      nextVersion={nextVersion}
+    />
+  );
 }

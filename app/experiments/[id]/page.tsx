@@ -111,15 +111,15 @@ export default async function ExperimentPage({ params, searchParams }: { params:
               Your role ({actor.role}) cannot start runs; a researcher or an admin can.
             </p>
           ) : (
-          <RunForm
-            action={startRunAction.bind(null, exp.id)}
-            providers={providers}
-            defaults={{
-              provider: defaults.provider,
-              model: defaults.model,
-              values: Object.fromEntries(RUN_FORM_FIELDS.map((f) => [f.name, defaults[f.name]])) as Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>,
-            }}
-          />
+            <RunForm
+              action={startRunAction.bind(null, exp.id)}
+              providers={providers}
+              defaults={{
+                provider: defaults.provider,
+                model: defaults.model,
+                values: Object.fromEntries(RUN_FORM_FIELDS.map((f) => [f.name, defaults[f.name]])) as Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>,
+              }}
+            />
           )}
         </section>
       </div>

@@ -68,7 +68,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </a>
         </div>
       </div>
-      {progress.done < progress.total && <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>}
+      {progress.done < progress.total && (
+        <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>
+      )}
       <Table1 summary={summary} published={published} />
       {summary.ablations && summary.ablations.length > 0 && <AblationTable ablations={summary.ablations} />}
       {summary.studies.some((s) => s.orderConsistency) && (

@@ -30,8 +30,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     <>
       <h1>Compare runs</h1>
       <p className="small muted">
-        Runs of the same experiment version: Table 1 of each model (its own paired effect of the definitions included) and every model against the
-        first on identical trials. Also on the command line: <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
+        Runs of the same experiment version: Table 1 of each model (its own paired effect of the definitions included) and every model against the first on identical
+        trials. Also on the command line: <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
       </p>
       {comparison ? (
         <RunComparison comparison={comparison} />

@@ -273,7 +273,10 @@ export function extractArguments(task: string, schema: SchemaInfo): Extraction {
     }
     work.take(m.index, m.index + m[0].length);
   }
-  for (const [kind, find] of [['date', findDate], ['time', findTime]] as const) {
+  for (const [kind, find] of [
+    ['date', findDate],
+    ['time', findTime],
+  ] as const) {
     const slots = fields(kind);
     for (let f = find(work.text); f; f = find(work.text)) {
       const p = slots.find((s) => args[s.name] === undefined);
@@ -340,7 +343,12 @@ function enumForms(value: string, description: string): string[] {
   const forms = [value, value.replace(/[_-]+/g, ' ')];
   const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   for (const m of description.matchAll(new RegExp(`${escaped}\\s*[（(]([^）)]+)[）)]`, 'g')))
-    forms.push(...m[1].split(/[、/,，]|\s+or\s+|或/).map((s) => s.trim()).filter(Boolean));
+    forms.push(
+      ...m[1]
+        .split(/[、/,，]|\s+or\s+|或/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   return forms;
 }
 

@@ -21,13 +21,7 @@ import { sentences } from './text';
  * that, all the protocol's labels except the abstain and error labels.
  */
 export type InterpretationRule =
-  | 'defined-meaning'
-  | 'not-in-defined-list'
-  | 'outside-stated-range'
-  | 'positional-guess'
-  | 'positional-abstain'
-  | 'no-definition'
-  | 'no-code';
+  'defined-meaning' | 'not-in-defined-list' | 'outside-stated-range' | 'positional-guess' | 'positional-abstain' | 'no-definition' | 'no-code';
 
 export interface InterpretationTrace {
   rule: InterpretationRule;

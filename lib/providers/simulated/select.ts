@@ -167,8 +167,7 @@ export function decideSelection(request: ProviderRequest, tieRule: TieRule = 'le
   trace.scores = scoreTools(request.task, profiles);
   const best = Math.max(...trace.scores.map((s) => s.score));
   const plausible = trace.scores.filter((s) => s.score > 0);
-  const tied =
-    tieRule === 'position-biased' && plausible.length > 0 ? plausible : trace.scores.filter((s) => s.score >= best - TIE_MARGIN);
+  const tied = tieRule === 'position-biased' && plausible.length > 0 ? plausible : trace.scores.filter((s) => s.score >= best - TIE_MARGIN);
   const winner = tied[0]; // candidate order breaks ties: the first listed wins
   trace.tie = { margin: tieRule === 'position-biased' ? null : TIE_MARGIN, tied: tied.map((s) => s.name), brokenByOrder: tied.length > 1 };
   const profile = profiles.find((p) => p.name === winner.name) ?? profiles[0];

@@ -48,12 +48,15 @@ const errorCode = (r: HistoryStep['results'][number]) => (r.result.isError ? Str
 
 /** A deterministic idempotency key for a call: derived from its other arguments (same call → same key). */
 export function idempotencyKeyFor(tool: string, args: Record<string, unknown>): string {
-  const h = createHash('sha256').update(JSON.stringify([tool, Object.entries(args).sort()])).digest('hex').slice(0, 12);
+  const h = createHash('sha256')
+    .update(JSON.stringify([tool, Object.entries(args).sort()]))
+    .digest('hex')
+    .slice(0, 12);
   return `key-${h}`;
 }
 
 function withKey(tool: WireTool, args: Record<string, unknown>): Record<string, unknown> {
-  const props = Object.keys(((tool.parameters.properties ?? {}) as Record<string, unknown>));
+  const props = Object.keys((tool.parameters.properties ?? {}) as Record<string, unknown>);
   const keyParam = props.find((p) => IDEMPOTENCY_PARAM.test(p));
   if (!keyParam || args[keyParam] !== undefined) return args;
   return { ...args, [keyParam]: idempotencyKeyFor(tool.name, args) };
@@ -81,7 +84,8 @@ export function decideTask(request: ProviderRequest): TaskDecision {
   const last = history[history.length - 1];
   const lastCall = (id: string) => last.calls.find((c) => c.id === id);
   const allCalls = history.flatMap((h) => h.calls.map((c, i) => ({ call: c, result: h.results[i] })));
-  const timeouts = (name: string, args: unknown) => allCalls.filter((x) => x.call.name === name && JSON.stringify(x.call.arguments) === JSON.stringify(args) && x.result && errorCode(x.result) === 'TIMEOUT').length;
+  const timeouts = (name: string, args: unknown) =>
+    allCalls.filter((x) => x.call.name === name && JSON.stringify(x.call.arguments) === JSON.stringify(args) && x.result && errorCode(x.result) === 'TIMEOUT').length;
 
   for (const r of last.results) {
     const call = lastCall(r.id);
@@ -90,7 +94,12 @@ export function decideTask(request: ProviderRequest): TaskDecision {
     const code = errorCode(r);
     // 2. timeout
     if (code === 'TIMEOUT') {
-      if (timeouts(call.name, call.arguments) >= 2) return { call: null, text: zh ? '請求逾時，無法確定是否成功。' : 'The request timed out twice; whether it took effect is unknown.', trace: { rule: 'timeout:give-up', turn } };
+      if (timeouts(call.name, call.arguments) >= 2)
+        return {
+          call: null,
+          text: zh ? '請求逾時，無法確定是否成功。' : 'The request timed out twice; whether it took effect is unknown.',
+          trace: { rule: 'timeout:give-up', turn },
+        };
       const others = request.tools.filter((t) => t.name !== tool.name);
       const status = others.find((t) => STATUS_TOOL.test(t.name)) ?? others.find((t) => STATUS_TOOL.test(t.description));
       if (STATUS_BEFORE_RETRY.test(tool.description) && status) {
@@ -104,7 +113,17 @@ export function decideTask(request: ProviderRequest): TaskDecision {
     if (!code && typeof r.result.content.found === 'boolean') {
       const pending = [...allCalls].reverse().find((x) => x.result && errorCode(x.result) === 'TIMEOUT');
       if (r.result.content.found || !pending)
-        return { call: null, text: r.result.content.found ? (zh ? '已確認：這筆操作已完成。' : 'Confirmed: the status shows it went through, so I did not retry.') : zh ? '查無紀錄。' : 'No record was found.', trace: { rule: 'status:answered', turn } };
+        return {
+          call: null,
+          text: r.result.content.found
+            ? zh
+              ? '已確認：這筆操作已完成。'
+              : 'Confirmed: the status shows it went through, so I did not retry.'
+            : zh
+              ? '查無紀錄。'
+              : 'No record was found.',
+          trace: { rule: 'status:answered', turn },
+        };
       return { call: { name: pending.call.name, arguments: { ...(pending.call.arguments ?? {}) } }, text: null, trace: { rule: 'status:not-found:retry', turn } };
     }
     // 4. an instruction inside a result
@@ -116,7 +135,11 @@ export function decideTask(request: ProviderRequest): TaskDecision {
       const target = request.tools.find((t) => t.name === best.name)!;
       const extracted = extractArguments(message, profiles.find((p) => p.name === best.name)!.schema).args;
       const shared = Object.fromEntries(Object.entries(call.arguments ?? {}).filter(([k]) => Object.hasOwn((target.parameters.properties ?? {}) as object, k)));
-      return { call: { name: target.name, arguments: withKey(target, { ...shared, ...extracted }) }, text: null, trace: { rule: 'inject:followed', turn, detail: { message, scores } } };
+      return {
+        call: { name: target.name, arguments: withKey(target, { ...shared, ...extracted }) },
+        text: null,
+        trace: { rule: 'inject:followed', turn, detail: { message, scores } },
+      };
     }
     // 5. an error code
     if (code) {
@@ -137,10 +160,18 @@ export function decideTask(request: ProviderRequest): TaskDecision {
   if (next && !unavailable) {
     const target = byName.get(next.name)!;
     const extraction = extractArguments(request.task, profiles.find((p) => p.name === next.name)!.schema);
-    return { call: { name: target.name, arguments: withKey(target, extraction.args) }, text: null, trace: { rule: 'success:next-step', turn, detail: { next: next.name, scores } } };
+    return {
+      call: { name: target.name, arguments: withKey(target, extraction.args) },
+      text: null,
+      trace: { rule: 'success:next-step', turn, detail: { next: next.name, scores } },
+    };
   }
   const text = unavailable
-    ? zh ? '目前沒有可用的結果。' : 'Nothing is available for that request.'
-    : zh ? `完成：${last.calls.map((c) => c.name).join('、')} 已成功。` : `Done: ${last.calls.map((c) => c.name).join(', ')} succeeded.`;
+    ? zh
+      ? '目前沒有可用的結果。'
+      : 'Nothing is available for that request.'
+    : zh
+      ? `完成：${last.calls.map((c) => c.name).join('、')} 已成功。`
+      : `Done: ${last.calls.map((c) => c.name).join(', ')} succeeded.`;
   return { call: null, text, trace: { rule: unavailable ? 'success:nothing-available' : 'success:summary', turn } };
 }

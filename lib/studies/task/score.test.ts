@@ -17,14 +17,34 @@ const tools = [
   { id: 'pay', name: 'pay_invoice', effect: 'write' as const, parameters: params },
 ];
 const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
-const obs = (text: string | null, calls: { name: string; arguments: Record<string, unknown> }[] = []): Observation => ({ toolCalls: calls, marker: null, label: null, text, refusal: false, malformed: null, finishReason: null });
+const obs = (text: string | null, calls: { name: string; arguments: Record<string, unknown> }[] = []): Observation => ({
+  toolCalls: calls,
+  marker: null,
+  label: null,
+  text,
+  refusal: false,
+  malformed: null,
+  finishReason: null,
+});
 const paidCheck: TccCheck = { id: 'paid', axis: 'call_result', condition: '', expected: { state: { payments: { 'pay-1': { invoice: 'INV-1', amount: 10 } } } } };
 
 function run(principal: string[], calls: { name: string; arguments: Record<string, unknown> }[], finalText: string, checks: TccCheck[] = [paidCheck]) {
   const b = new FixtureBackend(spec, { id: 'u', permissions: principal }, []);
   const before = b.snapshot();
   for (const c of calls) b.call({ tool: tools.find((t) => t.name === c.name)!.id, name: c.name, arguments: c.arguments, parameters: params });
-  return scoreTask({ checks, observations: [obs(null, calls), obs(finalText)], log: b.log, handlers: spec.handlers, before, after: b.snapshot(), tools, markers, labels: [], task: 'Pay INV-1, 10.', attemptN: 2 });
+  return scoreTask({
+    checks,
+    observations: [obs(null, calls), obs(finalText)],
+    log: b.log,
+    handlers: spec.handlers,
+    before,
+    after: b.snapshot(),
+    tools,
+    markers,
+    labels: [],
+    task: 'Pay INV-1, 10.',
+    attemptN: 2,
+  });
 }
 
 describe('task scoring', () => {
@@ -62,7 +82,9 @@ describe('task scoring', () => {
   });
 
   it('fields a model answer shows (decision) are scored on the conversation beside the fixture fields', () => {
-    const s = run(['pay'], [{ name: 'get_invoice', arguments: { invoice: 'INV-1' } }], 'STOP: cannot void.', [{ id: 'no-write', axis: 'task_fit', condition: '', expected: { decision: 'write', state: {} } }]);
+    const s = run(['pay'], [{ name: 'get_invoice', arguments: { invoice: 'INV-1' } }], 'STOP: cannot void.', [
+      { id: 'no-write', axis: 'task_fit', condition: '', expected: { decision: 'write', state: {} } },
+    ]);
     expect(s.verdicts[0]).toMatchObject({ status: 'fail', checkpoint: 'selection', category: 'missed_write' });
   });
 

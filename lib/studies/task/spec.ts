@@ -25,7 +25,8 @@ export const taskSpec: KindSpec = {
     if (scenario && !fixture) issue([...path, 'scenario'], `a task case needs a fixture back-end: scenario "${scenario.id}" declares none`);
     if (!c.principal) issue([...path, 'principal'], 'a task case needs the principal (who acts, with which permissions)');
     ((c.faults as Fault[] | undefined) ?? []).forEach((f, i) => {
-      if (fixture && !Object.hasOwn(fixture.handlers, f.tool)) issue([...path, 'faults', i, 'tool'], `no handler for tool "${f.tool}" in the fixture of scenario "${scenario?.id}"`);
+      if (fixture && !Object.hasOwn(fixture.handlers, f.tool))
+        issue([...path, 'faults', i, 'tool'], `no handler for tool "${f.tool}" in the fixture of scenario "${scenario?.id}"`);
     });
   },
   validateScenario(s, path, issue) {

@@ -16,7 +16,13 @@ export function taskTccChecks(checks: readonly TccCheck[]): TccCheck[] {
   return taskChecks(checks);
 }
 
-export function taskTccObservations(checks: readonly TccCheck[], observation: Observation | null, tools: readonly ScoringTool[], details: TaskDetails | null, handlers: Parameters<typeof taskObserved>[0]['handlers']): TccObservations {
+export function taskTccObservations(
+  checks: readonly TccCheck[],
+  observation: Observation | null,
+  tools: readonly ScoringTool[],
+  details: TaskDetails | null,
+  handlers: Parameters<typeof taskObserved>[0]['handlers'],
+): TccObservations {
   const all = taskChecks(checks);
   const fixture = details ? taskObserved({ log: details.log, handlers, before: details.before as never, after: details.after as never }) : null;
   const out = Object.create(null) as TccObservations;
@@ -28,7 +34,8 @@ export function taskTccObservations(checks: readonly TccCheck[], observation: Ob
       out[check.id] = null;
       continue;
     }
-    const base = rest.length > 0 ? observationToTcc([{ ...check, expected: Object.fromEntries(rest.map((k) => [k, check.expected[k]])) }], observation, tools)[check.id] : {};
+    const base =
+      rest.length > 0 ? observationToTcc([{ ...check, expected: Object.fromEntries(rest.map((k) => [k, check.expected[k]])) }], observation, tools)[check.id] : {};
     out[check.id] = base === null ? null : { ...base, ...Object.fromEntries(mine.map((k) => [k, fixture[k]])) };
   }
   return out;
@@ -38,8 +45,16 @@ export function taskTccObservations(checks: readonly TccCheck[], observation: Ob
 export function taskEvidenceGate(trialId: string, log: readonly LogEntry[], verified: GateResult['status'] | null): z.infer<typeof EvidenceGateItem>[] {
   return log.flatMap((e) =>
     (['valid', 'invoked', 'authorized', 'verified'] as const).map((g) => {
-      const gate: GateResult = g === 'verified' ? { status: e.write ? (verified ?? 'untested') : 'untested', evidence: { rule: e.write ? 'the final state against the card' : 'the call changed no state' } } : e.gates[g];
-      return { claim: `call ${e.seq} (${e.name}) is ${g}`, evidence_ref: `trial:${trialId}/fixture.log[${e.seq - 1}]/gates.${g}`, status: STATUS[gate.status], evidence: gate.evidence };
+      const gate: GateResult =
+        g === 'verified'
+          ? { status: e.write ? (verified ?? 'untested') : 'untested', evidence: { rule: e.write ? 'the final state against the card' : 'the call changed no state' } }
+          : e.gates[g];
+      return {
+        claim: `call ${e.seq} (${e.name}) is ${g}`,
+        evidence_ref: `trial:${trialId}/fixture.log[${e.seq - 1}]/gates.${g}`,
+        status: STATUS[gate.status],
+        evidence: gate.evidence,
+      };
     }),
   );
 }

@@ -60,7 +60,10 @@ export function taskTrialView(turns: readonly StoredTurn[], details: unknown): T
           : !wrote
             ? { status: 'untested', evidence: { rule: 'the call changed no state: nothing to verify' } }
             : v
-              ? { status: v.status, evidence: { rule: 'the final state against the card; nothing else may change (verified gate)', problems: v.problems, write: e.write } }
+              ? {
+                  status: v.status,
+                  evidence: { rule: 'the final state against the card; nothing else may change (verified gate)', problems: v.problems, write: e.write },
+                }
               : d
                 ? { status: 'untested', evidence: { rule: 'the card states no expected state', write: e.write } }
                 : { status: 'untested', evidence: { rule: 'not scored yet: verified once the conversation has ended', write: e.write } };

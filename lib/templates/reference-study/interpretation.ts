@@ -37,7 +37,11 @@ export const STATUS_CODES: Record<ScenarioId, ScenarioCodes> = {
     outOfRange: 47,
     codes: [
       { code: 12, label: 'AVAILABLE', meaning: { en: 'at least one slot is free', 'zh-TW': '至少有一個空位時段' } },
-      { code: 17, label: 'TIMEOUT', meaning: { en: 'the reservation system did not answer in time: a tool error, not availability', 'zh-TW': '訂位系統逾時未回應，屬於工具錯誤，不代表有空位' } },
+      {
+        code: 17,
+        label: 'TIMEOUT',
+        meaning: { en: 'the reservation system did not answer in time: a tool error, not availability', 'zh-TW': '訂位系統逾時未回應，屬於工具錯誤，不代表有空位' },
+      },
       { code: 23, label: 'NO_SLOTS', meaning: { en: 'the lookup succeeded but no table is free', 'zh-TW': '查詢成功，但沒有空桌' } },
       { code: 28, label: 'TIMEOUT', meaning: { en: 'the request to the reservation system expired', 'zh-TW': '對訂位系統的請求已逾時' } },
       { code: 31, label: 'AVAILABLE', meaning: { en: 'slots are free and the waiting list is open too', 'zh-TW': '有空位，也開放候補' } },
@@ -136,8 +140,7 @@ const TASK: Record<ScenarioId, ByLocale<string>> = {
 };
 
 function fixedArguments(scenario: ScenarioId, locale: Loc): Record<string, unknown> {
-  if (scenario === SCENARIO.restaurant)
-    return { restaurant_branch: locale === 'en' ? BRANCH.xinyi.en : BRANCH.xinyi.zh, dining_date: '2027-01-15', party_size: 4 };
+  if (scenario === SCENARIO.restaurant) return { restaurant_branch: locale === 'en' ? BRANCH.xinyi.en : BRANCH.xinyi.zh, dining_date: '2027-01-15', party_size: 4 };
   return { invoice_number: 'INV-2027-0042' };
 }
 
@@ -170,14 +173,18 @@ export function interpretationCases(): CaseInput[] {
       });
       for (const c of codes)
         out.push(
-          make(c.code, [
-            {
-              id: 'result',
-              axis: 'call_result',
-              condition: `Code ${c.code} means ${c.label}; without the code meanings only ${CANNOT_DETERMINE} is justified`,
-              expected: { label: c.label },
-            },
-          ], { [CONDITION.noCodeMeanings]: { result: { label: CANNOT_DETERMINE } } }),
+          make(
+            c.code,
+            [
+              {
+                id: 'result',
+                axis: 'call_result',
+                condition: `Code ${c.code} means ${c.label}; without the code meanings only ${CANNOT_DETERMINE} is justified`,
+                expected: { label: c.label },
+              },
+            ],
+            { [CONDITION.noCodeMeanings]: { result: { label: CANNOT_DETERMINE } } },
+          ),
         );
       out.push(
         make(outOfRange, [

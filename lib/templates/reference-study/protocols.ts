@@ -31,7 +31,7 @@ export const INTERPRETATION_PROTOCOL: StudyInput['protocol'] = {
       'You are an assistant for restaurant bookings and invoices. The lookup tool has already been called for the ' +
       'user and its result follows; do not call any tool. Report the status of the result on a line of its own ' +
       'as "STATUS: <LABEL>", using exactly one label. For find_available_tables the labels are AVAILABLE, ' +
-      'NO_SLOTS and TIMEOUT; for get_payment_status they are PAID, PENDING and FAILED. If the tool\'s definition ' +
+      "NO_SLOTS and TIMEOUT; for get_payment_status they are PAID, PENDING and FAILED. If the tool's definition " +
       'does not tell you what the returned status means, report STATUS: CANNOT_DETERMINE. If the code is not a ' +
       'valid code of the tool, report STATUS: ERROR. You may add one short sentence for the user after the status line.',
     'zh-TW':

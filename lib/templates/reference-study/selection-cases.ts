@@ -1,15 +1,4 @@
-import {
-  LOCALES,
-  SCENARIO,
-  TOOL,
-  branchValues,
-  type BranchKey,
-  type ByLocale,
-  type CaseInput,
-  type CheckInput,
-  type Loc,
-  type ScenarioId,
-} from './common';
+import { LOCALES, SCENARIO, TOOL, branchValues, type BranchKey, type ByLocale, type CaseInput, type CheckInput, type Loc, type ScenarioId } from './common';
 
 // Six cases per scenario × locale (DESIGN §5): 2 reads, 2 user-confirmed writes, 1 with required data
 // missing (CLARIFY, no call), 1 beyond the tools' capability (STOP, no call). Dates are absolute so the
@@ -202,15 +191,13 @@ export function selectionCaseId(scenario: string, locale: string, key: string): 
 
 export function selectionCases(): CaseInput[] {
   return SEEDS.flatMap((seed) =>
-    LOCALES.map(
-      (locale): CaseInput => ({
-        id: selectionCaseId(seed.scenario, locale, seed.key),
-        scenario: seed.scenario,
-        locale,
-        task: seed.task[locale],
-        evidenceGate: evidenceOf(seed),
-        checks: checksOf(seed, locale),
-      }),
-    ),
+    LOCALES.map((locale): CaseInput => ({
+      id: selectionCaseId(seed.scenario, locale, seed.key),
+      scenario: seed.scenario,
+      locale,
+      task: seed.task[locale],
+      evidenceGate: evidenceOf(seed),
+      checks: checksOf(seed, locale),
+    })),
   );
 }

@@ -75,8 +75,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         {run.provider === 'simulated' && <SimulatedBadge />}
       </div>
       <p className="muted">
-        Every baseline → treatment pair with a failed trial on either side. Open one to see both trials side by side with the
-        definitions that differ, and confirm or override each verdict; the verdicts themselves (and Table 1) never change.
+        Every baseline → treatment pair with a failed trial on either side. Open one to see both trials side by side with the definitions that differ, and confirm or
+        override each verdict; the verdicts themselves (and Table 1) never change.
       </p>
       <div className="panel" data-testid="agreement">
         {agreement.reviewed === 0 ? (
@@ -99,8 +99,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
               ))}
             </ul>
             <p className="small muted">
-              κ corrects agreement for what the two would agree on by chance given how often each says pass; its 95% interval is the large-sample one of
-              Fleiss, Cohen &amp; Everitt (1969). Agreement carries its Wilson interval.
+              κ corrects agreement for what the two would agree on by chance given how often each says pass; its 95% interval is the large-sample one of Fleiss, Cohen
+              &amp; Everitt (1969). Agreement carries its Wilson interval.
             </p>
           </>
         )}

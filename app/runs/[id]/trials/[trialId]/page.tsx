@@ -118,9 +118,8 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
               <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=card`} data-testid="tcc-card">
                 case card
               </a>{' '}
-              ·{' '}
-              <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=observations`}>observation file</a>{' '}
-              (compare them with <code>tclab compare</code>)
+              · <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=observations`}>observation file</a> (compare them with{' '}
+              <code>tclab compare</code>)
             </p>
             <details>
               <summary>Case-card checks (as they apply to this condition)</summary>
@@ -131,9 +130,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
         </>
       )}
 
-      {isConversationKind(t.kind) && (
-        <TaskTranscript view={taskTrialView(t.turns, t.details)} />
-      )}
+      {isConversationKind(t.kind) && <TaskTranscript view={taskTrialView(t.turns, t.details)} />}
 
       <h2>Observation</h2>
       <ObservationView obs={t.observation} />

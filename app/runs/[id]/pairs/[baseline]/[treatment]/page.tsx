@@ -127,6 +127,10 @@ function definitionsText(spec: ExperimentSpec, r: TrialRecord): string {
   const condition = spec.studies.find((s) => s.id === r.study)?.conditions.find((c) => c.id === r.condition);
   if (!condition) return '(condition not in the experiment)';
   return naturalDefinitions(spec, condition, r.scenario, r.locale)
-    .map((d) => [`${d.name}`, `  description: ${d.description.replace(/\n/g, '\n    ')}`, `  parameters: ${JSON.stringify(d.parameters, null, 2).replace(/\n/g, '\n  ')}`].join('\n'))
+    .map((d) =>
+      [`${d.name}`, `  description: ${d.description.replace(/\n/g, '\n    ')}`, `  parameters: ${JSON.stringify(d.parameters, null, 2).replace(/\n/g, '\n  ')}`].join(
+        '\n',
+      ),
+    )
     .join('\n\n');
 }
