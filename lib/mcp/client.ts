@@ -146,10 +146,15 @@ export async function withMcpClient<T>(
       resolve();
     };
   });
+  // the child's pid, read before anything closes the transport (closing forgets it, and the SDK's close
+  // waits 2 s on unref'd timers before SIGTERM: a CLI that exits meanwhile would leave the child running)
+  const stdioPid = () => (target.kind === 'stdio' ? (transport as StdioClientTransport).pid : null);
+  let pid: number | null = null;
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      pid ??= stdioPid();
       abort.abort();
       reject(new McpListError(`${where} did not answer within ${timeoutMs} ms (time limit)`, 'timeout'));
     }, timeoutMs);
@@ -172,6 +177,7 @@ export async function withMcpClient<T>(
     });
     gone.catch(() => undefined);
     await Promise.race([client.connect(transport, request), gone]);
+    pid ??= stdioPid();
     const result = await Promise.race([fn(client, request, where), gone]);
     const info = client.getServerVersion();
     return { result, server: info ? { name: info.name, version: info.version ?? null } : null, protocolVersion };
@@ -181,10 +187,23 @@ export async function withMcpClient<T>(
   try {
     return await Promise.race([work, deadline]);
   } catch (e) {
+    killProcess(pid ?? stdioPid()); // a server that hung or failed is not asked politely
     throw describe(e);
   } finally {
     clearTimeout(timer);
+    pid ??= stdioPid();
     await client.close().catch(() => undefined);
+    killProcess(pid); // whatever close() left running (a server that ignores its closed stdin)
+  }
+}
+
+function killProcess(pid: number | null | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(pid, 0); // still there?
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }
 
