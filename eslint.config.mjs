@@ -64,14 +64,18 @@ export default defineConfig([
   { ignores: UI, rules: notUi },
   // Rooms: only lib/db talks to PostgreSQL (scripts/probe.mjs asks whether a server answers before the
   // set-up has made the database); lib/ is framework-free; the pure core imports nothing impure; components render and never load
-  // lib/db or lib/providers (they may name their types). A components/**/actions.ts file is a server action,
+  // lib/db or lib/providers (they may name their types). A components/**/actions.ts (or *-actions.ts: the work under a server action, for an actor its door checked) is a door,
   // a door like app/ (beside the form it serves): it calls lib/ as a route handler does.
   { ignores: ['lib/db/**', 'scripts/probe.mjs'], rules: forbid(['prisma']) },
   { files: ['lib/**'], ignores: ['lib/db/**'], rules: forbid(['prisma', 'framework']) },
   { files: ['lib/db/**'], rules: forbid(['framework']) },
   // (its tests may wire it to other rooms: a test of the bounds reads lib/env, one of the simulated provider's ids)
   { files: CORE, ignores: ['**/*.test.ts', '**/*.itest.ts'], rules: forbid(['prisma', 'db', 'providers', 'queue', 'env', 'framework']) },
-  { files: ['components/**/*.{ts,tsx}'], ignores: ['components/**/actions.ts'], rules: forbid(['prisma', 'db', 'providers'], { types: true }) },
+  {
+    files: ['components/**/*.{ts,tsx}'],
+    ignores: ['components/**/actions.ts', 'components/**/*-actions.ts'],
+    rules: forbid(['prisma', 'db', 'providers'], { types: true }),
+  },
   // only lib/env.ts reads process.env; test harnesses (tests, lib/testing, scripts, tool configs) set it up
   // for the processes they start
   {

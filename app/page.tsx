@@ -10,9 +10,11 @@ import { listDrafts } from '@/lib/db/drafts';
 import { TEMPLATES } from '@/lib/templates';
 import { bfclCategories } from '@/lib/bfcl/categories';
 
-export const metadata: Metadata = { title: 'Experiments' };
 import { pageActor } from '@/app/_auth/guard';
 import { can } from '@/lib/auth/roles';
+
+// the layout's title template applies to child segments only, not to the page beside it
+export const metadata: Metadata = { title: { absolute: 'Experiments · Tool Contract Lab' } };
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRunAction } from '@/components/experiments/actions';
+import { startRunsFromForm } from '@/components/experiments/start-actions';
+import { SINGLE_USER_ACTOR } from '../lib/auth/roles';
 import { closeDb, pool } from '../lib/db/client';
 import { saveExperiment } from '../lib/db/experiments';
 import { createRun, startRun } from '../lib/runner/start';
@@ -79,8 +80,10 @@ describe('a per-run base URL that is not configured or allowed', () => {
     const form = new FormData();
     for (const [k, v] of Object.entries({ provider: 'openai', model: 'm', baseUrl: attacker.openaiBaseUrl, concurrency: '1', maxAttempts: '1', timeoutMs: '1000' }))
       form.set(k, v);
-    const state = await startRunAction(experimentId, { issues: [], message: null }, form);
-    expect(state.issues).toEqual([{ path: 'baseUrl', message: expect.stringContaining('is not an allowed base URL for openai') }]);
+    // the action's work after its role check (the check itself: e2e/accounts/doors.spec.ts)
+    const r = await startRunsFromForm(SINGLE_USER_ACTOR, experimentId, form);
+    expect(r.ok).toBe(false);
+    expect(r.ok ? [] : r.state.issues).toEqual([{ path: 'baseUrl', message: expect.stringContaining('is not an allowed base URL for openai') }]);
     expect(await runCount()).toBe(before);
     expect(attacker.count).toBe(0);
   });

@@ -2,13 +2,9 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { SpecError } from '@/lib/schema/common';
-import { createRuns } from '@/lib/runner/start';
-import { enqueueRunStart } from '@/lib/queue/enqueue';
-import { runFormTargets, runFormToSettings } from './run-form';
 import { actionActor } from '@/app/_auth/guard';
-import { recordAudit } from '@/lib/db/audit';
-import { importExperimentForm, issuesOf, type ActionState } from '@/lib/import';
+import { importExperimentForm, type ActionState } from '@/lib/import';
+import { startRunsFromForm } from './start-actions';
 
 export type { ActionState, FieldIssue } from '@/lib/import';
 
@@ -25,22 +21,8 @@ export async function importExperiment(_prev: ActionState, form: FormData): Prom
  * more), enqueue their starts and go to the run page — or, for several, to their compare page.
  */
 export async function startRunAction(experimentId: string, _prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await actionActor('run.control');
-  const settings = runFormToSettings(form);
-  if (!settings.ok) return { issues: settings.issues, message: 'Some settings are invalid.' };
-  const targets = runFormTargets(form, { provider: String(settings.value.provider ?? 'simulated'), model: String(settings.value.model ?? '') });
-  if (!targets.ok) return { issues: targets.issues, message: 'Some settings are invalid.' };
-  let runIds: string[];
-  try {
-    runIds = (await createRuns(experimentId, settings.value, targets.value)).map((r) => r.id);
-  } catch (e) {
-    if (e instanceof SpecError) return { issues: issuesOf(e), message: 'The run could not be created.' };
-    throw e;
-  }
-  for (const id of runIds) {
-    await recordAudit(actor, 'run.started', { experimentId, runId: id }, { provider: settings.value.provider, model: settings.value.model });
-    await enqueueRunStart(id);
-  }
+  const r = await startRunsFromForm(await actionActor('run.control'), experimentId, form);
+  if (!r.ok) return r.state;
   revalidatePath('/runs');
-  redirect(runIds.length > 1 ? `/runs/compare?ids=${runIds.map(encodeURIComponent).join(',')}` : `/runs/${encodeURIComponent(runIds[0])}`);
+  redirect(r.runIds.length > 1 ? `/runs/compare?ids=${r.runIds.map(encodeURIComponent).join(',')}` : `/runs/${encodeURIComponent(r.runIds[0])}`);
 }

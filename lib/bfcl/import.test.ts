@@ -125,6 +125,6 @@ describe('importing the BFCL files (datasets/bfcl)', () => {
         });
         expect(failing.map((c) => c.id)).toEqual([]);
       }
-    });
+    }, 60_000); // hundreds of cases parsed and scored: seconds on a loaded machine
   }
 });
