@@ -1,16 +1,22 @@
 // `npm run bench`: throughput of the real engine — queue, worker process, PostgreSQL, the OpenAI SDK —
 // against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
-//   {"n","c","latencyMs","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio","cpuMsPerTrial","loadAvg"}
+//   {"n","c","latencyMs","busyCores","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio",
+//    "cpuMsPerTrial","bareCpuMsPerExchange","extraCpuMsPerTrial","loadAvg"}
+// and, with no arguments (both target configurations), a last line {"targets": "met" | "not met", "each": [...]}.
 // idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
 // does) to the run's completion.
-// bareWallMs: in the same run, a bare client (the same OpenAI provider code, no queue, no database) sends the
-// same N requests C at a time to the same server; engineRatio = wallMs / bareWallMs: what the engine costs
-// beyond the exchanges themselves, on this machine as loaded as it is now (loadAvg: 1, 5, 15 minutes).
+// bareWallMs: in the same run, a bare client in a process of its own (scripts/bench-bare.ts: the same OpenAI
+// provider code, no queue, no database) sends the same N requests C at a time to the same server;
+// engineRatio = wallMs / bareWallMs: what the engine costs beyond the exchanges themselves, on this machine as
+// loaded as it is now (loadAvg: 1, 5, 15 minutes). bareCpuMsPerExchange: the bare client's CPU per exchange.
+// busyCores: cores kept busy by `yes > /dev/null` during both (the C = 256 target: one; BENCH_BUSY_CORES=k with
+// arguments).
 // cpuMsPerTrial (utime + stime from /proc, during the engine's run): the worker process; the PostgreSQL
 // backends connected to the bench database; the Redis server (one process, shared with whatever else uses it).
 // peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
-import { execSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execSync, fork, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
@@ -18,14 +24,22 @@ import { resetEnvCache } from '../lib/env';
 import { isFinalRunStatus } from '../lib/schema/run-status';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
 
-const configs = (
-  process.argv[2]
-    ? [process.argv.slice(2).map(Number)]
-    : [
-        [5000, 64, 100],
-        [20000, 256, 100],
-      ]
-) as [number, number, number][];
+interface Config {
+  n: number;
+  c: number;
+  latencyMs: number;
+  /** Cores kept busy by another process (`yes > /dev/null`) during both the engine's and the bare client's run. */
+  busyCores: number;
+  /** The target of issue 13 this configuration checks (no arguments: both). */
+  target?: { name: string; met(line: { engineRatio: number; trialsPerSec: number }): boolean };
+}
+const configs: Config[] = process.argv[2]
+  ? [{ n: Number(process.argv[2]), c: Number(process.argv[3]), latencyMs: Number(process.argv[4]), busyCores: Number(process.env.BENCH_BUSY_CORES ?? 0) }]
+  : [
+      { n: 5000, c: 64, latencyMs: 100, busyCores: 0, target: { name: 'C=64 engineRatio <= 1.10', met: (l) => l.engineRatio <= 1.1 } },
+      { n: 20000, c: 256, latencyMs: 100, busyCores: 1, target: { name: 'C=256 >= 1000 trials/s, one core busy', met: (l) => l.trialsPerSec >= 1000 } },
+    ];
+const targets: { target: string; met: boolean; engineRatio: number; trialsPerSec: number }[] = [];
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
 base.pathname = `/tclab_bench_${suffix}`;
@@ -47,10 +61,6 @@ const { closeQueues } = await import('../lib/queue/connection');
 const { spawnWorker } = await import('../lib/testing/engine');
 const { benchSpec } = await import('../lib/testing/bench-spec');
 const { pool } = await import('../lib/db/client');
-const { getProvider } = await import('../lib/providers/registry');
-const { buildRequest, expandTrials } = await import('../lib/design/matrix');
-const { RunSettings } = await import('../lib/schema/run');
-const { getExperiment } = await import('../lib/db/experiments');
 
 const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim() || 100);
 
@@ -84,25 +94,34 @@ async function backendCpu(): Promise<Map<number, number>> {
   return new Map(r.rows.map((x) => [x.pid, cpuMs(x.pid)]));
 }
 
-/** The same N exchanges at concurrency C through the provider alone: no queue, no database. */
-async function bareWallMs(specId: string, n: number, c: number, baseUrl: string): Promise<number> {
-  const exp = (await getExperiment(specId))!;
-  const requests = expandTrials(exp.spec)
-    .slice(0, n)
-    .map((t) => buildRequest(exp.spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }));
-  const settings = RunSettings.parse({ provider: 'openai', model: 'bench', baseUrl, concurrency: c, timeoutMs: 30_000 });
-  const provider = getProvider('openai');
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: c }, async () => {
-      while (next < requests.length) {
-        const r = await provider.send(requests[next++], { settings });
-        if (r.outcome !== 'ok') throw new Error(`bare client: ${JSON.stringify(r).slice(0, 300)}`);
-      }
-    }),
-  );
-  return Math.round(performance.now() - t0);
+/**
+ * The same N exchanges at concurrency C through the provider alone (no queue, no database), in a child
+ * process of its own (scripts/bench-bare.ts): its wall and its CPU while sending.
+ */
+async function bare(specId: string, n: number, c: number, baseUrl: string): Promise<{ wallMs: number; cpuMs: number }> {
+  const child = fork(path.join(import.meta.dirname, 'bench-bare.ts'), [specId, String(n), String(c), baseUrl], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the bare client exited (${code}) before it answered`))));
+  const next = () => Promise.race([new Promise<Record<string, number>>((resolve) => child.once('message', (m) => resolve(m as Record<string, number>))), exited]);
+  try {
+    await next(); // ready: requests built, modules loaded
+    child.send('go');
+    const r = await next();
+    return { wallMs: Math.round(r.wallMs), cpuMs: r.cpuMs };
+  } finally {
+    exited.catch(() => {});
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** Another process keeping one core busy (`yes > /dev/null`), as the C = 256 target asks. */
+function busyCore(): { stop(): void } {
+  const devNull = openSync('/dev/null', 'w');
+  const p = spawn('yes', [], { stdio: ['ignore', devNull, 'ignore'] });
+  closeSync(devNull);
+  return { stop: () => void p.kill('SIGKILL') };
 }
 
 const server = await startLoopbackServer({ script: echoScript, record: false });
@@ -111,7 +130,7 @@ resetEnvCache();
 // Interrupted (Ctrl-C, a timeout): still remove the bench database and keys.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 try {
-  for (const [n, c, latencyMs] of configs) {
+  for (const { n, c, latencyMs, busyCores, target } of configs) {
     server.setLatency(latencyMs);
     const exp = await saveExperiment(benchSpec(n));
     const run = await createRun(exp.id, { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 });
@@ -123,6 +142,7 @@ try {
       { TCLAB_WORKER_CONCURRENCY: String(2 * c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) },
       prof,
     );
+    const busy = Array.from({ length: busyCores }, busyCore);
     await new Promise((r) => setTimeout(r, 1500)); // let the worker connect before the clock starts
     let peakRssMb = 0;
     const sampler = setInterval(() => {
@@ -159,24 +179,32 @@ try {
     const load = server.load();
     clearInterval(sampler);
     await worker.kill('SIGTERM');
-    const bare = await bareWallMs(exp.id, n, c, server.openaiBaseUrl);
+    server.resetLoad();
+    const b = await bare(exp.id, n, c, server.openaiBaseUrl).finally(() => busy.forEach((x) => x.stop()));
+    const bareLoad = server.load();
     const idealMs = Math.round((n * latencyMs) / c);
-    console.log(
-      JSON.stringify({
-        n,
-        c,
-        latencyMs,
-        wallMs,
-        idealMs,
-        ratio: +(wallMs / idealMs).toFixed(3),
-        trialsPerSec: Math.round((n / wallMs) * 1000),
-        peakRssMb: Math.round(peakRssMb),
-        bareWallMs: bare,
-        engineRatio: +(wallMs / bare).toFixed(3),
-        cpuMsPerTrial,
-        loadAvg: loadavg().map((x) => +x.toFixed(2)),
-      }),
-    );
+    const bareCpu = +(b.cpuMs / n).toFixed(3);
+    const line = {
+      n,
+      c,
+      latencyMs,
+      busyCores,
+      wallMs,
+      idealMs,
+      ratio: +(wallMs / idealMs).toFixed(3),
+      trialsPerSec: Math.round((n / wallMs) * 1000),
+      peakRssMb: Math.round(peakRssMb),
+      bareWallMs: b.wallMs,
+      engineRatio: +(wallMs / b.wallMs).toFixed(3),
+      cpuMsPerTrial,
+      // the bare client's own CPU per exchange: the SDK and the HTTP exchange, which the worker pays too
+      bareCpuMsPerExchange: bareCpu,
+      // what the engine spends per trial beyond that: worker + PostgreSQL + Redis − bare client
+      extraCpuMsPerTrial: +(cpuMsPerTrial.worker + cpuMsPerTrial.postgres + cpuMsPerTrial.redis - bareCpu).toFixed(3),
+      loadAvg: loadavg().map((x) => +x.toFixed(2)),
+    };
+    console.log(JSON.stringify(line));
+    if (target) targets.push({ target: target.name, met: target.met(line), engineRatio: line.engineRatio, trialsPerSec: line.trialsPerSec });
     // Where the time went, seen from the provider: before the first request, the mean concurrency it
     // served while busy, and after the last answer until the run was marked completed.
     if (load.firstAtMs !== null && load.lastEndMs !== null) {
@@ -194,7 +222,21 @@ try {
         }),
       );
     }
+    if (bareLoad.firstAtMs !== null && bareLoad.lastEndMs !== null) {
+      const span = bareLoad.lastEndMs - bareLoad.firstAtMs;
+      console.error(
+        JSON.stringify({
+          diagnostics: 'bare',
+          servingMs: Math.round(span),
+          meanInFlight: +(bareLoad.busyMs / span).toFixed(1),
+          maxInFlight: bareLoad.maxInFlight,
+          meanServedMs: +(bareLoad.busyMs / bareLoad.finished).toFixed(1),
+        }),
+      );
+    }
   }
+  if (targets.length > 0)
+    console.log(JSON.stringify({ targets: targets.every((t) => t.met) ? 'met' : 'not met', each: targets, loadAvg: loadavg().map((x) => +x.toFixed(2)) }));
 } finally {
   await server.close();
   await cleanup();
