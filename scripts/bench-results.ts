@@ -3,11 +3,27 @@
 // scored and recorded by processTrial, as a worker does, without the queue — then the result pages, APIs
 // and exports timed against `next start` (the built app) on a database of its own. Prints one JSON line:
 //   {trials, runPageMs, table1Ms, trialsFirstPageMs, reviewPageMs, comparePageMs, exportCsvMs, exportJsonMs,
-//    exportPeakRssMb, progressMs, homeMs, experimentPageMs, …}
+//    exportPeakRssMb, progressMs, homeMs, experimentPageMs, …, missedTargets, errors, detail}
+// always, to the end: a measurement that fails or passes BENCH_TIMEOUT_MS is null, with its reason in
+// `errors`, and the others are still taken.
 // Page and API times are server time as a client on the same machine sees it (request to last byte),
 // the median of 5 after one warm-up. Exports are timed first on a fresh server, so its peak RSS (VmHWM of
 // the server's processes) is the exports'; the CLI's export (`tclab export`) is timed as its own process.
-// Needs `npm run build` first. Env: BENCH_TRIALS (default 100000), PORT (default 3050).
+// The server runs in single-user mode (loopback, no account: HOST=127.0.0.1, no TCLAB_ADMIN_*), so no
+// session is needed; a database that holds accounts is refused for the pages.
+//
+// Needs `npm run build` first. Env:
+//   BENCH_TRIALS      trials of the run (default 100000)
+//   PORT              the server's port (default 3050)
+//   BENCH_DB=name     use (and keep) this database: a completed run of BENCH_TRIALS trials in it is reused
+//                     without rebuilding (migrations are still applied); otherwise it is (re)built there
+//   BENCH_REBUILD=1   with BENCH_DB: drop it and build anew
+//   BENCH_KEEP=1      keep the randomly named database (its name is printed on stderr, for BENCH_DB)
+//   BENCH_ONLY=…      comma list of table1, exports, pages, cli (default all); e.g. BENCH_ONLY=pages
+//   BENCH_TIMEOUT_MS  the most one request / CLI export may take (default 300000)
+//   BENCH_COMPARE=1   also build a second run of the same experiment version (the position-biased simulated
+//                     model) and time the compare page on the two; without it comparePageMs is null
+//   BENCH_BUILD_ONLY=1  stop after building (with BENCH_DB or BENCH_KEEP, to build once for later)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -20,16 +36,28 @@ import { deleteRedisPrefix } from '../lib/testing/cleanup';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const N = Number(process.env.BENCH_TRIALS ?? 100_000);
 const PORT = Number(process.env.PORT ?? 3050);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'table1,exports,pages,cli').split(',').map((x) => x.trim()));
+const named = process.env.BENCH_DB?.trim();
+if (named && !/^[a-z0-9_]+$/.test(named)) throw new Error('BENCH_DB: lower-case letters, digits and _ only');
+const keep = Boolean(named || process.env.BENCH_KEEP || process.env.BENCH_KEEP_DB);
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
-base.pathname = `/tclab_bench_results_${suffix}`;
+base.pathname = `/${named || `tclab_bench_results_${suffix}`}`;
 process.env.DATABASE_URL = base.toString();
 process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-results-${suffix}`;
 process.env.TCLAB_LOG_LEVEL = 'warn';
+// single-user mode for the server and the CLI: loopback, and no first admin made at start
+process.env.HOST = '127.0.0.1';
+delete process.env.TCLAB_ADMIN_EMAIL;
+delete process.env.TCLAB_ADMIN_PASSWORD;
 resetEnvCache();
-if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('build the app first: npm run build');
+if (!process.env.BENCH_BUILD_ONLY && !existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('build the app first: npm run build');
 
-const load = { cores: cpus().length, loadAtStart: loadavg().map((x) => Math.round(x * 100) / 100), loadAtEnd: [] as number[] };
+const loadNow = () => loadavg().map((x) => Math.round(x * 100) / 100);
+const load = { cores: cpus().length, loadAtStart: loadNow(), loadAtEnd: [] as number[] };
+const log = (m: string) => process.stderr.write(`bench-results: ${m} (load ${loadNow().join(' ')})\n`);
+if (named && process.env.BENCH_REBUILD) await dropDatabase(process.env.DATABASE_URL);
 await ensureDatabase(process.env.DATABASE_URL);
 await migrate(process.env.DATABASE_URL);
 const { saveExperiment, getExperiment } = await import('../lib/db/experiments');
@@ -37,9 +65,11 @@ const { createRun } = await import('../lib/runner/start');
 const { processTrial } = await import('../lib/runner/trial');
 const { setRunStatus, completeRunIfDone } = await import('../lib/db/runs');
 const { loadRunSummary } = await import('../lib/db/results');
+const { anyUser } = await import('../lib/db/users');
 const { closeDb, pool } = await import('../lib/db/client');
 const { closeQueues } = await import('../lib/queue/connection');
 const { benchSpec } = await import('../lib/testing/bench-spec');
+const { SIMULATED_POSITION_BIASED } = await import('../lib/providers/simulated');
 
 let server: ChildProcess | undefined;
 let keptRun = '';
@@ -54,7 +84,7 @@ async function cleanup() {
   }
   await closeQueues().catch(() => {});
   await closeDb().catch(() => {});
-  if (process.env.BENCH_KEEP_DB) process.stderr.write(`kept ${process.env.DATABASE_URL} (run ${keptRun})\n`);
+  if (keep) process.stderr.write(`kept database ${base.pathname.slice(1)} (run ${keptRun || 'not built'}): BENCH_DB=${base.pathname.slice(1)} reuses it\n`);
   else await dropDatabase(process.env.DATABASE_URL!).catch(() => {});
   await deleteRedisPrefix(process.env.REDIS_URL || 'redis://127.0.0.1:6379', process.env.TCLAB_QUEUE_PREFIX!).catch(() => {});
   rmSync(dir, { recursive: true, force: true });
@@ -89,134 +119,227 @@ function peakRssMb(pid: number): number {
   return max;
 }
 
-try {
-  // 1. the run, through the product's storage functions
-  const t0 = performance.now();
-  const saved = await saveExperiment(benchSpec(N, { orderPolicy: 'reverse-swap' }));
-  const exp = (await getExperiment(saved.id))!;
-  const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
+/** A completed run of N trials already in the database (BENCH_DB), or null. */
+async function existingRun(model: string): Promise<{ runId: string; experimentId: string } | null> {
+  const r = await pool().query<{ id: string; experiment_id: string; n: number }>(
+    `SELECT r.id, r.experiment_id, (SELECT count(*)::int FROM trials t WHERE t.run_id = r.id) AS n
+       FROM runs r WHERE r.status = 'completed' AND r.model = $1 ORDER BY r.created_at DESC LIMIT 1`,
+    [model],
+  );
+  const x = r.rows[0];
+  return x && x.n === N ? { runId: x.id, experimentId: x.experiment_id } : null;
+}
+
+async function buildRun(model: string, experimentId?: string): Promise<{ runId: string; experimentId: string }> {
+  const expId = experimentId ?? (await saveExperiment(benchSpec(N, { orderPolicy: 'reverse-swap' }))).id;
+  const exp = (await getExperiment(expId))!;
+  const run = await createRun(exp.id, { provider: 'simulated', model });
   if (!(await setRunStatus(run.id, ['created'], 'running'))) throw new Error('run did not start');
   const ids = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY trial_key`, [run.id])).rows.map((r) => r.id);
   let next = 0;
+  let done = 0;
   await Promise.all(
     Array.from({ length: 128 }, async () => {
       while (next < ids.length) {
         const trialId = ids[next++];
         const r = await processTrial({ trialId, runId: run.id }, { owner: 'bench-results' });
         if (r.kind !== 'done') throw new Error(`trial ${trialId}: ${JSON.stringify(r)}`);
+        if (++done % 10_000 === 0) log(`${done} of ${ids.length} trials`);
       }
     }),
   );
   await completeRunIfDone(run.id);
-  const buildMs = performance.now() - t0;
-  keptRun = run.id;
-  if (process.env.BENCH_BUILD_ONLY) throw new Error('BENCH_BUILD_ONLY: stopping after the build');
+  return { runId: run.id, experimentId: exp.id };
+}
+
+const errors: Record<string, string> = {};
+/** Runs one measurement; a failure (or timeout) is recorded in `errors` and gives null, so the rest still run. */
+async function measure<T>(name: string, f: () => Promise<T>): Promise<T | null> {
+  try {
+    const v = await f();
+    log(`${name}: ${JSON.stringify(v)}`);
+    return v;
+  } catch (e) {
+    errors[name] = (e as Error).message;
+    log(`${name} failed: ${(e as Error).message}`);
+    return null;
+  }
+}
+
+const result: Record<string, unknown> = {};
+const detail: Record<string, unknown> = {};
+try {
+  // 1. the run, through the product's storage functions (or the one kept in BENCH_DB)
+  const t0 = performance.now();
+  let ref = named ? await existingRun('heuristic') : null;
+  if (ref) {
+    detail.reused = `${base.pathname.slice(1)}: run ${ref.runId}`;
+    log(`reusing run ${ref.runId} in ${base.pathname.slice(1)}`);
+  } else {
+    if (named && (await pool().query('SELECT 1 FROM runs LIMIT 1')).rowCount) {
+      log(`${base.pathname.slice(1)} holds no completed run of ${N} trials: rebuilding it`);
+      await closeDb();
+      await dropDatabase(process.env.DATABASE_URL);
+      await ensureDatabase(process.env.DATABASE_URL);
+      await migrate(process.env.DATABASE_URL);
+    }
+    log(`building a run of ${N} trials`);
+    ref = await buildRun('heuristic');
+    detail.buildMs = round(performance.now() - t0);
+  }
+  const { runId, experimentId } = ref;
+  keptRun = runId;
+  let otherRunId: string | null = null;
+  if (process.env.BENCH_COMPARE && process.env.BENCH_COMPARE !== '0') {
+    const other =
+      (await existingRun(SIMULATED_POSITION_BIASED)) ??
+      (log(`building a second run (${SIMULATED_POSITION_BIASED})`), await buildRun(SIMULATED_POSITION_BIASED, experimentId));
+    otherRunId = other.runId;
+    keptRun += ` and ${otherRunId}`;
+  }
+  const exp = (await getExperiment(experimentId))!;
+  result.trials = (await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM trials WHERE run_id = $1', [runId])).rows[0].n;
+  if (process.env.BENCH_BUILD_ONLY) ONLY.clear();
 
   // 2. Table 1 from the grouped queries: before and after ANALYZE (autovacuum is off here)
   const table1 = async () => {
     const s = performance.now();
-    await loadRunSummary(run.id, exp.spec);
+    await loadRunSummary(runId, exp.spec);
     return performance.now() - s;
   };
-  const table1BeforeAnalyzeMs = await table1();
-  const a0 = performance.now();
-  await pool().query('ANALYZE trials; ANALYZE observations; ANALYZE verdicts; ANALYZE attempts');
-  const analyzeMs = performance.now() - a0;
-  const table1Ms = median([await table1(), await table1(), await table1(), await table1(), await table1()]);
+  if (ONLY.has('table1')) {
+    detail.table1BeforeAnalyzeMs = await measure('table1BeforeAnalyzeMs', async () => round(await table1()));
+    const a0 = performance.now();
+    await pool().query('ANALYZE trials; ANALYZE observations; ANALYZE verdicts; ANALYZE attempts');
+    detail.analyzeMs = round(performance.now() - a0);
+    result.table1Ms = await measure('table1Ms', async () => round(median([await table1(), await table1(), await table1(), await table1(), await table1()])));
+  } else if (ONLY.size) await pool().query('ANALYZE trials; ANALYZE observations; ANALYZE verdicts; ANALYZE attempts');
 
   // 3. the built app on this database: exports first (fresh process: its peak RSS is theirs), then pages
-  server = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-    detached: true,
-    stdio: 'ignore',
-  });
-  const url = (p: string) => `http://127.0.0.1:${PORT}${p}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(url('/api/health'))).ok) break;
-    } catch {
-      /* not up yet */
+  const mode = (await anyUser()) ? 'accounts' : 'single-user';
+  detail.authMode = mode;
+  const rid = encodeURIComponent(runId);
+  if (ONLY.has('exports') || ONLY.has('pages')) {
+    server = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      detached: true,
+      stdio: 'ignore',
+    });
+    const url = (p: string) => `http://127.0.0.1:${PORT}${p}`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(url('/api/health'))).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 600) throw new Error('next start did not come up');
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (i > 600) throw new Error('next start did not come up');
-    await new Promise((r) => setTimeout(r, 100));
+    // a redirect (to sign-in) or any status but 200 is an error, never a timed page
+    const get = async (p: string) => {
+      if (mode !== 'single-user') throw new Error('the database holds accounts, so the server asks for a session: use a database without users');
+      const s = performance.now();
+      const res = await fetch(url(p), { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      let bytes = 0;
+      for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
+      if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}${res.headers.get('location') ? ` → ${res.headers.get('location')}` : ''}`);
+      return { ms: performance.now() - s, bytes };
+    };
+    if (ONLY.has('exports')) {
+      const csv = await measure('exportCsvMs', () => get(`/api/runs/${rid}/export/trials.csv`));
+      detail.httpCsvPeakRssMb = round(peakRssMb(server.pid!));
+      const json = await measure('exportJsonMs', () => get(`/api/runs/${rid}/export/json`));
+      detail.httpExportPeakRssMb = round(peakRssMb(server.pid!));
+      result.exportCsvMs = csv && round(csv.ms);
+      result.exportJsonMs = json && round(json.ms);
+      if (csv) detail.csvMb = Math.round(csv.bytes / 1e5) / 10;
+      if (json) detail.jsonMb = Math.round(json.bytes / 1e5) / 10;
+    }
+    if (ONLY.has('pages')) {
+      const timed = (name: string, p: string) =>
+        measure(name, async () => {
+          await get(p);
+          const xs: number[] = [];
+          for (let i = 0; i < 5; i++) xs.push((await get(p)).ms);
+          return round(median(xs));
+        });
+      result.runPageMs = await timed('runPageMs', `/runs/${rid}`);
+      result.reviewPageMs = await timed('reviewPageMs', `/runs/${rid}/review`);
+      result.trialsFirstPageMs = await timed('trialsFirstPageMs', `/api/runs/${rid}/trials`);
+      result.progressMs = await timed('progressMs', `/api/runs/${rid}/progress`);
+      result.homeMs = await timed('homeMs', '/');
+      result.experimentPageMs = await timed('experimentPageMs', `/experiments/${encodeURIComponent(exp.id)}`);
+      if (otherRunId) result.comparePageMs = await timed('comparePageMs', `/runs/compare?ids=${rid},${encodeURIComponent(otherRunId)}`);
+      else errors.comparePageMs = 'not timed: BENCH_COMPARE=1 builds the second run it needs';
+    }
   }
-  const get = async (p: string) => {
-    const s = performance.now();
-    const res = await fetch(url(p));
-    let bytes = 0;
-    for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
-    if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
-    return { ms: performance.now() - s, bytes };
-  };
-  const rid = encodeURIComponent(run.id);
-  const csv = await get(`/api/runs/${rid}/export/trials.csv`);
-  const json = await get(`/api/runs/${rid}/export/json`);
-  const httpExportPeakRssMb = peakRssMb(server.pid!);
-
-  const timed = async (p: string) => {
-    await get(p);
-    const xs: number[] = [];
-    for (let i = 0; i < 5; i++) xs.push((await get(p)).ms);
-    return round(median(xs));
-  };
-  const runPageMs = await timed(`/runs/${rid}`);
-  const reviewPageMs = await timed(`/runs/${rid}/review`);
-  const trialsFirstPageMs = await timed(`/api/runs/${rid}/trials`);
-  const progressMs = await timed(`/api/runs/${rid}/progress`);
-  const homeMs = await timed('/');
-  const experimentPageMs = await timed(`/experiments/${encodeURIComponent(exp.id)}`);
-  const compare = existsSync(path.join(ROOT, 'app/compare/page.tsx')) ? await timed(`/compare?runs=${rid}`).catch((e: Error) => `error: ${e.message}`) : null;
 
   // 4. `tclab export` as its own process (one node process, so its VmHWM is the export's)
-  const cli = async (args: string[]) => {
-    const s = performance.now();
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/tclab.ts'), 'export', run.id, ...args], {
-      cwd: ROOT,
-      env: process.env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let peak = 0;
-    let errText = '';
-    p.stderr!.on('data', (d: Buffer) => (errText += d.toString()));
-    const sampler = setInterval(() => (peak = Math.max(peak, peakRssMb(p.pid!))), 100);
-    const code = await new Promise<number>((r) => p.on('exit', (c) => r(c ?? 1)));
-    clearInterval(sampler);
-    if (code !== 0) throw new Error(`tclab export ${args.join(' ')}: exit ${code}: ${errText}`);
-    return { ms: round(performance.now() - s), peakRssMb: round(peak) };
-  };
-  const cliJson = await cli(['--out', path.join(dir, 'run.json')]);
-  const cliCsv = await cli(['--csv', path.join(dir, 'trials.csv')]);
-
-  load.loadAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
-  process.stdout.write(
-    `${JSON.stringify({
-      trials: ids.length,
-      runPageMs,
-      table1Ms: round(table1Ms),
-      trialsFirstPageMs,
-      reviewPageMs,
-      comparePageMs: typeof compare === 'number' ? compare : null,
-      ...(typeof compare !== 'number' && { comparePage: compare ?? 'absent: no compare page (app/compare) on this checkout' }),
-      exportCsvMs: round(csv.ms),
-      exportJsonMs: round(json.ms),
-      exportPeakRssMb: round(Math.max(httpExportPeakRssMb, cliJson.peakRssMb, cliCsv.peakRssMb)),
-      progressMs,
-      homeMs,
-      experimentPageMs,
-      detail: {
-        buildMs: round(buildMs),
-        table1BeforeAnalyzeMs: round(table1BeforeAnalyzeMs),
-        analyzeMs: round(analyzeMs),
-        csvMb: Math.round(csv.bytes / 1e5) / 10,
-        jsonMb: Math.round(json.bytes / 1e5) / 10,
-        httpExportPeakRssMb: round(httpExportPeakRssMb),
-        cliExportJson: cliJson,
-        cliExportCsv: cliCsv,
-        ...load,
-      },
-    })}\n`,
-  );
+  if (ONLY.has('cli')) {
+    const cli = async (args: string[]) => {
+      const s = performance.now();
+      const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/tclab.ts'), 'export', runId, ...args], {
+        cwd: ROOT,
+        env: process.env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let peak = 0;
+      let errText = '';
+      p.stderr!.on('data', (d: Buffer) => (errText += d.toString()));
+      const sampler = setInterval(() => (peak = Math.max(peak, peakRssMb(p.pid!))), 100);
+      const killer = setTimeout(() => p.kill('SIGKILL'), TIMEOUT_MS);
+      const code = await new Promise<number | string>((r) => p.on('exit', (c, sig) => r(c ?? sig ?? 1)));
+      clearInterval(sampler);
+      clearTimeout(killer);
+      if (code !== 0) throw new Error(`tclab export ${args[0]}: ${code === 'SIGKILL' ? `killed after ${TIMEOUT_MS} ms` : `exit ${code}`}: ${errText.slice(-500)}`);
+      return { ms: round(performance.now() - s), peakRssMb: round(peak) };
+    };
+    detail.cliExportJson = await measure('cliExportJson', () => cli(['--out', path.join(dir, 'run.json')]));
+    detail.cliExportCsv = await measure('cliExportCsv', () => cli(['--csv', path.join(dir, 'trials.csv')]));
+  }
+  const peaks = [
+    detail.httpExportPeakRssMb,
+    (detail.cliExportJson as { peakRssMb?: number } | null)?.peakRssMb,
+    (detail.cliExportCsv as { peakRssMb?: number } | null)?.peakRssMb,
+  ];
+  const known = peaks.filter((x): x is number => typeof x === 'number');
+  result.exportPeakRssMb = known.length ? Math.max(...known) : null;
+} catch (e) {
+  errors.run = (e as Error).message;
 } finally {
+  load.loadAtEnd = loadNow();
+  const targets: [string, number][] = [
+    ['runPageMs', 300],
+    ['reviewPageMs', 300],
+    ['comparePageMs', 300],
+    ['homeMs', 300],
+    ['experimentPageMs', 300],
+    ['trialsFirstPageMs', 150],
+    ['progressMs', 150],
+    ['exportCsvMs', 15_000],
+    ['exportJsonMs', 15_000],
+    ['exportPeakRssMb', 256],
+  ];
+  const cliMs = (k: string) => (detail[k] as { ms?: number } | null)?.ms;
+  const missedTargets = [
+    ...targets.filter(([k, t]) => typeof result[k] === 'number' && (result[k] as number) >= t).map(([k, t]) => `${k} ${result[k]} ≥ ${t}`),
+    ...['cliExportJson', 'cliExportCsv'].filter((k) => (cliMs(k) ?? 0) >= 15_000).map((k) => `${k}.ms ${cliMs(k)} ≥ 15000`),
+  ];
+  const keys = [
+    'trials',
+    'runPageMs',
+    'table1Ms',
+    'trialsFirstPageMs',
+    'reviewPageMs',
+    'comparePageMs',
+    'exportCsvMs',
+    'exportJsonMs',
+    'exportPeakRssMb',
+    'progressMs',
+    'homeMs',
+    'experimentPageMs',
+  ];
+  process.stdout.write(`${JSON.stringify({ ...Object.fromEntries(keys.map((k) => [k, result[k] ?? null])), missedTargets, errors, detail: { ...detail, ...load } })}\n`);
   await cleanup();
 }
