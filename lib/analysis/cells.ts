@@ -98,9 +98,9 @@ export function baselinesOf(spec: { studies: readonly { id: string; conditions: 
   return new Map(spec.studies.map((s) => [s.id, (s.conditions.find((c) => c.baseline) ?? s.conditions[0])?.id]));
 }
 
-/** Pair key layout (lib/design/matrix.ts): study|scenario|locale|case|o<i>|r<n>. */
-function caseOf(t: TrialOutcome): string {
-  return t.caseId ?? t.pairKey.split('|', 4)[3] ?? t.pairKey;
+/** A task for pass^k: a case in one candidate order (its replicates together), as lib/db/aggregate.ts taskCells builds it. */
+function taskOf(t: TrialOutcome): string {
+  return `${t.scenario}|${t.locale}|${t.caseId}|o${t.orderIndex}`;
 }
 
 export function clusterOf(t: { scenario: string; locale: string }, caseId: string, by: ClusterBy): string {
@@ -122,7 +122,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
   const SEP = '\u0000';
   for (const t of trials) {
     if (!conditionsOf.get(t.study)?.has(t.condition)) continue;
-    const caseId = caseOf(t);
+    const caseId = t.caseId;
     caseIds.set(t, caseId);
     const cluster = clusterOf(t, caseId, by);
     const sk = t.study + SEP + t.condition + SEP + t.scenario + SEP + t.locale + SEP + cluster;
@@ -140,7 +140,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
     }
 
     if (DECIDED.has(t.status)) {
-      const task = t.pairKey.replace(/\|r\d+$/, '');
+      const task = taskOf(t);
       const tk = t.study + SEP + t.condition + SEP + task;
       const x = tasks.get(tk) ?? { study: t.study, condition: t.condition, task, passed: 0, decided: 0 };
       x.decided++;
@@ -153,7 +153,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
     p.set(t.condition, t);
 
     if (t.decision === undefined && t.firstPick === undefined) continue; // nothing to say about order
-    const uk = t.study + SEP + t.condition + SEP + t.scenario + SEP + t.locale + SEP + caseId + SEP + (t.replicate ?? 1);
+    const uk = t.study + SEP + t.condition + SEP + t.scenario + SEP + t.locale + SEP + caseId + SEP + t.replicate;
     const u = units.get(uk);
     if (u) u.push(t);
     else units.set(uk, [t]);
@@ -215,7 +215,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
         if (t.firstPick) o.firstPicks++;
       }
     const decided = u.every((t) => t.decision !== undefined);
-    const orderCount = new Set(u.map((t) => t.orderIndex ?? 0)).size;
+    const orderCount = new Set(u.map((t) => t.orderIndex)).size;
     if (!decided || orderCount < 2) continue;
     o.units++;
     if (new Set(u.map((t) => t.decision)).size === 1) o.consistent++;
@@ -229,7 +229,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
         locale: t0.locale,
         caseId,
         replicate: t0.replicate ?? 1,
-        trials: [...u].sort((a, b) => (a.orderIndex ?? 0) - (b.orderIndex ?? 0)).map((t) => ({ id: t.id, orderIndex: t.orderIndex ?? 0, decision: t.decision! })),
+        trials: [...u].sort((a, b) => a.orderIndex - b.orderIndex).map((t) => ({ id: t.id, orderIndex: t.orderIndex, decision: t.decision! })),
       });
     }
   }

@@ -40,8 +40,7 @@ export function modelDifferences(
     if (!DECIDED.has(t.status)) continue;
     const r = ref.get(trialIdentity(t));
     if (!r) continue;
-    const caseId = t.caseId ?? t.pairKey.split('|', 4)[3] ?? t.pairKey;
-    const cluster = clusterOf(t, caseId, clusterBy);
+    const cluster = clusterOf(t, t.caseId, clusterBy);
     let byCondition = cells.get(t.study);
     if (!byCondition) cells.set(t.study, (byCondition = new Map()));
     let byCluster = byCondition.get(t.condition);

@@ -28,6 +28,9 @@ for (let i = 0; i < 10; i++) {
     locale: 'en',
     condition: 'overlapping',
     pairKey,
+    caseId: `c${i}`,
+    orderIndex: 0,
+    replicate: 1,
     status: b,
     categories: b === 'failed' ? ['unwanted_write'] : [],
   });
@@ -38,6 +41,9 @@ for (let i = 0; i < 10; i++) {
     locale: 'en',
     condition: 'clear',
     pairKey,
+    caseId: `c${i}`,
+    orderIndex: 0,
+    replicate: 1,
     status: t,
     categories: t === 'failed' ? ['wrong_tool'] : [],
   });

@@ -18,7 +18,7 @@ const spec = {
 
 function trial(caseId: string, condition: string, status: string, categories: string[] = []): TrialOutcome {
   const pairKey = `sel|shop|en|${caseId}|o0|r1`;
-  return { id: `${caseId}-${condition}`, study: 'sel', scenario: 'shop', locale: 'en', condition, pairKey, status, categories };
+  return { id: `${caseId}-${condition}`, study: 'sel', scenario: 'shop', locale: 'en', condition, pairKey, caseId, orderIndex: 0, replicate: 1, status, categories };
 }
 
 describe('reviewPairs', () => {

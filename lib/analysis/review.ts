@@ -41,7 +41,7 @@ export function reviewPairs(spec: SummarySpec, trials: Iterable<TrialOutcome>): 
   }
   const out: ReviewPair[] = [];
   for (const [pairKey, byCondition] of byPair) {
-    const [study, scenario, locale, caseId, o, r] = pairKey.split('|');
+    const { study, scenario, locale, caseId, orderIndex, replicate } = byCondition.values().next().value!;
     const s = spec.studies.find((x) => x.id === study);
     const baseline = s?.conditions.find((c) => c.baseline);
     if (!s || !baseline) continue;
@@ -56,8 +56,8 @@ export function reviewPairs(spec: SummarySpec, trials: Iterable<TrialOutcome>): 
         scenario,
         locale,
         caseId,
-        order: Number(o?.slice(1)),
-        replicate: Number(r?.slice(1)),
+        order: orderIndex,
+        replicate,
         baseline: side(baseline.id, b),
         treatment: side(c.id, t),
         class: cls,

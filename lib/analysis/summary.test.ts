@@ -39,10 +39,12 @@ function pair(
   t: Outcome,
   cats: [string[], string[]] = [[], []],
 ): TrialOutcome[] {
-  const pairKey = `${study}|${scenario}|${locale}|p${seq++}`;
+  const caseId = `p${seq++}`;
+  const pairKey = `${study}|${scenario}|${locale}|${caseId}|o0|r1`;
+  const at = { caseId, orderIndex: 0, replicate: 1 };
   return [
-    { id: `${pairKey}|b`, study, scenario, locale, condition: base, pairKey, status: b, categories: cats[0] },
-    { id: `${pairKey}|t`, study, scenario, locale, condition: treat, pairKey, status: t, categories: cats[1] },
+    { id: `${pairKey}|b`, study, scenario, locale, condition: base, pairKey, ...at, status: b, categories: cats[0] },
+    { id: `${pairKey}|t`, study, scenario, locale, condition: treat, pairKey, ...at, status: t, categories: cats[1] },
   ];
 }
 
@@ -117,9 +119,42 @@ describe('summarizeRun', () => {
       ...pair('selection', c, 'invoice', 'en', 'passed', 'failed').map((t) => (t.condition === 'clear' ? { ...t, status: 'unresolved' } : t)),
       ...pair('selection', c, 'invoice', 'en', 'failed', 'failed').map((t) => (t.condition === 'overlapping' ? { ...t, status: 'untested' } : t)),
       ...pair('selection', c, 'invoice', 'en', 'failed', 'failed').map((t) => ({ ...t, status: t.condition === 'clear' ? 'queued' : 'cancelled' })),
-      { id: 'lonely', study: 'selection', scenario: 'invoice', locale: 'en', condition: 'clear', pairKey: 'lonely', status: 'running' },
-      { id: 'other-study', study: 'nope', scenario: 'invoice', locale: 'en', condition: 'clear', pairKey: 'x', status: 'passed' },
-      { id: 'other-cond', study: 'selection', scenario: 'invoice', locale: 'en', condition: 'nope', pairKey: 'y', status: 'passed' },
+      {
+        id: 'lonely',
+        study: 'selection',
+        scenario: 'invoice',
+        locale: 'en',
+        condition: 'clear',
+        pairKey: 'lonely',
+        caseId: 'lonely',
+        orderIndex: 0,
+        replicate: 1,
+        status: 'running',
+      },
+      {
+        id: 'other-study',
+        study: 'nope',
+        scenario: 'invoice',
+        locale: 'en',
+        condition: 'clear',
+        pairKey: 'x',
+        caseId: 'x',
+        orderIndex: 0,
+        replicate: 1,
+        status: 'passed',
+      },
+      {
+        id: 'other-cond',
+        study: 'selection',
+        scenario: 'invoice',
+        locale: 'en',
+        condition: 'nope',
+        pairKey: 'y',
+        caseId: 'y',
+        orderIndex: 0,
+        replicate: 1,
+        status: 'passed',
+      },
     ];
     const [sel, int] = summarizeRun(spec, trials).studies;
     expect(sel.rows).toHaveLength(1);
@@ -158,7 +193,18 @@ describe('summarizeRun', () => {
     };
     const trials = [
       ...pair('s', ['v1', 'v2'], 'x', 'en', 'failed', 'passed'),
-      { id: 'v3', study: 's', scenario: 'x', locale: 'en', condition: 'v3', pairKey: `s|x|en|p${seq - 1}`, status: 'failed' },
+      {
+        id: 'v3',
+        study: 's',
+        scenario: 'x',
+        locale: 'en',
+        condition: 'v3',
+        pairKey: `s|x|en|p${seq - 1}|o0|r1`,
+        caseId: `p${seq - 1}`,
+        orderIndex: 0,
+        replicate: 1,
+        status: 'failed',
+      },
     ];
     expect(summarizeRun(three, trials).studies.map((s) => [s.baseline, s.treatment, s.pairs.improved])).toEqual([['v1', 'v2', 1]]);
     expect(summarizeComparisons(three, trials).studies.map((s) => [s.baseline, s.treatment, s.pairs.improved, s.pairs.same])).toEqual([
@@ -189,6 +235,9 @@ describe('summarizeRun', () => {
           locale: l,
           condition,
           pairKey,
+          caseId: `case${c}`,
+          orderIndex: 0,
+          replicate: Math.floor(i / 40) + 1,
           status: statuses[(Math.floor(i / 40) + j) % 5],
           categories: (Math.floor(i / 40) + j) % 5 === 1 ? ['wrong_tool'] : [],
         }),
@@ -217,9 +266,31 @@ describe('pass^k', () => {
       for (const [task, outcomes] of Object.entries(tasks))
         outcomes.forEach((status, r) => {
           const pairKey = `selection|shop|en|${task}|o0|r${r + 1}`;
-          trials.push({ id: `${pairKey}|${condition}`, study: 'selection', scenario: 'shop', locale: 'en', condition, pairKey, status });
+          trials.push({
+            id: `${pairKey}|${condition}`,
+            study: 'selection',
+            scenario: 'shop',
+            locale: 'en',
+            condition,
+            pairKey,
+            caseId: task,
+            orderIndex: 0,
+            replicate: r + 1,
+            status,
+          });
         });
-    trials.push({ id: 'x', study: 'selection', scenario: 'shop', locale: 'en', condition: 'clear', pairKey: 'selection|shop|en|c|o0|r1', status: 'unresolved' });
+    trials.push({
+      id: 'x',
+      study: 'selection',
+      scenario: 'shop',
+      locale: 'en',
+      condition: 'clear',
+      pairKey: 'selection|shop|en|c|o0|r1',
+      caseId: 'c',
+      orderIndex: 0,
+      replicate: 1,
+      status: 'unresolved',
+    });
     const sel = summarizeRun({ studies: [spec.studies[0]] }, trials).studies[0];
     expect(sel.passK).toEqual({
       k: 3,

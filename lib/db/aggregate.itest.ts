@@ -14,6 +14,7 @@ import { reviewPairs, PAIR_CLASSES } from '../analysis/review';
 import { reviewPairCounts, reviewPairsPage } from './review-pairs';
 import { reviewAgreementTables, saveReview } from './reviews';
 import type { Actor } from '../auth/roles';
+import { expandTrials } from '../design/matrix';
 
 const ITEST_REVIEWER: Actor = { kind: 'user', userId: 'u_itest', email: 'itest@lab.example', name: 'itest', role: 'reviewer' };
 
@@ -37,6 +38,14 @@ afterAll(async () => {
 const sortCells = <T>(xs: T[]) => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
 describe('SQL-side aggregation', () => {
+  it("stores every trial's candidate order as the design made it: order_index is the design's orderIndex", async () => {
+    const design = expandTrials(spec);
+    const rows = (await pool().query<{ trial_key: string; order_index: number }>(`SELECT trial_key, order_index FROM trials WHERE run_id = $1`, [runId])).rows;
+    expect(rows).toHaveLength(design.length);
+    expect(new Set(rows.map((r) => r.order_index))).toEqual(new Set([0, 1])); // the reference study sends two orders
+    expect(new Map(rows.map((r) => [r.trial_key, r.order_index]))).toEqual(new Map(design.map((t) => [t.trialKey, t.orderIndex])));
+  });
+
   for (const by of ['case', 'scenario'] as const)
     it(`gives the cells and the Table 1 of the in-memory path (clusters by ${by})`, async () => {
       const outcomes = await trialOutcomes(runId);

@@ -18,10 +18,6 @@ import { pool } from './client';
 // turns the cells into Table 1; lib/analysis/cells.ts computes the same cells in memory, and
 // aggregate.itest.ts holds the two to each other.
 
-/** The order index of a trial: the `o<i>` part of its pair key (study|scenario|locale|case|o<i>|r<n>). */
-export const orderIndexSql = (alias = 't') => `substring(split_part(${alias}.pair_key, '|', 5) from 2)::int`;
-export const ORDER_INDEX_SQL = orderIndexSql();
-
 /** The cluster of a trial, by case (its orders and replicates) or by scenario. Only these two strings reach SQL. */
 export function clusterSql(by: ClusterBy, alias = 't'): string {
   return by === 'scenario' ? `${alias}.scenario` : `${alias}.scenario || '|' || ${alias}.locale || '|' || ${alias}.case_id`;
@@ -123,7 +119,7 @@ async function categoryCells(runId: string): Promise<CategoryCell[]> {
 /** pass^k needs, per task (a case in one order), its decided replicates and how many passed. */
 async function taskCells(runId: string): Promise<TaskCell[]> {
   const r = await pool().query(
-    `SELECT t.study, t.condition, t.scenario || '|' || t.locale || '|' || t.case_id || '|o' || ${ORDER_INDEX_SQL} AS task,
+    `SELECT t.study, t.condition, t.scenario || '|' || t.locale || '|' || t.case_id || '|o' || t.order_index AS task,
             count(*) FILTER (WHERE t.status = 'passed') AS passed, count(*) FILTER (WHERE t.status IN ('passed', 'failed')) AS decided
        FROM trials t WHERE t.run_id = $1
       GROUP BY 1, 2, 3 HAVING count(*) FILTER (WHERE t.status IN ('passed', 'failed')) > 0`,
@@ -140,7 +136,7 @@ async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
   const r = await pool().query(
     `WITH u AS (
        SELECT t.study, t.condition, t.scenario, t.locale, ${clusterSql(by)} AS cluster,
-              min(${ORDER_INDEX_SQL}) < max(${ORDER_INDEX_SQL}) AS several_orders,
+              min(t.order_index) < max(t.order_index) AS several_orders,
               min(${DECISION_SQL} COLLATE "C") = max(${DECISION_SQL} COLLATE "C") AS one_decision,
               count(*) FILTER (WHERE o.tool_calls->0->>'name' IS NOT NULL) AS calls,
               count(*) FILTER (WHERE o.tool_calls->0->>'name' = t."order"->>0) AS first_picks
@@ -172,12 +168,12 @@ async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; fl
   const r = await pool().query(
     `WITH u AS (
        SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate,
-              array_agg(t.id ORDER BY ${ORDER_INDEX_SQL}) AS ids, array_agg(${ORDER_INDEX_SQL} ORDER BY ${ORDER_INDEX_SQL}) AS orders,
-              array_agg(${DECISION_SQL} ORDER BY ${ORDER_INDEX_SQL}) AS decisions
+              array_agg(t.id ORDER BY t.order_index) AS ids, array_agg(t.order_index ORDER BY t.order_index) AS orders,
+              array_agg(${DECISION_SQL} ORDER BY t.order_index) AS decisions
          FROM trials t JOIN observations o ON o.trial_id = t.id
         WHERE t.run_id = $1
         GROUP BY 1, 2, 3, 4, 5, 6
-       HAVING min(${ORDER_INDEX_SQL}) < max(${ORDER_INDEX_SQL}) AND min(${DECISION_SQL} COLLATE "C") < max(${DECISION_SQL} COLLATE "C")
+       HAVING min(t.order_index) < max(t.order_index) AND min(${DECISION_SQL} COLLATE "C") < max(${DECISION_SQL} COLLATE "C")
      ), n AS (
        SELECT u.*, row_number() OVER (PARTITION BY study, condition ORDER BY scenario COLLATE "C", locale COLLATE "C", case_id COLLATE "C", replicate) AS rn,
               count(*) OVER (PARTITION BY study, condition) AS total

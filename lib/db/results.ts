@@ -2,7 +2,7 @@ import { summarizeCells, type SummarySpec } from '../analysis/summary';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
 import { pool } from './client';
-import { DECISION_SQL, ORDER_INDEX_SQL, runCells } from './aggregate';
+import { DECISION_SQL, runCells } from './aggregate';
 import type { TrialIdentity } from './trials';
 import type { StoredTurn } from '../studies/types';
 import type { JunitTrial } from '../export/junit';
@@ -14,7 +14,7 @@ import type { JunitTrial } from '../export/junit';
  */
 export async function trialOutcomes(runId: string): Promise<TrialOutcome[]> {
   const r = await pool().query(
-    `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status, t.case_id, t.replicate, ${ORDER_INDEX_SQL} AS order_index,
+    `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status, t.case_id, t.replicate, t.order_index,
             CASE WHEN o.trial_id IS NOT NULL THEN ${DECISION_SQL} END AS decision,
             CASE WHEN o.tool_calls->0->>'name' IS NOT NULL THEN o.tool_calls->0->>'name' = t."order"->>0 END AS first_pick,
             c.categories
@@ -62,6 +62,8 @@ export interface AttemptRecord {
 }
 
 export interface TrialRecord extends TrialIdentity {
+  /** The candidate order's index in the design (the `o<i>` of the pair key). */
+  orderIndex: number;
   replicate: number;
   pairKey: string;
   status: string;
@@ -94,7 +96,7 @@ export interface TrialRecord extends TrialIdentity {
 }
 
 const trialSelect = (bodies: boolean) => `
-  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.replicate, t.pair_key, t.status, t.tool_set_ref,
+  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.order_index, t.replicate, t.pair_key, t.status, t.tool_set_ref,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb) AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
@@ -125,6 +127,7 @@ function toRecord(x: Raw): TrialRecord {
     caseId: x.case_id as string,
     condition: x.condition as string,
     order: x.order as string[],
+    orderIndex: x.order_index as number,
     replicate: x.replicate as number,
     pairKey: x.pair_key as string,
     status: x.status as string,
@@ -204,7 +207,7 @@ export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): Asy
   let after = '';
   for (;;) {
     const r = await pool().query(
-      `SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, ${ORDER_INDEX_SQL} AS order_index, t.replicate, t.status, t.trial_key,
+      `SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate, t.status, t.trial_key,
               COALESCE((SELECT json_agg(json_build_object('checkId', v.check_id, 'status', v.status, 'category', v.category, 'reason', v.reason) ORDER BY v.check_id)
                           FROM verdicts v WHERE v.trial_id = t.id AND t.status = 'failed'), '[]'::json) AS verdicts
          FROM trials t

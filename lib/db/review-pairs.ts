@@ -1,6 +1,6 @@
 import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../analysis/review';
 import { baselinesOf } from '../analysis/cells';
-import { BASELINE_OF, orderIndexSql } from './aggregate';
+import { BASELINE_OF } from './aggregate';
 import { pool } from './client';
 
 // The review list in SQL, paged like the trials table: every baseline → treatment pair with a failed trial
@@ -14,14 +14,14 @@ interface Spec {
 // are written); the baseline side beside each other condition's.
 const PAIRS_SQL = `
   WITH g AS (
-         SELECT t.study, t.pair_key, t.scenario, t.locale, t.case_id, t.replicate, ${orderIndexSql('t')} AS order_index,
+         SELECT t.study, t.pair_key, t.scenario, t.locale, t.case_id, t.replicate, t.order_index,
                 max(t.id) FILTER (WHERE t.condition = ${BASELINE_OF}) AS b_id,
                 max(t.status) FILTER (WHERE t.condition = ${BASELINE_OF}) AS b_status,
                 array_agg(t.id) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS ids,
                 array_agg(t.condition) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS conditions,
                 array_agg(t.status) FILTER (WHERE t.condition <> ${BASELINE_OF}) AS statuses
            FROM trials t WHERE t.run_id = $1
-          GROUP BY t.study, t.pair_key, t.scenario, t.locale, t.case_id, t.replicate
+          GROUP BY t.study, t.pair_key, t.scenario, t.locale, t.case_id, t.replicate, t.order_index
          HAVING bool_or(t.status = 'failed')
        ), p AS (
          SELECT g.pair_key, g.study, g.scenario, g.locale, g.case_id, g.replicate, g.order_index,

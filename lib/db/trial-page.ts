@@ -7,14 +7,14 @@ import { pool } from './client';
 
 const FILTER_COLUMNS: Record<TrialFilterKey, string> = { study: 'study', condition: 'condition', status: 'status', scenario: 'scenario', locale: 'locale' };
 
-/** Sort keys → columns of a page row (`ord`: the order index, the `o<n>` part of the pair key). */
+/** Sort keys → columns of a page row. */
 const SORT_COLUMNS: Record<NonNullable<TrialPageQuery['sort']>, string> = {
   study: 'study',
   scenario: 'scenario',
   locale: 'locale',
   caseId: 'case_id',
   condition: 'condition',
-  order: 'ord',
+  order: 'order_index',
   replicate: 'replicate',
   status: 'status',
 };
@@ -32,13 +32,13 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
       locale: string;
       case_id: string;
       condition: string;
-      ord: number;
+      order_index: number;
       replicate: number;
       status: string;
       categories: string[] | null;
     }>(
       `WITH page AS (
-         SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, substring(split_part(t.pair_key, '|', 5) from 2)::int AS ord,
+         SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index,
                 t.replicate, t.status, t.trial_key
            FROM trials t WHERE t.run_id = $1 AND ${matches} ORDER BY ${orderBy} LIMIT $7 OFFSET $8
        )
@@ -74,7 +74,7 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
       locale: x.locale,
       caseId: x.case_id,
       condition: x.condition,
-      order: x.ord,
+      order: x.order_index,
       replicate: x.replicate,
       status: x.status,
       categories: x.categories ?? [],

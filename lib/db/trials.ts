@@ -25,10 +25,10 @@ export async function insertTrials(runId: string, trials: TrialSpec[]): Promise<
   for (let i = 0; i < trials.length; i += CHUNK) {
     const part = trials.slice(i, i + CHUNK);
     await pool().query(
-      `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", replicate, tool_set_ref)
-       SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.replicate, u.tool_set_ref
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])
-           AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, replicate, tool_set_ref)
+      `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref)
+       SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[])
+           AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref)
        ON CONFLICT (run_id, trial_key) DO NOTHING`,
       [
         runId,
@@ -42,6 +42,7 @@ export async function insertTrials(runId: string, trials: TrialSpec[]): Promise<
         part.map((t) => t.caseId),
         part.map((t) => t.condition),
         part.map((t) => JSON.stringify(t.order)),
+        part.map((t) => t.orderIndex),
         part.map((t) => t.replicate),
         part.map((t) => t.toolSetRef),
       ],

@@ -61,6 +61,7 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
     caseId: t.caseId,
     condition: t.condition,
     order: t.order,
+    orderIndex: t.orderIndex,
     replicate: t.replicate,
     pairKey: t.pairKey,
     status: t.status as TrialExportRow['status'],

@@ -79,6 +79,8 @@ export const ExportTrial = z.object({
   condition: z.string(),
   /** Tool names in the order they were sent. */
   order: z.array(z.string()),
+  /** The candidate order's index in the design (the `o<i>` of the pair key). */
+  orderIndex: z.number().int().min(0),
   replicate: z.number().int().min(1),
   pairKey: z.string(),
   status: TrialStatus,

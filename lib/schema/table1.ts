@@ -135,13 +135,14 @@ export interface TrialOutcome {
   scenario: string;
   locale: string;
   condition: string;
+  /** Trials sharing it form a pair (lib/design/matrix.ts pairKeyOf); compared whole, never read apart. */
   pairKey: string;
   status: string; // passed | failed | untested | unresolved | queued | running | cancelled
   categories?: string[];
-  /** The case; without it the cluster is the pair key less its order and replicate. */
-  caseId?: string;
-  orderIndex?: number;
-  replicate?: number;
+  caseId: string;
+  /** The candidate order's index in the design (the trials table's order_index). */
+  orderIndex: number;
+  replicate: number;
   /** What the model decided (order consistency): `call <tool>`, a marker, `label <L>` or `no call`; absent without an observation. */
   decision?: string;
   /** Whether the first tool called was the one listed first (absent: no tool called). */

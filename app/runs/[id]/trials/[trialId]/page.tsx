@@ -35,7 +35,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
   const row = toTrialRow({ ...t, categories: [] });
   const partners = (study?.conditions ?? [])
     .filter((c) => c.id !== t.condition)
-    .map((c) => ({ condition: c.id, baseline: c.baseline, id: trialIdOf(run.id, trialKeyOf({ ...t, condition: c.id, orderIndex: row.order })) }));
+    .map((c) => ({ condition: c.id, baseline: c.baseline, id: trialIdOf(run.id, trialKeyOf({ ...t, condition: c.id })) }));
   const runHref = `/runs/${encodeURIComponent(run.id)}`;
 
   return (

@@ -46,7 +46,7 @@ export default async function PairPage({ params }: { params: Promise<{ id: strin
       </p>
       <div className="row">
         <h1 style={{ fontSize: '1.3rem' }}>
-          {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> · o{b.pairKey.split('|')[4]?.slice(1)} / r{b.replicate}
+          {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> · o{b.orderIndex} / r{b.replicate}
         </h1>
         {run.provider === 'simulated' && <SimulatedBadge />}
       </div>
