@@ -136,14 +136,19 @@ try {
     const run = await createRun(exp.id, { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 });
     // BENCH_PROFILE_DIR=dir writes the worker's CPU profile there (node --cpu-prof).
     const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    // BENCH_WORKER_ARGS: more node options for the worker (e.g. to try a V8 flag)
+    prof.push(...(process.env.BENCH_WORKER_ARGS ?? '').split(' ').filter(Boolean));
     // twice C in jobs (as the default 128 is for runs of 64): half hold slots, half are being claimed,
     // recorded or wait ready for the next free slot
     const worker = spawnWorker(
       { TCLAB_WORKER_CONCURRENCY: String(2 * c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) },
       prof,
+      { ready: true },
     );
     const busy = Array.from({ length: busyCores }, busyCore);
-    await new Promise((r) => setTimeout(r, 1500)); // let the worker connect before the clock starts
+    // the clock starts once the worker has loaded, connected and warmed up, as a worker started before the
+    // Run button is pressed has (a fixed 1.5 s was not enough on a loaded machine)
+    await worker.ready;
     let peakRssMb = 0;
     const sampler = setInterval(() => {
       try {

@@ -11,6 +11,8 @@ import { closeQueues } from '../lib/queue/connection';
 setFlagsFromString('--heap-growing-percent=50');
 
 const worker = startWorker();
+// started with an IPC channel (the benchmark): say when connected and warmed up
+if (process.send) void worker.ready.then(() => process.send?.('ready'));
 let stopping = false;
 async function stop() {
   if (stopping) return;

@@ -21,20 +21,38 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `npm run worker` as a real child process (its own process group, so SIGKILL takes all of it). */
-export function spawnWorker(env: Record<string, string | undefined> = {}, nodeArgs: string[] = []): WorkerProcess {
+/**
+ * `npm run worker` as a real child process (its own process group, so SIGKILL takes all of it).
+ * `ready`: resolves once the worker has loaded, connected and warmed up (workers/trials.ts tells it over an
+ * IPC channel opened only for this; rejects if the process exits first).
+ */
+export function spawnWorker(
+  env: Record<string, string | undefined> = {},
+  nodeArgs: string[] = [],
+  opts: { ready?: boolean } = {},
+): WorkerProcess & { ready?: Promise<void> } {
   // `node --import tsx`: one process (the tsx CLI would fork a second), so its pid is the worker's own.
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'workers/trials.ts')], {
     cwd: ROOT,
     env: { ...process.env, TCLAB_LOG_LEVEL: 'warn', ...env },
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: opts.ready ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
+  const ready = opts.ready
+    ? new Promise<void>((resolve, reject) => {
+        proc.once('message', () => {
+          proc.disconnect(); // nothing more comes over it, and an open channel would keep this process alive
+          resolve();
+        });
+        proc.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it was ready`)));
+      })
+    : undefined;
   let out = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   return {
     proc,
+    ready,
     output: () => out,
     kill: (signal = 'SIGKILL') =>
       new Promise<void>((resolve) => {
