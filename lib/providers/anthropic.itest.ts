@@ -1,41 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import { failure, FAKE_KEY, INVOICE_TOOLS, interpretationRequest, observed, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
-import type { ProviderRequest, ProviderResult } from '../schema/request';
+import { describe, expect, it } from 'vitest';
+import { failure, FAKE_KEY, observed, providerOverLoopback } from '../testing/provider-fixtures';
+import { interpretationRequest, INVOICE_TOOLS, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { anthropicProvider, DEFAULT_MAX_TOKENS } from './anthropic';
 import { describeProviderFailure } from './precheck';
 
 // The real @anthropic-ai/sdk against the loopback server's Messages wire: what the model did ends as the
 // right observation, and the request on the wire has the study's form in Anthropic's own tool-use shape.
 
-let server: LoopbackServer;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  restoreEnv = setProviderEnv({ ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: undefined, TCLAB_ALLOWED_BASE_URLS: server.url });
+const wire = providerOverLoopback({
+  provider: anthropicProvider,
+  env: { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: undefined },
+  settings: (server) => ({ provider: 'anthropic', model: 'claude-test', baseUrl: server.anthropicBaseUrl }),
 });
-afterAll(async () => {
-  await server.close();
-  restoreEnv();
-});
-
-const settings = (extra: Parameters<typeof settingsFor>[0] = {}) =>
-  settingsFor({ provider: 'anthropic', model: 'claude-test', baseUrl: server.anthropicBaseUrl, ...extra });
-
-async function send(reply: Reply, request: ProviderRequest = selectionRequest()): Promise<ProviderResult> {
-  server.setScript(() => reply);
-  server.clearRequests();
-  const result = await anthropicProvider.send(request, { settings: settings() });
-  expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
-  return result;
-}
-
-function lastBody(): Record<string, unknown> {
-  const body = server.requests.at(-1)?.body;
-  if (!body || typeof body !== 'object') throw new Error('no request recorded');
-  return body as Record<string, unknown>;
-}
+const { send, lastBody } = wire;
+const settings = wire.settings;
 
 describe('anthropic adapter: observations', () => {
   it('a tool_use block → parsed call, usage, status; POST /v1/messages with the key and a version header', async () => {
@@ -52,7 +30,7 @@ describe('anthropic adapter: observations', () => {
       refusal: false,
       finishReason: 'tool_use',
     });
-    const q = server.requests[0];
+    const q = wire.server.requests[0];
     expect(q.path).toBe('/v1/messages');
     expect(q.wire).toBe('anthropic-messages');
     expect(q.headers.authorization ?? q.headers['x-api-key']).toContain(FAKE_KEY);
@@ -103,9 +81,7 @@ describe('anthropic adapter: observations', () => {
 describe('anthropic adapter: the request on the wire', () => {
   it('selection: system protocol, user task, tools with input_schema in the request order', async () => {
     const reversed = selectionRequest([...INVOICE_TOOLS].reverse());
-    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-    server.clearRequests();
-    const r = await anthropicProvider.send(reversed, { settings: settings({ maxOutputTokens: 99, temperature: 0.3, seed: 42 }) });
+    const r = await send({ kind: 'text', text: 'STOP: x' }, reversed, { maxOutputTokens: 99, temperature: 0.3, seed: 42 });
     expect(r.request).toEqual(lastBody());
     expect(lastBody()).toEqual({
       model: 'claude-test',
@@ -120,8 +96,7 @@ describe('anthropic adapter: the request on the wire', () => {
   });
 
   it('the API requires max_tokens: a run without an output limit sends the default', async () => {
-    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-    await anthropicProvider.send(selectionRequest(), { settings: settings({ maxOutputTokens: null }) });
+    await send({ kind: 'text', text: 'STOP: x' }, selectionRequest(), { maxOutputTokens: null });
     expect(lastBody().max_tokens).toBe(DEFAULT_MAX_TOKENS);
   });
 
@@ -137,13 +112,13 @@ describe('anthropic adapter: the request on the wire', () => {
   });
 
   it('ANTHROPIC_BASE_URL is used when the run has no base URL', async () => {
-    const undo = setProviderEnv({ ANTHROPIC_BASE_URL: server.anthropicBaseUrl });
+    const undo = setProviderEnv({ ANTHROPIC_BASE_URL: wire.server.anthropicBaseUrl });
     try {
-      server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-      server.clearRequests();
+      wire.server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+      wire.server.clearRequests();
       const r = await anthropicProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'anthropic', model: 'claude-test' }) });
       expect(r.outcome).toBe('ok');
-      expect(server.requests).toHaveLength(1);
+      expect(wire.server.requests).toHaveLength(1);
     } finally {
       undo();
     }
@@ -152,10 +127,10 @@ describe('anthropic adapter: the request on the wire', () => {
   it('without ANTHROPIC_API_KEY nothing is sent: a configuration error naming the variable', async () => {
     const undo = setProviderEnv({ ANTHROPIC_API_KEY: undefined });
     try {
-      server.clearRequests();
+      wire.server.clearRequests();
       const r = await anthropicProvider.send(selectionRequest(), { settings: settings() });
       expect(failure(r)).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('ANTHROPIC_API_KEY') });
-      expect(server.requests).toHaveLength(0);
+      expect(wire.server.requests).toHaveLength(0);
     } finally {
       undo();
     }
@@ -166,7 +141,7 @@ describe('anthropic adapter: the request on the wire', () => {
     expect(failure(overloaded).kind).toBe('http_5xx');
     expect(overloaded.response).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
     const denied = await send({ kind: 'http', status: 401 });
-    expect(failure(denied).message).toBe(`HTTP 401 from 127.0.0.1:${server.port}: Incorrect API key provided.`);
+    expect(failure(denied).message).toBe(`HTTP 401 from 127.0.0.1:${wire.server.port}: Incorrect API key provided.`);
     expect(describeProviderFailure(denied, 'anthropic')).toMatch(/check ANTHROPIC_API_KEY/);
   });
 });

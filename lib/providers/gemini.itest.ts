@@ -1,38 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, selectionRequest, setProviderEnv, settingsFor, observed, failure } from '../testing/provider-fixtures';
+import { describe, expect, it } from 'vitest';
+import { failure, FAKE_KEY, observed, providerOverLoopback } from '../testing/provider-fixtures';
+import { interpretationRequest, INVOICE_TOOLS, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { SKIP_THOUGHT_SIGNATURE, geminiProvider } from './gemini';
-import type { ProviderRequest, ProviderResult } from '../schema/request';
 
 // The real @google/genai SDK against the loopback server.
 
-let server: LoopbackServer;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  restoreEnv = setProviderEnv({ GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined, GEMINI_BASE_URL: undefined, TCLAB_ALLOWED_BASE_URLS: server.url });
-});
-afterAll(async () => {
-  await server.close();
-  restoreEnv();
-});
-
 const MODEL = 'gemini-2.5-flash';
 
-async function send(reply: Reply, request: ProviderRequest = selectionRequest(), model = MODEL): Promise<ProviderResult> {
-  server.setScript(() => reply);
-  server.clearRequests();
-  const result = await geminiProvider.send(request, { settings: settingsFor({ provider: 'gemini', model, baseUrl: server.geminiBaseUrl }) });
-  expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
-  return result;
-}
-
-function lastBody(): Record<string, unknown> {
-  const body = server.requests.at(-1)?.body;
-  if (!body || typeof body !== 'object') throw new Error('no request recorded');
-  return body as Record<string, unknown>;
-}
+const wire = providerOverLoopback({
+  provider: geminiProvider,
+  env: { GEMINI_API_KEY: FAKE_KEY, GOOGLE_API_KEY: undefined, GEMINI_BASE_URL: undefined },
+  settings: (server) => ({ provider: 'gemini', model: MODEL, baseUrl: server.geminiBaseUrl }),
+});
+const { send, lastBody } = wire;
 
 describe('gemini adapter: observations', () => {
   it('one function call → parsed call, usage; key sent as x-goog-api-key; model in the path', async () => {
@@ -47,9 +27,9 @@ describe('gemini adapter: observations', () => {
       refusal: false,
       finishReason: 'STOP',
     });
-    expect(server.requests[0].headers['x-goog-api-key']).toBe(FAKE_KEY);
-    expect(server.requests[0].model).toBe(MODEL);
-    expect(server.requests[0].path).not.toContain('key=');
+    expect(wire.server.requests[0].headers['x-goog-api-key']).toBe(FAKE_KEY);
+    expect(wire.server.requests[0].model).toBe(MODEL);
+    expect(wire.server.requests[0].path).not.toContain('key=');
   });
 
   it('two function calls → both, in order', async () => {
@@ -108,10 +88,7 @@ describe('gemini adapter: observations', () => {
 describe('gemini adapter: the request on the wire', () => {
   it('selection: systemInstruction, user task, declarations in the request order; settings mapped', async () => {
     const reversed = selectionRequest([...INVOICE_TOOLS].reverse());
-    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-    server.clearRequests();
-    const settings = settingsFor({ provider: 'gemini', model: MODEL, baseUrl: server.geminiBaseUrl, temperature: 0.3, maxOutputTokens: 99, seed: 42 });
-    const r = await geminiProvider.send(reversed, { settings });
+    const r = await send({ kind: 'text', text: 'STOP: x' }, reversed, { temperature: 0.3, maxOutputTokens: 99, seed: 42 });
     const stored = r.request as { tools: { functionDeclarations: { name: string; parametersJsonSchema: unknown }[] }[] };
     expect(stored.tools[0].functionDeclarations.map((d) => d.name)).toEqual(['pay_invoice', 'lookup_invoice']);
     expect(stored.tools[0].functionDeclarations[1].parametersJsonSchema).toEqual(INVOICE_TOOLS[0].parameters);
@@ -133,7 +110,7 @@ describe('gemini adapter: the request on the wire', () => {
   });
 
   it('interpretation on Gemini 3: the injected call carries the documented skip signature', async () => {
-    await send({ kind: 'text', text: 'STATUS: TIMEOUT' }, interpretationRequest('code 17'), 'gemini-3.1-flash-lite');
+    await send({ kind: 'text', text: 'STATUS: TIMEOUT' }, interpretationRequest('code 17'), { model: 'gemini-3.1-flash-lite' });
     const contents = lastBody().contents as { parts: Record<string, unknown>[] }[];
     expect(contents[1].parts[0]).toMatchObject({ thoughtSignature: SKIP_THOUGHT_SIGNATURE });
     // a result that is not an object goes under `output`
@@ -141,13 +118,13 @@ describe('gemini adapter: the request on the wire', () => {
   });
 
   it('GEMINI_BASE_URL and GOOGLE_API_KEY are used when the run sets neither', async () => {
-    const undo = setProviderEnv({ GEMINI_API_KEY: undefined, GOOGLE_API_KEY: `${FAKE_KEY}-google`, GEMINI_BASE_URL: server.geminiBaseUrl });
+    const undo = setProviderEnv({ GEMINI_API_KEY: undefined, GOOGLE_API_KEY: `${FAKE_KEY}-google`, GEMINI_BASE_URL: wire.server.geminiBaseUrl });
     try {
-      server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-      server.clearRequests();
+      wire.server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+      wire.server.clearRequests();
       const r = await geminiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'gemini', model: MODEL }) });
       expect(r.outcome).toBe('ok');
-      expect(server.requests[0].headers['x-goog-api-key']).toBe(`${FAKE_KEY}-google`);
+      expect(wire.server.requests[0].headers['x-goog-api-key']).toBe(`${FAKE_KEY}-google`);
     } finally {
       undo();
     }
@@ -156,10 +133,10 @@ describe('gemini adapter: the request on the wire', () => {
   it('without a key nothing is sent: a configuration error', async () => {
     const undo = setProviderEnv({ GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined });
     try {
-      server.clearRequests();
-      const r = await geminiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'gemini', model: MODEL, baseUrl: server.geminiBaseUrl }) });
+      wire.server.clearRequests();
+      const r = await geminiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'gemini', model: MODEL, baseUrl: wire.server.geminiBaseUrl }) });
       expect(failure(r)).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('GEMINI_API_KEY') });
-      expect(server.requests).toHaveLength(0);
+      expect(wire.server.requests).toHaveLength(0);
     } finally {
       undo();
     }

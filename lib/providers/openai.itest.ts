@@ -1,38 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, selectionRequest, setProviderEnv, settingsFor, observed, failure } from '../testing/provider-fixtures';
+import { describe, expect, it } from 'vitest';
+import { failure, FAKE_KEY, observed, providerOverLoopback } from '../testing/provider-fixtures';
+import { interpretationRequest, INVOICE_TOOLS, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
-import type { ProviderRequest, ProviderResult } from '../schema/request';
 
 // The real openai SDK against the loopback server: what the model did ends as the right observation,
 // and the request on the wire has the study's form.
 
-let server: LoopbackServer;
-let restoreEnv: () => void;
-
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: undefined, TCLAB_ALLOWED_BASE_URLS: server.url });
+const wire = providerOverLoopback({
+  provider: openaiProvider,
+  env: { OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: undefined },
+  settings: (server) => ({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl }),
 });
-afterAll(async () => {
-  await server.close();
-  restoreEnv();
-});
-
-async function send(reply: Reply, request: ProviderRequest = selectionRequest()): Promise<ProviderResult> {
-  server.setScript(() => reply);
-  server.clearRequests();
-  const result = await openaiProvider.send(request, { settings: settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl }) });
-  expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
-  return result;
-}
-
-function lastBody(): Record<string, unknown> {
-  const body = server.requests.at(-1)?.body;
-  if (!body || typeof body !== 'object') throw new Error('no request recorded');
-  return body as Record<string, unknown>;
-}
+const { send, lastBody } = wire;
 
 describe('openai adapter: observations', () => {
   it('one tool call → parsed call, usage, status; key sent as Bearer', async () => {
@@ -47,7 +27,7 @@ describe('openai adapter: observations', () => {
       refusal: false,
       finishReason: 'tool_calls',
     });
-    expect(server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
+    expect(wire.server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
   });
 
   it('two tool calls → both, in order', async () => {
@@ -100,10 +80,7 @@ describe('openai adapter: observations', () => {
 describe('openai adapter: the request on the wire', () => {
   it('selection: system protocol, user task, tools in the request order; settings mapped', async () => {
     const reversed = selectionRequest([...INVOICE_TOOLS].reverse());
-    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-    server.clearRequests();
-    const settings = settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl, temperature: 0.3, maxOutputTokens: 99, seed: 42 });
-    const r = await openaiProvider.send(reversed, { settings });
+    const r = await send({ kind: 'text', text: 'STOP: x' }, reversed, { temperature: 0.3, maxOutputTokens: 99, seed: 42 });
     const stored = r.request as { tools: { function: { name: string } }[] };
     expect(stored.tools.map((t) => t.function.name)).toEqual(['pay_invoice', 'lookup_invoice']);
     expect(r.request).toEqual(lastBody());
@@ -134,17 +111,14 @@ describe('openai adapter: the request on the wire', () => {
   });
 
   it('null settings are left out of the body', async () => {
-    server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-    server.clearRequests();
-    const settings = settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl, temperature: null, maxOutputTokens: null, seed: null });
-    await openaiProvider.send(selectionRequest(), { settings });
+    await send({ kind: 'text', text: 'STOP: x' }, selectionRequest(), { temperature: null, maxOutputTokens: null, seed: null });
     expect(Object.keys(lastBody()).sort()).toEqual(['messages', 'model', 'tools']);
   });
 
   it('OPENAI_BASE_URL is used when the run has no base URL', async () => {
-    const undo = setProviderEnv({ OPENAI_BASE_URL: server.openaiBaseUrl });
+    const undo = setProviderEnv({ OPENAI_BASE_URL: wire.server.openaiBaseUrl });
     try {
-      server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+      wire.server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
       const r = await openaiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai', model: 'gpt-test' }) });
       expect(r.outcome).toBe('ok');
     } finally {
@@ -155,10 +129,10 @@ describe('openai adapter: the request on the wire', () => {
   it('without OPENAI_API_KEY nothing is sent: a configuration error', async () => {
     const undo = setProviderEnv({ OPENAI_API_KEY: undefined });
     try {
-      server.clearRequests();
-      const r = await openaiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: server.openaiBaseUrl }) });
+      wire.server.clearRequests();
+      const r = await openaiProvider.send(selectionRequest(), { settings: settingsFor({ provider: 'openai', model: 'gpt-test', baseUrl: wire.server.openaiBaseUrl }) });
       expect(failure(r)).toMatchObject({ kind: 'http_4xx', message: expect.stringContaining('OPENAI_API_KEY') });
-      expect(server.requests).toHaveLength(0);
+      expect(wire.server.requests).toHaveLength(0);
     } finally {
       undo();
     }
@@ -169,13 +143,13 @@ describe('openai-compatible adapter', () => {
   it('sends max_tokens, and no Authorization header when there is no key', async () => {
     const undo = setProviderEnv({ OPENAI_API_KEY: undefined });
     try {
-      server.setScript(() => ({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-9' } }] }));
-      server.clearRequests();
-      const settings = settingsFor({ provider: 'openai-compatible', model: 'qwen3:8b', baseUrl: server.openaiBaseUrl, maxOutputTokens: 64 });
+      wire.server.setScript(() => ({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-9' } }] }));
+      wire.server.clearRequests();
+      const settings = settingsFor({ provider: 'openai-compatible', model: 'qwen3:8b', baseUrl: wire.server.openaiBaseUrl, maxOutputTokens: 64 });
       const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
       expect(r.outcome).toBe('ok');
       expect(observed(r).toolCalls[0].arguments).toEqual({ invoice_number: 'INV-9' });
-      expect(server.requests[0].headers.authorization).toBeUndefined();
+      expect(wire.server.requests[0].headers.authorization).toBeUndefined();
       expect(lastBody()).toMatchObject({ max_tokens: 64 });
       expect(lastBody()).not.toHaveProperty('max_completion_tokens');
     } finally {
@@ -186,11 +160,11 @@ describe('openai-compatible adapter', () => {
   it('sends its own key (OPENAI_COMPATIBLE_API_KEY), never the OpenAI key', async () => {
     const undo = setProviderEnv({ OPENAI_COMPATIBLE_API_KEY: FAKE_KEY, OPENAI_API_KEY: 'sk-real-openai-key-must-stay-home' });
     try {
-      server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
-      server.clearRequests();
-      const settings = settingsFor({ provider: 'openai-compatible', model: 'm', baseUrl: server.openaiBaseUrl });
+      wire.server.setScript(() => ({ kind: 'text', text: 'STOP: x' }));
+      wire.server.clearRequests();
+      const settings = settingsFor({ provider: 'openai-compatible', model: 'm', baseUrl: wire.server.openaiBaseUrl });
       const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
-      expect(server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
+      expect(wire.server.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`);
       expect(JSON.stringify(r)).not.toContain(FAKE_KEY);
     } finally {
       undo();

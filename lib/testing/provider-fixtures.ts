@@ -1,5 +1,7 @@
+import { afterAll, beforeAll, expect } from 'vitest';
 import { resetEnvCache } from '../env';
-import type { EnvVar } from '../providers/types';
+import type { EnvVar, Provider } from '../providers/types';
+import { startLoopbackServer, type LoopbackServer, type Reply } from './loopback-server';
 import type { Observation } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TransportFailure, WireTool } from '../schema/request';
 import { RunSettings, type RunSettingsInput } from '../schema/run';
@@ -92,4 +94,57 @@ export function observed(result: ProviderResult): Observation {
 export function failure(result: ProviderResult): TransportFailure {
   if (result.outcome !== 'transport_error') throw new Error('expected a transport error, got an answer');
   return result.error;
+}
+
+/** A provider's real SDK against a loopback server of the test file's own (see providerOverLoopback). */
+export interface ProviderWire {
+  /** The loopback server (started before the file's tests, closed after them). */
+  readonly server: LoopbackServer;
+  /** The provider's run settings against the server; `extra` overrides any of them. */
+  settings(extra?: Partial<RunSettingsInput>): RunSettings;
+  /** Scripts the server's reply, sends the request through the provider and checks the key is in no part of the result. */
+  send(reply: Reply, request?: ProviderRequest, extra?: Partial<RunSettingsInput>): Promise<ProviderResult>;
+  /** The body of the last request the server received. */
+  lastBody(): Record<string, unknown>;
+}
+
+/**
+ * The setup every provider itest shares: a loopback server started before the file's tests, the provider's
+ * variables set (`env`, the key usually FAKE_KEY; the server's URL allowed) and restored after them.
+ */
+export function providerOverLoopback(opts: {
+  provider: Provider;
+  env: Partial<Record<KeyVar, string | undefined>>;
+  settings: (server: LoopbackServer) => RunSettingsInput;
+}): ProviderWire {
+  let server: LoopbackServer | undefined;
+  let restoreEnv = () => {};
+  beforeAll(async () => {
+    server = await startLoopbackServer();
+    restoreEnv = setProviderEnv({ ...opts.env, TCLAB_ALLOWED_BASE_URLS: server.url });
+  });
+  afterAll(async () => {
+    await server?.close();
+    restoreEnv();
+  });
+  const wire: ProviderWire = {
+    get server() {
+      if (!server) throw new Error('the loopback server starts in beforeAll');
+      return server;
+    },
+    settings: (extra = {}) => settingsFor({ ...opts.settings(wire.server), ...extra }),
+    async send(reply, request = selectionRequest(), extra = {}) {
+      wire.server.setScript(() => reply);
+      wire.server.clearRequests();
+      const result = await opts.provider.send(request, { settings: wire.settings(extra) });
+      expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
+      return result;
+    },
+    lastBody() {
+      const body = wire.server.requests.at(-1)?.body;
+      if (!body || typeof body !== 'object') throw new Error('no request recorded');
+      return body as Record<string, unknown>;
+    },
+  };
+  return wire;
 }
