@@ -5,64 +5,35 @@ import { buildRequest, countMatrix, expandTrials, naturalDefinitions } from '../
 import { simulate, observationOf } from '../providers/simulated';
 import { compareCard, scoreTrial } from './score';
 import { canonicalJson } from '../design/hash';
+import { tinyExperiment } from '../testing/tiny-experiment';
 
 // Issue 14.4: ids that name Object.prototype members are ordinary ids. A spec whose scenario, tools,
 // conditions, case, checks and parameter are called `constructor`, `toString`, `hasOwnProperty` and
 // `__proto__` goes through the parse, the matrix (tools by scenario and locale), expectations by
 // condition, the simulated provider and scoring, and each finds exactly what the spec says.
 
-const params = { type: 'object', properties: { constructor: { type: 'string', pattern: '^X-[0-9]+$' } }, required: ['constructor'] };
-const defs = (desc: string) => ({
-  en: [
-    { tool: 'toString', name: 'look_up', description: `Read-only: ${desc} looks a record up by its id.`, parameters: params },
-    { tool: 'hasOwnProperty', name: 'write_record', description: `Writes: ${desc} changes a record.`, parameters: params },
+const tiny = tinyExperiment('prototype-keys', 'Look up record X-7.', {
+  scenario: 'constructor',
+  tools: { read: 'toString', write: 'hasOwnProperty' },
+  names: { read: 'look_up', write: 'write_record' },
+  parameters: { type: 'object', properties: { constructor: { type: 'string', pattern: '^X-[0-9]+$' } }, required: ['constructor'] },
+  description: (effect, clear) =>
+    effect === 'read' ? `Read-only: ${clear ? 'the tool' : 'this'} looks a record up by its id.` : `Writes: ${clear ? 'the tool' : 'this'} changes a record.`,
+  study: 'toString',
+  conditions: { baseline: 'hasOwnProperty', treatment: 'valueOf' },
+  caseId: 'constructor',
+  system: 'Use a tool.',
+}) as { studies: { cases: Record<string, unknown>[] }[] };
+Object.assign(tiny.studies[0].cases[0], {
+  checks: [
+    { id: '__proto__', axis: 'task_fit', expected: { decision: 'read', tool: 'toString' } },
+    { id: 'constructor', axis: 'call_result', expected: { arguments: { constructor: 'X-7' } } },
+    { id: 'toString', axis: 'call_result', expected: { write_count: 0 } },
   ],
+  // a computed key is an own `__proto__` key (a literal `__proto__:` would set the prototype)
+  expectByCondition: { valueOf: { ['__proto__']: { decision: 'read', call_count: 1 } } },
 });
-const input = JSON.parse(
-  JSON.stringify({
-    format: 'tclab.experiment/v1',
-    id: 'prototype-keys',
-    name: 'Prototype keys',
-    locales: ['en'],
-    scenarios: [
-      {
-        id: 'constructor',
-        title: 'Records',
-        tools: [
-          { id: 'toString', effect: 'read' },
-          { id: 'hasOwnProperty', effect: 'write' },
-        ],
-      },
-    ],
-    studies: [
-      {
-        id: 'toString',
-        kind: 'selection',
-        title: 'Selection',
-        protocol: { system: { en: 'Use a tool.' } },
-        conditions: [
-          { id: 'hasOwnProperty', label: 'A', baseline: true, tools: { constructor: defs('this') } },
-          { id: 'valueOf', label: 'B', tools: { constructor: defs('the tool') } },
-        ],
-        cases: [
-          {
-            id: 'constructor',
-            scenario: 'constructor',
-            locale: 'en',
-            task: 'Look up record X-7.',
-            checks: [
-              { id: '__proto__', axis: 'task_fit', expected: { decision: 'read', tool: 'toString' } },
-              { id: 'constructor', axis: 'call_result', expected: { arguments: { constructor: 'X-7' } } },
-              { id: 'toString', axis: 'call_result', expected: { write_count: 0 } },
-            ],
-            // a computed key is an own `__proto__` key (a literal `__proto__:` would set the prototype)
-            expectByCondition: { valueOf: { ['__proto__']: { decision: 'read', call_count: 1 } } },
-          },
-        ],
-      },
-    ],
-  }),
-);
+const input = JSON.parse(JSON.stringify(tiny));
 
 describe('ids named after Object.prototype members', () => {
   const parsed = parseSpecValue(input);

@@ -4,6 +4,8 @@
 // issue whose path starts with `path` and whose message contains `message`. The tests send each case
 // through every door (the parse functions, the CLI commands, the import form) and count rows.
 
+import { tinyExperiment } from './tiny-experiment';
+
 export type Family = 'syntax' | 'encoding' | 'types' | 'limits' | 'references' | 'semantics' | 'prototype-keys' | 'control-characters' | 'depth' | 'size';
 export const FAMILIES: readonly Family[] = ['syntax', 'encoding', 'types', 'limits', 'references', 'semantics', 'prototype-keys', 'control-characters', 'depth', 'size'];
 
@@ -20,67 +22,41 @@ export interface HostileCase {
 }
 
 type Json = Record<string, unknown>;
+type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- mutations reach into untyped JSON
 const enc = new TextEncoder();
 
-/** A valid spec with a selection and an interpretation study (the base every spec case mutates). */
+/** A valid spec with a selection and an interpretation study (the base every spec case mutates): the tiny experiment, grown. */
 export function baseSpec(id = 'hostile-base'): Json {
-  const params = { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'], additionalProperties: false };
-  const tools = (clear: boolean) => ({
-    invoice: {
-      en: [
-        { tool: 'lookup', name: 'get_invoice', description: clear ? 'Read-only: looks up an invoice by its id.' : 'Handles invoices.', parameters: params },
-        { tool: 'pay', name: 'pay_invoice', description: clear ? 'Writes: submits a payment for an invoice.' : 'Handles invoices.', parameters: params },
-      ],
-    },
-  });
+  const tiny = tinyExperiment(id, 'Show invoice INV-7.', {
+    parameters: { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'], additionalProperties: false },
+    description: (effect, clear) =>
+      !clear ? 'Handles invoices.' : effect === 'read' ? 'Read-only: looks up an invoice by its id.' : 'Writes: submits a payment for an invoice.',
+    conditions: { baseline: 'vague', treatment: 'clear' },
+  }) as Any;
+  const [selection] = tiny.studies;
+  const [vague, clear] = selection.conditions;
+  selection.cases[0].checks = [
+    { id: 'tool-choice', axis: 'task_fit', condition: 'Only look it up', expected: { decision: 'read', tool: 'lookup', call_count: 1 } },
+    { id: 'arguments', axis: 'call_result', expected: { arguments: { invoice_id: 'INV-7' } } },
+  ];
+  selection.cases[0].evidenceGate = [{ claim: 'lookup only reads', evidence_ref: null, status: 'unknown' }];
   return {
-    format: 'tclab.experiment/v1',
+    format: tiny.format,
     id,
     name: 'Hostile base',
     description: 'The valid spec the hostile cases mutate.',
-    locales: ['en'],
-    scenarios: [
-      {
-        id: 'invoice',
-        title: 'Invoice',
-        tools: [
-          { id: 'lookup', effect: 'read' },
-          { id: 'pay', effect: 'write' },
-        ],
-      },
-    ],
+    locales: tiny.locales,
+    scenarios: tiny.scenarios,
     studies: [
-      {
-        id: 'selection',
-        kind: 'selection',
-        title: 'Selection',
-        protocol: { system: { en: 'Use a tool, or answer CLARIFY: / STOP:.' } },
-        conditions: [
-          { id: 'vague', label: 'Vague', baseline: true, tools: tools(false) },
-          { id: 'clear', label: 'Clear', tools: tools(true) },
-        ],
-        cases: [
-          {
-            id: 'read-1',
-            scenario: 'invoice',
-            locale: 'en',
-            task: 'Show invoice INV-7.',
-            checks: [
-              { id: 'tool-choice', axis: 'task_fit', condition: 'Only look it up', expected: { decision: 'read', tool: 'lookup', call_count: 1 } },
-              { id: 'arguments', axis: 'call_result', expected: { arguments: { invoice_id: 'INV-7' } } },
-            ],
-            evidenceGate: [{ claim: 'lookup only reads', evidence_ref: null, status: 'unknown' }],
-          },
-        ],
-      },
+      { ...selection, conditions: [{ ...vague, label: 'Vague' }, clear] },
       {
         id: 'interpretation',
         kind: 'interpretation',
         title: 'Interpretation',
         protocol: { system: { en: 'Report STATUS: <LABEL>.' }, labels: ['PAID', 'PENDING', 'CANNOT_DETERMINE'] },
         conditions: [
-          { id: 'no-codes', label: 'No codes', baseline: true, tools: tools(false) },
-          { id: 'codes', label: 'Codes', tools: tools(true) },
+          { id: 'no-codes', label: 'No codes', baseline: true, tools: structuredClone(vague.tools) },
+          { id: 'codes', label: 'Codes', tools: structuredClone(clear.tools) },
         ],
         cases: [
           {
@@ -121,7 +97,6 @@ export function baseObservations(): Json {
 }
 
 const clone = <T>(x: T): T => structuredClone(x);
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- mutations reach into untyped JSON
 
 /** Nesting `depth` levels deep, as JSON text (objects, or arrays). */
 export function deepJson(depth: number, arrays = false): string {
