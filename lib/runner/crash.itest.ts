@@ -1,42 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, echoScript, type LoopbackServer } from '../testing/loopback-server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { echoScript } from '../testing/loopback-server';
+import { loopbackEngine } from '../testing/loopback-engine';
 import { engineViolations, doneCount, spawnWorker, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
-import { closeDb, pool } from '../db/client';
-import { resetEnvCache } from '../env';
-import { closeQueues } from '../queue/connection';
-import { ensureTemplateExperiment } from '../db/templates';
+import { pool } from '../db/client';
 import { createRun, startRun } from './start';
 
 // Worker processes as in production (`npm run worker`), killed with SIGKILL mid-run, and two of them
 // sharing one run. Short locks and leases so a dead worker's trials come back within seconds.
 
 const KEY = 'sk-test-crash-0000';
-let server: LoopbackServer;
-let experimentId: string;
 const workers: WorkerProcess[] = [];
 const workerEnv = () => ({ OPENAI_API_KEY: KEY, TCLAB_LOCK_MS: '2000', TCLAB_RECONCILE_MS: '1000', TCLAB_WORKER_CONCURRENCY: '8' });
-
-beforeAll(async () => {
-  process.env.OPENAI_API_KEY = KEY;
-  resetEnvCache();
-  server = await startLoopbackServer({ script: async (req) => ({ kind: 'delay', ms: 150, then: await echoScript(req) }) });
-  process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
-  resetEnvCache();
-  experimentId = (await ensureTemplateExperiment('reference-study')).id;
+const engine = loopbackEngine({
+  key: KEY,
+  server: { script: async (req) => ({ kind: 'delay', ms: 150, then: await echoScript(req) }) },
+  env: (server) => ({ TCLAB_ALLOWED_BASE_URLS: server.url }), // the runs name the loopback server as their base URL
+  settings: { timeoutMs: 1000, concurrency: 8, maxAttempts: 8 },
 });
+const settings = () => engine.settings();
 
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.kill()));
-  await server.close();
-  await closeQueues();
-  await closeDb();
 });
-
-const settings = () => ({ provider: 'openai', model: 'loopback-model', baseUrl: server.openaiBaseUrl, timeoutMs: 1000, retryBaseMs: 20, concurrency: 8, maxAttempts: 8 });
 
 describe('crashes and scale-out', () => {
   it('survives three SIGKILLs of the worker: every trial ends with exactly one formal result', async () => {
-    const run = await createRun(experimentId, settings());
+    const run = await createRun(engine.experimentId, settings());
     expect((await startRun(run.id)).ok).toBe(true);
     let lastDone = 0;
     for (let kill = 1; kill <= 3; kill++) {
@@ -68,9 +57,9 @@ describe('crashes and scale-out', () => {
     // 4 slots, 128 claims held: most claims wait for a slot when the worker dies. Two attempts per trial.
     const slots = 4;
     const manyClaims = () => ({ ...workerEnv(), TCLAB_WORKER_CONCURRENCY: '128' });
-    const run = await createRun(experimentId, { ...settings(), concurrency: slots, maxAttempts: 2 });
+    const run = await createRun(engine.experimentId, { ...settings(), concurrency: slots, maxAttempts: 2 });
     expect((await startRun(run.id)).ok).toBe(true);
-    const seenBefore = server.count; // the pre-checks
+    const seenBefore = engine.server.count; // the pre-checks
     const formalRows = async () =>
       (await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id])).rows[0].n;
     let lastDone = 0;
@@ -91,17 +80,17 @@ describe('crashes and scale-out', () => {
       await w.kill('SIGKILL');
       lastDone = await doneCount(run.id);
       // the server has read (and counted) whatever reached it before the dead worker's sockets closed
-      await waitFor('the server to close the dead worker’s requests', async () => server.inFlight === 0, 60_000, 10);
+      await waitFor('the server to close the dead worker’s requests', async () => engine.server.inFlight === 0, 60_000, 10);
       // what the dead workers booked as sent, the server saw — but for what was between a mark and the wire
       // at each kill so far (a request in transit at kill 1 that never arrived still counts at kill 2)
-      const inTransit = (await formalRows()) - (server.count - seenBefore);
+      const inTransit = (await formalRows()) - (engine.server.count - seenBefore);
       expect(inTransit).toBeLessThanOrEqual(kill * slots);
     }
     const survivor = spawnWorker(workerEnv());
     workers.push(survivor);
     const final = await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved'], 120_000);
     expect(await engineViolations(run.id)).toEqual([]);
-    const seen = server.count - seenBefore;
+    const seen = engine.server.count - seenBefore;
     const rows = await pool().query<{ outcome: string; n: number }>(
       `SELECT outcome, count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' GROUP BY outcome`,
       [run.id],
@@ -126,7 +115,7 @@ describe('crashes and scale-out', () => {
   });
 
   it('lets two worker processes share one run without processing a trial to a result twice', async () => {
-    const run = await createRun(experimentId, settings());
+    const run = await createRun(engine.experimentId, settings());
     expect((await startRun(run.id)).ok).toBe(true);
     const a = spawnWorker(workerEnv());
     const b = spawnWorker(workerEnv());

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { deleteRedisPrefix } from '../testing/cleanup';
-import { startLoopbackServer, echoScript, type LoopbackServer, type Reply, type ScriptRequest } from '../testing/loopback-server';
+import { echoScript, type Reply, type ScriptRequest } from '../testing/loopback-server';
+import { loopbackEngine } from '../testing/loopback-engine';
 import { engineViolations, doneCount, runCli, runSettled, waitFor, waitForRunStatus } from '../testing/engine';
-import { resetEnvCache, env } from '../env';
-import { closeDb, pool } from '../db/client';
-import { closeQueues } from '../queue/connection';
-import { ensureTemplateExperiment } from '../db/templates';
+import { env } from '../env';
+import { pool } from '../db/client';
 import { getExperiment } from '../db/experiments';
 import { loadRunSummary } from '../db/results';
 import { createRun, startRun } from './start';
@@ -18,9 +17,13 @@ import { FINAL_RUN_STATUSES } from '../schema/run-status';
 // Redis: injected faults, a Redis that loses every key mid-run, and pause / resume / cancel via the CLI.
 
 const KEY = 'sk-test-engine-0000';
-let server: LoopbackServer;
 let worker: WorkerHandle | undefined;
-let experimentId: string;
+const engine = loopbackEngine({
+  key: KEY,
+  env: (server) => ({ TCLAB_ALLOWED_BASE_URLS: server.url }), // the runs name the loopback server as their base URL
+  settings: { maxAttempts: 5, timeoutMs: 3000, concurrency: 16 },
+});
+const settings = engine.settings;
 
 /** A task that always fails in transport: its trials must end unresolved, outside the denominators. */
 const reference = TEMPLATES['reference-study'].build();
@@ -31,43 +34,21 @@ function userText(req: ScriptRequest): string {
   return JSON.stringify(body.messages?.filter((m) => m.role === 'user') ?? []);
 }
 
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  process.env.OPENAI_API_KEY = KEY;
-  process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback server as their base URL
-  resetEnvCache();
-  experimentId = (await ensureTemplateExperiment('reference-study')).id;
-});
-
 afterAll(async () => {
   await worker?.close();
-  await server.close();
-  await closeQueues();
-  await closeDb();
-});
-
-const settings = (extra: Record<string, unknown> = {}) => ({
-  provider: 'openai',
-  model: 'loopback-model',
-  baseUrl: server.openaiBaseUrl,
-  retryBaseMs: 20,
-  maxAttempts: 5,
-  timeoutMs: 3000,
-  concurrency: 16,
-  ...extra,
 });
 
 describe('run engine under faults', () => {
   it('resolves every trial once, stores every attempt and keeps transport errors out of Table 1', async () => {
     let n = 0;
     const faults: Reply[] = [{ kind: 'http', status: 500 }, { kind: 'http', status: 429, headers: { 'retry-after': '1' } }, { kind: 'reset' }, { kind: 'nonJson' }];
-    server.clearRequests();
-    server.setScript((req) => {
+    engine.server.clearRequests();
+    engine.server.setScript((req) => {
       if (userText(req).includes(JSON.stringify(doomedTask).slice(1, -1))) return { kind: 'http', status: 503 };
       n++;
       return n % 5 === 0 ? faults[(n / 5) % faults.length] : echoScript(req);
     });
-    const run = await createRun(experimentId, settings());
+    const run = await createRun(engine.experimentId, settings());
     expect((await startRun(run.id)).ok).toBe(true);
     worker = startWorker({ concurrency: 16 });
     const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES], 120_000);
@@ -81,7 +62,7 @@ describe('run engine under faults', () => {
       [run.id],
     );
     // every HTTP exchange the server answered (or reset) is one stored attempt, pre-checks apart
-    expect(attempts.rowCount).toBe(server.count);
+    expect(attempts.rowCount).toBe(engine.server.count);
     expect(attempts.rows.filter((a) => a.kind === 'precheck')).toHaveLength(2);
     const errors = attempts.rows.filter((a) => a.outcome === 'transport_error');
     expect(new Set(errors.map((e) => e.error_kind))).toEqual(new Set(['http_5xx', 'http_429', 'reset', 'malformed_body']));
@@ -95,7 +76,7 @@ describe('run engine under faults', () => {
     expect(unresolved.rowCount).toBe(4); // one case × 2 conditions × 2 candidate orders
     for (const u of unresolved.rows) expect(u.attempts).toBe(5);
 
-    const exp = await getExperiment(experimentId);
+    const exp = await getExperiment(engine.experimentId);
     const summary = await loadRunSummary(run.id, exp!.spec);
     const selection = summary.studies.find((s) => s.kind === 'selection')!;
     expect(selection.total.baseline.n + selection.total.treatment.n).toBe(96 - 4);
@@ -107,8 +88,8 @@ describe('run engine under faults', () => {
 
   it('stops the run on a 4xx configuration error instead of burning the matrix, and resumes once fixed', async () => {
     let n = 0;
-    server.setScript(async (req) => (++n > 2 ? { kind: 'http', status: 403 } : echoScript(req))); // pre-checks pass, then the key is revoked
-    const run = await createRun(experimentId, settings({ concurrency: 4 }));
+    engine.server.setScript(async (req) => (++n > 2 ? { kind: 'http', status: 403 } : echoScript(req))); // pre-checks pass, then the key is revoked
+    const run = await createRun(engine.experimentId, settings({ concurrency: 4 }));
     expect((await startRun(run.id)).ok).toBe(true);
     worker = startWorker({ concurrency: 4 });
     const stopped = await waitForRunStatus(run.id, ['failed']);
@@ -117,7 +98,7 @@ describe('run engine under faults', () => {
     expect(sent.rows[0].n).toBeLessThanOrEqual(4 + 4); // what was in flight, not the matrix
     const unresolved = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'unresolved'`, [run.id]);
     expect(unresolved.rows[0].n).toBe(0); // a configuration error is not the trials' fault
-    server.setScript(echoScript);
+    engine.server.setScript(echoScript);
     expect((await controlRun(run.id, 'resume')).ok).toBe(true);
     expect((await waitForRunStatus(run.id, ['completed'])).status).toBe('completed');
     expect(await engineViolations(run.id)).toEqual([]);
@@ -126,8 +107,8 @@ describe('run engine under faults', () => {
   });
 
   it('completes after Redis loses every key of the queue mid-run (reconcile rebuilds it from PostgreSQL)', async () => {
-    server.setScript(async (req) => ({ kind: 'delay', ms: 30, then: await echoScript(req) }));
-    const run = await createRun(experimentId, settings({ concurrency: 4 }));
+    engine.server.setScript(async (req) => ({ kind: 'delay', ms: 30, then: await echoScript(req) }));
+    const run = await createRun(engine.experimentId, settings({ concurrency: 4 }));
     expect((await startRun(run.id)).ok).toBe(true);
     worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
     await waitFor('some progress', async () => (await doneCount(run.id)) >= 20);
@@ -150,11 +131,11 @@ describe('run engine under faults', () => {
       holding = false;
       for (const answer of held.splice(0)) answer();
     };
-    server.setScript(async (req) => {
+    engine.server.setScript(async (req) => {
       if (holding) await new Promise<void>((answer) => held.push(answer));
       return echoScript(req);
     });
-    const run = await createRun(experimentId, settings({ concurrency: 2, timeoutMs: 120_000 }));
+    const run = await createRun(engine.experimentId, settings({ concurrency: 2, timeoutMs: 120_000 }));
     expect((await startRun(run.id)).ok).toBe(true);
     worker = startWorker({ concurrency: 4 });
     await waitFor('progress', async () => (await doneCount(run.id)) >= 4, 60_000, 20);
@@ -168,10 +149,10 @@ describe('run engine under faults', () => {
     // every other job of the run is delivered to the worker and dropped unsent
     await waitFor('the pause to settle', () => runSettled(run.id), 60_000, 50);
     const atPause = await doneCount(run.id);
-    const sentAtPause = server.count;
+    const sentAtPause = engine.server.count;
     expect(atPause).toBeLessThan(152); // the rest stay queued in PostgreSQL, with no job left to send them
 
-    expect(server.count).toBe(sentAtPause); // nothing was sent while paused
+    expect(engine.server.count).toBe(sentAtPause); // nothing was sent while paused
     expect((await runCli(['resume', run.id])).code).toBe(0);
     await waitFor('progress after resume', async () => (await doneCount(run.id)) >= atPause + 4, 60_000, 20);
     holding = true;
@@ -179,11 +160,11 @@ describe('run engine under faults', () => {
     const cancelled = await runCli(['cancel', run.id]);
     expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(0);
     const final = await waitForRunStatus(run.id, ['cancelled']);
-    const sentAtCancel = server.count;
+    const sentAtCancel = engine.server.count;
     release(); // what was in flight at the cancel is answered and recorded
     await waitFor('the cancel to settle', () => runSettled(run.id), 60_000, 50);
     // at most the trials that had a slot when the halt was set (concurrency 2) were still on their way out
-    expect(server.count - sentAtCancel).toBeLessThanOrEqual(2);
+    expect(engine.server.count - sentAtCancel).toBeLessThanOrEqual(2);
     const counts = await pool().query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status', [run.id]);
     const by = Object.fromEntries(counts.rows.map((r) => [r.status, r.n]));
     expect(by.cancelled).toBeGreaterThan(0);

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, echoScript, type LoopbackServer, type Reply } from '../testing/loopback-server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { echoScript, type Reply } from '../testing/loopback-server';
+import { loopbackEngine } from '../testing/loopback-engine';
 import { engineViolations, runCli, spawnCli, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
-import { closeDb, pool } from '../db/client';
-import { resetEnvCache } from '../env';
-import { closeQueues } from '../queue/connection';
-import { ensureTemplateExperiment } from '../db/templates';
+import { pool } from '../db/client';
 import { getRun } from '../db/runs';
 import { claimPrecheck, markPrecheckSending } from '../db/prechecks';
 import { createRun, startRun } from './start';
@@ -15,34 +13,16 @@ import { startWorker } from './worker';
 // request an attempt row, a run whose pre-checking process died taken over by reconcile or `tclab resume`.
 
 const KEY = 'sk-test-precheck-0000';
-let server: LoopbackServer;
-let experimentId: string;
 const spawned: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  process.env.OPENAI_API_KEY = KEY;
-  process.env.OPENAI_BASE_URL = server.openaiBaseUrl;
-  resetEnvCache();
-  experimentId = (await ensureTemplateExperiment('reference-study')).id;
+const engine = loopbackEngine({
+  key: KEY,
+  env: (server) => ({ OPENAI_BASE_URL: server.openaiBaseUrl }),
+  settings: { maxAttempts: 3, timeoutMs: 2000, concurrency: 8 },
 });
+const settings = engine.settings;
 
 afterAll(async () => {
   await Promise.all(spawned.map((p) => p.kill()));
-  await server.close();
-  await closeQueues();
-  await closeDb();
-});
-
-const settings = (extra: Record<string, unknown> = {}) => ({
-  provider: 'openai',
-  model: 'loopback-model',
-  baseUrl: server.openaiBaseUrl,
-  retryBaseMs: 20,
-  maxAttempts: 3,
-  timeoutMs: 2000,
-  concurrency: 8,
-  ...extra,
 });
 
 const prechecks = async (runId: string) =>
@@ -56,13 +36,13 @@ const prechecks = async (runId: string) =>
 /** Answers from a list, one per request, then the echo. */
 function scripted(first: Reply[]) {
   let i = 0;
-  server.setScript((req) => (i < first.length ? first[i++] : echoScript(req)));
+  engine.server.setScript((req) => (i < first.length ? first[i++] : echoScript(req)));
 }
 
 describe('durable pre-checks', () => {
   it('retries a 500 and a reset on the pre-checks like trials; each request is an attempt row outside every denominator', async () => {
     scripted([{ kind: 'http', status: 500 }, { kind: 'reset' }]);
-    const run = await createRun(experimentId, settings());
+    const run = await createRun(engine.experimentId, settings());
     expect(await startRun(run.id)).toEqual({ ok: true });
     expect(await prechecks(run.id)).toEqual([
       [1, 'transport_error', 'http_5xx', null],
@@ -84,13 +64,13 @@ describe('durable pre-checks', () => {
 
   it('fails at once on a 4xx, and after its attempts on transport errors; the trials are then never sent', async () => {
     scripted([{ kind: 'http', status: 401 }]);
-    const refused = await createRun(experimentId, settings());
+    const refused = await createRun(engine.experimentId, settings());
     const r1 = await startRun(refused.id);
     expect(r1).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed \(requests go to .*\): .*key/i) });
     expect(await prechecks(refused.id)).toEqual([[1, 'transport_error', 'http_4xx', null]]);
 
-    server.setScript(() => ({ kind: 'http', status: 503 }));
-    const down = await createRun(experimentId, settings());
+    engine.server.setScript(() => ({ kind: 'http', status: 503 }));
+    const down = await createRun(engine.experimentId, settings());
     const r2 = await startRun(down.id);
     expect(r2).toMatchObject({ ok: false, reason: expect.stringMatching(/^pre-check 1 failed after 3 attempts \(requests go to .*\): .*server error/) });
     expect((await prechecks(down.id)).map((a) => a[1])).toEqual(['transport_error', 'transport_error', 'transport_error']);
@@ -99,12 +79,12 @@ describe('durable pre-checks', () => {
       const t = await pool().query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY status`, [id]);
       expect(t.rows).toEqual([{ status: 'cancelled', n: 152 }]);
     }
-    server.setScript(echoScript);
+    engine.server.setScript(echoScript);
   });
 
   it('reconcile takes over a run left prechecking by a dead process: its sending mark becomes lost, the pre-checks finish, the run completes', async () => {
-    server.setScript(echoScript);
-    const run = await createRun(experimentId, settings());
+    engine.server.setScript(echoScript);
+    const run = await createRun(engine.experimentId, settings());
     // a process took the pre-checks, booked one request as sending, and died: its lease runs out at once
     expect(await claimPrecheck(run.id, 'dead-process', 1)).toEqual({ ok: true });
     expect(await markPrecheckSending(run.id, 'dead-process', 1)).toBe(1);
@@ -130,7 +110,7 @@ describe('durable pre-checks', () => {
     let seen!: () => void;
     const firstSeen = new Promise<void>((resolve) => (seen = resolve));
     let n = 0;
-    server.setScript((req) => {
+    engine.server.setScript((req) => {
       if (++n === 1) {
         seen();
         return { kind: 'hang' };
@@ -139,7 +119,7 @@ describe('durable pre-checks', () => {
     });
     const cli = spawnCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--timeout-ms', '5000', '--no-worker'], {
       OPENAI_API_KEY: KEY,
-      OPENAI_BASE_URL: server.openaiBaseUrl,
+      OPENAI_BASE_URL: engine.server.openaiBaseUrl,
       TCLAB_LOG_LEVEL: 'warn',
     });
     spawned.push(cli);
