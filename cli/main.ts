@@ -44,7 +44,7 @@ export async function runTclab(argv: readonly string[], sink?: Sink): Promise<nu
     .description('Tool Contract Lab: controlled experiments on LLM tool definitions')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out(s), writeErr: (s) => err(s), outputError: (s, write) => write(s) });
-  registerCommands(program);
+  await registerCommands(program, argv[0]);
   const go = async () => {
     try {
       await program.parseAsync([...argv], { from: 'user' });

@@ -1,25 +1,29 @@
 import type { Command } from 'commander';
-import { register as run } from './run';
-import { register as control } from './control';
-import { register as exportCmd } from './export';
-import { register as compare } from './compare';
-import { register as bfcl } from './bfcl';
-import { register as lint } from './lint';
-import { register as mcp } from './mcp';
-import { register as plan } from './plan';
-import { register as runs } from './runs';
-import { register as user } from './user';
 
-// Each command lives in its own file and exports `register(program)`; add new ones here.
-export function registerCommands(program: Command): void {
-  run(program);
-  control(program);
-  exportCmd(program);
-  compare(program);
-  bfcl(program);
-  lint(program);
-  mcp(program);
-  plan(program);
-  runs(program);
-  user(program);
+// Each command lives in its own file and exports `register(program)`; add new ones here. They are loaded
+// when used: `tclab export …` loads the export command's modules only, not every command's (the MCP SDK,
+// the auth library, the runner…), which keeps a CLI process small; help and an unknown name load them all.
+type CommandModule = () => Promise<{ register: (program: Command) => void }>;
+const control: CommandModule = () => import('./control');
+const COMMANDS: Record<string, CommandModule> = {
+  run: () => import('./run'),
+  pause: control,
+  resume: control,
+  cancel: control,
+  status: control,
+  export: () => import('./export'),
+  compare: () => import('./compare'),
+  bfcl: () => import('./bfcl'),
+  lint: () => import('./lint'),
+  mcp: () => import('./mcp'),
+  plan: () => import('./plan'),
+  runs: () => import('./runs'),
+  user: () => import('./user'),
+};
+
+/** Registers the command `first` names (the first argument), or every command when it names none. */
+export async function registerCommands(program: Command, first?: string): Promise<void> {
+  const one = first !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, first) ? COMMANDS[first] : undefined;
+  const modules = one ? [one] : [...new Set(Object.values(COMMANDS))];
+  for (const m of await Promise.all(modules.map((load) => load()))) m.register(program);
 }

@@ -95,23 +95,27 @@ export interface TrialRecord extends TrialIdentity {
   }[];
 }
 
-const trialSelect = (bodies: boolean) => `
-  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.order_index, t.replicate, t.pair_key, t.status, t.tool_set_ref,
+// `text`: the JSON columns as JSON text (not parsed by the driver), so the export can see in one scan whether
+// any of it could hold a secret (lib/providers jsonMayHoldSecret) and skip the deep-copying redaction if not.
+const trialSelect = (bodies: boolean, text = false) => {
+  const c = text ? '::text' : '';
+  return `
+  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.order_index, t.replicate, t.pair_key, t.status, t.tool_set_ref,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
-      FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb) AS turns,
+      FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
         'request', ${bodies ? 'a.request' : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
-      FROM attempts a WHERE a.trial_id = t.id), '[]'::json) AS attempts,
+      FROM attempts a WHERE a.trial_id = t.id), '[]'::json)${c} AS attempts,
     (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
-       FROM observations o WHERE o.trial_id = t.id) AS observation,
+       FROM observations o WHERE o.trial_id = t.id)${c} AS observation,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence,
         'review', (SELECT jsonb_build_object('humanStatus', r.human_status, 'graderStatus', r.grader_status, 'reviewer', r.reviewer, 'note', r.note, 'reviewedAt', r.reviewed_at)
                      FROM reviews r WHERE r.trial_id = v.trial_id AND r.check_id = v.check_id)) ORDER BY v.check_id)
       FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb) AS verdicts
   FROM trials t`;
+};
 const TRIAL_SELECT = trialSelect(true);
-const TRIAL_SELECT_NO_BODIES = trialSelect(false);
 
 type Raw = Record<string, unknown> & { attempts: (Omit<AttemptRecord, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null })[] };
 
@@ -147,9 +151,21 @@ function toRecord(x: Raw): TrialRecord {
  * response out (null): the CSV exports never show them, and they are most of the bytes.
  */
 export async function* iterateTrialRecords(runId: string, pageSize = 500, opts: { bodies?: boolean } = {}): AsyncGenerator<TrialRecord> {
-  const sql = `${opts.bodies === false ? TRIAL_SELECT_NO_BODIES : TRIAL_SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
+  for await (const r of iterateTrialRecordsWithText(runId, pageSize, opts)) yield r.record;
+}
+
+/**
+ * As iterateTrialRecords, each record with `text`: the JSON text its details, turns, attempts and
+ * observation were parsed from (all the exports redact), so a check on the text can stand in for a walk.
+ */
+export async function* iterateTrialRecordsWithText(
+  runId: string,
+  pageSize = 500,
+  opts: { bodies?: boolean } = {},
+): AsyncGenerator<{ record: TrialRecord; text: string }> {
+  const sql = `${trialSelect(opts.bodies !== false, true)} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
   const page = (after: string) => {
-    const q = pool().query<Raw>(sql, [runId, after, pageSize]);
+    const q = pool().query<Record<string, unknown>>(sql, [runId, after, pageSize]);
     q.catch(() => {}); // a reader that stops early must not leave an unhandled rejection; awaiting still throws
     return q;
   };
@@ -158,7 +174,18 @@ export async function* iterateTrialRecords(runId: string, pageSize = 500, opts: 
     const r = await pending;
     const full = r.rows.length === pageSize;
     if (full) pending = page(r.rows[r.rows.length - 1].trial_key as string);
-    for (const row of r.rows) yield toRecord(row);
+    for (let i = 0; i < r.rows.length; i++) {
+      const x = r.rows[i];
+      const texts = [x.details, x.turns, x.attempts, x.observation] as (string | null)[];
+      const record = toRecord({
+        ...x,
+        details: texts[0] === null ? null : JSON.parse(texts[0]),
+        turns: JSON.parse(texts[1]!),
+        attempts: JSON.parse(texts[2]!),
+        observation: texts[3] === null ? null : JSON.parse(texts[3]),
+      } as Raw);
+      yield { record, text: texts.join('\n') };
+    }
     if (!full) return;
   }
 }

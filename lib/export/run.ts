@@ -15,6 +15,7 @@ import { getRun, type RunRow } from '../db/runs';
 import {
   getTrialRecord,
   iterateTrialRecords,
+  iterateTrialRecordsWithText,
   iterateTrialVerdicts,
   loadRunSummary,
   precheckAttempts,
@@ -24,7 +25,7 @@ import {
 } from '../db/results';
 import { junitXml } from './junit';
 import type { ClusterBy } from '../schema/table1';
-import { redactSecrets } from '../providers/secrets';
+import { jsonMayHoldSecret, redactSecrets } from '../providers/secrets';
 import { checksCsv, trialsCsv } from './csv';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
@@ -33,15 +34,19 @@ import { runAudit } from '../db/audit';
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
 
-function toExportAttempt(a: AttemptRecord): ExportAttempt {
+// `clean`: the record's JSON text was checked (jsonMayHoldSecret) and nothing in it could be redacted, so the
+// deep-copying walk is skipped — its result would equal its input.
+const redact = <T>(v: T, clean: boolean): T => (clean ? v : redactSecrets(v));
+
+function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
   return {
     n: a.n,
     outcome: a.outcome as ExportAttempt['outcome'],
     errorKind: a.errorKind as ExportAttempt['errorKind'],
     httpStatus: a.httpStatus,
     latencyMs: a.latencyMs,
-    request: redactSecrets(a.request),
-    response: redactSecrets(a.response),
+    request: redact(a.request, clean),
+    response: redact(a.response, clean),
     errorMessage: a.errorMessage,
     retryAfterMs: a.retryAfterMs,
     inputTokens: a.inputTokens,
@@ -51,7 +56,7 @@ function toExportAttempt(a: AttemptRecord): ExportAttempt {
   };
 }
 
-export function toExportTrial(t: TrialRecord): TrialExportRow {
+export function toExportTrial(t: TrialRecord, clean = false): TrialExportRow {
   return {
     id: t.id,
     study: t.study,
@@ -67,8 +72,8 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
     status: t.status as TrialExportRow['status'],
     toolSetRef: t.toolSetRef,
     checkpoints: t.checkpoints as TrialExportRow['checkpoints'],
-    attempts: t.attempts.map(toExportAttempt),
-    observation: t.observation ? (redactSecrets(t.observation) as TrialExportRow['observation']) : null,
+    attempts: t.attempts.map((a) => toExportAttempt(a, clean)),
+    observation: t.observation ? (redact(t.observation, clean) as TrialExportRow['observation']) : null,
     verdicts: t.verdicts.map((v) => {
       const { checkpoint, ...evidence } = v.evidence as { checkpoint?: Checkpoint } & Record<string, unknown>;
       return {
@@ -82,13 +87,13 @@ export function toExportTrial(t: TrialRecord): TrialExportRow {
         review: v.review ? { ...v.review, graderStatus: v.review.graderStatus as 'pass' | 'fail', reviewedAt: new Date(v.review.reviewedAt).toISOString() } : null,
       };
     }),
-    ...(t.turns.length > 0 && { turns: redactSecrets(t.turns) as TrialExportRow['turns'] }),
-    ...(t.details !== null && { fixture: redactSecrets(t.details) }),
+    ...(t.turns.length > 0 && { turns: redact(t.turns, clean) as TrialExportRow['turns'] }),
+    ...(t.details !== null && { fixture: redact(t.details, clean) }),
   };
 }
 
 async function* exportTrials(runId: string, opts: { bodies?: boolean } = {}): AsyncGenerator<TrialExportRow> {
-  for await (const t of iterateTrialRecords(runId, opts.bodies === false ? 2000 : 500, opts)) yield toExportTrial(t);
+  for await (const { record, text } of iterateTrialRecordsWithText(runId, 250, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text));
 }
 
 export class RunNotFoundError extends Error {}

@@ -28,8 +28,31 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     if (e instanceof RunNotFoundError) return Response.json({ error: e.message }, { status: 404 });
     throw e;
   }
-  const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
-  return new Response(body, {
+  return new Response(pullStream(stream), {
     headers: { 'content-type': k.type, 'content-disposition': `attachment; filename="${k.file(id)}"`, 'cache-control': 'no-store' },
   });
+}
+
+/**
+ * The export as a web stream that reads the next chunk only when the response asks for one (pull), so the
+ * document is produced as fast as the client takes it and never queues up in the server's memory; a
+ * client that goes away cancels it, which ends the database cursor.
+ */
+function pullStream(stream: Readable): ReadableStream<Uint8Array> {
+  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await it.next();
+        if (done) controller.close();
+        else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+      },
+      async cancel() {
+        stream.destroy();
+        await it.return?.();
+      },
+    },
+    { highWaterMark: 1 },
+  );
 }
