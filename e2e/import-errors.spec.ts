@@ -18,6 +18,8 @@ test('import shows each spec error with its field path and stores nothing', asyn
   await importViaForm(page, '{"format": "tclab.experiment/v1",');
   await expect(errors).toContainText('not valid JSON');
   await expect(errors).toContainText('(json)');
+  // what was pasted stays in the field after the error, to be corrected rather than pasted again
+  await expect(page.getByLabel('Spec JSON')).toHaveValue('{"format": "tclab.experiment/v1",');
 
   await page.goto('/');
   await expect(page.locator('body')).not.toContainText(id);

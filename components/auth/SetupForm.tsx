@@ -1,12 +1,13 @@
 'use client';
 
 import { useActionState } from 'react';
+import { keepValues } from '../keep-values';
 import { createFirstAdminAction, type SetupState } from './setup-actions';
 
 export function SetupForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState<SetupState, FormData>(createFirstAdminAction.bind(null, token), { message: null });
   return (
-    <form action={action} className="panel" style={{ maxWidth: 420 }} data-testid="setup">
+    <form action={action} onSubmit={keepValues(action)} className="panel" style={{ maxWidth: 420 }} data-testid="setup">
       <label>
         Email <input name="email" type="email" autoComplete="username" required />
       </label>

@@ -3,6 +3,7 @@
 import { useActionState, useState } from 'react';
 import { newExperimentAction, type FormState } from './actions';
 import { IssueList } from '../IssueList';
+import { keepValues } from '../keep-values';
 
 const initial: FormState = { message: null, issues: [] };
 
@@ -12,7 +13,7 @@ export function NewExperimentForm({ templates, categories }: { templates: { id: 
   const [source, setSource] = useState('empty');
   const listed = state.listed;
   return (
-    <form action={action} className="panel" aria-label="New experiment">
+    <form action={action} onSubmit={keepValues(action)} className="panel" aria-label="New experiment">
       <h2 style={{ marginTop: 0 }}>New experiment</h2>
       <div className="form-grid">
         <div className="field">

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { keepValues } from '../keep-values';
 import { archiveAction, duplicateAction, editInDesignerAction, type FormState } from './actions';
 
 const initial: FormState = { message: null, issues: [] };
@@ -13,7 +14,7 @@ export function RowActions({ experimentId, slug, archived }: { experimentId: str
       <form action={editInDesignerAction.bind(null, experimentId)}>
         <button type="submit">Edit in designer</button>
       </form>
-      <form action={duplicate} className="row" style={{ gap: 4 }}>
+      <form action={duplicate} onSubmit={keepValues(duplicate)} className="row" style={{ gap: 4 }}>
         <input name="id" aria-label={`New id for a copy of ${experimentId}`} placeholder="copy id" style={{ width: '9em' }} required />
         <button type="submit" disabled={pending}>
           Duplicate

@@ -3,6 +3,7 @@
 import { useActionState, useState, type FormEvent } from 'react';
 import { importExperiment, type ActionState } from './actions';
 import { IssueList } from '../IssueList';
+import { keepValues } from '../keep-values';
 import { INPUT_LIMITS } from '@/lib/schema/input';
 
 const initial: ActionState = { issues: [], message: null };
@@ -24,11 +25,10 @@ export function ImportExperimentForm({
 }) {
   const [state, action, pending] = useActionState(importExperiment, initial);
   const [tooBig, setTooBig] = useState<ActionState | null>(null);
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+  const withinLimit = (e: FormEvent<HTMLFormElement>): boolean => {
     const file = (e.currentTarget.elements.namedItem('file') as HTMLInputElement | null)?.files?.[0];
     const size = file?.size ?? 0;
     if (size > SEND_LIMIT) {
-      e.preventDefault();
       const mb = (INPUT_LIMITS.maxBytes / (1024 * 1024)).toFixed(0);
       setTooBig({
         issues: [
@@ -36,11 +36,14 @@ export function ImportExperimentForm({
         ],
         message: 'The experiment spec is invalid; nothing was stored.',
       });
-    } else setTooBig(null);
+      return false;
+    }
+    setTooBig(null);
+    return true;
   };
   const shown = tooBig ?? state;
   return (
-    <form action={action} onSubmit={onSubmit} className="panel" aria-label={title}>
+    <form action={action} onSubmit={keepValues(action, withinLimit)} className="panel" aria-label={title}>
       <h2 style={{ marginTop: 0 }}>{title}</h2>
       <p className="muted small">
         A <code>tclab.experiment/v1</code> spec. It is stored as a frozen version: the same content returns the stored version, changed content under the same id becomes

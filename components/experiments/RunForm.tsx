@@ -4,6 +4,7 @@ import { useActionState, useState } from 'react';
 import type { ActionState } from './actions';
 import { RUN_FORM_FIELDS } from './run-form';
 import { IssueList } from '../IssueList';
+import { keepValues } from '../keep-values';
 
 export interface ProviderOption {
   id: string;
@@ -65,7 +66,7 @@ export function RunForm({
   }
 
   return (
-    <form action={formAction} aria-label="Run settings" data-testid="run-form">
+    <form action={formAction} onSubmit={keepValues(formAction)} aria-label="Run settings" data-testid="run-form">
       <div className="form-grid">
         <div className="field">
           <label htmlFor="run-provider">Provider</label>
