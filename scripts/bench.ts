@@ -129,6 +129,7 @@ process.env.TCLAB_ALLOWED_BASE_URLS = server.url; // the runs name the loopback 
 resetEnvCache();
 // Interrupted (Ctrl-C, a timeout): still remove the bench database and keys.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+let rowsBefore: Record<string, { upd: number; hot: number; ins: number }> = {};
 try {
   for (const { n, c, latencyMs, busyCores, target } of configs) {
     server.setLatency(latencyMs);
@@ -227,6 +228,24 @@ try {
         }),
       );
     }
+    // Row versions written per trial (the worker's backends have exited, so their statistics are flushed):
+    // an update that is not HOT writes a new entry into every index of its table.
+    const tup = await pool().query<{ relname: string; upd: string; hot: string; ins: string }>(
+      `SELECT relname, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_ins::text AS ins FROM pg_stat_user_tables WHERE relname IN ('trials', 'attempts')`,
+    );
+    const rowsNow = Object.fromEntries(tup.rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot), ins: Number(r.ins) }]));
+    console.error(
+      JSON.stringify({
+        diagnostics: 'rows per trial',
+        ...Object.fromEntries(
+          Object.entries(rowsNow).map(([t, x]) => {
+            const was = rowsBefore[t] ?? { upd: 0, hot: 0, ins: 0 };
+            return [t, { updates: +((x.upd - was.upd) / n).toFixed(2), hot: +((x.hot - was.hot) / n).toFixed(2), inserts: +((x.ins - was.ins) / n).toFixed(2) }];
+          }),
+        ),
+      }),
+    );
+    rowsBefore = rowsNow;
     if (bareLoad.firstAtMs !== null && bareLoad.lastEndMs !== null) {
       const span = bareLoad.lastEndMs - bareLoad.firstAtMs;
       console.error(
