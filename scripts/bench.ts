@@ -116,12 +116,20 @@ async function bare(specId: string, n: number, c: number, baseUrl: string): Prom
   }
 }
 
+/** Processes this script started, stopped by cleanup() however the script ends (the worker, `yes`). */
+const children = new Set<() => unknown>();
+
 /** Another process keeping one core busy (`yes > /dev/null`), as the C = 256 target asks. */
 function busyCore(): { stop(): void } {
   const devNull = openSync('/dev/null', 'w');
   const p = spawn('yes', [], { stdio: ['ignore', devNull, 'ignore'] });
   closeSync(devNull);
-  return { stop: () => void p.kill('SIGKILL') };
+  const stop = () => {
+    children.delete(stop);
+    p.kill('SIGKILL');
+  };
+  children.add(stop);
+  return { stop };
 }
 
 const server = await startLoopbackServer({ script: echoScript, record: false });
@@ -146,6 +154,8 @@ try {
       prof,
       { ready: true },
     );
+    const stopWorker = () => worker.kill('SIGKILL');
+    children.add(stopWorker);
     const busy = Array.from({ length: busyCores }, busyCore);
     // the clock starts once the worker has loaded, connected and warmed up, as a worker started before the
     // Run button is pressed has (a fixed 1.5 s was not enough on a loaded machine)
@@ -185,6 +195,7 @@ try {
     const load = server.load();
     clearInterval(sampler);
     await worker.kill('SIGTERM');
+    children.delete(stopWorker);
     server.resetLoad();
     const b = await bare(exp.id, n, c, server.openaiBaseUrl).finally(() => busy.forEach((x) => x.stop()));
     const bareLoad = server.load();
@@ -267,6 +278,7 @@ try {
 }
 
 async function cleanup(): Promise<void> {
+  await Promise.all([...children].map((stop) => stop()));
   await closeQueues();
   await closeDb();
   await dropDatabase(process.env.DATABASE_URL!);
