@@ -172,6 +172,7 @@ try {
     server.resetLoad();
     const redisPids = pidsNamed('redis-server');
     const cpu0 = { worker: cpuMs(worker.proc.pid!), redis: redisPids.reduce((s, p) => s + cpuMs(p), 0), pg: await backendCpu() };
+    const own0 = process.cpuUsage();
     const t0 = performance.now();
     await enqueueRunStart(run.id); // as the Run button does: the worker runs the pre-checks and enqueues the trials
     for (;;) {
@@ -184,6 +185,7 @@ try {
       await new Promise((res) => setTimeout(res, 20));
     }
     const t1 = performance.now();
+    const own = process.cpuUsage(own0);
     const wallMs = Math.round(t1 - t0);
     const pg1 = await backendCpu();
     const perTrial = (ms: number) => +(ms / n).toFixed(3);
@@ -218,6 +220,8 @@ try {
       bareCpuMsPerExchange: bareCpu,
       // what the engine spends per trial beyond that: worker + PostgreSQL + Redis − bare client
       extraCpuMsPerTrial: +(cpuMsPerTrial.worker + cpuMsPerTrial.postgres + cpuMsPerTrial.redis - bareCpu).toFixed(3),
+      // this script's process during the engine's run: the loopback server (and a status poll every 20 ms)
+      serverCpuMsPerExchange: +((own.user + own.system) / 1000 / n).toFixed(3),
       loadAvg: loadavg().map((x) => +x.toFixed(2)),
     };
     console.log(JSON.stringify(line));
