@@ -1,6 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { PercentBarChart } from './PercentBarChart';
 
 export interface RateBar {
   name: string;
@@ -15,23 +16,13 @@ export interface RateBar {
 
 /** Pass rate per condition with its 95% Wilson interval (thin bars) and clustered interval (thick). */
 export function PassRateChart({ bars }: { bars: RateBar[] }) {
-  if (bars.length === 0) return null;
   return (
-    <div className="chart" data-testid="chart-pass-rate" aria-label="Pass rate per condition with 95% intervals">
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={bars} margin={{ top: 8, right: 16, bottom: 24, left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="name" tick={{ fontSize: 11 }} interval={0} height={60} angle={-15} textAnchor="end" />
-          <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} />
-          <Tooltip formatter={(v) => `${String(v)}%`} />
-          <Legend />
-          <Bar dataKey="rate" name="pass rate (bars: Wilson 95%; thick: clustered CR1 95%)" fill="#2f5bd3" isAnimationActive={false}>
-            <ErrorBar dataKey="clustered" width={10} strokeWidth={3} stroke="#c2410c" direction="y" />
-            <ErrorBar dataKey="wilson" width={4} strokeWidth={1} stroke="#111" direction="y" />
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <PercentBarChart data={bars} testId="chart-pass-rate" label="Pass rate per condition with 95% intervals" angle={-15}>
+      <Bar dataKey="rate" name="pass rate (bars: Wilson 95%; thick: clustered CR1 95%)" fill="#2f5bd3" isAnimationActive={false}>
+        <ErrorBar dataKey="clustered" width={10} strokeWidth={3} stroke="#c2410c" direction="y" />
+        <ErrorBar dataKey="wilson" width={4} strokeWidth={1} stroke="#111" direction="y" />
+      </Bar>
+    </PercentBarChart>
   );
 }
 
@@ -76,22 +67,12 @@ export interface OrderBar {
 
 /** Order consistency per condition: flip rate and first-position pick rate (50% = no position preference with two tools). */
 export function OrderConsistencyChart({ bars }: { bars: OrderBar[] }) {
-  if (bars.length === 0) return null;
   return (
-    <div className="chart chart-short" data-testid="chart-order-consistency" aria-label="Order consistency per condition">
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={bars} margin={{ top: 8, right: 16, bottom: 24, left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="name" tick={{ fontSize: 11 }} interval={0} />
-          <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} />
-          <Tooltip formatter={(v) => `${String(v)}%`} />
-          <Legend />
-          <Bar dataKey="flip" name="flip rate" fill="#b45309" isAnimationActive={false} />
-          <Bar dataKey="first" name="first-position pick rate (Wilson 95%)" fill="#6d28d9" isAnimationActive={false}>
-            <ErrorBar dataKey="firstCi" width={4} stroke="#111" direction="y" />
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <PercentBarChart data={bars} testId="chart-order-consistency" label="Order consistency per condition" className="chart chart-short">
+      <Bar dataKey="flip" name="flip rate" fill="#b45309" isAnimationActive={false} />
+      <Bar dataKey="first" name="first-position pick rate (Wilson 95%)" fill="#6d28d9" isAnimationActive={false}>
+        <ErrorBar dataKey="firstCi" width={4} stroke="#111" direction="y" />
+      </Bar>
+    </PercentBarChart>
   );
 }

@@ -19,6 +19,22 @@ const show = (v: unknown) => {
   return s.length > 400 ? `${s.slice(0, 400)}…` : s;
 };
 
+/** One end of the comparison: a select of the experiment's versions. */
+function VersionSelect({ name, word, label, value, versions }: { name: string; word: string; label: string; value: number; versions: { version: number }[] }) {
+  return (
+    <label>
+      {word}{' '}
+      <select name={name} defaultValue={String(value)} aria-label={label}>
+        {versions.map((v) => (
+          <option key={v.version} value={v.version}>
+            v{v.version}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Version history of an experiment, and what changed between any two versions, by JSON path. */
 export default async function VersionsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ a?: string; b?: string }> }) {
   await pageActor('read');
@@ -61,26 +77,8 @@ export default async function VersionsPage({ params, searchParams }: { params: P
         </tbody>
       </table>
       <form className="row panel" method="get">
-        <label>
-          from{' '}
-          <select name="a" defaultValue={String(a)} aria-label="From version">
-            {versions.map((v) => (
-              <option key={v.version} value={v.version}>
-                v{v.version}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          to{' '}
-          <select name="b" defaultValue={String(b)} aria-label="To version">
-            {versions.map((v) => (
-              <option key={v.version} value={v.version}>
-                v{v.version}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VersionSelect name="a" word="from" label="From version" value={a} versions={versions} />
+        <VersionSelect name="b" word="to" label="To version" value={b} versions={versions} />
         <button type="submit">Compare</button>
       </form>
       <h2>
