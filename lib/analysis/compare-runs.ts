@@ -22,31 +22,32 @@ export interface StudyConditions {
   conditions: readonly { id: string; baseline: boolean }[];
 }
 
-/**
- * `other` against `reference`, per study and condition, over the identical trials both runs decided.
- * Trials that either run left unresolved, untested or unfinished are outside, as in Table 1.
- */
-export function modelDifferences(
-  studies: readonly StudyConditions[],
-  reference: { runId: string; trials: Iterable<TrialOutcome> },
-  other: { runId: string; trials: Iterable<TrialOutcome> },
-  clusterBy: ClusterBy = 'case',
-): ModelDifference[] {
+/** Identical trials of one study, condition and cluster decided in both runs, counted (the compare page's cells). */
+export interface ModelPairCell {
+  study: string;
+  condition: string;
+  cluster: string;
+  pairs: number;
+  /** b: the other model passed where the reference failed; c (`regressed`): the reverse. */
+  improved: number;
+  regressed: number;
+  refPass: number;
+  otherPass: number;
+}
+
+/** The model-vs-model cells from both runs' trial outcomes in memory (lib/db/compare.ts computes them in SQL). */
+export function modelPairCells(reference: Iterable<TrialOutcome>, other: Iterable<TrialOutcome>, clusterBy: ClusterBy = 'case'): ModelPairCell[] {
   const ref = new Map<string, TrialOutcome>();
-  for (const t of reference.trials) if (DECIDED.has(t.status)) ref.set(trialIdentity(t), t);
-  // study → condition → cluster → counts
-  const cells = new Map<string, Map<string, Map<string, PairCluster & { refPass: number; otherPass: number }>>>();
-  for (const t of other.trials) {
+  for (const t of reference) if (DECIDED.has(t.status)) ref.set(trialIdentity(t), t);
+  const cells = new Map<string, ModelPairCell>();
+  for (const t of other) {
     if (!DECIDED.has(t.status)) continue;
     const r = ref.get(trialIdentity(t));
     if (!r) continue;
     const cluster = clusterOf(t, t.caseId, clusterBy);
-    let byCondition = cells.get(t.study);
-    if (!byCondition) cells.set(t.study, (byCondition = new Map()));
-    let byCluster = byCondition.get(t.condition);
-    if (!byCluster) byCondition.set(t.condition, (byCluster = new Map()));
-    let c = byCluster.get(cluster);
-    if (!c) byCluster.set(cluster, (c = { pairs: 0, improved: 0, regressed: 0, refPass: 0, otherPass: 0 }));
+    const k = t.study + SEP + t.condition + SEP + cluster;
+    let c = cells.get(k);
+    if (!c) cells.set(k, (c = { study: t.study, condition: t.condition, cluster, pairs: 0, improved: 0, regressed: 0, refPass: 0, otherPass: 0 }));
     const refPassed = r.status === 'passed';
     const otherPassed = t.status === 'passed';
     c.pairs += 1;
@@ -55,14 +56,29 @@ export function modelDifferences(
     if (otherPassed && !refPassed) c.improved += 1;
     if (refPassed && !otherPassed) c.regressed += 1;
   }
+  return [...cells.values()];
+}
+
+const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Per study and condition, the paired difference and McNemar from the cells (clusters taken in code-unit order). */
+export function modelDifferencesFromCells(
+  studies: readonly StudyConditions[],
+  referenceRunId: string,
+  otherRunId: string,
+  cells: readonly ModelPairCell[],
+): ModelDifference[] {
+  const sorted = [...cells].sort((a, b) => byCode(a.cluster, b.cluster));
   return studies.map((s) => {
     const ordered = [...s.conditions].sort((a, b) => Number(b.baseline) - Number(a.baseline));
     return {
       study: s.id,
-      referenceRunId: reference.runId,
-      otherRunId: other.runId,
+      referenceRunId,
+      otherRunId,
       conditions: ordered.map((cond): ModelDifferenceCell => {
-        const clusters = [...(cells.get(s.id)?.get(cond.id)?.values() ?? [])];
+        const clusters: (PairCluster & { refPass: number; otherPass: number })[] = sorted
+          .filter((c) => c.study === s.id && c.condition === cond.id)
+          .map((c) => ({ pairs: c.pairs, improved: c.improved, regressed: c.regressed, refPass: c.refPass, otherPass: c.otherPass }));
         const sum = (f: (c: (typeof clusters)[number]) => number) => clusters.reduce((a, c) => a + f(c), 0);
         const b = sum((c) => c.improved);
         const cc = sum((c) => c.regressed);
@@ -80,4 +96,17 @@ export function modelDifferences(
       }),
     };
   });
+}
+
+/**
+ * `other` against `reference`, per study and condition, over the identical trials both runs decided.
+ * Trials that either run left unresolved, untested or unfinished are outside, as in Table 1.
+ */
+export function modelDifferences(
+  studies: readonly StudyConditions[],
+  reference: { runId: string; trials: Iterable<TrialOutcome> },
+  other: { runId: string; trials: Iterable<TrialOutcome> },
+  clusterBy: ClusterBy = 'case',
+): ModelDifference[] {
+  return modelDifferencesFromCells(studies, reference.runId, other.runId, modelPairCells(reference.trials, other.trials, clusterBy));
 }

@@ -4,7 +4,14 @@ import { closeQueues } from '../queue/connection';
 import { getRun } from './runs';
 import { getExperiment } from './experiments';
 import { loadRunSummary, trialOutcomes } from './results';
-import { runCells } from './aggregate';
+import { runCells, storedRunCells } from './aggregate';
+import { liveResultsVersion, resultsVersion } from './result-cache';
+import { runProgress } from './runs';
+import { loadRunComparison, modelPairCellsSql, storedModelPairCells } from './compare';
+import { modelDifferences, modelPairCells } from '../analysis/compare-runs';
+import { createRun, startRun } from '../runner/start';
+import { waitForRunStatus } from '../testing/engine';
+import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { cellsFromTrials } from '../analysis/cells';
 import { summarizeRun } from '../analysis/summary';
 import type { ExperimentSpec } from '../schema/experiment';
@@ -29,13 +36,99 @@ beforeAll(async () => {
   spec = (await getExperiment((await getRun(runId))!.experimentId))!.spec;
 }, 120_000);
 
+// keys sorted before comparing: cells read back from jsonb come with their keys in jsonb's order
+const canonical = (x: unknown): string =>
+  JSON.stringify(x, (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+const sortCells = <T>(xs: T[]) => [...xs].sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
+const sortRunCells = (c: Awaited<ReturnType<typeof runCells>>) => ({
+  status: sortCells(c.status),
+  pairs: sortCells(c.pairs),
+  categories: sortCells(c.categories),
+  tasks: sortCells(c.tasks),
+  orders: sortCells(c.orders),
+  flipped: sortCells(c.flipped),
+  flippedTotal: new Map([...c.flippedTotal].sort()),
+});
+
+describe('stored cells (result_cache) equal the computed ones', () => {
+  for (const by of ['case', 'scenario'] as const)
+    it(`stores Table 1's cells under the run's results version and reads them back unchanged (clusters by ${by})`, async () => {
+      const computed = await runCells(runId, spec, by);
+      const first = await storedRunCells(runId, spec, by); // computes and stores
+      const stored = await pool().query<{ version: string }>(`SELECT version FROM result_cache WHERE run_id = $1 AND key LIKE $2`, [runId, `cells|${by}|%`]);
+      expect(stored.rows.map((r) => r.version)).toEqual([await resultsVersion(runId)]);
+      const second = await storedRunCells(runId, spec, by); // read back
+      expect(sortRunCells(first)).toEqual(sortRunCells(computed));
+      expect(sortRunCells(second)).toEqual(sortRunCells(computed));
+      expect(await loadRunSummary(runId, spec, by)).toEqual(summarizeRun(spec, await trialOutcomes(runId), { clusterBy: by }));
+    });
+
+  it('never reads an entry of another version: a stale one is recomputed', async () => {
+    await storedRunCells(runId, spec, 'case');
+    await pool().query(
+      `UPDATE result_cache SET version = 'stale', value = '{"status": [], "pairs": [], "categories": [], "tasks": [], "orders": [], "flipped": [], "flippedTotal": []}' WHERE run_id = $1 AND key LIKE 'cells|case|%'`,
+      [runId],
+    );
+    expect(sortRunCells(await storedRunCells(runId, spec, 'case'))).toEqual(sortRunCells(await runCells(runId, spec, 'case')));
+    expect((await pool().query(`SELECT 1 FROM result_cache WHERE run_id = $1 AND version = 'stale'`, [runId])).rows.length).toBe(0);
+  });
+
+  it('the live results version changes with a claim (lease token) and with a trial that becomes final', async () => {
+    const v0 = await liveResultsVersion(runId);
+    const [t] = (await pool().query<{ id: string; status: string; finished_at: Date }>(`SELECT id, status, finished_at FROM trials WHERE run_id = $1 LIMIT 1`, [runId]))
+      .rows;
+    try {
+      await pool().query(`UPDATE trials SET lease_token = lease_token + 1 WHERE id = $1`, [t.id]);
+      const v1 = await liveResultsVersion(runId);
+      expect(v1).not.toBe(v0);
+      await pool().query(`UPDATE trials SET status = 'running' WHERE id = $1`, [t.id]);
+      const v2 = await liveResultsVersion(runId);
+      await pool().query(`UPDATE trials SET status = $2, finished_at = now() WHERE id = $1`, [t.id, t.status]);
+      expect(new Set([v0, v1, v2, await liveResultsVersion(runId)]).size).toBe(4);
+    } finally {
+      await pool().query(`UPDATE trials SET lease_token = lease_token - 1, status = $2, finished_at = $3 WHERE id = $1`, [t.id, t.status, t.finished_at]);
+    }
+    expect(await liveResultsVersion(runId)).toBe(v0);
+  });
+
+  it('a completed run: its progress frozen at completion equals the live count, and its results version is fixed', async () => {
+    const frozen = (await pool().query(`SELECT final_progress FROM runs WHERE id = $1`, [runId])).rows[0].final_progress;
+    expect(frozen).not.toBeNull();
+    const live = await runProgress(runId);
+    await pool().query(`UPDATE runs SET final_progress = NULL WHERE id = $1`, [runId]);
+    try {
+      expect(await runProgress(runId)).toEqual(live); // counted from the trials
+      expect(await resultsVersion(runId)).toBe(await liveResultsVersion(runId));
+    } finally {
+      await pool().query(`UPDATE runs SET final_progress = $2::jsonb WHERE id = $1`, [runId, JSON.stringify(frozen)]);
+    }
+    expect(await resultsVersion(runId)).toMatch(/;completed;/);
+    expect(live.done).toBe(live.total);
+  });
+
+  it('model vs model: the SQL cells and the stored cells equal the in-memory ones, and the compare page’s differences', async () => {
+    const other = await createRun((await getRun(runId))!.experimentId, { provider: 'simulated', model: 'simulated-position-biased-v1' });
+    const started = await startRun(other.id);
+    expect(started.ok).toBe(true);
+    expect((await waitForRunStatus(other.id, [...FINAL_RUN_STATUSES])).status).toBe('completed');
+    const [ref, oth] = [await trialOutcomes(runId), await trialOutcomes(other.id)];
+    for (const by of ['case', 'scenario'] as const) {
+      const inMemory = modelPairCells(ref, oth, by);
+      expect(inMemory.length).toBeGreaterThan(0);
+      expect(sortCells(await modelPairCellsSql(runId, other.id, by))).toEqual(sortCells(inMemory));
+      expect(sortCells(await storedModelPairCells(runId, other.id, by))).toEqual(sortCells(inMemory));
+      expect(sortCells(await storedModelPairCells(runId, other.id, by))).toEqual(sortCells(inMemory)); // read back
+      const c = await loadRunComparison([runId, other.id], by);
+      expect(c.differences).toEqual(modelDifferences(spec.studies, { runId, trials: ref }, { runId: other.id, trials: oth }, by));
+    }
+  }, 120_000);
+});
+
 afterAll(async () => {
   await worker.close();
   await closeQueues();
   await closeDb();
 });
-
-const sortCells = <T>(xs: T[]) => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
 describe('SQL-side aggregation', () => {
   it("stores every trial's candidate order as the design made it: order_index is the design's orderIndex", async () => {

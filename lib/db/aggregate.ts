@@ -11,7 +11,9 @@ import {
   type StatusCell,
   type TaskCell,
 } from '../analysis/cells';
+import { createHash } from 'node:crypto';
 import { pool } from './client';
+import { cachedResult } from './result-cache';
 
 // Table 1, the paired breakdown, order consistency and failure categories, aggregated in PostgreSQL: each
 // query returns counts per cluster (a few rows per case), never a row per trial. lib/analysis/summary.ts
@@ -211,4 +213,26 @@ export async function runCells(runId: string, spec: Spec, by: ClusterBy = 'case'
   const anyFlip = orders.some((o) => o.units > o.consistent);
   const { flipped, flippedTotal } = anyFlip ? await flippedCases(runId) : { flipped: [], flippedTotal: new Map<string, number>() };
   return { status, pairs, categories, tasks, orders, flipped, flippedTotal };
+}
+
+/** What of the spec the cells depend on, hashed into the stored entry's key. */
+function specKey(spec: Spec): string {
+  const used = { replicates: spec.replicates ?? 2, studies: spec.studies.map((s) => [s.id, s.conditions.map((c) => [c.id, c.baseline])]) };
+  return createHash('sha256').update(JSON.stringify(used)).digest('hex').slice(0, 16);
+}
+
+/**
+ * runCells, stored per results version (lib/db/result-cache.ts): a finished run is aggregated once and read
+ * back after; a run in progress is aggregated again once per new version. aggregate.itest.ts holds the stored
+ * cells equal to the computed ones.
+ */
+export async function storedRunCells(runId: string, spec: Spec, by: ClusterBy = 'case'): Promise<RunCells> {
+  return cachedResult([runId], `cells|${by}|${specKey(spec)}`, () => runCells(runId, spec, by), {
+    // flippedTotal's keys hold U+0000, which jsonb cannot: stored as [study, condition, n]
+    encode: (c) => ({ ...c, flippedTotal: [...c.flippedTotal].map(([k, n]) => [...k.split('\u0000'), n]) }),
+    decode: (stored) => {
+      const c = stored as Omit<RunCells, 'flippedTotal'> & { flippedTotal: [string, string, number][] };
+      return { ...c, flippedTotal: new Map(c.flippedTotal.map(([study, condition, n]) => [`${study}\u0000${condition}`, n])) };
+    },
+  });
 }

@@ -2,7 +2,7 @@ import { summarizeCells, type SummarySpec } from '../analysis/summary';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
 import { pool } from './client';
-import { DECISION_SQL, runCells } from './aggregate';
+import { DECISION_SQL, storedRunCells } from './aggregate';
 import type { TrialIdentity } from './trials';
 import type { StoredTurn } from '../studies/types';
 import type { JunitTrial } from '../export/junit';
@@ -221,9 +221,12 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
   }));
 }
 
-/** Table 1 of a run: per-cluster counts from grouped queries in PostgreSQL, summarised by lib/analysis (pure). */
+/**
+ * Table 1 of a run: per-cluster counts from grouped queries in PostgreSQL (stored per results version, so a
+ * finished run is aggregated once), summarised by lib/analysis (pure).
+ */
 export async function loadRunSummary(runId: string, spec: SummarySpec & { replicates?: number }, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
-  return summarizeCells(spec, await runCells(runId, spec, clusterBy), { clusterBy });
+  return summarizeCells(spec, await storedRunCells(runId, spec, clusterBy), { clusterBy });
 }
 
 /**

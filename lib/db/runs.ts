@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunSettings } from '../schema/run';
-import { FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
+import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
 import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
 
@@ -111,18 +111,32 @@ export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus,
  * Cheap: uses (run_id, status).
  */
 export async function completeRunIfDone(id: string): Promise<boolean> {
+  // The progress is frozen in the same statement (one snapshot): nothing is pending, and a completed run has
+  // no way back, so its trials and formal attempts change no more (runsProgress and resultsVersion read it).
   const r = await pool().query(
     `WITH u AS (SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'unresolved')
      UPDATE runs SET finished_at = now(),
             status = CASE WHEN (SELECT n FROM u) > 0 THEN $3 ELSE $2 END,
             status_reason = CASE WHEN (SELECT n FROM u) > 0
-              THEN (SELECT n FROM u) || ' of ' || total_trials || ' trials unresolved (every attempt failed in transport)' END
+              THEN (SELECT n FROM u) || ' of ' || total_trials || ' trials unresolved (every attempt failed in transport)' END,
+            final_progress = (${PROGRESS_SQL.replaceAll('$1', 'ARRAY[$1]')})
        WHERE id = $1 AND status = 'running'
          AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status = ANY($4::text[]))`,
     [id, 'completed' satisfies RunStatus, 'completed_with_unresolved' satisfies RunStatus, PENDING_TRIAL_STATUSES],
   );
   return (r.rowCount ?? 0) > 0;
 }
+
+/**
+ * Progress counts of runs $1 (text[]) as one jsonb per run: trials per status and the formal attempts'
+ * totals. One value per run when the statement names one run (completeRunIfDone).
+ */
+const PROGRESS_SQL = `
+  SELECT jsonb_build_object('byStatus', COALESCE((SELECT jsonb_object_agg(s.status, s.n) FROM (SELECT status, count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) GROUP BY status) s), '{}'::jsonb),
+           'attempts', a.attempts, 'transportErrors', a.transport, 'lostAttempts', a.lost, 'inputTokens', a.input, 'outputTokens', a.output)
+    FROM (SELECT count(*)::int AS attempts, count(*) FILTER (WHERE outcome = 'transport_error')::int AS transport,
+                 count(*) FILTER (WHERE outcome = 'lost')::int AS lost, COALESCE(sum(input_tokens), 0)::bigint AS input, COALESCE(sum(output_tokens), 0)::bigint AS output
+            FROM attempts WHERE run_id = ANY($1::text[]) AND kind = 'formal') a`;
 
 export interface RunProgress {
   total: number;
@@ -141,8 +155,51 @@ export async function runProgress(id: string): Promise<RunProgress> {
   return (await runsProgress([id])).get(id)!;
 }
 
-/** Progress of several runs in two grouped queries (list pages: not two queries per run). */
+interface FrozenProgress {
+  byStatus: Record<string, number>;
+  attempts: number;
+  transportErrors: number;
+  lostAttempts: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+function progressOf(byStatus: Record<string, number>, row: Omit<FrozenProgress, 'byStatus'>): RunProgress {
+  const total = Object.values(byStatus).reduce((s, n) => s + n, 0);
+  const queued = byStatus.queued ?? 0;
+  const inFlight = byStatus.running ?? 0;
+  return {
+    total,
+    byStatus,
+    queued,
+    inFlight,
+    done: total - queued - inFlight,
+    attempts: Number(row.attempts),
+    transportErrors: Number(row.transportErrors),
+    lostAttempts: Number(row.lostAttempts),
+    inputTokens: Number(row.inputTokens),
+    outputTokens: Number(row.outputTokens),
+  };
+}
+
+/**
+ * Progress of several runs: a completed run's from the progress frozen when it completed (one row), the
+ * others' in two grouped queries (list pages: not two queries per run).
+ */
 export async function runsProgress(ids: string[]): Promise<Map<string, RunProgress>> {
+  const frozen = await pool().query<{ id: string; final_progress: FrozenProgress }>(
+    `SELECT id, final_progress FROM runs WHERE id = ANY($1::text[]) AND status = ANY($2::text[]) AND final_progress IS NOT NULL`,
+    [ids, COMPLETED_RUN_STATUSES],
+  );
+  const out = new Map<string, RunProgress>();
+  for (const r of frozen.rows) out.set(r.id, progressOf(r.final_progress.byStatus, r.final_progress));
+  const live = ids.filter((id) => !out.has(id));
+  if (live.length === 0) return new Map(ids.map((id) => [id, out.get(id)!]));
+  for (const [id, p] of await liveProgress(live)) out.set(id, p);
+  return new Map(ids.map((id) => [id, out.get(id)!]));
+}
+
+async function liveProgress(ids: string[]): Promise<Map<string, RunProgress>> {
   const [t, a] = await Promise.all([
     pool().query<{ run_id: string; status: string; n: string }>(
       'SELECT run_id, status, count(*)::text AS n FROM trials WHERE run_id = ANY($1::text[]) GROUP BY run_id, status',
@@ -162,22 +219,17 @@ export async function runsProgress(ids: string[]): Promise<Map<string, RunProgre
   const attempts = new Map(a.rows.map((r) => [r.run_id, r]));
   const out = new Map<string, RunProgress>();
   for (const [id, byStatus] of statuses) {
-    const total = Object.values(byStatus).reduce((s, n) => s + n, 0);
-    const queued = byStatus.queued ?? 0;
-    const inFlight = byStatus.running ?? 0;
     const row = attempts.get(id);
-    out.set(id, {
-      total,
-      byStatus,
-      queued,
-      inFlight,
-      done: total - queued - inFlight,
-      attempts: Number(row?.attempts ?? 0),
-      transportErrors: Number(row?.transport ?? 0),
-      lostAttempts: Number(row?.lost ?? 0),
-      inputTokens: Number(row?.input ?? 0),
-      outputTokens: Number(row?.output ?? 0),
-    });
+    out.set(
+      id,
+      progressOf(byStatus, {
+        attempts: Number(row?.attempts ?? 0),
+        transportErrors: Number(row?.transport ?? 0),
+        lostAttempts: Number(row?.lost ?? 0),
+        inputTokens: Number(row?.input ?? 0),
+        outputTokens: Number(row?.output ?? 0),
+      }),
+    );
   }
   return out;
 }

@@ -61,6 +61,7 @@ describe('migrations match prisma/schema.prisma', () => {
       'observations',
       'price_tables',
       'rate_limits',
+      'result_cache',
       'reviews',
       'runs',
       'sessions',

@@ -1,0 +1,20 @@
+-- Results at scale (issue 10 item 10): Table 1's per-cluster counts (lib/analysis/cells.ts RunCells) and the
+-- model-vs-model cells of the compare page, stored once computed, keyed by the run's results version
+-- (lib/db/result-cache.ts: trials per status, their latest finish and the sum of lease tokens — it changes
+-- with every claim and every recorded trial). A stored value is read only while the version is still the
+-- run's, so it can never disagree with the trials; a run in progress recomputes at each new version.
+CREATE TABLE "result_cache" (
+  "run_id" TEXT NOT NULL,
+  "key" TEXT NOT NULL,
+  "version" TEXT NOT NULL,
+  "value" JSONB NOT NULL,
+  "computed_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "result_cache_pkey" PRIMARY KEY ("run_id", "key"),
+  CONSTRAINT "result_cache_run_id_fkey" FOREIGN KEY ("run_id") REFERENCES "runs"("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- A completed run (completed / completed_with_unresolved: no trial queued or running, and no way back) changes
+-- no more: its progress (trials per status, attempt totals) is written by the statement that completes it
+-- (lib/db/runs.ts completeRunIfDone), so the progress API and the list pages read one row instead of
+-- counting 100,000 trials, and its results version is fixed.
+ALTER TABLE "runs" ADD COLUMN "final_progress" JSONB;
