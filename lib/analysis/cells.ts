@@ -264,3 +264,51 @@ export function compareFlipped(a: FlippedCase, b: FlippedCase): number {
     a.replicate - b.replicate
   );
 }
+
+type Counted = Record<string, string | number>;
+
+/** `base` + `plus` − `minus`, cell by cell (cells matched on their text fields, their numbers added). */
+function shift<T extends object>(base: readonly T[], plus: readonly T[], minus: readonly T[]): T[] {
+  const keyOf = (c: T) =>
+    Object.entries(c)
+      .filter(([, v]) => typeof v === 'string')
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${k}=${v as string}`)
+      .join('\u0000');
+  const out = new Map<string, Counted>(base.map((c) => [keyOf(c), { ...(c as Counted) }]));
+  const add = (cells: readonly T[], sign: number) => {
+    for (const c of cells) {
+      const k = keyOf(c);
+      const o = out.get(k);
+      if (!o) out.set(k, Object.fromEntries(Object.entries(c).map(([f, v]) => [f, typeof v === 'number' ? sign * v : v])));
+      else for (const [f, v] of Object.entries(c)) if (typeof v === 'number') o[f] = (o[f] as number) + sign * v;
+    }
+  };
+  add(plus, 1);
+  add(minus, -1);
+  return [...out.values()] as T[];
+}
+
+/**
+ * A run's cells with some trials' statuses changed (the reviewers' readings, lib/db/reviews.ts), from its
+ * cells and only the trials of the pairs those trials belong to — every trial of each such pair key, as
+ * they were (`before`) and as changed (`after`). Status, pairs and pass^k move with the status; order
+ * consistency and categories do not depend on it. The same as cellsFromTrials on every trial changed
+ * (aggregate.itest.ts).
+ */
+export function cellsWithStatusChanges(
+  spec: Parameters<typeof baselinesOf>[0],
+  cells: RunCells,
+  before: readonly TrialOutcome[],
+  after: readonly TrialOutcome[],
+  by: ClusterBy = 'case',
+): RunCells {
+  const was = cellsFromTrials(spec, before, by);
+  const now = cellsFromTrials(spec, after, by);
+  return {
+    ...cells,
+    status: shift(cells.status, now.status, was.status),
+    pairs: shift(cells.pairs, now.pairs, was.pairs),
+    tasks: shift(cells.tasks, now.tasks, was.tasks).filter((t) => t.decided > 0),
+  };
+}

@@ -19,7 +19,8 @@ import type { WorkerHandle } from '../runner/worker';
 import { completedReferenceRun } from '../testing/engine';
 import { reviewPairs, PAIR_CLASSES } from '../analysis/review';
 import { reviewPairCounts, reviewPairsPage } from './review-pairs';
-import { reviewAgreementTables, saveReview } from './reviews';
+import { reviewAgreementTables, reviewedCells, reviewedOutcomes, saveReview } from './reviews';
+import { summarizeCells } from '../analysis/summary';
 import type { Actor } from '../auth/roles';
 import { expandTrials } from '../design/matrix';
 
@@ -206,6 +207,18 @@ describe('SQL-side aggregation', () => {
     expect(regressed).toHaveLength(counts.improved);
   });
 
+  it('a completed run’s stored review list gives the pages and counts of the list read from its trials', async () => {
+    const live = await reviewPairCounts(runId, spec, { stored: false });
+    expect(await reviewPairCounts(runId, spec)).toEqual(live); // classes and stores it
+    expect(await reviewPairCounts(runId, spec)).toEqual(live); // read back
+    for (const show of [null, ...PAIR_CLASSES])
+      for (let page = 0; page < 4; page++)
+        expect(await reviewPairsPage(runId, spec, { show, page, size: 5 })).toEqual(await reviewPairsPage(runId, spec, { show, page, size: 5, stored: false }));
+    const all = await reviewPairsPage(runId, spec, { show: null, page: 0, size: 10_000 });
+    expect(all).toEqual(await reviewPairsPage(runId, spec, { show: null, page: 0, size: 10_000, stored: false }));
+    expect(all).toHaveLength(PAIR_CLASSES.reduce((n, c) => n + live[c], 0));
+  });
+
   it('counts the grader × reviewer table per check axis in SQL', async () => {
     const scored = await pool().query<{ trial_id: string; check_id: string; axis: string; status: string }>(
       `SELECT v.trial_id, v.check_id, v.axis, v.status FROM verdicts v JOIN trials t ON t.id = v.trial_id WHERE t.run_id = $1 AND v.status IN ('pass', 'fail') ORDER BY v.trial_id, v.check_id LIMIT 6`,
@@ -223,5 +236,27 @@ describe('SQL-side aggregation', () => {
     const sum = (t: typeof overall) => t.bothPass + t.bothFail + t.graderFailReviewerPass + t.graderPassReviewerFail;
     expect(Object.values(byAxis).reduce((n, t) => n + sum(t), 0)).toBe(6);
     for (const axis of Object.keys(byAxis)) expect(sum(byAxis[axis])).toBe(scored.rows.filter((v) => v.axis === axis).length);
+  });
+
+  it('Table 1 with the readings applied: the stored cells moved by the reviewed pairs equal the in-memory view of every trial', async () => {
+    // one failed trial read as passing on every check, one passed trial read as failing one check
+    const pick = async (status: string) =>
+      (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 AND status = $2 ORDER BY trial_key DESC LIMIT 1`, [runId, status])).rows[0].id;
+    for (const [trialId, to] of [
+      [await pick('failed'), 'pass'],
+      [await pick('passed'), 'fail'],
+    ] as const) {
+      const checks = (await pool().query<{ check_id: string; status: string }>(`SELECT check_id, status FROM verdicts WHERE trial_id = $1 ORDER BY check_id`, [trialId]))
+        .rows;
+      for (const c of to === 'pass' ? checks.filter((x) => x.status === 'fail') : checks.filter((x) => x.status === 'pass').slice(0, 1))
+        await saveReview({ runId, trialId, checkId: c.check_id, humanStatus: to }, ITEST_REVIEWER);
+    }
+    const inMemory = await reviewedOutcomes(runId);
+    expect(inMemory.changed).toBeGreaterThanOrEqual(2);
+    for (const by of ['case', 'scenario'] as const) {
+      const fast = await reviewedCells(runId, spec, by);
+      expect(fast.changed).toBe(inMemory.changed);
+      expect(summarizeCells(spec, fast.cells, { clusterBy: by })).toEqual(summarizeRun(spec, inMemory.outcomes, { clusterBy: by }));
+    }
   });
 });

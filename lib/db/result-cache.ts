@@ -47,15 +47,18 @@ async function versionsOf(runIds: readonly string[]): Promise<string> {
 /**
  * The value stored under `key` for these runs' current results version, else `compute()` — stored when the
  * version after computing is the one before (nothing changed meanwhile). `runIds[0]` owns the entry (it is
- * deleted with that run); the version is every listed run's.
+ * deleted with that run); the version is every listed run's. `onlyCompleted`: stored for completed runs only.
  */
 export async function cachedResult<T>(
   runIds: readonly [string, ...string[]],
   key: string,
   compute: () => Promise<T>,
   codec: { encode: (value: T) => unknown; decode: (stored: unknown) => T },
+  opts: { onlyCompleted?: boolean } = {},
 ): Promise<T> {
   const version = await versionsOf(runIds);
+  // a value cheap enough to count each time while a run moves (it would be stale at the next poll anyway)
+  if (opts.onlyCompleted && !version.split('|').every((v) => v.startsWith(`${RESULT_CACHE_FORMAT};completed;`))) return compute();
   const hit = await pool().query<{ value: unknown }>(`SELECT value FROM result_cache WHERE run_id = $1 AND key = $2 AND version = $3`, [runIds[0], key, version]);
   if (hit.rows.length > 0) return codec.decode(hit.rows[0].value);
   const value = await compute();

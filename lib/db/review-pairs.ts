@@ -1,7 +1,9 @@
 import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../analysis/review';
 import { baselinesOf } from '../analysis/cells';
 import { BASELINE_OF } from './aggregate';
+import { createHash } from 'node:crypto';
 import { pool } from './client';
+import { RESULT_CACHE_FORMAT, resultsVersion } from './result-cache';
 
 // The review list in SQL, paged like the trials table: every baseline → treatment pair with a failed trial
 // on either side, classed as lib/analysis/review.ts classes them (regressed first), one page at a time.
@@ -40,8 +42,8 @@ function baselineArrays(spec: Spec): [string[], string[]] {
   return [b.map(([s]) => s), b.map(([, c]) => c)];
 }
 
-/** How many pairs of each class the run has. */
-export async function reviewPairCounts(runId: string, spec: Spec): Promise<Record<PairClass, number>> {
+/** How many pairs of each class the run has, counted from its trials. */
+async function liveReviewPairCounts(runId: string, spec: Spec): Promise<Record<PairClass, number>> {
   const [studies, conditions] = baselineArrays(spec);
   const r = await pool().query<{ class: PairClass; n: number }>(`${PAIRS_SQL} SELECT class, count(*)::int AS n FROM p GROUP BY class`, [runId, studies, conditions]);
   const out = Object.fromEntries(PAIR_CLASSES.map((c) => [c, 0])) as Record<PairClass, number>;
@@ -49,8 +51,8 @@ export async function reviewPairCounts(runId: string, spec: Spec): Promise<Recor
   return out;
 }
 
-/** One page of the review list (all classes, or one), regressed first, then by study, scenario, locale, case, order, replicate. */
-export async function reviewPairsPage(runId: string, spec: Spec, opts: { show: PairClass | null; page: number; size: number }): Promise<ReviewPair[]> {
+/** One page of the review list, from the run's trials. */
+async function liveReviewPairsPage(runId: string, spec: Spec, opts: { show: PairClass | null; page: number; size: number }): Promise<ReviewPair[]> {
   const [studies, conditions] = baselineArrays(spec);
   const r = await pool().query(
     `${PAIRS_SQL}
@@ -63,7 +65,12 @@ export async function reviewPairsPage(runId: string, spec: Spec, opts: { show: P
       LIMIT $6 OFFSET $7`,
     [runId, studies, conditions, opts.show, [...PAIR_CLASSES], opts.size, opts.page * opts.size],
   );
-  return r.rows.map((x) => ({
+  return r.rows.map(toPair);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row of PAIRS_SQL's p or of review_pairs (same columns)
+function toPair(x: Record<string, any>): ReviewPair {
+  return {
     pairKey: x.pair_key,
     study: x.study,
     scenario: x.scenario,
@@ -74,5 +81,92 @@ export async function reviewPairsPage(runId: string, spec: Spec, opts: { show: P
     baseline: { condition: x.b_condition, trialId: x.b_id, status: x.b_status, categories: x.b_categories },
     treatment: { condition: x.t_condition, trialId: x.t_id, status: x.t_status, categories: x.t_categories },
     class: x.class,
-  }));
+  };
+}
+
+// A completed run changes no more (lib/db/result-cache.ts): its list is classed and ordered once into
+// review_pairs, and a page is read by position (rn, or class_rn within a class).
+const ORDER = `array_position($5::text[], p.class), p.study COLLATE "C", p.scenario COLLATE "C", p.locale COLLATE "C", p.case_id COLLATE "C", p.order_index, p.replicate, p.t_condition COLLATE "C"`;
+
+/** The stored list's version (null: the run is not completed, so its list is read from the trials). */
+async function storedVersion(runId: string, spec: Spec): Promise<string | null> {
+  const version = await resultsVersion(runId);
+  if (!version.startsWith(`${RESULT_CACHE_FORMAT};completed;`)) return null;
+  return `${version}|${createHash('sha256')
+    .update(JSON.stringify(baselineArrays(spec)))
+    .digest('hex')
+    .slice(0, 16)}`;
+}
+
+/** The counts of the stored list, classing it first if it is not stored yet (once: under a lock). */
+async function storedCounts(runId: string, spec: Spec, version: string): Promise<Record<PairClass, number>> {
+  const key = 'review-pairs';
+  const read = async (q: (sql: string, params: unknown[]) => Promise<{ rows: { value: Record<PairClass, number> }[] }>) =>
+    (await q(`SELECT value FROM result_cache WHERE run_id = $1 AND key = $2 AND version = $3`, [runId, key, version])).rows[0]?.value ?? null;
+  const hit = await read((sql, params) => pool().query(sql, params));
+  if (hit) return hit;
+  const client = await pool().connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('review_pairs|' || $1))`, [runId]);
+    const again = await read((sql, params) => client.query(sql, params));
+    if (again) {
+      await client.query('COMMIT');
+      return again;
+    }
+    const [studies, conditions] = baselineArrays(spec);
+    await client.query(`DELETE FROM review_pairs WHERE run_id = $1`, [runId]);
+    await client.query(
+      `${PAIRS_SQL}
+       INSERT INTO review_pairs (run_id, version, rn, class, class_rn, pair_key, study, scenario, locale, case_id, replicate, order_index,
+                                 b_condition, b_id, b_status, t_condition, t_id, t_status)
+       SELECT $1, $4, row_number() OVER (ORDER BY ${ORDER}), p.class, row_number() OVER (PARTITION BY p.class ORDER BY ${ORDER}),
+              p.pair_key, p.study, p.scenario, p.locale, p.case_id, p.replicate, p.order_index, p.b_condition, p.b_id, p.b_status, p.t_condition, p.t_id, p.t_status
+         FROM p`,
+      [runId, studies, conditions, version, [...PAIR_CLASSES]],
+    );
+    const counts = Object.fromEntries(PAIR_CLASSES.map((c) => [c, 0])) as Record<PairClass, number>;
+    for (const x of (await client.query<{ class: PairClass; n: number }>(`SELECT class, count(*)::int AS n FROM review_pairs WHERE run_id = $1 GROUP BY class`, [runId]))
+      .rows)
+      counts[x.class] = x.n;
+    await client.query(
+      `INSERT INTO result_cache (run_id, key, version, value) VALUES ($1, $2, $3, $4::jsonb)
+       ON CONFLICT (run_id, key) DO UPDATE SET version = EXCLUDED.version, value = EXCLUDED.value, computed_at = now()`,
+      [runId, key, version, JSON.stringify(counts)],
+    );
+    await client.query('COMMIT');
+    return counts;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** How many pairs of each class the run has (a completed run's from its stored list). */
+export async function reviewPairCounts(runId: string, spec: Spec, opts: { stored?: boolean } = {}): Promise<Record<PairClass, number>> {
+  const version = opts.stored === false ? null : await storedVersion(runId, spec);
+  return version ? storedCounts(runId, spec, version) : liveReviewPairCounts(runId, spec);
+}
+
+/**
+ * One page of the review list (all classes, or one), regressed first, then by study, scenario, locale, case,
+ * order, replicate — a completed run's read by position from its stored list, the same rows (aggregate.itest.ts).
+ */
+export async function reviewPairsPage(runId: string, spec: Spec, opts: { show: PairClass | null; page: number; size: number; stored?: boolean }): Promise<ReviewPair[]> {
+  const version = opts.stored === false ? null : await storedVersion(runId, spec);
+  if (!version) return liveReviewPairsPage(runId, spec, opts);
+  await storedCounts(runId, spec, version); // classed (once)
+  const from = opts.page * opts.size;
+  const r = await pool().query(
+    `SELECT p.*,
+            COALESCE((SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = p.b_id AND v.category IS NOT NULL), '{}') AS b_categories,
+            COALESCE((SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = p.t_id AND v.category IS NOT NULL), '{}') AS t_categories
+       FROM review_pairs p
+      WHERE p.run_id = $1 AND p.version = $2 AND ${opts.show ? 'p.class = $3 AND p.class_rn > $4 AND p.class_rn <= $4 + $5' : '$3::text IS NULL AND p.rn > $4 AND p.rn <= $4 + $5'}
+      ORDER BY ${opts.show ? 'p.class_rn' : 'p.rn'}`,
+    [runId, version, opts.show, from, opts.size],
+  );
+  return r.rows.map(toPair);
 }

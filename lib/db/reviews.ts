@@ -2,6 +2,9 @@ import { ReviewInput, type Review } from '../schema/review';
 import type { TrialOutcome } from '../schema/table1';
 import { trialStatusOf, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
+import { storedRunCells } from './aggregate';
+import { cellsWithStatusChanges, type RunCells } from '../analysis/cells';
+import type { ClusterBy } from '../schema/table1';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { pool } from './client';
 import { actorLabel, actorUserId, type Actor } from '../auth/roles';
@@ -89,6 +92,32 @@ export async function reviewedOutcomes(runId: string): Promise<{ outcomes: Trial
     return { ...t, status };
   });
   return { outcomes: adjusted, changed };
+}
+
+/**
+ * The cells of Table 1 with the reviewers' readings applied (the view of reviewedOutcomes), without loading
+ * every trial: the run's (stored) cells, moved by the trials of the pairs that hold a reviewed trial
+ * (lib/analysis/cells.ts cellsWithStatusChanges). aggregate.itest.ts holds it equal to the in-memory view.
+ */
+export async function reviewedCells(runId: string, spec: Parameters<typeof storedRunCells>[1], by: ClusterBy = 'case'): Promise<{ cells: RunCells; changed: number }> {
+  const reviewed = await pool().query<{ trial_id: string; statuses: CheckStatus[] }>(
+    `SELECT v.trial_id, array_agg(COALESCE(r.human_status, v.status)) AS statuses
+       FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
+      WHERE v.trial_id IN (SELECT trial_id FROM reviews WHERE run_id = $1)
+      GROUP BY v.trial_id`,
+    [runId],
+  );
+  const byTrial = new Map(reviewed.rows.map((r) => [r.trial_id, r.statuses]));
+  const [cells, before] = await Promise.all([storedRunCells(runId, spec, by), byTrial.size > 0 ? trialOutcomes(runId, { pairsOf: [...byTrial.keys()] }) : []]);
+  let changed = 0;
+  const after = before.map((t) => {
+    const statuses = byTrial.get(t.id);
+    if (!statuses) return t;
+    const status = trialStatusOf(statuses.map((status) => ({ status })));
+    if (status !== t.status) changed++;
+    return { ...t, status };
+  });
+  return { cells: changed > 0 ? cellsWithStatusChanges(spec, cells, before, after, by) : cells, changed };
 }
 
 const COLUMNS = 'trial_id, check_id, grader_status, human_status, reviewer, note, reviewed_at';

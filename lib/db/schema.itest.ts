@@ -62,6 +62,7 @@ describe('migrations match prisma/schema.prisma', () => {
       'price_tables',
       'rate_limits',
       'result_cache',
+      'review_pairs',
       'reviews',
       'runs',
       'sessions',

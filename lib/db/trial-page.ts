@@ -1,5 +1,6 @@
 import { TRIAL_FILTER_KEYS, type TrialFilterKey, type TrialPage, type TrialPageQuery, type TrialRow } from '../schema/trial-page';
 import { pool } from './client';
+import { cachedResult } from './result-cache';
 
 // One page of a run's trials, filtered, sorted and cut in PostgreSQL: a page of a 20k-trial run reads its
 // page, not the run (the table refreshes while a run progresses). Ties break on the trial key, so pages
@@ -24,7 +25,7 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
   // $2..$6: the filters, in TRIAL_FILTER_KEYS order; a null filter matches everything
   const matches = TRIAL_FILTER_KEYS.map((k, i) => `($${i + 2}::text IS NULL OR t.${FILTER_COLUMNS[k]} = $${i + 2})`).join(' AND ');
   const orderBy = `${q.sort ? `${SORT_COLUMNS[q.sort]} ${q.dir === 'desc' ? 'DESC' : 'ASC'}, ` : ''}trial_key`;
-  const [rows, counts, facets] = await Promise.all([
+  const [rows, counts] = await Promise.all([
     pool().query<{
       id: string;
       study: string;
@@ -46,25 +47,16 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
          FROM page ORDER BY ${orderBy}`,
       [runId, ...filters, q.size, q.page * q.size],
     ),
-    pool().query<{ total: number; matching: number }>(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE ${matches})::int AS matching FROM trials t WHERE t.run_id = $1`,
-      [runId, ...filters],
-    ),
-    pool().query<{ k: TrialFilterKey; v: string }>(
-      `SELECT k, v FROM (
-         SELECT CASE WHEN GROUPING(study) = 0 THEN 'study' WHEN GROUPING(condition) = 0 THEN 'condition' WHEN GROUPING(status) = 0 THEN 'status'
-                     WHEN GROUPING(scenario) = 0 THEN 'scenario' ELSE 'locale' END AS k,
-                COALESCE(study, condition, status, scenario, locale) AS v
-           FROM trials WHERE run_id = $1 GROUP BY GROUPING SETS ((study), (condition), (status), (scenario), (locale))
-       ) f ORDER BY k, v COLLATE "C"`,
-      [runId],
-    ),
+    // no filter: the count and the facets of a completed run are stored (they change no more)
+    filters.every((f) => f === null)
+      ? runCountsAndFacets(runId).then((c) => ({ total: c.total, matching: c.total, facets: c.facets }))
+      : Promise.all([countsOf(runId, filters, matches), facetsOf(runId)]).then(([c, facets]) => ({ ...c, facets })),
   ]);
   const facetValues = Object.fromEntries(TRIAL_FILTER_KEYS.map((k) => [k, [] as string[]])) as Record<TrialFilterKey, string[]>;
-  for (const f of facets.rows) facetValues[f.k].push(f.v);
+  for (const f of counts.facets) facetValues[f.k].push(f.v);
   return {
-    total: counts.rows[0].total,
-    matching: counts.rows[0].matching,
+    total: counts.total,
+    matching: counts.matching,
     page: q.page,
     size: q.size,
     rows: rows.rows.map((x): TrialRow => ({
@@ -81,4 +73,41 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
     })),
     facets: facetValues,
   };
+}
+
+type Facet = { k: TrialFilterKey; v: string };
+
+async function countsOf(runId: string, filters: (string | null)[], matches: string): Promise<{ total: number; matching: number }> {
+  const r = await pool().query<{ total: number; matching: number }>(
+    `SELECT count(*)::int AS total, count(*) FILTER (WHERE ${matches})::int AS matching FROM trials t WHERE t.run_id = $1`,
+    [runId, ...filters],
+  );
+  return r.rows[0];
+}
+
+async function facetsOf(runId: string): Promise<Facet[]> {
+  const r = await pool().query<Facet>(
+    `SELECT k, v FROM (
+       SELECT CASE WHEN GROUPING(study) = 0 THEN 'study' WHEN GROUPING(condition) = 0 THEN 'condition' WHEN GROUPING(status) = 0 THEN 'status'
+                   WHEN GROUPING(scenario) = 0 THEN 'scenario' ELSE 'locale' END AS k,
+              COALESCE(study, condition, status, scenario, locale) AS v
+         FROM trials WHERE run_id = $1 GROUP BY GROUPING SETS ((study), (condition), (status), (scenario), (locale))
+     ) f ORDER BY k, v COLLATE "C"`,
+    [runId],
+  );
+  return r.rows;
+}
+
+/** The run's trial count and facet values, stored once the run is completed (lib/db/result-cache.ts). */
+async function runCountsAndFacets(runId: string): Promise<{ total: number; facets: Facet[] }> {
+  return cachedResult(
+    [runId],
+    'trial-facets',
+    async () => {
+      const [c, facets] = await Promise.all([pool().query<{ total: number }>(`SELECT count(*)::int AS total FROM trials WHERE run_id = $1`, [runId]), facetsOf(runId)]);
+      return { total: c.rows[0].total, facets };
+    },
+    { encode: (x) => x, decode: (x) => x as { total: number; facets: Facet[] } },
+    { onlyCompleted: true },
+  );
 }

@@ -5,6 +5,7 @@ import { env } from '../env';
 import { log } from '../log';
 import { QUEUES, RunJob, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
+import { warmRunResults } from '../db/warm-results';
 import { completeRunIfDone } from '../db/runs';
 import { isDatabaseUnavailable } from '../db/client';
 import { warmUpTrialStatements } from '../db/trials';
@@ -125,8 +126,18 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     });
   }
 
+  // a large run's Table 1 is aggregated as it completes, so its first view reads it (close waits for it)
+  const warming = new Set<Promise<unknown>>();
   const checkDone = (runId: string) => {
-    completeRunIfDone(runId).catch((e: Error) => log('warn', 'completion check failed', { runId, err: e.message }));
+    completeRunIfDone(runId)
+      .then((done) => {
+        if (!done) return;
+        const w = warmRunResults(runId)
+          .catch((e: Error) => log('warn', 'aggregating a completed run failed', { runId, err: e.message }))
+          .finally(() => warming.delete(w));
+        warming.add(w);
+      })
+      .catch((e: Error) => log('warn', 'completion check failed', { runId, err: e.message }));
   };
   const doneTimer = setInterval(() => {
     for (const runId of touched) {
@@ -152,6 +163,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       clearInterval(reconcileTimer);
       await Promise.allSettled([...trialWorkers.map((w) => w.close()), runs.close()]);
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));
+      await Promise.allSettled([...warming]);
       limiter.close();
       for (const c of connections) c.disconnect();
     },

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
-import { reviewAgreement, reviewAgreementTables, reviewedOutcomes, type AgreementTable } from '@/lib/db/reviews';
+import { reviewAgreement, reviewAgreementTables, reviewedCells, type AgreementTable } from '@/lib/db/reviews';
 import { reviewPairCounts, reviewPairsPage } from '@/lib/db/review-pairs';
 import { cohensKappa2x2 } from '@/lib/stats/kappa';
-import { summarizeRun } from '@/lib/analysis/summary';
+import { summarizeCells } from '@/lib/analysis/summary';
 import { Table1 } from '@/components/Table1';
 import { PAIR_CLASSES, type PairClass } from '@/lib/analysis/review';
 import { rateWithInterval } from '@/lib/analysis/format';
@@ -58,7 +58,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
     reviewAgreement(id),
     reviewAgreementTables(id),
   ]);
-  const reviewed = agreement.reviewed > 0 ? await reviewedOutcomes(id) : null;
+  const reviewed = agreement.reviewed > 0 ? await reviewedCells(id, exp.spec) : null;
   const runHref = `/runs/${encodeURIComponent(id)}`;
   const count = (c: PairClass) => counts[c];
   const total = PAIR_CLASSES.reduce((n, c) => n + counts[c], 0);
@@ -111,7 +111,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
             Table 1 with the reviewers&apos; readings applied: {reviewed.changed} {reviewed.changed === 1 ? 'trial changes' : 'trials change'} status{' '}
             <span className="muted small">(a second view; the formal result on the run page does not change)</span>
           </summary>
-          <Table1 summary={summarizeRun(exp.spec, reviewed.outcomes)} published={null} />
+          <Table1 summary={summarizeCells(exp.spec, reviewed.cells)} published={null} />
         </details>
       )}
       <nav className="tabs" aria-label="Pair classes">
