@@ -12,9 +12,9 @@ import type { JunitTrial } from '../export/junit';
  * need trials one by one (the reviewed second view, tests); Table 1 itself comes from grouped queries
  * (loadRunSummary).
  */
-export async function trialOutcomes(runId: string, opts: { pairsOf?: readonly string[] } = {}): Promise<TrialOutcome[]> {
-  // pairsOf: only the trials of the pairs these trials belong to (every condition of each pair key)
-  const only = opts.pairsOf ? `AND t.pair_key IN (SELECT p.pair_key FROM trials p WHERE p.run_id = $1 AND p.id = ANY($2::text[]))` : '';
+export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly string[] } = {}): Promise<TrialOutcome[]> {
+  // trialKeys: only these trials (by the run's unique index on the trial key)
+  const only = opts.trialKeys ? `AND t.trial_key = ANY($2::text[])` : '';
   const r = await pool().query(
     `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status, t.case_id, t.replicate, t.order_index,
             CASE WHEN o.trial_id IS NOT NULL THEN ${DECISION_SQL} END AS decision,
@@ -23,9 +23,9 @@ export async function trialOutcomes(runId: string, opts: { pairsOf?: readonly st
        FROM trials t
        LEFT JOIN observations o ON o.trial_id = t.id
        LEFT JOIN (SELECT v.trial_id, array_agg(DISTINCT v.category) AS categories FROM verdicts v JOIN trials x ON x.id = v.trial_id
-                   WHERE x.run_id = $1 AND v.category IS NOT NULL ${only.replaceAll('t.pair_key', 'x.pair_key')} GROUP BY v.trial_id) c ON c.trial_id = t.id
+                   WHERE x.run_id = $1 AND v.category IS NOT NULL ${only.replaceAll('t.trial_key', 'x.trial_key')} GROUP BY v.trial_id) c ON c.trial_id = t.id
       WHERE t.run_id = $1 ${only} ORDER BY t.trial_key`,
-    opts.pairsOf ? [runId, opts.pairsOf] : [runId],
+    opts.trialKeys ? [runId, opts.trialKeys] : [runId],
   );
   return r.rows.map((x) => ({
     id: x.id,

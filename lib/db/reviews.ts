@@ -3,6 +3,7 @@ import type { TrialOutcome } from '../schema/table1';
 import { trialStatusOf, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
 import { storedRunCells } from './aggregate';
+import { trialKeyOf } from '../design/matrix';
 import { cellsWithStatusChanges, type RunCells } from '../analysis/cells';
 import type { ClusterBy } from '../schema/table1';
 import { parseOrThrow, SpecError } from '../schema/common';
@@ -108,7 +109,18 @@ export async function reviewedCells(runId: string, spec: Parameters<typeof store
     [runId],
   );
   const byTrial = new Map(reviewed.rows.map((r) => [r.trial_id, r.statuses]));
-  const [cells, before] = await Promise.all([storedRunCells(runId, spec, by), byTrial.size > 0 ? trialOutcomes(runId, { pairsOf: [...byTrial.keys()] }) : []]);
+  // every trial of the pairs that hold a reviewed trial: their trial keys, one per condition of the study
+  const at = await pool().query<{ study: string; scenario: string; locale: string; case_id: string; order_index: number; replicate: number }>(
+    `SELECT DISTINCT t.study, t.scenario, t.locale, t.case_id, t.order_index, t.replicate FROM trials t WHERE t.run_id = $1 AND t.id = ANY($2::text[])`,
+    [runId, [...byTrial.keys()]],
+  );
+  const conditionsOf = new Map(spec.studies.map((s) => [s.id, s.conditions.map((c) => c.id)]));
+  const keys = at.rows.flatMap((x) =>
+    (conditionsOf.get(x.study) ?? []).map((condition) =>
+      trialKeyOf({ study: x.study, scenario: x.scenario, locale: x.locale, caseId: x.case_id, condition, orderIndex: x.order_index, replicate: x.replicate }),
+    ),
+  );
+  const [cells, before] = await Promise.all([storedRunCells(runId, spec, by), keys.length > 0 ? trialOutcomes(runId, { trialKeys: keys }) : []]);
   let changed = 0;
   const after = before.map((t) => {
     const statuses = byTrial.get(t.id);
