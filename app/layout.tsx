@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { viewer } from './_auth/guard';
 import { SignOutButton } from '@/components/auth/SignOutButton';
+import { can } from '@/lib/auth/roles';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -24,6 +25,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <nav aria-label="Main">
               <Link href="/">Experiments</Link>
               <Link href="/runs">Runs</Link>
+              {actor && can(actor.role, 'users.manage') && <Link href="/admin/users">Users</Link>}
             </nav>
             <div className="small" data-testid="who" style={{ marginLeft: 'auto' }}>
               {mode === 'single-user' ? (

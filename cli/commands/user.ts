@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createUser, generatePassword } from '../../lib/auth/users';
+import { addAccount, changeRole, generatePassword } from '../../lib/auth/users';
+import { listUsers } from '../../lib/db/users';
 import { isRole, ROLES } from '../../lib/auth/roles';
 import { recordAudit } from '../../lib/db/audit';
 import { UsageError } from '../errors';
@@ -25,10 +26,36 @@ export function register(program: Command): void {
       const generated = process.stdin.isTTY ? generatePassword() : null;
       const password = generated ?? (await readStdin());
       try {
-        const u = await createUser({ email, role: opts.role, name: opts.name, password });
+        const u = await addAccount({ email, role: opts.role, name: opts.name, password });
         await recordAudit(cliActor(), 'user.added', {}, { email: u.email, role: u.role });
         process.stdout.write(`added ${u.email} (${u.role})\n`);
         if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
+      } finally {
+        await shutdown();
+      }
+    });
+  user
+    .command('list')
+    .description('the accounts: email, role, created')
+    .option('--json', 'as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      try {
+        const users = await listUsers();
+        if (opts.json)
+          process.stdout.write(JSON.stringify(users.map((u) => ({ email: u.email, name: u.name, role: u.role, createdAt: u.createdAt.toISOString() }))) + '\n');
+        else for (const u of users) process.stdout.write(`${u.email}\t${u.role}\t${u.createdAt.toISOString()}\n`);
+      } finally {
+        await shutdown();
+      }
+    });
+  user
+    .command('role <email> <role>')
+    .description(`give an account another role (${ROLES.join(' | ')}); its sessions end; the last admin stays admin`)
+    .action(async (email: string, role: string) => {
+      try {
+        const r = await changeRole({ email, role });
+        if (r.from !== r.to) await recordAudit(cliActor(), 'user.role_changed', {}, { email: r.email, from: r.from, to: r.to });
+        process.stdout.write(`${r.email}: ${r.from} → ${r.to}\n`);
       } finally {
         await shutdown();
       }

@@ -18,6 +18,8 @@ function what(e: AuditEntry): string {
   if (e.action === 'run.started') return `${String(d.provider ?? '')} / ${String(d.model ?? '')}`;
   if (e.action === 'review.saved')
     return `${String(d.checkId ?? '')} of ${String(d.trialId ?? '')}: ${String(d.humanStatus ?? '')} (graded ${String(d.graderStatus ?? '')})`;
+  if (e.action === 'user.added') return `${String(d.email ?? '')} (${String(d.role ?? '')})`;
+  if (e.action === 'user.role_changed') return `${String(d.email ?? '')}: ${String(d.from ?? '')} → ${String(d.to ?? '')}`;
   return typeof d.status === 'string' ? `→ ${d.status}` : '';
 }
 

@@ -20,6 +20,7 @@ export const PAGES: Record<string, DoorNeed> = {
   'app/runs/[id]/review/page.tsx': 'read',
   'app/runs/[id]/pairs/[baseline]/[treatment]/page.tsx': 'read',
   'app/runs/[id]/trials/[trialId]/page.tsx': 'read',
+  'app/admin/users/page.tsx': 'users.manage',
   'app/sign-in/page.tsx': 'public',
   'app/setup/page.tsx': 'public',
 };
@@ -42,6 +43,8 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/experiments/actions.ts#startRunAction': 'run.control',
   'components/reviews/actions.ts#saveReviewAction': 'review.write',
   'components/auth/setup-actions.ts#createFirstAdminAction': 'public',
+  'components/admin/user-actions.ts#addUserAction': 'users.manage',
+  'components/admin/user-actions.ts#setRoleAction': 'users.manage',
   'components/designer/actions.ts#newExperimentAction': 'experiment.write',
   'components/designer/actions.ts#editInDesignerAction': 'experiment.write',
   'components/designer/actions.ts#duplicateAction': 'experiment.write',

@@ -3,8 +3,9 @@ import { closeDb, pool } from '../db/client';
 import { resetEnvCache } from '../env';
 import { auth, resetAuth } from './better-auth';
 import { authMode, authorize, authorizeChange, resolveActor } from './access';
-import { createUser } from './users';
+import { addAccount, changeRole, createUser } from './users';
 import { SpecError } from '../schema/common';
+import { runCli } from '../testing/engine';
 import { bootstrapAccounts, createFirstAdmin, setupTokenOk } from './bootstrap';
 
 // Accounts through Better Auth against the real database: sign-in, sessions, the role on the session,
@@ -144,5 +145,68 @@ describe('accounts', () => {
     await expect(createUser({ email: 'v@lab.example', role: 'viewer', password: 'short' })).rejects.toThrow(SpecError);
     await expect(createUser({ email: 'RES@lab.example', role: 'viewer', password })).rejects.toThrow(/exists already/);
     expect((await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM users')).rows[0].n).toBe(before);
+  });
+});
+
+describe('roles', () => {
+  const sessions = async (email: string) =>
+    (await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1', [email])).rows[0].n;
+  const roleOf = async (email: string) => (await pool().query<{ role: string }>('SELECT role FROM users WHERE email = $1', [email])).rows[0]?.role;
+
+  it('the first account must be an admin; later ones may have any role', async () => {
+    await pool().query('DELETE FROM users');
+    await expect(addAccount({ email: 'early@lab.example', role: 'viewer', password })).rejects.toThrow(/role: the first account must be an admin/);
+    expect((await pool().query('SELECT 1 FROM users')).rowCount).toBe(0);
+    await addAccount({ email: 'chief@lab.example', role: 'admin', password });
+    await addAccount({ email: 'rev@lab.example', role: 'reviewer', password });
+    expect(await roleOf('rev@lab.example')).toBe('reviewer');
+  });
+
+  it("a changed role ends that user's sessions, and the next session carries the new role", async () => {
+    const first = await signIn('rev@lab.example', password, '203.0.113.20');
+    expect(first.status).toBe(200);
+    expect(await sessions('rev@lab.example')).toBe(1);
+    expect(await changeRole({ email: 'REV@lab.example', role: 'researcher' })).toEqual({ email: 'rev@lab.example', from: 'reviewer', to: 'researcher' });
+    expect(await sessions('rev@lab.example')).toBe(0);
+    expect(await resolveActor(new Headers({ host: '127.0.0.1:3060', cookie: cookieOf(first) }))).toBeNull();
+    const again = await signIn('rev@lab.example', password, '203.0.113.21');
+    expect(await resolveActor(new Headers({ host: '127.0.0.1:3060', cookie: cookieOf(again) }))).toMatchObject({ role: 'researcher' });
+  });
+
+  it('the last admin keeps the role; with two admins one may step down; errors name the field', async () => {
+    await expect(changeRole({ email: 'chief@lab.example', role: 'viewer' })).rejects.toThrow(/role: chief@lab.example is the last admin/);
+    expect(await roleOf('chief@lab.example')).toBe('admin');
+    await expect(changeRole({ email: 'nobody@lab.example', role: 'viewer' })).rejects.toThrow(/email: no user nobody@lab.example/);
+    await expect(changeRole({ email: 'rev@lab.example', role: 'boss' })).rejects.toThrow(/role/);
+    await expect(changeRole({ email: 'not an email', role: 'viewer' })).rejects.toThrow(/email/);
+    await changeRole({ email: 'rev@lab.example', role: 'admin' });
+    // two admins demoting each other at once: exactly one succeeds
+    const both = await Promise.allSettled([changeRole({ email: 'chief@lab.example', role: 'viewer' }), changeRole({ email: 'rev@lab.example', role: 'viewer' })]);
+    expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await pool().query("SELECT 1 FROM users WHERE role = 'admin'")).rowCount).toBe(1);
+  });
+
+  it('the command line: tclab user list, tclab user role (audited as the command line), refusals exit 2 naming the field', async () => {
+    const list = await runCli(['user', 'list', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    const users = JSON.parse(list.stdout) as { email: string; role: string }[];
+    const admin = users.find((u) => u.role === 'admin')!;
+    const other = users.find((u) => u.role !== 'admin')!;
+    const changed = await runCli(['user', 'role', other.email, 'reviewer']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toContain(`${other.email}: ${other.role} → reviewer`);
+    expect(await roleOf(other.email)).toBe('reviewer');
+    const audit = await pool().query<{ actor: string; detail: { email: string; to: string } }>(
+      "SELECT actor, detail FROM audit_events WHERE action = 'user.role_changed' ORDER BY id DESC LIMIT 1",
+    );
+    expect(audit.rows[0].actor).toMatch(/^command line \(/);
+    expect(audit.rows[0].detail).toMatchObject({ email: other.email, to: 'reviewer' });
+    const last = await runCli(['user', 'role', admin.email, 'viewer']);
+    expect(last.code).toBe(2);
+    expect(last.stderr).toContain(`role: ${admin.email} is the last admin`);
+    const bad = await runCli(['user', 'role', admin.email, 'boss']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/role/);
+    expect(await roleOf(admin.email)).toBe('admin');
   });
 });

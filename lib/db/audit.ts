@@ -76,3 +76,9 @@ export async function experimentAudit(experimentId: string): Promise<AuditEntry[
   );
   return r.rows.map(toEntry);
 }
+
+/** The accounts' entries (added, role changed), oldest first. */
+export async function userAudit(): Promise<AuditEntry[]> {
+  const r = await pool().query<Row>(`SELECT ${COLS} FROM audit_events WHERE action IN ('user.added', 'user.role_changed') ORDER BY at, id`);
+  return r.rows.map(toEntry);
+}

@@ -33,15 +33,32 @@ export async function findUserByEmail(email: string): Promise<UserRow | null> {
   return u ? { id: u.id, email: u.email, name: u.name, role: u.role, createdAt: u.created_at } : null;
 }
 
-/** Change a role; the user's sessions end so the new role applies at once. */
-export async function setUserRole(userId: string, role: Role): Promise<boolean> {
+export type RoleChange = { ok: true; from: Role; to: Role } | { ok: false; reason: 'no-such-user' | 'last-admin' };
+
+/**
+ * Change a role; the user's sessions end so the new role applies at once. The last admin keeps the role
+ * (nobody could manage users afterwards): the admins are locked while it is checked, so two admins demoting
+ * each other at once cannot both succeed.
+ */
+export async function setUserRole(userId: string, role: Role): Promise<RoleChange> {
   const client = await pool().connect();
   try {
     await client.query('BEGIN');
-    const r = await client.query('UPDATE users SET role = $2, updated_at = now() WHERE id = $1', [userId, role]);
-    await client.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
-    await client.query('COMMIT');
-    return r.rowCount === 1;
+    const admins = await client.query<{ id: string }>("SELECT id FROM users WHERE role = 'admin' ORDER BY id FOR UPDATE");
+    const cur = await client.query<{ role: Role }>('SELECT role FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const from = cur.rows[0]?.role;
+    let out: RoleChange;
+    if (!from) out = { ok: false, reason: 'no-such-user' };
+    else if (from === 'admin' && role !== 'admin' && admins.rows.length <= 1) out = { ok: false, reason: 'last-admin' };
+    else {
+      if (from !== role) {
+        await client.query('UPDATE users SET role = $2, updated_at = now() WHERE id = $1', [userId, role]);
+        await client.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+      }
+      out = { ok: true, from, to: role };
+    }
+    await client.query(out.ok ? 'COMMIT' : 'ROLLBACK');
+    return out;
   } catch (e) {
     await client.query('ROLLBACK');
     throw e;

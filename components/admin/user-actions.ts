@@ -1,0 +1,47 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { actionActor } from '@/app/_auth/guard';
+import { addAccount, changeRole, generatePassword } from '@/lib/auth/users';
+import { recordAudit } from '@/lib/db/audit';
+import { SpecError } from '@/lib/schema/common';
+
+export interface UsersFormState {
+  message: string | null;
+  issues: { path: string; message: string }[];
+  /** The generated password of the account just added: shown once, never stored in clear. */
+  added?: { email: string; role: string; password: string };
+}
+
+const text = (form: FormData, k: string) => (typeof form.get(k) === 'string' ? (form.get(k) as string) : '');
+const refused = (e: unknown): UsersFormState => {
+  if (e instanceof SpecError) return { message: e.message.split('\n')[0], issues: e.issues.map((i) => ({ path: i.path || '(root)', message: i.message })) };
+  throw e;
+};
+
+/** Add an account with a generated password, shown once to the admin who added it. */
+export async function addUserAction(_prev: UsersFormState, form: FormData): Promise<UsersFormState> {
+  const actor = await actionActor('users.manage');
+  const password = generatePassword();
+  try {
+    const u = await addAccount({ email: text(form, 'email'), name: text(form, 'name') || undefined, role: text(form, 'role') as never, password });
+    await recordAudit(actor, 'user.added', {}, { email: u.email, role: u.role });
+    revalidatePath('/admin/users');
+    return { message: null, issues: [], added: { email: u.email, role: u.role, password } };
+  } catch (e) {
+    return refused(e);
+  }
+}
+
+/** Give an account another role; its sessions end so the new role applies at once. */
+export async function setRoleAction(_prev: UsersFormState, form: FormData): Promise<UsersFormState> {
+  const actor = await actionActor('users.manage');
+  try {
+    const r = await changeRole({ email: text(form, 'email'), role: text(form, 'role') });
+    if (r.from !== r.to) await recordAudit(actor, 'user.role_changed', {}, { email: r.email, from: r.from, to: r.to });
+    revalidatePath('/admin/users');
+    return { message: r.from === r.to ? `${r.email} is ${r.to} already.` : `${r.email}: ${r.from} → ${r.to}; their sessions ended.`, issues: [] };
+  } catch (e) {
+    return refused(e);
+  }
+}
