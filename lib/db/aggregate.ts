@@ -39,6 +39,15 @@ interface Spec {
 
 const int = (x: unknown) => Number(x);
 
+/** Where a row of a per-cluster query is counted: its study, condition, scenario, locale and cluster. */
+const cellOf = (x: { study: string; condition: string; scenario: string; locale: string; cluster: string }) => ({
+  study: x.study,
+  condition: x.condition,
+  scenario: x.scenario,
+  locale: x.locale,
+  cluster: x.cluster,
+});
+
 async function statusCells(runId: string, by: ClusterBy): Promise<StatusCell[]> {
   const r = await pool().query(
     `SELECT t.study, t.condition, t.scenario, t.locale, ${clusterSql(by)} AS cluster,
@@ -49,11 +58,7 @@ async function statusCells(runId: string, by: ClusterBy): Promise<StatusCell[]> 
     [runId],
   );
   return r.rows.map((x) => ({
-    study: x.study,
-    condition: x.condition,
-    scenario: x.scenario,
-    locale: x.locale,
-    cluster: x.cluster,
+    ...cellOf(x),
     passed: int(x.passed),
     failed: int(x.failed),
     unresolved: int(x.unresolved),
@@ -153,11 +158,7 @@ async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
     [runId],
   );
   return r.rows.map((x) => ({
-    study: x.study,
-    condition: x.condition,
-    scenario: x.scenario,
-    locale: x.locale,
-    cluster: x.cluster,
+    ...cellOf(x),
     units: int(x.units),
     consistent: int(x.consistent),
     calls: int(x.calls),

@@ -1,11 +1,29 @@
 import { summarizeCells, type SummarySpec } from '../analysis/summary';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
+import type { TrialPlace } from '../schema/trial-place';
 import { pool } from './client';
 import { DECISION_SQL, storedRunCells } from './aggregate';
 import type { TrialIdentity } from './trials';
 import type { StoredTurn } from '../studies/types';
 import type { JunitTrial } from '../export/junit';
+
+/** The columns of `trials` that place a trial in the matrix. */
+export const TRIAL_PLACE_COLUMNS = 't.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate';
+
+/** A trial's place in the matrix, from a row holding TRIAL_PLACE_COLUMNS. */
+export function trialPlaceOf(x: Record<string, unknown>): TrialPlace {
+  return {
+    id: x.id as string,
+    study: x.study as string,
+    scenario: x.scenario as string,
+    locale: x.locale as string,
+    caseId: x.case_id as string,
+    condition: x.condition as string,
+    orderIndex: x.order_index as number,
+    replicate: x.replicate as number,
+  };
+}
 
 /**
  * Every trial's outcome, one row each (categories of failed checks aggregated SQL-side). For views that
@@ -16,7 +34,7 @@ export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly 
   // trialKeys: only these trials (by the run's unique index on the trial key)
   const only = opts.trialKeys ? `AND t.trial_key = ANY($2::text[])` : '';
   const r = await pool().query(
-    `SELECT t.id, t.study, t.scenario, t.locale, t.condition, t.pair_key, t.status, t.case_id, t.replicate, t.order_index,
+    `SELECT ${TRIAL_PLACE_COLUMNS}, t.pair_key, t.status,
             CASE WHEN o.trial_id IS NOT NULL THEN ${DECISION_SQL} END AS decision,
             CASE WHEN o.tool_calls->0->>'name' IS NOT NULL THEN o.tool_calls->0->>'name' = t."order"->>0 END AS first_pick,
             c.categories
@@ -28,17 +46,10 @@ export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly 
     opts.trialKeys ? [runId, opts.trialKeys] : [runId],
   );
   return r.rows.map((x) => ({
-    id: x.id,
-    study: x.study,
-    scenario: x.scenario,
-    locale: x.locale,
-    condition: x.condition,
+    ...trialPlaceOf(x),
     pairKey: x.pair_key,
     status: x.status,
     categories: x.categories ?? [],
-    caseId: x.case_id,
-    replicate: x.replicate,
-    orderIndex: x.order_index,
     ...(x.decision !== null && { decision: x.decision }),
     ...(x.first_pick !== null && { firstPick: x.first_pick }),
   }));
@@ -102,7 +113,7 @@ export interface TrialRecord extends TrialIdentity {
 const trialSelect = (bodies: boolean, text = false) => {
   const c = text ? '::text' : '';
   return `
-  SELECT t.id, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order", t.order_index, t.replicate, t.pair_key, t.status, t.tool_set_ref,
+  SELECT ${TRIAL_PLACE_COLUMNS}, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.kind, t."order", t.pair_key, t.status, t.tool_set_ref,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
@@ -123,18 +134,11 @@ type Raw = Record<string, unknown> & { attempts: (Omit<AttemptRecord, 'startedAt
 
 function toRecord(x: Raw): TrialRecord {
   return {
-    id: x.id as string,
+    ...trialPlaceOf(x),
     runId: x.run_id as string,
     trialKey: x.trial_key as string,
-    study: x.study as string,
     kind: x.kind as string,
-    scenario: x.scenario as string,
-    locale: x.locale as string,
-    caseId: x.case_id as string,
-    condition: x.condition as string,
     order: x.order as string[],
-    orderIndex: x.order_index as number,
-    replicate: x.replicate as number,
     pairKey: x.pair_key as string,
     status: x.status as string,
     toolSetRef: x.tool_set_ref as string,
@@ -239,7 +243,7 @@ export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): Asy
   let after = '';
   for (;;) {
     const r = await pool().query(
-      `SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate, t.status, t.trial_key,
+      `SELECT ${TRIAL_PLACE_COLUMNS}, t.status, t.trial_key,
               COALESCE((SELECT json_agg(json_build_object('checkId', v.check_id, 'status', v.status, 'category', v.category, 'reason', v.reason) ORDER BY v.check_id)
                           FROM verdicts v WHERE v.trial_id = t.id AND t.status = 'failed'), '[]'::json) AS verdicts
          FROM trials t
@@ -249,14 +253,7 @@ export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): Asy
     );
     for (const x of r.rows)
       yield {
-        id: x.id,
-        study: x.study,
-        scenario: x.scenario,
-        locale: x.locale,
-        caseId: x.case_id,
-        condition: x.condition,
-        orderIndex: x.order_index,
-        replicate: x.replicate,
+        ...trialPlaceOf(x),
         status: x.status,
         verdicts: x.verdicts,
       };

@@ -1,6 +1,7 @@
 import { TRIAL_FILTER_KEYS, type TrialFilterKey, type TrialPage, type TrialPageQuery, type TrialRow } from '../schema/trial-page';
 import { pool } from './client';
 import { cachedResult } from './result-cache';
+import { TRIAL_PLACE_COLUMNS, trialPlaceOf } from './results';
 
 // One page of a run's trials, filtered, sorted and cut in PostgreSQL: a page of a 20k-trial run reads its
 // page, not the run (the table refreshes while a run progresses). Ties break on the trial key, so pages
@@ -39,8 +40,7 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
       categories: string[] | null;
     }>(
       `WITH page AS (
-         SELECT t.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index,
-                t.replicate, t.status, t.trial_key
+         SELECT ${TRIAL_PLACE_COLUMNS}, t.status, t.trial_key
            FROM trials t WHERE t.run_id = $1 AND ${matches} ORDER BY ${orderBy} LIMIT $7 OFFSET $8
        )
        SELECT page.*, (SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = page.id AND v.category IS NOT NULL) AS categories
@@ -59,18 +59,10 @@ export async function trialPage(runId: string, q: TrialPageQuery): Promise<Trial
     matching: counts.matching,
     page: q.page,
     size: q.size,
-    rows: rows.rows.map((x): TrialRow => ({
-      id: x.id,
-      study: x.study,
-      scenario: x.scenario,
-      locale: x.locale,
-      caseId: x.case_id,
-      condition: x.condition,
-      order: x.order_index,
-      replicate: x.replicate,
-      status: x.status,
-      categories: x.categories ?? [],
-    })),
+    rows: rows.rows.map((x): TrialRow => {
+      const { orderIndex, ...place } = trialPlaceOf(x);
+      return { ...place, order: orderIndex, status: x.status, categories: x.categories ?? [] };
+    }),
     facets: facetValues,
   };
 }

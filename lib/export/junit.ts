@@ -1,15 +1,8 @@
 import { PassThrough, type Readable } from 'node:stream';
+import type { TrialPlace } from '../schema/trial-place';
 
 /** What a JUnit test case needs of a trial. */
-export interface JunitTrial {
-  id: string;
-  study: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
-  orderIndex: number;
-  replicate: number;
+export interface JunitTrial extends TrialPlace {
   status: string;
   verdicts: { checkId: string; status: string; category: string | null; reason: string }[];
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StudyKind } from '../studies/kinds';
+import type { TrialPlace } from './trial-place';
 
 /** `{pass, n}` — n excludes unresolved and untested trials, which are counted beside it. */
 export const PassCount = z.object({ pass: z.number().int(), n: z.number().int(), unresolved: z.number().int().default(0), untested: z.number().int().default(0) });
@@ -129,20 +130,11 @@ export const RunSummary = z.object({ studies: z.array(StudySummary), ablations: 
 export type RunSummary = z.infer<typeof RunSummary>;
 
 /** The minimal per-trial facts analysis needs (a row of the trials table). */
-export interface TrialOutcome {
-  id: string;
-  study: string;
-  scenario: string;
-  locale: string;
-  condition: string;
+export interface TrialOutcome extends TrialPlace {
   /** Trials sharing it form a pair (lib/design/matrix.ts pairKeyOf); compared whole, never read apart. */
   pairKey: string;
   status: string; // passed | failed | untested | unresolved | queued | running | cancelled
   categories?: string[];
-  caseId: string;
-  /** The candidate order's index in the design (the trials table's order_index). */
-  orderIndex: number;
-  replicate: number;
   /** What the model decided (order consistency): `call <tool>`, a marker, `label <L>` or `no call`; absent without an observation. */
   decision?: string;
   /** Whether the first tool called was the one listed first (absent: no tool called). */

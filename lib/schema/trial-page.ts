@@ -1,15 +1,9 @@
 import { z } from 'zod';
+import type { TrialPlace } from './trial-place';
 
-/** One row of the trials table. caseId, order index and replicate are read from the pair key. */
-export interface TrialRow {
-  id: string;
-  study: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
+/** One row of the trials table (`order`: the trial's candidate-order index). */
+export interface TrialRow extends Omit<TrialPlace, 'orderIndex'> {
   order: number;
-  replicate: number;
   status: string;
   categories: string[];
 }

@@ -96,6 +96,9 @@ export function scoreTask(input: TaskScoreInput): TrialScore {
   const final = conversationObservation(input.observations);
   const observed = taskObserved(input);
   const checks = taskChecks(input.checks);
+  // the single-answer scoring of the conversation's final answer (the checks' fields a task kind does not read)
+  const scoreFinal = (checks: TccCheck[]) =>
+    scoreTrial({ checks, observation: final, attemptN: input.attemptN, tools: input.tools, markers: input.markers, labels: input.labels, task: input.task });
   const verdicts = checks.map((check): Verdict => {
     const fields = expectedFields(check);
     const mine = fields.filter(isTaskField);
@@ -103,15 +106,7 @@ export function scoreTask(input: TaskScoreInput): TrialScore {
     let other: Verdict | null = null;
     if (rest.length > 0) {
       const sub = { ...check, expected: Object.fromEntries(rest.map((f) => [f, check.expected[f]])) };
-      other = scoreTrial({
-        checks: [sub],
-        observation: final,
-        attemptN: input.attemptN,
-        tools: input.tools,
-        markers: input.markers,
-        labels: input.labels,
-        task: input.task,
-      }).verdicts[0];
+      other = scoreFinal([sub]).verdicts[0];
       if (other.status === 'fail' || mine.length === 0) return { ...other, checkId: check.id };
     }
     const sub = { ...check, expected: Object.fromEntries(mine.map((f) => [f, check.expected[f]])) };
@@ -136,15 +131,7 @@ export function scoreTask(input: TaskScoreInput): TrialScore {
       },
     };
   });
-  const single = scoreTrial({
-    checks: [...input.checks],
-    observation: final,
-    attemptN: input.attemptN,
-    tools: input.tools,
-    markers: input.markers,
-    labels: input.labels,
-    task: input.task,
-  });
+  const single = scoreFinal([...input.checks]);
   const of = (cp: Checkpoint): CheckStatus => {
     const v = verdicts.filter((x) => x.checkpoint === cp);
     return v.length === 0 ? 'untested' : trialStatusFromVerdicts(v);

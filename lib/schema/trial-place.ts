@@ -1,0 +1,12 @@
+/** Where a trial stands in the matrix: its id and its coordinates (columns of the trials table). */
+export interface TrialPlace {
+  id: string;
+  study: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  /** The candidate order's index in the design (lib/design/matrix.ts TrialSpec.orderIndex). */
+  orderIndex: number;
+  replicate: number;
+}
