@@ -25,7 +25,7 @@ export function register(program: Command): void {
       if (!exp) throw new UsageError(`the experiment of run "${runId}" is missing`);
       const gates = parseGates(opts, exp.spec);
       const printed = await printSummary(run, clusterBy);
-      await exportRun(runId, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv }, clusterBy);
+      await exportRun(runId, { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv }, clusterBy, printed?.summary);
       if (opts.tcc) err(`wrote ${await writeRunTcc(runId, opts.tcc)} card/observation pairs → ${opts.tcc}\n`);
       const held = printed ? await ciOutputs(runId, printed.title, printed.summary, gates, opts) : true;
       if (!held) setExitCode(1);

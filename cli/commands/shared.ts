@@ -41,8 +41,14 @@ export function clusterByOption(v: string | undefined): ClusterBy {
   return r.data;
 }
 
-export async function exportRun(runId: string, files: { json?: string; csv?: string; checksCsv?: string }, clusterBy: ClusterBy = 'case'): Promise<void> {
-  if (files.json) await pipeline(await runJsonStream(runId, clusterBy), createWriteStream(files.json));
+/** `summary`: the run's Table 1 if already loaded (printSummary), so the JSON export does not compute it again. */
+export async function exportRun(
+  runId: string,
+  files: { json?: string; csv?: string; checksCsv?: string },
+  clusterBy: ClusterBy = 'case',
+  summary?: RunSummary,
+): Promise<void> {
+  if (files.json) await pipeline(await runJsonStream(runId, clusterBy, summary), createWriteStream(files.json));
   if (files.csv) await pipeline(await trialsCsvStream(runId), createWriteStream(files.csv));
   if (files.checksCsv) await pipeline(await checksCsvStream(runId), createWriteStream(files.checksCsv));
   for (const [what, f] of Object.entries(files)) if (f) err(`wrote ${what} → ${f}\n`);

@@ -8,7 +8,7 @@ import { findStudyCase, naturalDefinitions } from '../design/matrix';
 import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
 import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
 import type { TaskDetails } from '../studies/task';
-import type { ExportAttempt, ExportPrecheck, TrialExportRow } from '../schema/run-export';
+import type { ExportAttempt, ExportPrecheck, ExportSummary, TrialExportRow } from '../schema/run-export';
 import type { Checkpoint } from '../schema/verdict';
 import { getExperiment } from '../db/experiments';
 import { getRun, type RunRow } from '../db/runs';
@@ -98,13 +98,13 @@ async function* exportTrials(runId: string, opts: { bodies?: boolean } = {}): As
 
 export class RunNotFoundError extends Error {}
 
-/** The whole run as `tclab.run/v1` JSON, streamed. */
-export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'): Promise<Readable> {
+/** The whole run as `tclab.run/v1` JSON, streamed. `summary`: its Table 1 when the caller has it already (loadRunSummary). */
+export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case', known?: ExportSummary): Promise<Readable> {
   const run = await getRun(runId);
   if (!run) throw new RunNotFoundError(`no run "${runId}"`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks, audit] = await Promise.all([loadRunSummary(runId, exp.spec, clusterBy), precheckAttempts(runId), runAudit(runId)]);
+  const [summary, prechecks, audit] = await Promise.all([known ?? loadRunSummary(runId, exp.spec, clusterBy), precheckAttempts(runId), runAudit(runId)]);
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,

@@ -43,10 +43,19 @@ function pullStream(stream: Readable): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
+      // about 64 KB per chunk (a CSV stream gives one row at a time): a web stream's chunk costs more than a row
       async pull(controller) {
-        const { value, done } = await it.next();
-        if (done) controller.close();
-        else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+        const parts: Uint8Array[] = [];
+        let size = 0;
+        while (size < 64 * 1024) {
+          const { value, done } = await it.next();
+          if (done) break;
+          const bytes = typeof value === 'string' ? encoder.encode(value) : value;
+          parts.push(bytes);
+          size += bytes.byteLength;
+        }
+        if (parts.length) controller.enqueue(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+        if (size < 64 * 1024) controller.close();
       },
       async cancel() {
         stream.destroy();
