@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrialOutcome } from '../schema/table1';
 import { modelDifferences, trialIdentity } from './compare-runs';
+import { pairKeyOf } from '../design/matrix';
 
 const studies = [
   {
@@ -13,7 +14,7 @@ const studies = [
 ];
 
 function trial(caseId: string, order: number, condition: string, status: string): TrialOutcome {
-  const pairKey = `s|inv|en|${caseId}|o${order}|r1`;
+  const pairKey = pairKeyOf({ study: 's', scenario: 'inv', locale: 'en', caseId, orderIndex: order, replicate: 1 });
   return { id: `${pairKey}|${condition}`, study: 's', scenario: 'inv', locale: 'en', condition, pairKey, status, caseId, orderIndex: order, replicate: 1 };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateGates, GateNameError, GateSyntaxError, gateValues, parseGate } from './gates';
 import { summarizeRun } from './summary';
 import type { TrialOutcome } from '../schema/table1';
+import { pairKeyOf } from '../design/matrix';
 
 const spec = {
   studies: [
@@ -18,7 +19,7 @@ const spec = {
 const trials: TrialOutcome[] = [];
 // 10 cases in one order: baseline passes 4, treatment 9; case 0 regressed, cases 1–5 improved (baseline 6..9 pass, 0 passes)
 for (let i = 0; i < 10; i++) {
-  const pairKey = `selection|shop|en|c${i}|o0|r1`;
+  const pairKey = pairKeyOf({ study: 'selection', scenario: 'shop', locale: 'en', caseId: `c${i}`, orderIndex: 0, replicate: 1 });
   const b = i === 0 || i >= 7 ? 'passed' : 'failed';
   const t = i === 0 ? 'failed' : 'passed';
   trials.push({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrialOutcome } from '../schema/table1';
 import { reviewPairs } from './review';
+import { pairKeyOf } from '../design/matrix';
 
 const spec = {
   studies: [
@@ -17,7 +18,7 @@ const spec = {
 };
 
 function trial(caseId: string, condition: string, status: string, categories: string[] = []): TrialOutcome {
-  const pairKey = `sel|shop|en|${caseId}|o0|r1`;
+  const pairKey = pairKeyOf({ study: 'sel', scenario: 'shop', locale: 'en', caseId, orderIndex: 0, replicate: 1 });
   return { id: `${caseId}-${condition}`, study: 'sel', scenario: 'shop', locale: 'en', condition, pairKey, caseId, orderIndex: 0, replicate: 1, status, categories };
 }
 
@@ -56,6 +57,14 @@ describe('reviewPairs', () => {
   });
 
   it('ignores trials of studies the spec does not have', () => {
-    expect(reviewPairs(spec, [{ ...trial('a', 'vague', 'failed'), study: 'other', pairKey: 'other|shop|en|a|o0|r1' }])).toEqual([]);
+    expect(
+      reviewPairs(spec, [
+        {
+          ...trial('a', 'vague', 'failed'),
+          study: 'other',
+          pairKey: pairKeyOf({ study: 'other', scenario: 'shop', locale: 'en', caseId: 'a', orderIndex: 0, replicate: 1 }),
+        },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { summarizeCells, summarizeComparisons, summarizeRun, type SummarySpec } 
 import { cellsFromTrials } from './cells';
 import { compareWithPublished } from './published';
 import { REFERENCE_STUDY_PUBLISHED } from '../templates';
+import { pairKeyOf } from '../design/matrix';
 
 const spec: SummarySpec = {
   scenarios: [{ id: 'restaurant' }, { id: 'invoice' }],
@@ -40,7 +41,7 @@ function pair(
   cats: [string[], string[]] = [[], []],
 ): TrialOutcome[] {
   const caseId = `p${seq++}`;
-  const pairKey = `${study}|${scenario}|${locale}|${caseId}|o0|r1`;
+  const pairKey = pairKeyOf({ study, scenario, locale, caseId, orderIndex: 0, replicate: 1 });
   const at = { caseId, orderIndex: 0, replicate: 1 };
   return [
     { id: `${pairKey}|b`, study, scenario, locale, condition: base, pairKey, ...at, status: b, categories: cats[0] },
@@ -199,7 +200,7 @@ describe('summarizeRun', () => {
         scenario: 'x',
         locale: 'en',
         condition: 'v3',
-        pairKey: `s|x|en|p${seq - 1}|o0|r1`,
+        pairKey: pairKeyOf({ study: 's', scenario: 'x', locale: 'en', caseId: `p${seq - 1}`, orderIndex: 0, replicate: 1 }),
         caseId: `p${seq - 1}`,
         orderIndex: 0,
         replicate: 1,
@@ -226,7 +227,7 @@ describe('summarizeRun', () => {
       const l = ['en', 'zh-TW'][(c >> 1) % 2];
       const study = c % 3 === 0 ? 'interpretation' : 'selection';
       const conds = study === 'selection' ? ['overlapping', 'clear'] : ['no-code-meanings', 'code-meanings'];
-      const pairKey = `${study}|${s}|${l}|case${c}|o0|r${Math.floor(i / 40) + 1}`;
+      const pairKey = pairKeyOf({ study, scenario: s, locale: l, caseId: `case${c}`, orderIndex: 0, replicate: Math.floor(i / 40) + 1 });
       conds.forEach((condition, j) =>
         trials.push({
           id: `${pairKey}|${condition}`,
@@ -265,7 +266,7 @@ describe('pass^k', () => {
     for (const [condition, tasks] of Object.entries(results))
       for (const [task, outcomes] of Object.entries(tasks))
         outcomes.forEach((status, r) => {
-          const pairKey = `selection|shop|en|${task}|o0|r${r + 1}`;
+          const pairKey = pairKeyOf({ study: 'selection', scenario: 'shop', locale: 'en', caseId: task, orderIndex: 0, replicate: r + 1 });
           trials.push({
             id: `${pairKey}|${condition}`,
             study: 'selection',
@@ -285,7 +286,7 @@ describe('pass^k', () => {
       scenario: 'shop',
       locale: 'en',
       condition: 'clear',
-      pairKey: 'selection|shop|en|c|o0|r1',
+      pairKey: pairKeyOf({ study: 'selection', scenario: 'shop', locale: 'en', caseId: 'c', orderIndex: 0, replicate: 1 }),
       caseId: 'c',
       orderIndex: 0,
       replicate: 1,
@@ -322,7 +323,7 @@ describe('clustered statistics, order consistency and ablations', () => {
     for (const [caseId, byCondition] of Object.entries(cases))
       for (const [condition, [s0, s1, d0, d1]] of Object.entries(byCondition))
         [s0, s1].forEach((status, orderIndex) => {
-          const pairKey = `sel|shop|en|${caseId}|o${orderIndex}|r1`;
+          const pairKey = pairKeyOf({ study: 'sel', scenario: 'shop', locale: 'en', caseId, orderIndex, replicate: 1 });
           const decision = orderIndex === 0 ? d0 : d1;
           out.push({
             id: `${pairKey}|${condition}`,

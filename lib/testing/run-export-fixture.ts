@@ -1,6 +1,7 @@
 import { ExperimentSpec } from '../schema/experiment';
 import { tinyExperiment } from './tiny-experiment';
 import type { TrialExportRow } from '../schema/run-export';
+import { pairKeyOf } from '../design/matrix';
 
 /** Test data for the export tests: a small valid experiment and trials shaped like the JSON export's. */
 
@@ -9,7 +10,7 @@ export const fixtureExperiment: ExperimentSpec = ExperimentSpec.parse(tinyExperi
 /** Trial i of the fixture: alternating conditions; `text` and overrides let tests inject hostile output. */
 export function fixtureTrial(i: number, overrides: Partial<TrialExportRow> = {}): TrialExportRow {
   const condition = i % 2 ? 'clear' : 'overlapping';
-  const pairKey = `selection|invoice|en|read-1|o0|r${Math.floor(i / 2) + 1}`;
+  const pairKey = pairKeyOf({ study: 'selection', scenario: 'invoice', locale: 'en', caseId: 'read-1', orderIndex: 0, replicate: Math.floor(i / 2) + 1 });
   return {
     id: `t_${String(i).padStart(6, '0')}`,
     study: 'selection',
