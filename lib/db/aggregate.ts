@@ -136,60 +136,58 @@ async function taskCells(runId: string): Promise<TaskCell[]> {
 }
 
 /**
- * Order consistency per cluster, and the units whose decision changed with the order, in one scan. A unit is
- * a case × replicate of one condition; it counts when at least two of its orders have a decision (an
- * observation), and is consistent when those decisions agree. The flipped units: up to FLIPPED_LIMIT per
- * study and condition (their trials looked up by the run's case index), and how many in all.
+ * Order consistency per cluster. A unit is a case × replicate of one condition; it counts when at least two
+ * of its orders have a decision (an observation), and is consistent when those decisions agree.
  */
-async function orderCellsAndFlipped(runId: string, by: ClusterBy): Promise<{ orders: OrderCell[]; flipped: FlippedCase[]; flippedTotal: Map<string, number> }> {
+async function orderCells(runId: string, by: ClusterBy): Promise<OrderCell[]> {
   const r = await pool().query(
-    `WITH d AS (
-       SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate, t.order_index, ${DECISION_SQL} AS decision,
-              o.tool_calls->0->>'name' AS first_call, t."order"->>0 AS first_listed
+    `WITH u AS (
+       SELECT t.study, t.condition, t.scenario, t.locale, ${clusterSql(by)} AS cluster,
+              min(t.order_index) < max(t.order_index) AS several_orders,
+              min(${DECISION_SQL} COLLATE "C") = max(${DECISION_SQL} COLLATE "C") AS one_decision,
+              count(*) FILTER (WHERE o.tool_calls->0->>'name' IS NOT NULL) AS calls,
+              count(*) FILTER (WHERE o.tool_calls->0->>'name' = t."order"->>0) AS first_picks
          FROM trials t JOIN observations o ON o.trial_id = t.id
         WHERE t.run_id = $1
-     ), u AS MATERIALIZED (
-       SELECT d.study, d.condition, d.scenario, d.locale, d.case_id, d.replicate, ${clusterSql(by, 'd')} AS cluster,
-              min(d.order_index) < max(d.order_index) AS several_orders,
-              min(d.decision COLLATE "C") = max(d.decision COLLATE "C") AS one_decision,
-              count(*) FILTER (WHERE d.first_call IS NOT NULL) AS calls,
-              count(*) FILTER (WHERE d.first_call = d.first_listed) AS first_picks
-         FROM d
-        GROUP BY d.study, d.condition, d.scenario, d.locale, d.case_id, d.replicate
-     ), f AS (
-       SELECT u.*, row_number() OVER (PARTITION BY study, condition ORDER BY scenario COLLATE "C", locale COLLATE "C", case_id COLLATE "C", replicate) AS rn,
-              count(*) OVER (PARTITION BY study, condition) AS total
-         FROM u WHERE several_orders AND NOT one_decision
+        GROUP BY t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate
      )
-     SELECT (SELECT coalesce(json_agg(c), '[]') FROM (
-               SELECT study, condition, scenario, locale, cluster,
-                      count(*) FILTER (WHERE several_orders) AS units, count(*) FILTER (WHERE several_orders AND one_decision) AS consistent,
-                      sum(calls) AS calls, sum(first_picks) AS first_picks
-                 FROM u GROUP BY 1, 2, 3, 4, 5) c) AS cells,
-            (SELECT coalesce(json_agg(x), '[]') FROM (
-               SELECT f.study, f.condition, f.scenario, f.locale, f.case_id, f.replicate, f.total, l.ids, l.orders, l.decisions
-                 FROM f CROSS JOIN LATERAL (
-                   SELECT array_agg(t.id ORDER BY t.order_index) AS ids, array_agg(t.order_index ORDER BY t.order_index) AS orders,
-                          array_agg(${DECISION_SQL} ORDER BY t.order_index) AS decisions
-                     FROM trials t JOIN observations o ON o.trial_id = t.id
-                    WHERE t.run_id = $1 AND t.study = f.study AND t.condition = f.condition AND t.scenario = f.scenario AND t.locale = f.locale
-                      AND t.case_id = f.case_id AND t.replicate = f.replicate) l
-                WHERE f.rn <= $2) x) AS flipped`,
-    [runId, FLIPPED_LIMIT],
+     SELECT study, condition, scenario, locale, cluster,
+            count(*) FILTER (WHERE several_orders) AS units, count(*) FILTER (WHERE several_orders AND one_decision) AS consistent,
+            sum(calls) AS calls, sum(first_picks) AS first_picks
+       FROM u GROUP BY 1, 2, 3, 4, 5`,
+    [runId],
   );
-  const { cells, flipped: rows } = r.rows[0] as { cells: Record<string, unknown>[]; flipped: Record<string, unknown>[] };
-  const orders: OrderCell[] = cells.map((x) => ({
-    ...cellOf(x as { study: string; condition: string; scenario: string; locale: string; cluster: string }),
+  return r.rows.map((x) => ({
+    ...cellOf(x),
     units: int(x.units),
     consistent: int(x.consistent),
     calls: int(x.calls),
     firstPicks: int(x.first_picks),
   }));
+}
+
+/** The units whose decision changed with the order: up to FLIPPED_LIMIT per study and condition, and how many in all. */
+async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; flippedTotal: Map<string, number> }> {
+  const r = await pool().query(
+    `WITH u AS (
+       SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate,
+              array_agg(t.id ORDER BY t.order_index) AS ids, array_agg(t.order_index ORDER BY t.order_index) AS orders,
+              array_agg(${DECISION_SQL} ORDER BY t.order_index) AS decisions
+         FROM trials t JOIN observations o ON o.trial_id = t.id
+        WHERE t.run_id = $1
+        GROUP BY 1, 2, 3, 4, 5, 6
+       HAVING min(t.order_index) < max(t.order_index) AND min(${DECISION_SQL} COLLATE "C") < max(${DECISION_SQL} COLLATE "C")
+     ), n AS (
+       SELECT u.*, row_number() OVER (PARTITION BY study, condition ORDER BY scenario COLLATE "C", locale COLLATE "C", case_id COLLATE "C", replicate) AS rn,
+              count(*) OVER (PARTITION BY study, condition) AS total
+         FROM u
+     )
+     SELECT * FROM n WHERE rn <= $2 ORDER BY study, condition, rn`,
+    [runId, FLIPPED_LIMIT],
+  );
   const flippedTotal = new Map<string, number>();
-  const flipped: FlippedCase[] = rows.map((x) => {
-    flippedTotal.set(`${x.study as string}\u0000${x.condition as string}`, int(x.total));
-    const orderIndexes = x.orders as number[];
-    const decisions = x.decisions as string[];
+  const flipped: FlippedCase[] = r.rows.map((x) => {
+    flippedTotal.set(`${x.study}\u0000${x.condition}`, int(x.total));
     return {
       study: x.study as string,
       condition: x.condition as string,
@@ -197,22 +195,24 @@ async function orderCellsAndFlipped(runId: string, by: ClusterBy): Promise<{ ord
       locale: x.locale as string,
       caseId: x.case_id as string,
       replicate: int(x.replicate),
-      trials: (x.ids as string[]).map((id, i) => ({ id, orderIndex: int(orderIndexes[i]), decision: decisions[i] })),
+      trials: (x.ids as string[]).map((id, i) => ({ id, orderIndex: int(x.orders[i]), decision: x.decisions[i] as string })),
     };
   });
-  return { orders, flipped: flipped.sort(compareFlipped), flippedTotal };
+  return { flipped: flipped.sort(compareFlipped), flippedTotal };
 }
 
 /** Every cell of a run's Table 1, from grouped queries run side by side. */
 export async function runCells(runId: string, spec: Spec, by: ClusterBy = 'case'): Promise<RunCells> {
   const withTasks = (spec.replicates ?? 2) > 1;
-  const [status, pairs, categories, tasks, { orders, flipped, flippedTotal }] = await Promise.all([
+  const [status, pairs, categories, tasks, orders] = await Promise.all([
     statusCells(runId, by),
     pairCells(runId, spec, by),
     categoryCells(runId),
     withTasks ? taskCells(runId) : Promise.resolve([]),
-    orderCellsAndFlipped(runId, by),
+    orderCells(runId, by),
   ]);
+  const anyFlip = orders.some((o) => o.units > o.consistent);
+  const { flipped, flippedTotal } = anyFlip ? await flippedCases(runId) : { flipped: [], flippedTotal: new Map<string, number>() };
   return { status, pairs, categories, tasks, orders, flipped, flippedTotal };
 }
 
