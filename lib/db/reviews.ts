@@ -67,23 +67,25 @@ export async function reviewAgreement(runId: string): Promise<ReviewAgreement> {
   return { reviewed: x.reviewed, agreed: x.agreed, overriddenToPass: x.to_pass, overriddenToFail: x.to_fail };
 }
 
+/** Each reviewed trial's check statuses, a reviewer's reading in place of the grader's where there is one. */
+async function reviewedCheckStatuses(runId: string): Promise<Map<string, CheckStatus[]>> {
+  const r = await pool().query<{ trial_id: string; statuses: CheckStatus[] }>(
+    `SELECT v.trial_id, array_agg(COALESCE(r.human_status, v.status)) AS statuses
+       FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
+      WHERE v.trial_id IN (SELECT trial_id FROM reviews WHERE run_id = $1)
+      GROUP BY v.trial_id`,
+    [runId],
+  );
+  return new Map(r.rows.map((x) => [x.trial_id, x.statuses]));
+}
+
 /**
  * The run's trial outcomes with reviewers' readings in place of the grader's where a check was reviewed: a
  * reviewed trial's status is recomputed from its checks as scoring does (every check passes → passed, any
  * fails → failed). Not the formal result — a second view of it, to show what the reviews would change.
  */
 export async function reviewedOutcomes(runId: string): Promise<{ outcomes: TrialOutcome[]; changed: number }> {
-  const [outcomes, reviewed] = await Promise.all([
-    trialOutcomes(runId),
-    pool().query<{ trial_id: string; statuses: CheckStatus[] }>(
-      `SELECT v.trial_id, array_agg(COALESCE(r.human_status, v.status)) AS statuses
-         FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
-        WHERE v.trial_id IN (SELECT trial_id FROM reviews WHERE run_id = $1)
-        GROUP BY v.trial_id`,
-      [runId],
-    ),
-  ]);
-  const byTrial = new Map(reviewed.rows.map((r) => [r.trial_id, r.statuses]));
+  const [outcomes, byTrial] = await Promise.all([trialOutcomes(runId), reviewedCheckStatuses(runId)]);
   let changed = 0;
   const adjusted = outcomes.map((t) => {
     const statuses = byTrial.get(t.id);
@@ -101,14 +103,7 @@ export async function reviewedOutcomes(runId: string): Promise<{ outcomes: Trial
  * (lib/analysis/cells.ts cellsWithStatusChanges). aggregate.itest.ts holds it equal to the in-memory view.
  */
 export async function reviewedCells(runId: string, spec: Parameters<typeof storedRunCells>[1], by: ClusterBy = 'case'): Promise<{ cells: RunCells; changed: number }> {
-  const reviewed = await pool().query<{ trial_id: string; statuses: CheckStatus[] }>(
-    `SELECT v.trial_id, array_agg(COALESCE(r.human_status, v.status)) AS statuses
-       FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
-      WHERE v.trial_id IN (SELECT trial_id FROM reviews WHERE run_id = $1)
-      GROUP BY v.trial_id`,
-    [runId],
-  );
-  const byTrial = new Map(reviewed.rows.map((r) => [r.trial_id, r.statuses]));
+  const byTrial = await reviewedCheckStatuses(runId);
   // every trial of the pairs that hold a reviewed trial: their trial keys, one per condition of the study
   const at = await pool().query<{ study: string; scenario: string; locale: string; case_id: string; order_index: number; replicate: number }>(
     `SELECT DISTINCT t.study, t.scenario, t.locale, t.case_id, t.order_index, t.replicate FROM trials t WHERE t.run_id = $1 AND t.id = ANY($2::text[])`,
