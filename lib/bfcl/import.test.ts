@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExperimentSpec } from '../schema/experiment';
+import { emptyObservation } from '../schema/observation';
 import { scoreTrial } from '../scoring/score';
 import { toPlainJson } from '../scoring/pyvalue';
 import { loadAnswers, loadQuestions, parseAnswers, parseQuestions } from './data';
@@ -65,15 +66,7 @@ describe('tclab bfcl import → experiment spec', () => {
     const run = (args: Record<string, unknown>) =>
       scoreTrial({
         checks: c.checks,
-        observation: {
-          toolCalls: [{ name: 'calculate_triangle_area', arguments: args }],
-          marker: null,
-          label: null,
-          text: null,
-          refusal: false,
-          malformed: null,
-          finishReason: null,
-        },
+        observation: { ...emptyObservation(), toolCalls: [{ name: 'calculate_triangle_area', arguments: args }] },
         attemptN: 1,
         tools,
         markers: { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' },
@@ -106,15 +99,7 @@ describe('importing the BFCL files (datasets/bfcl)', () => {
           const tools = study.conditions[0].tools[c.scenario].en.map((d) => ({ id: d.tool, name: d.name, effect: 'read' as const, parameters: d.parameters }));
           const { verdicts } = scoreTrial({
             checks: c.checks,
-            observation: {
-              toolCalls: [{ name: call[0], arguments: toPlainJson(call[1]) as Record<string, unknown> }],
-              marker: null,
-              label: null,
-              text: null,
-              refusal: false,
-              malformed: null,
-              finishReason: null,
-            },
+            observation: { ...emptyObservation(), toolCalls: [{ name: call[0], arguments: toPlainJson(call[1]) as Record<string, unknown> }] },
             attemptN: 1,
             tools,
             markers: { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' },

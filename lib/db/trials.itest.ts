@@ -16,7 +16,7 @@ import {
 import { createRun } from '../runner/start';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../schema/request';
-import type { Observation } from '../schema/observation';
+import { emptyObservation, type Observation } from '../schema/observation';
 
 // The hot-path SQL through group commit: claims and results of many trials go in one statement each, and
 // every row is still fenced on its own lease token.
@@ -26,15 +26,7 @@ let ids: string[];
 let next = 0;
 const take = (n: number) => ids.slice(next, (next += n));
 
-const observation: Observation = {
-  toolCalls: [{ name: 'lookup_order', arguments: {} }],
-  marker: null,
-  label: null,
-  text: null,
-  refusal: false,
-  malformed: null,
-  finishReason: null,
-};
+const observation: Observation = { ...emptyObservation(), toolCalls: [{ name: 'lookup_order', arguments: {} }] };
 const ok = (text: string): ProviderResult => ({ request: { model: 'm' }, response: { text }, httpStatus: 200, latencyMs: 12, usage: null, outcome: 'ok', observation });
 const failed = (kind: 'http_5xx', message: string): ProviderResult => ({
   request: { model: 'm' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FixtureBackend, FixtureSpec } from '../../fixture';
-import type { Observation } from '../../schema/observation';
+import { emptyObservation, type Observation } from '../../schema/observation';
 import type { TccCheck } from '../../schema/tcc';
 import { claimsSuccess, scoreTask, taskChecks } from './score';
 
@@ -17,15 +17,7 @@ const tools = [
   { id: 'pay', name: 'pay_invoice', effect: 'write' as const, parameters: params },
 ];
 const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
-const obs = (text: string | null, calls: { name: string; arguments: Record<string, unknown> }[] = []): Observation => ({
-  toolCalls: calls,
-  marker: null,
-  label: null,
-  text,
-  refusal: false,
-  malformed: null,
-  finishReason: null,
-});
+const obs = (text: string | null, calls: { name: string; arguments: Record<string, unknown> }[] = []): Observation => ({ ...emptyObservation(text), toolCalls: calls });
 const paidCheck: TccCheck = { id: 'paid', axis: 'call_result', condition: '', expected: { state: { payments: { 'pay-1': { invoice: 'INV-1', amount: 10 } } } } };
 
 function run(principal: string[], calls: { name: string; arguments: Record<string, unknown> }[], finalText: string, checks: TccCheck[] = [paidCheck]) {
