@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HANDOVER_MAX, Limiter, type AcquireOptions, type Limits } from './limiter';
+import { FAR_POLL_MS, HANDOVER_MAX, HEAD_WAITERS, Limiter, waitPoll, type AcquireOptions, type Limits } from './limiter';
 import { redisConnection } from './connection';
 
 // The limiter against real Redis: limits hold across separate connections (as across worker processes).
@@ -39,6 +39,47 @@ describe('Limiter', () => {
     );
     expect(peak).toBe(3);
     expect((await limiters[0].window(s)).inFlight).toBe(0); // every slot given back, handed over or not
+  });
+
+  it('tells each refused waiter its place in the queue: only those near the head ask again quickly', async () => {
+    const s = scope();
+    const l = limiters[0];
+    const limits = { concurrency: 1, requestsPerMinute: null, leaseMs: 10_000 };
+    const only = await hold(l, s, 'only', limits);
+    const n = HEAD_WAITERS + 4;
+    const seen: { ahead: number; napMs: number }[] = [];
+    const waiting: Promise<string>[] = [];
+    for (let i = 0; i < n; i++) {
+      // one at a time, so that Redis queues them in this order (names padded: waiters that first asked in
+      // the same millisecond are ordered by name)
+      const name = `w${String(i).padStart(2, '0')}`;
+      const first = l.nextWait(s, name);
+      waiting.push(hold(l, s, name, limits));
+      seen.push(await first);
+    }
+    expect(seen.map((x) => x.ahead)).toEqual(Array.from({ length: n }, (_, i) => i));
+    seen.forEach((x, i) => {
+      if (i < HEAD_WAITERS)
+        expect(x.napMs).toBeLessThan(2 * 2 * 2); // first refusal near the head: 2 ms + jitter
+      else {
+        expect(x.napMs).toBeGreaterThanOrEqual(FAR_POLL_MS);
+        expect(x.napMs).toBeLessThan(FAR_POLL_MS * 1.5);
+      }
+    });
+    // the slot still goes down the queue in order, to every waiter, near or far
+    let holder = only;
+    for (let i = 0; i < n; i++) {
+      await l.release(s, holder, 'error', limits); // no handover: each waiter takes the slot from Redis
+      holder = await waiting[i];
+    }
+    await l.release(s, holder, 'ok', limits);
+    expect((await l.window(s)).inFlight).toBe(0);
+  });
+
+  it('polls quickly near the head of the queue and at a steady far rate behind it', () => {
+    expect([0, 1, 2, 3, 4, 5, 9].map((i) => waitPoll(i, 0).ms)).toEqual([2, 4, 8, 16, 32, 50, 50]);
+    expect(waitPoll(0, HEAD_WAITERS - 1)).toEqual({ ms: 2, jitter: 2 });
+    for (const attempt of [0, 3, 20]) expect(waitPoll(attempt, HEAD_WAITERS)).toEqual({ ms: FAR_POLL_MS, jitter: FAR_POLL_MS / 2 });
   });
 
   it('hands a clean slot straight to a waiter of the same process; Redis still counts one holder', async () => {
