@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeFetch } from './http';
+import { nodeFetch, plainHeaders } from './http';
 import { errorFacts } from './errors';
 
 // The SDKs' transport against a real HTTP server: what global fetch would give, for everything our
@@ -51,6 +51,21 @@ afterAll(async () => {
 });
 
 describe('nodeFetch', () => {
+  it('takes request headers as global fetch does: a Headers object, a record or pairs, names lower-cased, repeats joined', () => {
+    const inputs: HeadersInit[] = [
+      new Headers({ 'X-Stainless-Lang': 'js', Authorization: 'Bearer k' }),
+      { 'Content-Type': 'application/json', 'X-Padded': '  v  ' },
+      [
+        ['Accept', 'application/json'],
+        ['accept', 'text/plain'],
+        ['X-One', '1'],
+      ],
+      {},
+    ];
+    for (const init of inputs) expect(plainHeaders(init)).toEqual(Object.fromEntries(new Headers(init)));
+    expect(plainHeaders(undefined)).toEqual({});
+  });
+
   it('sends the method, headers and body as given, and reads the answer as text and JSON', async () => {
     const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'ünïcode ✓' }] });
     const res = await nodeFetch(`${base}/plain`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body });

@@ -50,10 +50,7 @@ export const nodeFetch: FetchFn = (input, init = {}) => {
   if (signal?.aborted) return Promise.reject(abortError(signal));
   const body = typeof init.body === 'string' ? init.body : init.body == null ? null : undefined;
   if (body === undefined) return Promise.reject(new TypeError('nodeFetch: only string bodies are supported'));
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
+  const headers = plainHeaders(init.headers);
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
   headers['accept-encoding'] ??= 'gzip, deflate, br';
 
@@ -70,8 +67,10 @@ export const nodeFetch: FetchFn = (input, init = {}) => {
         if (settled) return;
         settled = true;
         signal?.removeEventListener('abort', onAbort);
-        const h = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        // name/value pairs: the Response fills its own header list from them once (a Headers instance would be
+        // built here and then copied)
+        const h: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) h.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
         resolve(new ReadResponse(text, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h }));
       }, fail);
     });
@@ -84,6 +83,25 @@ export const nodeFetch: FetchFn = (input, init = {}) => {
     req.end(body ?? undefined);
   });
 };
+
+/**
+ * The request's headers as one lower-cased record, as `new Headers(init)` would give them (names lower-cased,
+ * repeated names joined with ", "), without building a Headers object per request: the SDKs hand over a
+ * Headers instance, a plain record or name/value pairs.
+ */
+export function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    const v = String(value).trim();
+    out[key] = key in out ? `${out[key]}, ${v}` : v;
+  };
+  if (init === undefined || init === null) return out;
+  if (Array.isArray(init)) for (const [name, value] of init) add(name, value);
+  else if (typeof (init as Headers).forEach === 'function') (init as Headers).forEach((value, name) => (out[name.toLowerCase()] = value));
+  else for (const name of Object.keys(init)) add(name, (init as Record<string, string>)[name]);
+  return out;
+}
 
 const utf8 = new TextDecoder();
 
