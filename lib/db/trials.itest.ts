@@ -13,7 +13,9 @@ import {
   type ClaimedTrial,
   type SendingTrial,
 } from './trials';
-import { createRun } from '../runner/start';
+import { createRun, firstChunkSent } from '../runner/start';
+import { FIRST_CHUNK_WAIT_MS } from '../queue/enqueue';
+import { closeQueues } from '../queue/connection';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../schema/request';
 import { emptyObservation, type Observation } from '../schema/observation';
@@ -70,7 +72,10 @@ beforeAll(async () => {
   ids = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY trial_key`, [runId])).rows.map((r) => r.id);
 });
 
-afterAll(closeDb);
+afterAll(async () => {
+  await closeQueues();
+  await closeDb();
+});
 
 describe('batched claim and record', () => {
   it('claims and records many trials at once, each with its own token and attempt 1', async () => {
@@ -195,5 +200,20 @@ describe('batched claim and record', () => {
     await setRunStatus(runId, ['running'], 'paused');
     expect(await claimTrial(take(1)[0], 'w', 30_000, 3)).toMatchObject({ reason: 'run-not-running', runStatus: 'paused' });
     await setRunStatus(runId, ['paused'], 'running');
+  });
+});
+
+describe('the start of a run', () => {
+  it('adds the rest of a run once its first chunk is sent: it waits for every sending mark, at most its deadline', async () => {
+    const chunk = take(3);
+    const t0 = Date.now();
+    expect(await firstChunkSent(chunk)).toBe('timeout'); // nothing sent: the rest is added anyway, after the deadline
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(FIRST_CHUNK_WAIT_MS);
+    const [a, b, c] = await Promise.all(chunk.map(async (id) => claimed(await claimTrial(id, 'w', 30_000, 3))));
+    await sending(a);
+    await sending(b);
+    const waiting = firstChunkSent(chunk); // two of three sent: still waiting
+    await sending(c);
+    expect(await waiting).toBe('sent');
   });
 });

@@ -510,6 +510,12 @@ export async function pendingTrialIds(runId: string): Promise<{ id: string; notB
   return r.rows.map((x) => ({ id: x.id, notBefore: x.not_before }));
 }
 
+/** How many of these trials have no attempt booked yet (none was sent). */
+export async function unsentTrialCount(trialIds: string[]): Promise<number> {
+  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE id = ANY($1::text[]) AND attempt_count = 0`, [trialIds]);
+  return r.rows[0]?.n ?? 0;
+}
+
 /**
  * Cancel: queued trials will not be sent, nor will trials whose holder died (running under an expired lease:
  * no worker will take them again); a dead holder's sending mark becomes `lost`. What was sent stays recorded.

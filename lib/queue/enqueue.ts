@@ -5,17 +5,18 @@ import { queues } from './connection';
 // runs. A BullMQ worker fetches its jobs one round trip at a time and starts them only once it has fetched
 // as many as its concurrency allows (or found the queue empty), so fetches stuck behind a long series of
 // big MULTIs hold back the start of a run by the whole time it takes to add them. Hence: a first chunk,
-// then (when asked) a short wait until workers have taken it, then the rest in chunks that keep each MULTI
-// short.
+// then (when asked: afterFirst) a short wait until workers have taken it and sent its requests, then the
+// rest in chunks that keep each MULTI short.
 const CHUNK = 250;
 const PICKUP_POLL_MS = 5;
-const PICKUP_MAX_MS = 150;
+/** The most a start waits for its first chunk to be taken (and again to be sent) before adding the rest. */
+export const FIRST_CHUNK_WAIT_MS = 150;
 
 export interface EnqueueOptions {
   /** Size of the first chunk (default CHUNK): about what the workers can start at once. */
   first?: number;
-  /** Wait (at most PICKUP_MAX_MS) until a worker has taken the first chunk before adding the rest. */
-  waitForPickup?: boolean;
+  /** Awaited after the first chunk is added and before the rest (only when there is a rest). */
+  afterFirst?: (trialIds: string[]) => Promise<void>;
 }
 
 /**
@@ -34,14 +35,16 @@ export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], o
         opts: { jobId: data.trialId, delay: delayMs && delayMs > 0 ? delayMs : undefined },
       })),
     );
-    if (i === 0 && opts.waitForPickup && jobs.length > size) await pickedUp(chunk.at(-1)!.trialId);
+    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map((j) => j.trialId));
   }
 }
 
-/** Until the job is no longer waiting (jobs are taken in order, so the ones before it are taken too). */
-async function pickedUp(jobId: string): Promise<void> {
-  const until = Date.now() + PICKUP_MAX_MS;
-  while (Date.now() < until) {
+/**
+ * Until the job is no longer waiting (jobs are taken in order, so the ones before it are taken too), at most
+ * until `untilMs`.
+ */
+export async function pickedUp(jobId: string, untilMs = Date.now() + FIRST_CHUNK_WAIT_MS): Promise<void> {
+  while (Date.now() < untilMs) {
     const state = await queues().trials.getJobState(jobId);
     if (state !== 'waiting' && state !== 'prioritized') return;
     await new Promise((r) => setTimeout(r, PICKUP_POLL_MS));

@@ -9,12 +9,12 @@ import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
-import { insertTrials, pendingTrialIds } from '../db/trials';
+import { insertTrials, pendingTrialIds, unsentTrialCount } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
 import { baseUrlRefusal } from '../providers/descriptor';
 import { getProvider } from '../providers/registry';
 import { describeProviderFailure, destinationText } from '../providers/precheck';
-import { enqueueTrials, type EnqueueOptions } from '../queue/enqueue';
+import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } from '../queue/enqueue';
 import { primeRunContext } from './context';
 import { retryDelayMs } from './retry';
 
@@ -154,8 +154,27 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
   if (!(await finishPrecheck(runId, owner))) return stopped(runId);
   primeRunContext(runId, exp.spec, run.settings); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
-  await enqueuePending(runId, { first: run.settings.concurrency, waitForPickup: true });
+  await enqueuePending(runId, { first: run.settings.concurrency, afterFirst: async (ids) => void (await firstChunkSent(ids)) });
   return { ok: true };
+}
+
+const SENT_POLL_MS = 5;
+
+/**
+ * Before the rest of a run is added: until workers have taken the first chunk and sent its requests (each
+ * wait at most FIRST_CHUNK_WAIT_MS). Adding thousands of jobs keeps Redis and this process busy for a few
+ * hundred milliseconds; the first requests would wait behind it, and the run would reach its concurrency
+ * that much later. Once they are out, the rest is added while they are answered.
+ */
+export async function firstChunkSent(trialIds: string[]): Promise<'sent' | 'timeout'> {
+  await pickedUp(trialIds.at(-1)!);
+  const until = Date.now() + FIRST_CHUNK_WAIT_MS;
+  // a slot may be taken by another run of the same model: then not all are sent by the deadline, and the rest follows anyway
+  for (;;) {
+    if ((await unsentTrialCount(trialIds)) === 0) return 'sent';
+    if (Date.now() >= until) return 'timeout';
+    await new Promise((r) => setTimeout(r, SENT_POLL_MS));
+  }
 }
 
 async function fail(runId: string, owner: string, reason: string): Promise<StartResult> {
