@@ -23,6 +23,8 @@ import { reviewAgreementTables, reviewedCells, reviewedOutcomes, saveReview } fr
 import { summarizeCells } from '../analysis/summary';
 import type { Actor } from '../auth/roles';
 import { expandTrials } from '../design/matrix';
+import { saveExperiment } from './experiments';
+import { TEMPLATES } from '../templates';
 
 const ITEST_REVIEWER: Actor = { kind: 'user', userId: 'u_itest', email: 'itest@lab.example', name: 'itest', role: 'reviewer' };
 
@@ -49,6 +51,28 @@ const sortRunCells = (c: Awaited<ReturnType<typeof runCells>>) => ({
   orders: sortCells(c.orders),
   flipped: sortCells(c.flipped),
   flippedTotal: new Map([...c.flippedTotal].sort()),
+});
+
+describe('pass^k from PostgreSQL', () => {
+  it('a task study with replicates: the SQL task cells (a case in one order, its replicates together) and pass^k equal the in-memory ones', async () => {
+    const exp = await saveExperiment({ ...TEMPLATES['task-completion'].build(), id: 'passk-itest', replicates: 3 });
+    const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
+    expect((await startRun(run.id)).ok).toBe(true);
+    expect((await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES])).status).toBe('completed');
+    const taskSpec = (await getExperiment(exp.id))!.spec;
+    const outcomes = await trialOutcomes(run.id);
+    expect(outcomes.length).toBe(expandTrials(taskSpec).length);
+    for (const by of ['case', 'scenario'] as const) {
+      const fromSql = await runCells(run.id, taskSpec, by);
+      const fromJs = cellsFromTrials(taskSpec, outcomes, by);
+      expect(fromSql.tasks.length).toBeGreaterThan(0);
+      expect(fromSql.tasks.every((t) => t.decided === 3)).toBe(true); // every task holds its three replicates
+      expect(sortCells(fromSql.tasks)).toEqual(sortCells(fromJs.tasks));
+      const summary = await loadRunSummary(run.id, taskSpec, by);
+      expect(summary).toEqual(summarizeRun(taskSpec, outcomes, { clusterBy: by }));
+      expect(summary.studies.find((s) => s.passK)?.passK?.k).toBe(3);
+    }
+  });
 });
 
 describe('stored cells (result_cache) equal the computed ones', () => {
