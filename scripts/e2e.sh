@@ -44,7 +44,7 @@ start_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
 start_app accounts "$accounts_db" "tclab-e2e-acc-$suffix" "$accounts_port"
 # the accounts (passwords as e2e/accounts/users.ts has them), through the CLI scripts use
 for role in admin researcher reviewer viewer; do
-  printf 'e2e-%s-password-2026' "$role" | DATABASE_URL="$accounts_db" npx tsx cli/tclab.ts user add "$role@e2e.example" --role "$role" >/dev/null
+  printf 'e2e-%s-password-2026' "$role" | DATABASE_URL="$accounts_db" node cli/tclab.mjs user add "$role@e2e.example" --role "$role" >/dev/null
 done
 serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
 # sign-in attempts per minute: the specs sign in several accounts from one address (the limit itself: lib/auth/auth.itest.ts)

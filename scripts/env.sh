@@ -9,5 +9,6 @@ if [ ! -f node_modules/.tclab-lock ] || [ "$(cat node_modules/.tclab-lock)" != "
   npm ci --no-audit --no-fund --loglevel=error
   echo "$lock_hash" > node_modules/.tclab-lock
 fi
+node cli/bundle.mjs # the CLI's bundle, built when a source is newer than it (cli/bundle.mjs)
 . scripts/services.sh
 tclab_services

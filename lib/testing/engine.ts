@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { pool } from '../db/client';
 import { getRun, type RunRow } from '../db/runs';
 import { ensureTemplateExperiment } from '../db/templates';
@@ -11,9 +10,9 @@ import { FINAL_RUN_STATUSES, SCORED_TRIAL_STATUSES } from '../schema/run-status'
 
 // Helpers for run-engine integration tests: worker processes, waiting on PostgreSQL, invariants.
 
-const require = createRequire(import.meta.url);
-const TSX = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The CLI as users run it: cli/tclab.mjs runs the compiled bundle (rebuilt first when a source is newer). */
+const TCLAB = path.join(ROOT, 'cli/tclab.mjs');
 
 export interface WorkerProcess {
   proc: ChildProcess;
@@ -67,9 +66,9 @@ export function spawnWorker(
   };
 }
 
-/** A `tclab` CLI command as one process in its own group (`node --import tsx`), to be killed mid-way. */
+/** A `tclab` CLI command as one process in its own group (the `bin`, cli/tclab.mjs), to be killed mid-way. */
 export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): WorkerProcess & { exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli/tclab.ts'), ...args], {
+  const proc = spawn(process.execPath, [TCLAB, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,
@@ -98,7 +97,7 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 /** Run a `tclab` CLI command to completion. */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'cli/tclab.ts'), ...args], {
+    const proc = spawn(process.execPath, [TCLAB, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
