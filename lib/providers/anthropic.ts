@@ -4,9 +4,10 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import { errorShape, resolveEndpoint } from './descriptor';
+import { resolveEndpoint } from './descriptor';
+import { anthropicDescriptor } from './descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, recordingFetch, type Exchange } from './exchange';
-import type { Provider, ProviderDescriptor, SendOptions } from './types';
+import type { Provider, SendOptions } from './types';
 
 // Anthropic's Messages API with tools, through the official @anthropic-ai/sdk (1.10.0). Tools go as
 // `{name, description, input_schema}`; the model's calls come back as `tool_use` content blocks, its words
@@ -17,45 +18,13 @@ import type { Provider, ProviderDescriptor, SendOptions } from './types';
 // DEFAULT_MAX_TOKENS. The SDK sends the key as `Authorization: Bearer …` (the API also takes `x-api-key`;
 // both are declared secret headers).
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export { ANTHROPIC_DEFAULT_BASE_URL, anthropicDescriptor } from './descriptors';
 
 /** `max_tokens` when the run sets no output limit (the API requires one). */
 export const DEFAULT_MAX_TOKENS = 1024;
 
 /** The id of the fixed call in the interpretation study's injected history. */
 export const INTERPRETATION_TOOL_USE_ID = 'toolu_0';
-
-const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  529: 'overloaded_error',
-};
-
-export const anthropicDescriptor: ProviderDescriptor = {
-  id: 'anthropic',
-  label: 'Anthropic (Messages API)',
-  simulated: false,
-  keyVars: ['ANTHROPIC_API_KEY'],
-  keyRequired: true,
-  baseUrlVar: 'ANTHROPIC_BASE_URL',
-  defaultBaseUrl: ANTHROPIC_DEFAULT_BASE_URL,
-  defaultModel: 'claude-haiku-5-5',
-  models: [],
-  secretHeaders: ['x-api-key', 'authorization'],
-  secretParams: [],
-  wire: 'anthropic-messages',
-  // `{type: "error", error: {type, message}, request_id}`
-  errorShape: errorShape((status, message) => ({
-    type: 'error',
-    error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
-    request_id: 'req_loopback',
-  })),
-};
 
 /** The wire body for one request: tools in the request's order, the protocol as `system`. */
 export function buildAnthropicBody(request: ProviderRequest, settings: RunSettings): MessageCreateParamsNonStreaming {

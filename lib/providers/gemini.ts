@@ -3,45 +3,16 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import { errorShape, resolveEndpoint } from './descriptor';
+import { resolveEndpoint } from './descriptor';
+import { geminiDescriptor } from './descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch } from './exchange';
-import type { Provider, ProviderDescriptor, SendOptions } from './types';
+import type { Provider, SendOptions } from './types';
 import { GENERATED_CALL_ID } from '../schema/request';
 
 // Gemini generateContent with functionDeclarations, through the official @google/genai SDK. Vendor types
 // stay in this file.
 
-export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
-
-const GOOGLE_STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-};
-
-export const geminiDescriptor: ProviderDescriptor = {
-  id: 'gemini',
-  label: 'Google Gemini (generateContent)',
-  simulated: false,
-  keyVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-  keyRequired: true,
-  baseUrlVar: 'GEMINI_BASE_URL',
-  defaultBaseUrl: GEMINI_DEFAULT_BASE_URL,
-  defaultModel: 'gemini-2.5-flash-lite',
-  models: [],
-  secretHeaders: ['x-goog-api-key'],
-  // Google also accepts the key as `?key=` in the URL
-  secretParams: ['key'],
-  wire: 'gemini-generate-content',
-  // Google's envelope: `{error: {code, message, status}}`
-  errorShape: errorShape((status, message) => ({
-    error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') },
-  })),
-};
+export { GEMINI_DEFAULT_BASE_URL, geminiDescriptor } from './descriptors';
 
 /**
  * Gemini 3 rejects a model turn whose functionCall part has no thought signature (HTTP 400). The

@@ -4,7 +4,8 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import { errorShape, resolveEndpoint } from './descriptor';
+import { resolveEndpoint } from './descriptor';
+import { openaiDescriptor } from './descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch, type Exchange } from './exchange';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
@@ -12,35 +13,7 @@ import type { Provider, ProviderDescriptor, SendOptions } from './types';
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) — see openai-compatible.ts. OpenAI's vendor types
 // stay in this file: requests are built from ProviderRequest, responses reshaped into an Observation.
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-
-const OPENAI_ERROR_TYPES: Record<number, string> = { 401: 'invalid_request_error', 429: 'rate_limit_exceeded' };
-
-/** OpenAI's error envelope: `{error: {message, type, param, code}}`. */
-export const openaiErrorShape = errorShape((status, message) => ({
-  error: {
-    message,
-    type: OPENAI_ERROR_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
-    param: null,
-    code: status === 401 ? 'invalid_api_key' : null,
-  },
-}));
-
-export const openaiDescriptor: ProviderDescriptor = {
-  id: 'openai',
-  label: 'OpenAI (Chat Completions)',
-  simulated: false,
-  keyVars: ['OPENAI_API_KEY'],
-  keyRequired: true,
-  baseUrlVar: 'OPENAI_BASE_URL',
-  defaultBaseUrl: OPENAI_DEFAULT_BASE_URL,
-  defaultModel: 'gpt-4.1-mini',
-  models: [],
-  secretHeaders: ['authorization'],
-  secretParams: [],
-  wire: 'openai-chat',
-  errorShape: openaiErrorShape,
-};
+export { OPENAI_DEFAULT_BASE_URL, openaiDescriptor, openaiErrorShape } from './descriptors';
 
 /**
  * Which field carries the output limit. OpenAI itself deprecated `max_tokens` and its reasoning models

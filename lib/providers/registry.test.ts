@@ -31,6 +31,8 @@ describe('getProvider', () => {
     expect(PROVIDER_IDS).toEqual(['simulated', 'openai', 'gemini', 'openai-compatible', 'anthropic']);
     for (const id of PROVIDER_IDS) expect(getProvider(id).descriptor.id).toBe(id);
     expect(DESCRIPTORS.map((d) => d.id)).toEqual(PROVIDER_IDS);
+    // descriptors.ts (what redaction reads, without the SDKs) holds the adapters' own descriptors
+    PROVIDER_IDS.forEach((id, i) => expect(DESCRIPTORS[i]).toBe(getProvider(id).descriptor));
     expect(getDescriptor('simulated').simulated).toBe(true);
     expect(getDescriptor('openai').simulated).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { ProviderId } from '../schema/run';
 import { anthropicProvider } from './anthropic';
 import { allowedBaseUrls, availabilityOf, destinationOf } from './descriptor';
+import { DESCRIPTORS } from './descriptors';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
@@ -22,7 +23,7 @@ const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
 export const PROVIDER_IDS: readonly ProviderId[] = ProviderId.options;
 
 /** Every provider's descriptor, in PROVIDER_IDS order. */
-export const DESCRIPTORS: readonly ProviderDescriptor[] = PROVIDER_IDS.map((id) => PROVIDERS[id].descriptor);
+export { DESCRIPTORS };
 
 export function isProviderId(id: string): id is ProviderId {
   return Object.prototype.hasOwnProperty.call(PROVIDERS, id);
