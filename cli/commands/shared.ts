@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { commandLineActor, type Actor } from '../../lib/auth/roles';
 import { pipeline } from 'node:stream/promises';
 import { closeDb } from '../../lib/db/client';
-import { closeQueues } from '../../lib/queue/connection';
+import { closeQueues } from '../../lib/queue/close';
 import { getExperiment } from '../../lib/db/experiments';
 import { loadRunSummary } from '../../lib/db/results';
 import type { RunRow } from '../../lib/db/runs';

@@ -27,7 +27,7 @@ export function specHashOf(spec: ExperimentSpec): string {
 export async function saveExperiment(input: unknown, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {
   const spec = orThrow(parseSpecValue(input), 'experiment spec');
   const specHash = specHashOf(spec);
-  const prisma = db();
+  const prisma = await db();
   for (let tries = 0; tries < 3; tries++) {
     // the same content is the version already stored, whichever it is (an edited v2 must not make the
     // template's next seeding store the template again as v3)
@@ -105,7 +105,9 @@ export type ListedExperiment = ExperimentRow & { runs: number; versions: number 
  */
 export async function listExperiments(opts: { archived?: boolean } = {}): Promise<ListedExperiment[]> {
   // archived experiments are hidden from the list (their versions and runs stay); shown only when asked
-  const rows = await db().experiment.findMany({
+  const rows = await (
+    await db()
+  ).experiment.findMany({
     where: opts.archived ? { archivedAt: { not: null } } : { archivedAt: null },
     orderBy: [{ slug: 'asc' }, { version: 'desc' }],
     include: { _count: { select: { runs: true } } },

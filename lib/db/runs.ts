@@ -33,7 +33,8 @@ function toRunRow(r: { settings: unknown; status: string } & Omit<RunRow, 'setti
 }
 
 export async function insertRun(run: { id: string; experimentId: string; settings: RunSettings; totalTrials: number; groupId?: string | null }): Promise<RunRow> {
-  const row = await db().run.create({
+  const prisma = await db();
+  const row = await prisma.run.create({
     data: {
       id: run.id,
       experimentId: run.experimentId,
@@ -89,12 +90,12 @@ export async function getRun(id: string): Promise<RunRow | null> {
 
 /** The runs of one group, oldest first (the order their targets were given). */
 export async function listRunGroup(groupId: string): Promise<RunRow[]> {
-  const rows = await db().run.findMany({ where: { groupId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = await (await db()).run.findMany({ where: { groupId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   return rows.map(toRunRow);
 }
 
 export async function listRuns(experimentId?: string): Promise<RunRow[]> {
-  const rows = await db().run.findMany({ where: experimentId ? { experimentId } : {}, orderBy: { createdAt: 'desc' }, take: 200 });
+  const rows = await (await db()).run.findMany({ where: experimentId ? { experimentId } : {}, orderBy: { createdAt: 'desc' }, take: 200 });
   return rows.map(toRunRow);
 }
 

@@ -2,6 +2,9 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { Queue } from 'bullmq';
 import { env } from '../env';
 import { QUEUES, type RunJob, type TrialJob } from './contracts';
+import type { Queues } from './close';
+
+export { closeQueues } from './close';
 
 // BullMQ needs `maxRetriesPerRequest: null` on connections used by workers (blocking commands).
 export function redisConnection(extra: RedisOptions = {}): Redis {
@@ -12,7 +15,6 @@ export function queuePrefix(): string {
   return env().TCLAB_QUEUE_PREFIX;
 }
 
-type Queues = { trials: Queue<TrialJob>; runs: Queue<RunJob>; connection: Redis; key: string };
 const globalForQueues = globalThis as unknown as { __tclabQueues?: Queues };
 
 /** Producer-side queues, one shared connection per process. */
@@ -36,12 +38,4 @@ export function queues(): Queues {
     key,
   };
   return globalForQueues.__tclabQueues;
-}
-
-export async function closeQueues(): Promise<void> {
-  const q = globalForQueues.__tclabQueues;
-  globalForQueues.__tclabQueues = undefined;
-  if (!q) return;
-  await Promise.allSettled([q.trials.close(), q.runs.close()]);
-  q.connection.disconnect();
 }
