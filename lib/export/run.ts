@@ -93,7 +93,7 @@ export function toExportTrial(t: TrialRecord, clean = false): TrialExportRow {
 }
 
 async function* exportTrials(runId: string, opts: { bodies?: boolean } = {}): AsyncGenerator<TrialExportRow> {
-  for await (const { record, text } of iterateTrialRecordsWithText(runId, 250, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text));
+  for await (const { record, text } of iterateTrialRecordsWithText(runId, 100, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text));
 }
 
 export class RunNotFoundError extends Error {}
