@@ -51,8 +51,8 @@ function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
     retryAfterMs: a.retryAfterMs,
     inputTokens: a.inputTokens,
     outputTokens: a.outputTokens,
-    startedAt: a.startedAt ? new Date(a.startedAt).toISOString() : null,
-    finishedAt: a.finishedAt ? new Date(a.finishedAt).toISOString() : null,
+    startedAt: a.startedAt,
+    finishedAt: a.finishedAt,
   };
 }
 
