@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { echoScript } from '../testing/loopback-server';
 import { loopbackEngine } from '../testing/loopback-engine';
 import { engineViolations, doneCount, spawnWorker, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
@@ -19,6 +19,11 @@ const engine = loopbackEngine({
 });
 const settings = () => engine.settings();
 
+// every test's workers are gone before the next starts, even when it failed before stopping them (a
+// survivor left running would otherwise take trials of the next test's run)
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.kill()));
+});
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.kill()));
 });
