@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
 # The web app: `next start` on loopback unless HOST says otherwise (README: exposing the app). The one place
 # that picks the listening address: npm start, npm run serve and the end-to-end tests all come here.
-exec npx next start -H "${HOST:-127.0.0.1}" -p "${PORT:-3000}"
+# Idle connections are kept 65 s (Node's default is 5 s): a client that reuses a pooled connection the server
+# is just closing gets ECONNRESET (seen once in the Playwright suite under load), and proxies in front expect
+# the server to outlast their own idle timeout (commonly 60 s).
+exec npx next start -H "${HOST:-127.0.0.1}" -p "${PORT:-3000}" --keepAliveTimeout 65000
