@@ -66,12 +66,18 @@ const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).
 
 /** utime + stime of a process, in ms (0 when it is gone). */
 function cpuMs(pid: number): number {
+  const { user, sys } = cpuSplit(pid);
+  return user + sys;
+}
+
+/** utime and stime of a process, in ms (0 when it is gone). */
+function cpuSplit(pid: number): { user: number; sys: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+    return { user: Number(f[11]) * TICK_MS, sys: Number(f[12]) * TICK_MS };
   } catch {
-    return 0;
+    return { user: 0, sys: 0 };
   }
 }
 
@@ -138,6 +144,9 @@ resetEnvCache();
 // Interrupted (Ctrl-C, a timeout): still remove the bench database and keys.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 let rowsBefore: Record<string, { upd: number; hot: number; ins: number }> = {};
+let commitsBefore = 0;
+/** This script's status polls so far (each a committed transaction in the bench database). */
+let polls = 0;
 try {
   for (const { n, c, latencyMs, busyCores, target } of configs) {
     server.setLatency(latencyMs);
@@ -149,54 +158,76 @@ try {
     prof.push(...(process.env.BENCH_WORKER_ARGS ?? '').split(' ').filter(Boolean));
     // twice C in jobs (as the default 128 is for runs of 64): half hold slots, half are being claimed,
     // recorded or wait ready for the next free slot
-    const worker = spawnWorker(
-      { TCLAB_WORKER_CONCURRENCY: String(2 * c), TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))) },
-      prof,
-      { ready: true },
+    // BENCH_WORKERS=k: k worker processes share the run (default 1); their CPU and peak RSS are summed / maxed
+    const workers = Array.from({ length: Math.max(1, Number(process.env.BENCH_WORKERS ?? 1)) }, () =>
+      spawnWorker(
+        {
+          TCLAB_WORKER_CONCURRENCY: process.env.BENCH_JOBS ?? String(2 * c),
+          TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))),
+        },
+        prof,
+        { ready: true },
+      ),
     );
-    const stopWorker = () => worker.kill('SIGKILL');
+    const stopWorker = () => Promise.all(workers.map((w) => w.kill('SIGKILL')));
     children.add(stopWorker);
     const busy = Array.from({ length: busyCores }, busyCore);
     // the clock starts once the worker has loaded, connected and warmed up, as a worker started before the
     // Run button is pressed has (a fixed 1.5 s was not enough on a loaded machine)
-    await worker.ready;
+    await Promise.all(workers.map((w) => w.ready));
     let peakRssMb = 0;
     const sampler = setInterval(() => {
       try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.proc.pid}/status`, 'utf8'));
-        if (m) peakRssMb = Math.max(peakRssMb, Number(m[1]) / 1024);
+        for (const w of workers) {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${w.proc.pid}/status`, 'utf8'));
+          if (m) peakRssMb = Math.max(peakRssMb, Number(m[1]) / 1024);
+        }
       } catch {
         /* the worker is starting or gone */
       }
     }, 100);
     server.resetLoad();
     const redisPids = pidsNamed('redis-server');
-    const cpu0 = { worker: cpuMs(worker.proc.pid!), redis: redisPids.reduce((s, p) => s + cpuMs(p), 0), pg: await backendCpu() };
+    const workerCpu = () =>
+      workers.reduce(
+        (s, w) => {
+          const x = cpuSplit(w.proc.pid!);
+          return { user: s.user + x.user, sys: s.sys + x.sys };
+        },
+        { user: 0, sys: 0 },
+      );
+    const w0 = workerCpu();
+    const cpu0 = { worker: w0.user + w0.sys, redis: redisPids.reduce((s, p) => s + cpuMs(p), 0), pg: await backendCpu() };
     const own0 = process.cpuUsage();
     const t0 = performance.now();
     await enqueueRunStart(run.id); // as the Run button does: the worker runs the pre-checks and enqueues the trials
     for (;;) {
+      polls++;
       const r = await getRun(run.id);
       if (r && isFinalRunStatus(r.status)) {
         if (r.status !== 'completed') throw new Error(`run ended ${r.status}: ${r.statusReason}`);
         break;
       }
-      if (worker.proc.exitCode !== null) throw new Error(`the worker exited:\n${worker.output().slice(-2000)}`);
+      const exited = workers.find((w) => w.proc.exitCode !== null);
+      if (exited) throw new Error(`the worker exited:\n${exited.output().slice(-2000)}`);
       await new Promise((res) => setTimeout(res, 20));
     }
     const t1 = performance.now();
     const own = process.cpuUsage(own0);
     const wallMs = Math.round(t1 - t0);
+    const w1 = workerCpu();
     const pg1 = await backendCpu();
     const perTrial = (ms: number) => +(ms / n).toFixed(3);
     const cpuMsPerTrial = {
-      worker: perTrial(cpuMs(worker.proc.pid!) - cpu0.worker),
+      worker: perTrial(w1.user + w1.sys - cpu0.worker),
       postgres: perTrial([...pg1].reduce((s, [pid, ms]) => s + ms - (cpu0.pg.get(pid) ?? 0), 0)),
       redis: perTrial(redisPids.reduce((s, p) => s + cpuMs(p), 0) - cpu0.redis),
     };
+    // the kernel's share of the worker's CPU (system time: sockets, timers, memory)
+    const workerSysShare = +((w1.sys - w0.sys) / (w1.user + w1.sys - cpu0.worker)).toFixed(2);
     const load = server.load();
     clearInterval(sampler);
-    await worker.kill('SIGTERM');
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
     children.delete(stopWorker);
     server.resetLoad();
     const b = await bare(exp.id, n, c, server.openaiBaseUrl).finally(() => busy.forEach((x) => x.stop()));
@@ -216,6 +247,9 @@ try {
       bareWallMs: b.wallMs,
       engineRatio: +(wallMs / b.wallMs).toFixed(3),
       cpuMsPerTrial,
+      // cores the worker process kept busy during the run (CPU time / wall): near 1, its event loop is the limit
+      workerCores: +((cpuMsPerTrial.worker * n) / wallMs).toFixed(2),
+      workerSysShare,
       // the bare client's own CPU per exchange: the SDK and the HTTP exchange, which the worker pays too
       bareCpuMsPerExchange: bareCpu,
       // what the engine spends per trial beyond that: worker + PostgreSQL + Redis − bare client
@@ -248,10 +282,15 @@ try {
     const tup = await pool().query<{ relname: string; upd: string; hot: string; ins: string }>(
       `SELECT relname, n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot, n_tup_ins::text AS ins FROM pg_stat_user_tables WHERE relname IN ('trials', 'attempts')`,
     );
+    // transactions committed in the bench database, less this script's status polls: each hot-path statement
+    // of the worker is one, so this is about its statements per trial
+    const commits =
+      -polls + Number((await pool().query<{ n: string }>('SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
     const rowsNow = Object.fromEntries(tup.rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot), ins: Number(r.ins) }]));
     console.error(
       JSON.stringify({
         diagnostics: 'rows per trial',
+        commits: +((commits - commitsBefore) / n).toFixed(2),
         ...Object.fromEntries(
           Object.entries(rowsNow).map(([t, x]) => {
             const was = rowsBefore[t] ?? { upd: 0, hot: 0, ins: 0 };
@@ -261,6 +300,7 @@ try {
       }),
     );
     rowsBefore = rowsNow;
+    commitsBefore = commits;
     if (bareLoad.firstAtMs !== null && bareLoad.lastEndMs !== null) {
       const span = bareLoad.lastEndMs - bareLoad.firstAtMs;
       console.error(
