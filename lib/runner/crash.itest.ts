@@ -91,6 +91,12 @@ describe('crashes and scale-out', () => {
       const inTransit = (await formalRows()) - (engine.server.count - seenBefore);
       expect(inTransit).toBeLessThanOrEqual(kill * slots);
     }
+    // requests that reached the server and have no recorded outcome: in flight at a kill, or answered but not yet
+    // recorded when their worker died (both may have reached the provider: their sending marks become `lost`)
+    const recorded = (
+      await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' AND outcome NOT IN ('sending', 'lost')`, [run.id])
+    ).rows[0].n;
+    const unrecorded = engine.server.count - seenBefore - recorded;
     const survivor = spawnWorker(workerEnv());
     workers.push(survivor);
     const final = await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved'], 120_000);
@@ -102,10 +108,13 @@ describe('crashes and scale-out', () => {
     );
     const by = Object.fromEntries(rows.rows.map((r) => [r.outcome, r.n]));
     const total = Object.values(by).reduce((a, b) => a + b, 0);
-    // every attempt row stands for a request: at most the requests the server saw + what was in transit at each kill
+    // every attempt row stands for a request: at most the requests the server saw + what was in transit at each
+    // kill (when a claim was booked, every claim held at a kill added one: 2 × ~120 more than this)
     expect(total).toBeLessThanOrEqual(seen + 2 * slots);
-    // `lost` = in flight at a kill, so at most the slots of each kill (it was every claim held before)
-    expect(by.lost ?? 0).toBeLessThanOrEqual(2 * slots);
+    // `lost` = may have reached the provider: a request the server saw whose outcome was never recorded (in flight
+    // at a kill, or answered while its record waited for its batch), or one in transit at a kill — never a claim
+    // that waited for a slot. (Not "at most the slots": on a slow machine answers wait for their record longer.)
+    expect(by.lost ?? 0).toBeLessThanOrEqual(unrecorded + 2 * slots);
     // unresolved only if sent twice and lost twice: in flight at both kills
     const unresolved = await pool().query<{ id: string; sent: number; lost: number }>(
       `SELECT t.id, (SELECT count(*)::int FROM attempts a WHERE a.trial_id = t.id) AS sent,
