@@ -1,7 +1,7 @@
 // `npm run bench`: throughput of the real engine — queue, worker process, PostgreSQL, the OpenAI SDK —
 // against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
 //   {"n","c","latencyMs","busyCores","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio",
-//    "cpuMsPerTrial","bareCpuMsPerExchange","extraCpuMsPerTrial","loadAvg"}
+//    "cpuMsPerTrial","workerCores","workerSysShare","bareCpuMsPerExchange","extraCpuMsPerTrial","serverCpuMsPerExchange","loadAvg"}
 // and, with no arguments (both target configurations), a last line {"targets": "met" | "not met", "each": [...]}.
 // idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
 // does) to the run's completion.
@@ -13,6 +13,7 @@
 // arguments).
 // cpuMsPerTrial (utime + stime from /proc, during the engine's run): the worker process; the PostgreSQL
 // backends connected to the bench database; the Redis server (one process, shared with whatever else uses it).
+// workerCores = worker CPU / wall (near 1: its event loop is the limit); workerSysShare: the kernel's part of it.
 // peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
 import { execSync, fork, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
