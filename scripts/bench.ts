@@ -34,6 +34,10 @@ interface Config {
   /** The target of issue 13 this configuration checks (no arguments: both). */
   target?: { name: string; met(line: { engineRatio: number; trialsPerSec: number }): boolean };
 }
+// `npm run bench | head -1`: a reader that goes away (EPIPE) must not end the script before cleanup() has
+// removed its database and keys
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 const configs: Config[] = process.argv[2]
   ? [{ n: Number(process.argv[2]), c: Number(process.argv[3]), latencyMs: Number(process.argv[4]), busyCores: Number(process.env.BENCH_BUSY_CORES ?? 0) }]
   : [
