@@ -289,8 +289,8 @@ try {
     );
     // transactions committed in the bench database, less this script's status polls: each hot-path statement
     // of the worker is one, so this is about its statements per trial
-    const commits =
-      -polls + Number((await pool().query<{ n: string }>('SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
+    const committed = await pool().query<{ n: string }>('SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()');
+    const commits = Number(committed.rows[0].n) - polls;
     const rowsNow = Object.fromEntries(tup.rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot), ins: Number(r.ins) }]));
     console.error(
       JSON.stringify({
