@@ -241,11 +241,11 @@ export async function activeRunIds(): Promise<string[]> {
   return r.rows.map((x) => x.id);
 }
 
-/** Trials of these runs that are not final (queued, or running under any lease). */
-export async function pendingTrialCount(runIds: string[]): Promise<number> {
-  const r = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[])`, [
-    runIds,
-    PENDING_TRIAL_STATUSES,
-  ]);
+/** Batches (queue jobs) of these runs with a trial that is not final (queued, or running under any lease). */
+export async function pendingBatchCount(runIds: string[]): Promise<number> {
+  const r = await pool().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT DISTINCT run_id, batch FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[])) b`,
+    [runIds, PENDING_TRIAL_STATUSES],
+  );
   return r.rows[0].n;
 }

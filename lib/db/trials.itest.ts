@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
-import { saveExperiment } from './experiments';
+import { getExperiment, saveExperiment } from './experiments';
+import type { ExperimentSpec } from '../schema/experiment';
 import { setRunStatus } from './runs';
 import {
   cancelQueuedTrials,
   claimTrial,
   markExhausted,
   markSending,
+  pendingBatches,
+  stillPending,
   recordResult,
   recordTransportError,
   unclaimTrial,
@@ -15,6 +18,8 @@ import {
 } from './trials';
 import { createRun, firstChunkSent } from '../runner/start';
 import { FIRST_CHUNK_WAIT_MS } from '../queue/enqueue';
+import { TRIALS_PER_JOB } from '../queue/contracts';
+import { expandTrials } from '../design/matrix';
 import { closeQueues } from '../queue/connection';
 import { benchSpec } from '../testing/bench-spec';
 import type { ProviderResult } from '../schema/request';
@@ -24,6 +29,7 @@ import { emptyObservation, type Observation } from '../schema/observation';
 // every row is still fenced on its own lease token.
 
 let runId: string;
+let spec: ExperimentSpec;
 let ids: string[];
 let next = 0;
 const take = (n: number) => ids.slice(next, (next += n));
@@ -66,6 +72,7 @@ const attempts = async (id: string) =>
 
 beforeAll(async () => {
   const exp = await saveExperiment({ ...benchSpec(200), id: 'trials-itest' });
+  spec = (await getExperiment(exp.id))!.spec;
   const run = await createRun(exp.id, { provider: 'simulated' });
   runId = run.id;
   await setRunStatus(runId, ['created'], 'running');
@@ -204,16 +211,57 @@ describe('batched claim and record', () => {
 });
 
 describe('the start of a run', () => {
+  /** A batch none of whose trials an earlier test touched, and its trials. */
+  const freshBatch = async () => {
+    const b = await pool().query<{ batch: number }>(
+      `SELECT batch FROM trials WHERE run_id = $1 GROUP BY batch HAVING bool_and(status = 'queued' AND attempt_count = 0) ORDER BY batch DESC LIMIT 1`,
+      [runId],
+    );
+    const batch = b.rows[0].batch;
+    const members = await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 AND batch = $2 ORDER BY id`, [runId, batch]);
+    return { batch, trials: members.rows.map((x) => x.id) };
+  };
+
+  it('numbers a run’s trials into delivery batches of TRIALS_PER_JOB, in the design’s order', async () => {
+    const r = await pool().query<{ batch: number; n: number }>(`SELECT batch, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY batch ORDER BY batch`, [runId]);
+    const full = Math.floor(200 / TRIALS_PER_JOB);
+    expect(r.rows.map((x) => x.batch)).toEqual(Array.from({ length: Math.ceil(200 / TRIALS_PER_JOB) }, (_, i) => i));
+    expect(r.rows.slice(0, full).every((x) => x.n === TRIALS_PER_JOB)).toBe(true);
+    expect(r.rows.reduce((a, x) => a + x.n, 0)).toBe(200);
+    const order = (await pool().query<{ trial_key: string; batch: number }>(`SELECT trial_key, batch FROM trials WHERE run_id = $1`, [runId])).rows;
+    const byKey = new Map(order.map((x) => [x.trial_key, x.batch]));
+    expandTrials(spec).forEach((t, i) => expect(byKey.get(t.trialKey)).toBe(Math.floor(i / TRIALS_PER_JOB)));
+  });
+
+  it('says which batches need a job, with the trials a job carries: not those final or held, and when a batch whose trials all wait is due', async () => {
+    const { batch, trials } = await freshBatch();
+    const has = async () => (await pendingBatches(runId)).find((p) => p.batch === batch);
+    expect(await has()).toEqual({ batch, trialIds: trials, notBefore: null });
+    const later = new Date(Date.now() + 60_000);
+    await pool().query(`UPDATE trials SET not_before = $2 WHERE id = ANY($1::text[])`, [trials, later]);
+    expect((await has())?.notBefore?.getTime()).toBe(later.getTime()); // every pending trial waits: the batch is due then
+    await pool().query(`UPDATE trials SET not_before = NULL WHERE id = $1`, [trials[0]]);
+    expect(await has()).toEqual({ batch, trialIds: trials, notBefore: null }); // one is due now
+    await pool().query(`UPDATE trials SET not_before = NULL WHERE id = ANY($1::text[])`, [trials]);
+    const held = await Promise.all(trials.map(async (id) => claimed(await claimTrial(id, 'w', 30_000, 3))));
+    expect(await has()).toBeUndefined(); // all held under live leases
+    expect((await pendingBatches(runId)).flatMap((p) => p.trialIds)).not.toContain(trials[0]);
+    await unclaimTrial(held[0]);
+    expect(await has()).toEqual({ batch, trialIds: [trials[0]], notBefore: null }); // what a job added now carries
+    await Promise.all(held.slice(1).map((c) => unclaimTrial(c)));
+    expect(await stillPending([...trials, ids[0]])).toEqual(trials); // ids[0] was recorded by an earlier test
+  });
+
   it('adds the rest of a run once its first chunk is sent: it waits for every sending mark, at most its deadline', async () => {
-    const chunk = take(3);
+    const { batch, trials: chunk } = await freshBatch();
+    const jobs = [{ runId, batch, trialIds: chunk }];
     const t0 = Date.now();
-    expect(await firstChunkSent(chunk)).toBe('timeout'); // nothing sent: the rest is added anyway, after the deadline
+    expect(await firstChunkSent(jobs)).toBe('timeout'); // nothing sent: the rest is added anyway, after the deadline
     expect(Date.now() - t0).toBeGreaterThanOrEqual(FIRST_CHUNK_WAIT_MS);
-    const [a, b, c] = await Promise.all(chunk.map(async (id) => claimed(await claimTrial(id, 'w', 30_000, 3))));
-    await sending(a);
-    await sending(b);
-    const waiting = firstChunkSent(chunk); // two of three sent: still waiting
-    await sending(c);
+    const [first, ...rest] = await Promise.all(chunk.map(async (id) => claimed(await claimTrial(id, 'w', 30_000, 3))));
+    await Promise.all(rest.map((c) => sending(c)));
+    const waiting = firstChunkSent(jobs); // all but one sent: still waiting
+    await sending(first);
     expect(await waiting).toBe('sent');
   });
 });

@@ -3,6 +3,7 @@ import { trialIdOf } from '../design/matrix';
 import type { Observation } from '../schema/observation';
 import type { CheckStatus, Checkpoint, Verdict } from '../schema/verdict';
 import type { TrialStatus } from '../schema/run';
+import { PENDING_TRIAL_STATUSES } from '../schema/run-status';
 import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { pool } from './client';
 import { Batcher } from './batcher';
@@ -21,14 +22,18 @@ import { Batcher } from './batcher';
 
 const CHUNK = 2000;
 
-export async function insertTrials(runId: string, trials: TrialSpec[]): Promise<void> {
+/**
+ * The trials of a run, in the design's order, numbered into delivery batches of `trialsPerJob` (trials.batch:
+ * one queue job delivers a batch).
+ */
+export async function insertTrials(runId: string, trials: TrialSpec[], trialsPerJob: number): Promise<void> {
   for (let i = 0; i < trials.length; i += CHUNK) {
     const part = trials.slice(i, i + CHUNK);
     await pool().query(
-      `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref)
-       SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[])
-           AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref)
+      `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch)
+       SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[], $15::int[])
+           AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref, batch)
        ON CONFLICT (run_id, trial_key) DO NOTHING`,
       [
         runId,
@@ -45,6 +50,7 @@ export async function insertTrials(runId: string, trials: TrialSpec[]): Promise<
         part.map((t) => t.orderIndex),
         part.map((t) => t.replicate),
         part.map((t) => t.toolSetRef),
+        part.map((_, j) => Math.floor((i + j) / trialsPerJob)),
       ],
     );
   }
@@ -497,14 +503,31 @@ export function recordTransportError(t: Holder, result: ProviderResult, next: Af
   return records.load({ holder: t, result, next });
 }
 
-/** Trials of a run that are not final and may need a job (reconcile). */
-export async function pendingTrialIds(runId: string): Promise<{ id: string; notBefore: Date | null }[]> {
-  const r = await pool().query<{ id: string; not_before: Date | null }>(
-    `SELECT id, not_before FROM trials
-      WHERE run_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))`,
+/**
+ * The batches of a run that have a trial not final and not held under a live lease, i.e. that may need a job
+ * (start, resume, reconcile), with those trials; `notBefore` is set when every one of them waits for a retry
+ * (the earliest).
+ */
+export async function pendingBatches(runId: string): Promise<{ batch: number; trialIds: string[]; notBefore: Date | null }[]> {
+  const r = await pool().query<{ batch: number; ids: string[]; not_before: Date | null }>(
+    `SELECT batch, array_agg(id ORDER BY id) AS ids,
+            CASE WHEN bool_and(not_before IS NOT NULL AND not_before > now()) THEN min(not_before) END AS not_before
+       FROM trials
+      WHERE run_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
+      GROUP BY batch ORDER BY batch`,
     [runId],
   );
-  return r.rows.map((x) => ({ id: x.id, notBefore: x.not_before }));
+  return r.rows.map((x) => ({ batch: x.batch, trialIds: x.ids, notBefore: x.not_before }));
+}
+
+/** Which of these trials are not final: what a job delivers when it arrives (the claim decides which can be taken). */
+export async function stillPending(trialIds: string[]): Promise<string[]> {
+  const r = await pool().query<{ id: string }>({
+    name: 'tclab_pending_v1',
+    text: `SELECT id FROM trials WHERE id = ANY($1::text[]) AND status = ANY($2::text[]) ORDER BY id`,
+    values: [trialIds, PENDING_TRIAL_STATUSES],
+  });
+  return r.rows.map((x) => x.id);
 }
 
 /** How many of these trials have no attempt booked yet (none was sent). */

@@ -4,14 +4,32 @@ import { z } from 'zod';
 // these; nobody else invents a queue name. The queue only delivers — PostgreSQL holds every status.
 
 export const QUEUES = {
-  /** One job per trial; jobId = trial id, so re-adding an existing trial is a no-op. */
+  /** One job per batch of a run's trials (trials.batch); jobId = trialJobId, so re-adding an open batch is a no-op. */
   trials: 'trials',
   /** Run lifecycle: pre-checks, then enqueueing the trials. jobId = `start-<runId>`. */
   runs: 'runs',
 } as const;
 
-export const TrialJob = z.object({ trialId: z.string().min(1), runId: z.string().min(1) });
+/**
+ * Trials per job. A run's trials are numbered into batches of this many when they are written (trials.batch,
+ * fixed for good); one job delivers a batch — the ids of its trials that were pending when the job was added —
+ * and the worker handles whichever of those are still pending when it arrives.
+ * A queue round trip (fetch, finish, their events) then serves many trials: per trial it cost about as much
+ * CPU in Redis and in the worker as recording the result in PostgreSQL.
+ */
+export const TRIALS_PER_JOB = 16;
+
+export const TrialJob = z.object({
+  runId: z.string().min(1),
+  batch: z.number().int().min(0),
+  trialIds: z.array(z.string().min(1)).min(1).max(TRIALS_PER_JOB),
+});
 export type TrialJob = z.infer<typeof TrialJob>;
+
+/** The job of a batch: one per (run, batch), so adding it again while it is open changes nothing. */
+export function trialJobId(runId: string, batch: number): string {
+  return `${runId}-b${batch}`;
+}
 
 export const RunJob = z.object({ runId: z.string().min(1), action: z.enum(['start']) });
 export type RunJob = z.infer<typeof RunJob>;

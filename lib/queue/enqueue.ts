@@ -1,4 +1,4 @@
-import { JOB_NAMES, RunJob, TrialJob, runJobId } from './contracts';
+import { JOB_NAMES, RunJob, TrialJob, runJobId, trialJobId } from './contracts';
 import { queues } from './connection';
 
 // addBulk is one MULTI: its jobs become visible together when it ends, and Redis does nothing else while it
@@ -13,15 +13,15 @@ const PICKUP_POLL_MS = 5;
 export const FIRST_CHUNK_WAIT_MS = 150;
 
 export interface EnqueueOptions {
-  /** Size of the first chunk (default CHUNK): about what the workers can start at once. */
+  /** Size of the first chunk, in jobs (default CHUNK): about what the workers can start at once. */
   first?: number;
   /** Awaited after the first chunk is added and before the rest (only when there is a rest). */
-  afterFirst?: (trialIds: string[]) => Promise<void>;
+  afterFirst?: (jobs: TrialJob[]) => Promise<void>;
 }
 
 /**
- * One job per trial, jobId = trial id: adding a trial that already has a job is ignored by BullMQ.
- * A job may carry its own delay (a trial waiting for its retry).
+ * One job per batch of trials, jobId = trialJobId: adding a batch that already has an open job is ignored by
+ * BullMQ. A job may carry its own delay (a batch whose pending trials all wait for their retries).
  */
 export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], opts: EnqueueOptions = {}): Promise<void> {
   const { trials } = queues();
@@ -32,10 +32,10 @@ export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], o
       chunk.map(({ delayMs, ...data }) => ({
         name: JOB_NAMES.trial,
         data: TrialJob.parse(data),
-        opts: { jobId: data.trialId, delay: delayMs && delayMs > 0 ? delayMs : undefined },
+        opts: { jobId: trialJobId(data.runId, data.batch), delay: delayMs && delayMs > 0 ? delayMs : undefined },
       })),
     );
-    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map((j) => j.trialId));
+    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map(({ delayMs: _, ...job }) => job));
   }
 }
 
@@ -43,7 +43,8 @@ export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], o
  * Until the job is no longer waiting (jobs are taken in order, so the ones before it are taken too), at most
  * until `untilMs`.
  */
-export async function pickedUp(jobId: string, untilMs = Date.now() + FIRST_CHUNK_WAIT_MS): Promise<void> {
+export async function pickedUp(job: TrialJob, untilMs = Date.now() + FIRST_CHUNK_WAIT_MS): Promise<void> {
+  const jobId = trialJobId(job.runId, job.batch);
   while (Date.now() < untilMs) {
     const state = await queues().trials.getJobState(jobId);
     if (state !== 'waiting' && state !== 'prioritized') return;

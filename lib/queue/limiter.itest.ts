@@ -143,6 +143,40 @@ describe('Limiter', () => {
     }
   });
 
+  it('hands no slot to a waiter of a run another waiter of this process has just seen halted', async () => {
+    // w1 and w2 wait for the one slot of a run, which is then halted. Once w1 has been told, the slot released
+    // must not be handed to w2 on the strength of w2's last ask (fresh, but from before the halt). The case
+    // that tells is w2 still napping when w1 is told; it comes up within a few rounds.
+    const l = limiters[0];
+    const redis = redisConnection();
+    let told = 0;
+    try {
+      for (let round = 0; round < 20 && told < 3; round++) {
+        const s = scope();
+        const haltKey = `${s}:halt`;
+        const limits = { concurrency: 1, requestsPerMinute: null, leaseMs: 10_000 };
+        await l.release(s, await hold(l, s, 'first', limits), 'ok', limits); // learns the window is whole
+        const a = await hold(l, s, 'a', limits);
+        const asked = [l.nextWait(s, 'w1'), l.nextWait(s, 'w2')];
+        let w2Done = false;
+        const w1 = l.acquire(s, 'w1', limits, { haltKey });
+        const w2 = l.acquire(s, 'w2', limits, { haltKey }).then((r) => ((w2Done = true), r));
+        await Promise.all(asked);
+        await redis.set(haltKey, '1', 'PX', 10_000);
+        expect(await w1).toBe('halted');
+        await new Promise(setImmediate); // an answer w2 got in the same call as w1 has been delivered by now
+        if (!w2Done) told++;
+        await l.release(s, a, 'ok', limits);
+        expect(await w2).toBe('halted');
+        expect((await l.window(s)).inFlight).toBe(0);
+        await redis.del(haltKey);
+      }
+      expect(told).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('gives up at the deadline', async () => {
     const s = scope();
     const l = limiters[0];

@@ -282,6 +282,8 @@ export class Limiter {
   /** Slots held in this process (by holder id): handovers in a row (bounded, so other processes get their
    * turn) and when the lease in Redis was last set. */
   private readonly held = new Map<string, { handovers: number; leasedAt: number }>();
+  /** When an acquire of this process was last refused because its halt key was set, per halt key (see release). */
+  private readonly haltSeen = new Map<string, number>();
   /** nextWait() callers, per scope. */
   private readonly watchers = new Map<string, Set<{ holder: string; resolve(seen: WaitSeen): void }>>();
 
@@ -322,7 +324,10 @@ export class Limiter {
         this.held.set(holder, { handovers: 0, leasedAt: Date.now() });
         return { granted: true, holder };
       }
-      if (ok === -1) return 'halted';
+      if (ok === -1) {
+        this.sawHalt(scope, haltKey);
+        return 'halted';
+      }
       const checkedAt = Date.now();
       firstAskedAt ||= checkedAt;
       const left = (opts.deadline ?? Infinity) - checkedAt;
@@ -341,6 +346,18 @@ export class Limiter {
         return { granted: true, holder: handed };
       }
     }
+  }
+
+  /**
+   * A halt seen by one waiter holds for all of this process: no slot is handed over to a waiter of that run
+   * that last asked before it, and those napping ask Redis now (and so give their claims back at once).
+   */
+  private sawHalt(scope: string, haltKey: string): void {
+    if (!haltKey) return;
+    const now = Date.now();
+    for (const [k, at] of this.haltSeen) if (now - at > HANDOVER_FRESH_MS) this.haltSeen.delete(k); // no waiter that old is handed a slot
+    this.haltSeen.set(haltKey, now);
+    for (const w of [...(this.waiting.get(scope) ?? [])]) if (w.haltKey === haltKey) w.wake();
   }
 
   /**
@@ -404,7 +421,8 @@ export class Limiter {
    * round trip to Redis (and the event-loop turns around it) that otherwise lies between one request and the
    * next: the slot's holder entry in Redis stays, its lease renewed. Only while no AIMD cut is in force and
    * without a requests-per-minute budget (a handover would spend no token), only to a waiter that found its
-   * run not halted within HANDOVER_FRESH_MS (the halt check happens in Redis), and at most HANDOVER_MAX
+   * run not halted within HANDOVER_FRESH_MS (the halt check happens in Redis) and after any halt of its run
+   * another waiter of this process has seen since (sawHalt), and at most HANDOVER_MAX
    * times in a row, so that waiters of other processes get their turn.
    */
   release(scope: string, holder: string, outcome: ReleaseOutcome, limits: Limits): Promise<number> {
@@ -413,7 +431,10 @@ export class Limiter {
     const waiters = this.waiting.get(scope);
     if (slot && outcome === 'ok' && limits.requestsPerMinute === null && this.fullWindow.get(scope) && slot.handovers < HANDOVER_MAX) {
       const now = Date.now();
-      const w = oldest(waiters, (x) => now - x.checkedAt <= HANDOVER_FRESH_MS && sameLimits(x.limits, limits));
+      const w = oldest(
+        waiters,
+        (x) => now - x.checkedAt <= HANDOVER_FRESH_MS && x.checkedAt > (this.haltSeen.get(x.haltKey) ?? -Infinity) && sameLimits(x.limits, limits),
+      );
       if (w) {
         // the lease is renewed (a Redis call, off the waiter's path) once half of it has gone
         const renew = now - slot.leasedAt > w.limits.leaseMs / 2;

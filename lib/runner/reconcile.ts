@@ -1,4 +1,4 @@
-import { activeRunIds, completeRunIfDone, pendingTrialCount } from '../db/runs';
+import { activeRunIds, completeRunIfDone, pendingBatchCount } from '../db/runs';
 import { openTrialJobs } from '../queue/enqueue';
 import { stalePrecheckRunIds } from '../db/prechecks';
 import { log } from '../log';
@@ -32,11 +32,12 @@ function takeOverPrechecks(ids: string[]): number {
 
 /**
  * PostgreSQL is the source of truth: a run left prechecking by a dead process finishes its pre-checks, and
- * every trial of a running run that is not final gets its job back
+ * every batch of a running run with a trial that is not final gets its job back
  * (same job id, so live jobs are untouched). Rebuilds the queue after Redis lost its data.
  *
  * Re-adding is cheap per job but not free, so a periodic pass re-adds only when the queue holds fewer
- * open jobs than PostgreSQL has pending trials (Redis lost data, or jobs of a paused run were dropped);
+ * open jobs than PostgreSQL has batches with pending trials (Redis lost data, or a job ended with a trial
+ * of its batch left pending: dropped while its run was paused, or failed while PostgreSQL was down);
  * `force` (worker start, resume) always re-adds.
  */
 export async function reconcile(opts: { force?: boolean } = {}): Promise<{ runs: number; pending: number; completed: number; prechecks: number }> {
@@ -50,7 +51,7 @@ export async function reconcile(opts: { force?: boolean } = {}): Promise<{ runs:
   }
   if (live.length === 0) return { runs: ids.length, pending: 0, completed, prechecks };
   if (!opts.force) {
-    const [pendingCount, jobs] = await Promise.all([pendingTrialCount(live), openTrialJobs()]);
+    const [pendingCount, jobs] = await Promise.all([pendingBatchCount(live), openTrialJobs()]);
     if (jobs >= pendingCount) return { runs: ids.length, pending: 0, completed, prechecks };
   }
   let pending = 0;

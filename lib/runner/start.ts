@@ -9,12 +9,13 @@ import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
-import { insertTrials, pendingTrialIds, unsentTrialCount } from '../db/trials';
+import { insertTrials, pendingBatches, unsentTrialCount } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
 import { baseUrlRefusal } from '../providers/descriptor';
 import { getProvider } from '../providers/registry';
 import { describeProviderFailure, destinationText } from '../providers/precheck';
 import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } from '../queue/enqueue';
+import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
 import { primeRunContext } from './context';
 import { retryDelayMs } from './retry';
 
@@ -32,7 +33,7 @@ export async function createRun(experimentId: string, settingsInput: RunSettings
     );
   const trials = expandTrials(exp.spec);
   const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: trials.length, groupId });
-  await insertTrials(run.id, trials);
+  await insertTrials(run.id, trials, TRIALS_PER_JOB);
   return run;
 }
 
@@ -154,7 +155,7 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
   if (!(await finishPrecheck(runId, owner))) return stopped(runId);
   primeRunContext(runId, exp.spec, run.settings); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
-  await enqueuePending(runId, { first: run.settings.concurrency, afterFirst: async (ids) => void (await firstChunkSent(ids)) });
+  await enqueuePending(runId, { first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB), afterFirst: async (jobs) => void (await firstChunkSent(jobs)) });
   return { ok: true };
 }
 
@@ -166,8 +167,10 @@ const SENT_POLL_MS = 5;
  * hundred milliseconds; the first requests would wait behind it, and the run would reach its concurrency
  * that much later. Once they are out, the rest is added while they are answered.
  */
-export async function firstChunkSent(trialIds: string[]): Promise<'sent' | 'timeout'> {
-  await pickedUp(trialIds.at(-1)!);
+export async function firstChunkSent(jobs: TrialJob[]): Promise<'sent' | 'timeout'> {
+  if (jobs.length === 0) return 'sent';
+  await pickedUp(jobs.at(-1)!);
+  const trialIds = jobs.flatMap((j) => j.trialIds);
   const until = Date.now() + FIRST_CHUNK_WAIT_MS;
   // a slot may be taken by another run of the same model: then not all are sent by the deadline, and the rest follows anyway
   for (;;) {
@@ -188,12 +191,12 @@ async function stopped(runId: string): Promise<StartResult> {
   return { ok: false, reason: `run is ${now?.status ?? 'missing'}` };
 }
 
-/** (Re-)add a job for every trial that is not final; BullMQ ignores ids that already have a job. */
+/** (Re-)add a job for every batch with a trial that is not final (BullMQ ignores ids that already have a job); returns how many. */
 export async function enqueuePending(runId: string, opts?: EnqueueOptions): Promise<number> {
-  const pending = await pendingTrialIds(runId);
+  const pending = await pendingBatches(runId);
   const now = Date.now();
   await enqueueTrials(
-    pending.map((p) => ({ trialId: p.id, runId, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })),
+    pending.map((p) => ({ runId, batch: p.batch, trialIds: p.trialIds, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })),
     opts,
   );
   return pending.length;

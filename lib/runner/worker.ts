@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { env } from '../env';
 import { log } from '../log';
-import { QUEUES, RunJob, TrialJob } from '../queue/contracts';
+import { QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { warmRunResults } from '../db/warm-results';
 import { completeRunIfDone } from '../db/runs';
 import { isDatabaseUnavailable } from '../db/client';
-import { warmUpTrialStatements } from '../db/trials';
-import { leaseMsFor, processTrial, type TrialWorkerOptions } from './trial';
+import { stillPending, warmUpTrialStatements } from '../db/trials';
+import { leaseMsFor, processTrial, type TrialOutcome, type TrialWorkerOptions } from './trial';
 import { startRun } from './start';
 import { reconcile } from './reconcile';
 import { Limiter } from '../queue/limiter';
@@ -26,6 +26,7 @@ export interface WorkerHandle {
 }
 
 export interface StartWorkerOptions {
+  /** Trials in hand at once (in jobs of TRIALS_PER_JOB). */
   concurrency?: number;
   reconcileEveryMs?: number;
   /** BullMQ lock: how soon a job of a dead worker is delivered again. */
@@ -42,7 +43,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const concurrency = opts.concurrency ?? env().TCLAB_WORKER_CONCURRENCY;
   const lockDuration = opts.lockDurationMs ?? env().TCLAB_LOCK_MS;
   const touched = new Set<string>();
-  /** Trial jobs of each run in hand; when a run's count drops to zero its completion is checked at once. */
+  /** Jobs of each run in hand; when a run's count drops to zero its completion is checked at once. */
   const active = new Map<string, number>();
   const limiter = new Limiter();
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
@@ -56,41 +57,56 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     maxStalledCount: 1000,
   };
 
+  // A job delivers a batch of a run's trials: whichever of them are pending now go through processTrial side
+  // by side (each claimed, gated and recorded as it would be alone). If any of them is to be retried, the job
+  // comes back when the earliest is due (same job id) and takes what is pending then.
   const processTrialJob = async (job: Job<TrialJob>, token?: string) => {
-    const data = TrialJob.parse(job.data);
-    active.set(data.runId, (active.get(data.runId) ?? 0) + 1);
-    let out: Awaited<ReturnType<typeof processTrial>>;
+    const { runId, trialIds: carried } = TrialJob.parse(job.data);
+    const trialIds = await stillPending(carried);
+    active.set(runId, (active.get(runId) ?? 0) + 1);
+    let outs: PromiseSettledResult<TrialOutcome>[];
     try {
-      out = await processTrial(data, { owner: id, ...hooks });
+      outs = await Promise.allSettled(trialIds.map((trialId) => processTrial({ trialId, runId }, { owner: id, ...hooks })));
     } finally {
-      const left = (active.get(data.runId) ?? 1) - 1;
-      if (left > 0) active.set(data.runId, left);
+      const left = (active.get(runId) ?? 1) - 1;
+      if (left > 0) active.set(runId, left);
       else {
         // this worker has nothing more of the run in hand: it may have just recorded the run's last trial
-        active.delete(data.runId);
-        checkDone(data.runId);
+        active.delete(runId);
+        checkDone(runId);
       }
     }
-    touched.add(data.runId);
-    if (out.kind === 'retry') {
-      // Keep the same job (same id) and deliver it again when the trial is due.
-      await job.moveToDelayed(Math.max(out.atMs, Date.now() + 1), token);
+    touched.add(runId);
+    const kinds: Partial<Record<TrialOutcome['kind'], number>> = {};
+    let retryAt = Infinity;
+    for (const [i, o] of outs.entries()) {
+      if (o.status === 'rejected') continue;
+      const out = o.value;
+      kinds[out.kind] = (kinds[out.kind] ?? 0) + 1;
+      if (out.kind === 'retry') retryAt = Math.min(retryAt, out.atMs);
+      if (out.kind === 'dropped') log('debug', 'trial dropped', { trialId: trialIds[i], reason: out.reason });
+      if (out.kind === 'stopped') log('warn', 'run stopped', { runId, reason: out.reason });
+    }
+    // a trial that threw (PostgreSQL down, say) fails the job: reconcile gives its batch a job again
+    const failed = outs.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (retryAt < Infinity) {
+      await job.moveToDelayed(Math.max(retryAt, Date.now() + 1), token);
       throw new DelayedError();
     }
-    if (out.kind === 'dropped') log('debug', 'job dropped', { trialId: data.trialId, reason: out.reason });
-    if (out.kind === 'stopped') log('warn', 'run stopped', { runId: data.runId, reason: out.reason });
-    return out.kind;
+    return kinds;
   };
   // A BullMQ worker fetches its jobs one round trip at a time and starts them only when it has fetched as
   // many as it may run (or found the queue empty): several fetch loops fill a wide worker several times
   // faster, e.g. when a run starts.
-  const loops = Math.max(1, Math.min(FETCH_LOOPS, Math.floor(concurrency / 16)));
+  const jobs = Math.max(1, Math.ceil(concurrency / TRIALS_PER_JOB));
+  const loops = Math.max(1, Math.min(FETCH_LOOPS, Math.floor(jobs / 16)));
   const trialWorkers = Array.from(
     { length: loops },
     (_, i) =>
       new Worker<TrialJob>(QUEUES.trials, processTrialJob, {
         ...common,
-        concurrency: Math.floor(concurrency / loops) + (i < concurrency % loops ? 1 : 0),
+        concurrency: Math.floor(jobs / loops) + (i < jobs % loops ? 1 : 0),
         removeOnComplete: { count: 0 },
         removeOnFail: { count: 0 },
       }),
