@@ -233,7 +233,7 @@ describe('the start of a run', () => {
     expandTrials(spec).forEach((t, i) => expect(byKey.get(t.trialKey)).toBe(Math.floor(i / TRIALS_PER_JOB)));
   });
 
-  it('says which batches need a job, with the trials a job carries: not those final or held, and when a batch whose trials all wait is due', async () => {
+  it('says which batches need a job and the trials it carries: none whose trials are all final or held; when one whose trials all wait is due', async () => {
     const { batch, trials } = await freshBatch();
     const has = async () => (await pendingBatches(runId)).find((p) => p.batch === batch);
     expect(await has()).toEqual({ batch, trialIds: trials, notBefore: null });
@@ -247,7 +247,8 @@ describe('the start of a run', () => {
     expect(await has()).toBeUndefined(); // all held under live leases
     expect((await pendingBatches(runId)).flatMap((p) => p.trialIds)).not.toContain(trials[0]);
     await unclaimTrial(held[0]);
-    expect(await has()).toEqual({ batch, trialIds: [trials[0]], notBefore: null }); // what a job added now carries
+    // one claimable again: the batch needs a job, which carries the held trials too (taken over if their holder dies)
+    expect(await has()).toEqual({ batch, trialIds: trials, notBefore: null });
     await Promise.all(held.slice(1).map((c) => unclaimTrial(c)));
     expect(await stillPending([...trials, ids[0]])).toEqual(trials); // ids[0] was recorded by an earlier test
   });

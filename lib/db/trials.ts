@@ -504,18 +504,21 @@ export function recordTransportError(t: Holder, result: ProviderResult, next: Af
 }
 
 /**
- * The batches of a run that have a trial not final and not held under a live lease, i.e. that may need a job
- * (start, resume, reconcile), with those trials; `notBefore` is set when every one of them waits for a retry
- * (the earliest).
+ * The batches of a run that may need a job (start, resume, reconcile): those with a trial that can be claimed
+ * now or later (queued, or running under an expired lease). A job carries every trial of its batch that is not
+ * final, held ones too: a holder that dies leaves its trials to this job once their leases end. `notBefore` is
+ * set when every claimable trial waits for a retry (the earliest).
  */
 export async function pendingBatches(runId: string): Promise<{ batch: number; trialIds: string[]; notBefore: Date | null }[]> {
   const r = await pool().query<{ batch: number; ids: string[]; not_before: Date | null }>(
-    `SELECT batch, array_agg(id ORDER BY id) AS ids,
-            CASE WHEN bool_and(not_before IS NOT NULL AND not_before > now()) THEN min(not_before) END AS not_before
-       FROM trials
-      WHERE run_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
-      GROUP BY batch ORDER BY batch`,
-    [runId],
+    `WITH p AS (
+       SELECT batch, id, not_before, (status = 'queued' OR lease_expires_at < now()) AS claimable
+         FROM trials WHERE run_id = $1 AND status = ANY($2::text[]))
+     SELECT batch, array_agg(id ORDER BY id) AS ids,
+            CASE WHEN bool_and(not_before IS NOT NULL AND not_before > now()) FILTER (WHERE claimable)
+                 THEN min(not_before) FILTER (WHERE claimable) END AS not_before
+       FROM p GROUP BY batch HAVING bool_or(claimable) ORDER BY batch`,
+    [runId, PENDING_TRIAL_STATUSES],
   );
   return r.rows.map((x) => ({ batch: x.batch, trialIds: x.ids, notBefore: x.not_before }));
 }
