@@ -161,7 +161,7 @@ try {
     const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
     // BENCH_WORKER_ARGS: more node options for the worker (e.g. to try a V8 flag)
     prof.push(...(process.env.BENCH_WORKER_ARGS ?? '').split(' ').filter(Boolean));
-    // twice C in jobs (as the default 128 is for runs of 64): half hold slots, half are being claimed,
+    // twice C trials in hand (as the default 128 is for runs of 64): half hold slots, half are being claimed,
     // recorded or wait ready for the next free slot
     // BENCH_WORKERS=k: k worker processes share the run (default 1); their CPU and peak RSS are summed / maxed
     const workers = Array.from({ length: Math.max(1, Number(process.env.BENCH_WORKERS ?? 1)) }, () =>
@@ -221,15 +221,16 @@ try {
     const own = process.cpuUsage(own0);
     const wallMs = Math.round(t1 - t0);
     const w1 = workerCpu();
+    const workerMs = w1.user + w1.sys - cpu0.worker;
     const pg1 = await backendCpu();
     const perTrial = (ms: number) => +(ms / n).toFixed(3);
     const cpuMsPerTrial = {
-      worker: perTrial(w1.user + w1.sys - cpu0.worker),
+      worker: perTrial(workerMs),
       postgres: perTrial([...pg1].reduce((s, [pid, ms]) => s + ms - (cpu0.pg.get(pid) ?? 0), 0)),
       redis: perTrial(redisPids.reduce((s, p) => s + cpuMs(p), 0) - cpu0.redis),
     };
     // the kernel's share of the worker's CPU (system time: sockets, timers, memory)
-    const workerSysShare = +((w1.sys - w0.sys) / (w1.user + w1.sys - cpu0.worker)).toFixed(2);
+    const workerSysShare = +((w1.sys - w0.sys) / workerMs).toFixed(2);
     const load = server.load();
     clearInterval(sampler);
     await Promise.all(workers.map((w) => w.kill('SIGTERM')));

@@ -64,17 +64,13 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     const { runId, trialIds: carried } = TrialJob.parse(job.data);
     const trialIds = await stillPending(carried);
     active.set(runId, (active.get(runId) ?? 0) + 1);
-    let outs: PromiseSettledResult<TrialOutcome>[];
-    try {
-      outs = await Promise.allSettled(trialIds.map((trialId) => processTrial({ trialId, runId }, { owner: id, ...hooks })));
-    } finally {
-      const left = (active.get(runId) ?? 1) - 1;
-      if (left > 0) active.set(runId, left);
-      else {
-        // this worker has nothing more of the run in hand: it may have just recorded the run's last trial
-        active.delete(runId);
-        checkDone(runId);
-      }
+    const outs = await Promise.allSettled(trialIds.map((trialId) => processTrial({ trialId, runId }, { owner: id, ...hooks })));
+    const left = (active.get(runId) ?? 1) - 1;
+    if (left > 0) active.set(runId, left);
+    else {
+      // this worker has nothing more of the run in hand: it may have just recorded the run's last trial
+      active.delete(runId);
+      checkDone(runId);
     }
     touched.add(runId);
     const kinds: Partial<Record<TrialOutcome['kind'], number>> = {};
