@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands';
 import { SpecError } from '../lib/schema/common';
 import { env } from '../lib/env';
-import { err, out, setExitCode, withSink, type Sink } from './output';
+import { err, out, processSink, setExitCode, withSink, type Sink } from './output';
 import { UsageError } from './errors';
 
 // The CLI's one entry: `tclab.ts` calls it with the process's arguments; tests call it in-process with a
@@ -52,6 +52,5 @@ export async function runTclab(argv: readonly string[], sink?: Sink): Promise<nu
       setExitCode(report(e));
     }
   };
-  if (sink) return withSink(sink, go);
-  return withSink({ out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s), tty: Boolean(process.stderr.isTTY) }, go);
+  return withSink(sink ?? processSink(), go);
 }

@@ -16,15 +16,55 @@ export interface Sink {
   tty?: boolean;
 }
 
-const processSink: Sink = {
-  out: (s) => void process.stdout.write(s),
-  err: (s) => void process.stderr.write(s),
-  get tty() {
-    return Boolean(process.stderr.isTTY);
-  },
-};
+/** Readers that went away (`tclab … | head`): what is still printed to them is dropped, quietly. */
+const gone = new WeakSet<NodeJS.WriteStream>();
 
-let sink: Sink = processSink;
+function write(stream: NodeJS.WriteStream, s: string): void {
+  if (!gone.has(stream) && !stream.destroyed) stream.write(s);
+}
+
+/**
+ * The process's stdout and stderr as the CLI's sink. A reader that goes away (EPIPE) ends nothing: the command
+ * runs to its end and exits with its own code, printing no more to that stream.
+ */
+export function processSink(): Sink {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      gone.add(stream);
+    });
+  }
+  return {
+    out: (s) => write(process.stdout, s),
+    err: (s) => write(process.stderr, s),
+    get tty() {
+      return Boolean(process.stderr.isTTY);
+    },
+  };
+}
+
+/** Resolves once everything written to `stream` so far has been handed to the OS (a pipe drains at its reader's pace). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (gone.has(stream) || stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    // written in order: this empty write's callback runs after every earlier write reached the OS (or failed)
+    stream.write('', () => resolve());
+  });
+}
+
+/**
+ * End the process with `code` once stdout and stderr are drained. Exiting at once would drop what a pipe has
+ * not taken yet (`tclab … --json | jq` received 64 KiB of a longer document); waiting for the event loop to
+ * empty instead could wait on a handle a library left open, so the process ends here, after the drain.
+ */
+export async function exitWhenDrained(code: number): Promise<never> {
+  process.exitCode = code;
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
+}
+
+let sink: Sink = { out: (s) => write(process.stdout, s), err: (s) => write(process.stderr, s) };
 let exitCode = 0;
 
 /** Print to stdout (the command's result), escaped. */

@@ -4,6 +4,7 @@ import { listUsers } from '../../lib/db/users';
 import { isRole, ROLES } from '../../lib/auth/roles';
 import { recordAudit } from '../../lib/db/audit';
 import { UsageError } from '../errors';
+import { out } from '../output';
 import { cliActor, shutdown } from './shared';
 
 // Runs on the server's own machine with its database credentials: whoever can run it administers the app.
@@ -28,8 +29,8 @@ export function register(program: Command): void {
       try {
         const u = await addAccount({ email, role: opts.role, name: opts.name, password });
         await recordAudit(cliActor(), 'user.added', {}, { email: u.email, role: u.role });
-        process.stdout.write(`added ${u.email} (${u.role})\n`);
-        if (generated) process.stdout.write(`password (shown once): ${generated}\n`);
+        out(`added ${u.email} (${u.role})\n`);
+        if (generated) out(`password (shown once): ${generated}\n`);
       } finally {
         await shutdown();
       }
@@ -41,9 +42,8 @@ export function register(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       try {
         const users = await listUsers();
-        if (opts.json)
-          process.stdout.write(JSON.stringify(users.map((u) => ({ email: u.email, name: u.name, role: u.role, createdAt: u.createdAt.toISOString() }))) + '\n');
-        else for (const u of users) process.stdout.write(`${u.email}\t${u.role}\t${u.createdAt.toISOString()}\n`);
+        if (opts.json) out(JSON.stringify(users.map((u) => ({ email: u.email, name: u.name, role: u.role, createdAt: u.createdAt.toISOString() }))) + '\n');
+        else for (const u of users) out(`${u.email}\t${u.role}\t${u.createdAt.toISOString()}\n`);
       } finally {
         await shutdown();
       }
@@ -55,7 +55,7 @@ export function register(program: Command): void {
       try {
         const r = await changeRole({ email, role });
         if (r.from !== r.to) await recordAudit(cliActor(), 'user.role_changed', {}, { email: r.email, from: r.from, to: r.to });
-        process.stdout.write(`${r.email}: ${r.from} → ${r.to}\n`);
+        out(`${r.email}: ${r.from} → ${r.to}\n`);
       } finally {
         await shutdown();
       }
