@@ -12,9 +12,12 @@ const ROOM = {
     { regex: '^(@prisma/|prisma$|pg$|pg-)', message: 'Only lib/db talks to PostgreSQL (Prisma, pg): call a lib/db function.' },
     { regex: '(^|/)generated/prisma(/|$)', message: 'Only lib/db imports the Prisma client.' },
   ],
-  db: [{ regex: '(^@/lib/|^(\\.\\./)+(lib/)?)db(/|$)', message: 'Not lib/db here: the pure core and components are given their data (README: Checks).' }],
+  db: [{ regex: '(^@/lib/|^(\\.\\./)+(lib/)?)db(/|$)', message: 'Not lib/db here: the pure core and components are given their data (docs/development.md).' }],
   providers: [
-    { regex: '(^@/lib/|^(\\.\\./)+(lib/)?)providers(/|$)', message: 'Not lib/providers here: the pure core and components never talk to a provider (README: Checks).' },
+    {
+      regex: '(^@/lib/|^(\\.\\./)+(lib/)?)providers(/|$)',
+      message: 'Not lib/providers here: the pure core and components never talk to a provider (docs/development.md).',
+    },
     { regex: '^(openai|@google/genai|@anthropic-ai/sdk)(/|$)', message: 'Only lib/providers talks to a vendor SDK.' },
   ],
   queue: [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web app: `next start` on loopback unless HOST says otherwise (README: exposing the app). The one place
+# The web app: `next start` on loopback unless HOST says otherwise (docs/access.md › Exposing the app). The one place
 # that picks the listening address: npm start, npm run serve and the end-to-end tests all come here.
 # Idle connections are kept 65 s (Node's default is 5 s): a client that reuses a pooled connection the server
 # is just closing gets ECONNRESET (seen once in the Playwright suite under load), and proxies in front expect

@@ -22,7 +22,7 @@ export function ciOptions(cmd: Command): Command {
   return cmd
     .option(
       '--gate <expr>',
-      'fail (exit 1) unless EXPR holds, e.g. "selection.treatment.unwanted_write == 0" (repeatable; see README › Gates)',
+      'fail (exit 1) unless EXPR holds, e.g. "selection.treatment.unwanted_write == 0" (repeatable; see docs/gates.md)',
       (v: string, acc: string[] = []) => [...acc, v],
     )
     .option('--junit <file>', 'write a JUnit XML report: one test case per trial, failures with their categories')

@@ -180,7 +180,7 @@ describe('SQL-side aggregation', () => {
   it('reports the reference study (simulated) with clustered intervals, the paired difference, both McNemar p and order consistency', async () => {
     const summary = await loadRunSummary(runId, spec);
     const [sel, int] = summary.studies;
-    // the simulated provider's published figures (README): selection 11/48 → 47/48, interpretation 12/28 → 28/28
+    // the simulated provider's figures (docs/providers.md): selection 11/48 → 47/48, interpretation 12/28 → 28/28
     expect([sel.total.baseline.pass, sel.total.baseline.n, sel.total.treatment.pass, sel.total.treatment.n]).toEqual([11, 48, 47, 48]);
     expect([int.total.baseline.pass, int.total.treatment.pass, int.total.treatment.n]).toEqual([12, 28, 28]);
     // six cases per scenario × locale: 24 clusters of two orders each; 23 df

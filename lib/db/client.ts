@@ -13,7 +13,7 @@ function handles(): Handles {
   const url = env().DATABASE_URL;
   const existing = globalForDb.__tclabDb;
   if (existing && existing.url === url) return existing;
-  // jit=off: PostgreSQL's JIT added up to 2 s to one grouped query over 100,000 trials (README › Results at scale)
+  // jit=off: PostgreSQL's JIT added up to 2 s to one grouped query over 100,000 trials (docs/benchmarks.md › Results at scale)
   const pool = new pg.Pool({ connectionString: url, max: env().TCLAB_DB_POOL, options: '-c jit=off' });
   pool.on('error', () => {}); // idle client errors (server restart) must not crash the process
   globalForDb.__tclabDb = { pool, url };

@@ -98,9 +98,8 @@ describe('nodeFetch', () => {
   });
 
   it('rejects with the abort reason when the signal fires (the SDKs call that a timeout)', async () => {
-    const t0 = Date.now();
+    // /slow never answers: only the signal can settle the request
     const error = await nodeFetch(`${base}/slow`, { signal: AbortSignal.timeout(100) }).catch((e: unknown) => e);
-    expect(Date.now() - t0).toBeLessThan(1000);
     expect((error as Error).name).toBe('TimeoutError');
     const aborted = new AbortController();
     aborted.abort();

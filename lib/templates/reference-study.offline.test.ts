@@ -1,187 +1,137 @@
 import { describe, expect, it } from 'vitest';
-import { buildRequest, expandTrials, type TrialSpec } from '../design/matrix';
+import { compareWithPublished, type CellComparison } from '../analysis/published';
+import { summarizeRun } from '../analysis/summary';
+import { buildRequest, expandTrials, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { simulatedProvider } from '../providers/simulated';
-import type { ProviderResult } from '../schema/request';
-import { observed } from '../testing/provider-fixtures';
-import { checksFor, type ExperimentSpec, type Study } from '../schema/experiment';
-import type { Observation } from '../schema/observation';
+import { checksFor } from '../schema/experiment';
 import { RunSettings } from '../schema/run';
-import { PUBLISHED_REFERENCE } from './reference-study/published';
+import type { TrialOutcome } from '../schema/table1';
+import { trialStatusOf } from '../schema/verdict';
+import { scoreTrial, trialCategories } from '../scoring/score';
+import { observed } from '../testing/provider-fixtures';
+import { REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 import { referenceStudy } from './reference-study';
 
-// End to end, pure: every formal request of the reference study is built with buildRequest, answered by
-// the simulated provider and scored by a tiny local comparison (decision / tool / call count / label only;
-// the full scorer lives in lib/scoring). Prints Table 1 as the simulator produces it, beside the published one.
+// End to end, pure: every formal request of the reference study is built as the runner builds it, answered by
+// the simulated provider, scored by the product's scorer (lib/scoring scoreTrial) and summarised by the
+// product's Table 1 (lib/analysis summarizeRun), then compared cell by cell with the published Table 1 of
+// seed 000 (lib/analysis compareWithPublished, DESIGN §5). Nothing here decides a pass or counts a cell.
+// The simulator is a heuristic, not the published model: the figures below are what it gives, and the
+// cells where it reproduces the published figure are named.
 
 const settings = RunSettings.parse({});
+const spec = referenceStudy();
 
-interface Scored {
-  trial: TrialSpec;
-  pass: boolean;
-  /** selection: the decision the case card expects. */
-  expectedDecision: string | null;
-  /** The expected decision was not a write, and the first call named a write tool. */
-  unwantedWrite: boolean;
-  /** Expected-argument check, informational (null: the case has none). */
-  argumentsMatch: boolean | null;
-}
-
-function sameValue(expected: unknown, observed: unknown): boolean {
-  if (Array.isArray(expected)) return expected.some((e) => sameValue(e, observed));
-  if (typeof expected === 'string' && typeof observed === 'string') return expected.normalize('NFC').trim() === observed.normalize('NFC').trim();
-  return expected === observed;
-}
-
-function score(spec: ExperimentSpec, study: Study, trial: TrialSpec, obs: Observation): Scored {
-  const kase = study.cases.find((c) => c.id === trial.caseId)!;
-  const defs = study.conditions.find((c) => c.id === trial.condition)!.tools[trial.scenario][trial.locale];
-  const effects = spec.scenarios.find((s) => s.id === trial.scenario)!.tools;
-  const call = obs.toolCalls[0];
-  const toolId = call ? defs.find((d) => d.name === call.name)?.tool : undefined;
-  const decision = call ? effects.find((t) => t.id === toolId)?.effect : obs.marker?.toLowerCase();
-  let pass = true;
-  let unwantedWrite = false;
-  let expectedDecision: string | null = null;
-  let argumentsMatch: boolean | null = null;
-  for (const check of checksFor(kase, trial.condition)) {
-    const exp = check.expected;
-    if (check.id === 'tool-choice') {
-      pass &&= decision === exp.decision;
-      if (exp.tool !== undefined) pass &&= toolId === exp.tool;
-      if (exp.call_count !== undefined) pass &&= obs.toolCalls.length === exp.call_count;
-      expectedDecision = exp.decision ?? null;
-      unwantedWrite = exp.decision !== 'write' && decision === 'write';
-    } else if (check.id === 'result') {
-      pass &&= obs.label === exp.label;
-    } else if (check.id === 'arguments' && exp.arguments) {
-      const want = exp.arguments;
-      const got = call?.arguments ?? {};
-      argumentsMatch = Object.keys(got).every((k) => k in want) && Object.entries(want).every(([k, v]) => k in got && sameValue(v, got[k]));
-    }
+async function runAll() {
+  const effects = new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))]));
+  const results = [];
+  const outcomes: TrialOutcome[] = [];
+  for (const [i, t] of expandTrials(spec).entries()) {
+    const { study, kase } = findStudyCase(spec, t.study, t.caseId);
+    const condition = study.conditions.find((c) => c.id === t.condition)!;
+    const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
+    const sent = t.order.map((name) => defs.find((d) => d.name === name)!);
+    const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: sent.map((d) => d.tool) });
+    const result = await simulatedProvider.send(request, { settings });
+    results.push(result);
+    const { verdicts } = scoreTrial({
+      checks: checksFor(kase, t.condition),
+      observation: observed(result),
+      attemptN: 1,
+      tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: effects.get(t.scenario)!.get(d.tool)!, parameters: d.parameters })),
+      markers: study.protocol.markers,
+      labels: study.protocol.labels,
+      task: kase.task,
+    });
+    outcomes.push({
+      id: `t${i}`,
+      study: t.study,
+      scenario: t.scenario,
+      locale: t.locale,
+      caseId: t.caseId,
+      condition: t.condition,
+      orderIndex: t.orderIndex,
+      replicate: t.replicate,
+      pairKey: t.pairKey,
+      status: trialStatusOf(verdicts),
+      categories: trialCategories(verdicts),
+    });
   }
-  return { trial, pass, expectedDecision, unwantedWrite, argumentsMatch };
+  return { results, outcomes };
 }
 
-async function runAll(spec: ExperimentSpec): Promise<{ scored: Scored[]; results: ProviderResult[] }> {
-  const trials = expandTrials(spec);
-  const results = await Promise.all(
-    trials.map((t) => simulatedProvider.send(buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder }), { settings })),
-  );
-  const scored = trials.map((t, i) =>
-    score(
-      spec,
-      spec.studies.find((s) => s.id === t.study)!,
-      t,
-      observed(results[i]),
-    ),
-  );
-  return { scored, results };
-}
+const fmt = (c: CellComparison) => `${c.ours ? `${c.ours.pass}/${c.ours.n}` : '—'} (published ${c.published ? `${c.published.pass}/${c.published.n}` : '—'})`;
 
-const count = (xs: Scored[], f: (s: Scored) => boolean) => xs.filter(f).length;
-
-describe('reference study through the simulated provider (end to end, pure)', async () => {
-  const spec = referenceStudy();
-  const { scored, results } = await runAll(spec);
-
-  const table = spec.studies.map((study) => {
-    const base = study.conditions.find((c) => c.baseline)!.id;
-    const treat = study.conditions.find((c) => !c.baseline)!.id;
-    const mine = scored.filter((s) => s.trial.study === study.id);
-    const rows = spec.scenarios.flatMap((sc) =>
-      [...spec.locales].reverse().map((locale) => {
-        const cell = (condition: string) => {
-          const xs = mine.filter((s) => s.trial.scenario === sc.id && s.trial.locale === locale && s.trial.condition === condition);
-          return { pass: count(xs, (s) => s.pass), n: xs.length };
-        };
-        return { scenario: sc.id, locale, baseline: cell(base), treatment: cell(treat) };
-      }),
-    );
-    const pairs = { improved: 0, same: 0, regressed: 0 };
-    for (const t of mine.filter((s) => s.trial.condition === treat)) {
-      const b = mine.find((s) => s.trial.pairKey === t.trial.pairKey && s.trial.condition === base)!;
-      if (b.pass === t.pass) pairs.same++;
-      else if (t.pass) pairs.improved++;
-      else pairs.regressed++;
-    }
-    const side = (condition: string) => mine.filter((s) => s.trial.condition === condition);
-    const writesOf = (condition: string) => {
-      const noWrite = side(condition).filter((s) => s.expectedDecision !== null && s.expectedDecision !== 'write');
-      return { count: count(noWrite, (s) => s.unwantedWrite), n: noWrite.length };
-    };
-    const argsOf = (condition: string) => {
-      const xs = side(condition).filter((s) => s.argumentsMatch !== null);
-      return { match: count(xs, (s) => s.argumentsMatch === true), n: xs.length };
-    };
-    return {
-      study: study.id,
-      base,
-      treat,
-      rows,
-      pairs,
-      unwantedWrites: { baseline: writesOf(base), treatment: writesOf(treat) },
-      args: { baseline: argsOf(base), treatment: argsOf(treat) },
-    };
-  });
+describe('reference study through the simulated provider, the scorer and Table 1 (end to end, pure)', async () => {
+  const { results, outcomes } = await runAll();
+  const summary = summarizeRun(spec, outcomes);
+  const comparison = compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED);
+  const study = (id: string) => comparison.studies.find((s) => s.study === id)!;
+  /** Each row as `scenario/locale: baseline → treatment (published …)`, in Table 1's order. */
+  const rowsOf = (id: string) => study(id).rows.map((r) => `${r.scenario}/${r.locale}: ${fmt(r.baseline)} → ${fmt(r.treatment)}`);
 
   it('answers all 152 formal requests with an observation and no transport error', () => {
     expect(results).toHaveLength(152);
     for (const r of results) expect(r).toMatchObject({ outcome: 'ok', httpStatus: null, observation: expect.any(Object) });
+    expect(outcomes.every((o) => o.status === 'passed' || o.status === 'failed')).toBe(true);
   });
 
-  it('prints Table 1 as simulated, beside the published reference', () => {
-    const fmt = (c: { pass: number; n: number }) => `${c.pass}/${c.n}`;
-    const lines = ['', 'Reference study — SIMULATED provider (a heuristic, not a language model) vs published (seed 000):'];
-    for (const s of table) {
-      const published = PUBLISHED_REFERENCE.studies[s.study as 'selection' | 'interpretation'];
-      lines.push(`  ${s.study}: ${s.base} → ${s.treat}`);
-      for (const r of s.rows) {
-        const p = published.rows.find((x) => x.scenario === r.scenario && x.locale === r.locale)!;
-        lines.push(
-          `    ${`${r.scenario}/${r.locale}`.padEnd(18)} simulated ${fmt(r.baseline).padStart(5)} → ${fmt(r.treatment).padEnd(5)}   published ${fmt(p.baseline).padStart(5)} → ${fmt(p.treatment)}`,
-        );
-      }
-      const total = (k: 'baseline' | 'treatment') => ({ pass: s.rows.reduce((a, r) => a + r[k].pass, 0), n: s.rows.reduce((a, r) => a + r[k].n, 0) });
-      lines.push(
-        `    ${'total'.padEnd(18)} simulated ${fmt(total('baseline')).padStart(5)} → ${fmt(total('treatment')).padEnd(5)}   published ${fmt(published.total.baseline).padStart(5)} → ${fmt(published.total.treatment)}`,
-      );
-      lines.push(
-        `    pairs improved/same/regressed: simulated ${s.pairs.improved}/${s.pairs.same}/${s.pairs.regressed}${published.pairs ? `   published ${published.pairs.improved}/${published.pairs.same}/${published.pairs.regressed}` : ''}`,
-      );
-      if (s.study === 'selection') {
-        const w = s.unwantedWrites;
-        const pw = PUBLISHED_REFERENCE.unwantedWrites;
-        lines.push(
-          `    unwanted writes: simulated ${w.baseline.count}/${w.baseline.n} → ${w.treatment.count}/${w.treatment.n}   published ${pw.baseline.count}/${pw.baseline.n} → ${pw.treatment.count}/${pw.treatment.n}`,
-        );
-        lines.push(
-          `    (informational) expected arguments matched on read/write trials: ${s.args.baseline.match}/${s.args.baseline.n} → ${s.args.treatment.match}/${s.args.treatment.n}`,
-        );
+  it('sets every cell of Table 1 beside its published figure', () => {
+    console.log(
+      [
+        '',
+        `Reference study — SIMULATED provider (a heuristic, not a language model) vs ${comparison.source}:`,
+        ...comparison.studies.flatMap((s) => [`  ${s.study}`, ...rowsOf(s.study).map((r) => `    ${r}`)]),
+      ].join('\n'),
+    );
+    expect(comparison.studies.map((s) => s.study)).toEqual(['selection', 'interpretation']);
+    for (const s of comparison.studies) {
+      expect(s.rows).toHaveLength(4);
+      for (const cell of [...s.rows.flatMap((r) => [r.baseline, r.treatment]), s.total.baseline, s.total.treatment]) {
+        expect(cell.ours, s.study).not.toBeNull();
+        expect(cell.published, s.study).not.toBeNull();
+        expect(cell.equal).toBe(cell.ours!.pass === cell.published!.pass && cell.ours!.n === cell.published!.n);
       }
     }
-    console.log(lines.join('\n'));
-    expect(table).toHaveLength(2);
   });
 
-  it('shows the published direction for selection: clear beats overlapping in every row, no unwanted write when clear', () => {
-    const sel = table.find((s) => s.study === 'selection')!;
-    for (const r of sel.rows) {
-      expect(r.baseline.n).toBe(12);
-      expect(r.treatment.pass, `${r.scenario}/${r.locale}`).toBeGreaterThan(r.baseline.pass);
-    }
-    expect(sel.pairs.improved).toBeGreaterThan(sel.pairs.regressed);
-    expect(sel.unwantedWrites.baseline.n).toBe(32);
-    expect(sel.unwantedWrites.baseline.count).toBeGreaterThan(0);
-    expect(sel.unwantedWrites.treatment).toEqual({ count: 0, n: 32 });
+  it('selection: the simulator gives 11/48 → 47/48 against the published 28/48 → 46/48, and no unwanted write when clear', () => {
+    const sel = study('selection');
+    expect(rowsOf('selection')).toEqual([
+      'restaurant/en: 3/12 (published 8/12) → 12/12 (published 12/12)',
+      'restaurant/zh-TW: 4/12 (published 8/12) → 11/12 (published 11/12)',
+      'invoice/en: 2/12 (published 6/12) → 12/12 (published 12/12)',
+      'invoice/zh-TW: 2/12 (published 6/12) → 12/12 (published 11/12)',
+    ]);
+    expect([fmt(sel.total.baseline), fmt(sel.total.treatment)]).toEqual(['11/48 (published 28/48)', '47/48 (published 46/48)']);
+    // reproduced: the treatment cells of restaurant/en, restaurant/zh-TW and invoice/en; no baseline cell
+    expect(sel.rows.map((r) => [r.baseline.equal, r.treatment.equal])).toEqual([
+      [false, true],
+      [false, true],
+      [false, true],
+      [false, false],
+    ]);
+    expect([sel.total.baseline.equal, sel.total.treatment.equal]).toEqual([false, false]);
+    expect(sel.pairs).toEqual({ ours: { improved: 36, same: 12, regressed: 0 }, published: { improved: 20, same: 26, regressed: 2 }, equal: false });
+    // unwanted writes (a write tool where none was expected): published 12 → 0; the treatment's 0 is reproduced
+    expect(sel.categories.unwanted_write).toEqual({ baseline: { ours: 18, published: 12 }, treatment: { ours: 0, published: 0 } });
   });
 
-  it('shows the published direction for interpretation: 7/7 with code meanings, worse without', () => {
-    const int = table.find((s) => s.study === 'interpretation')!;
-    for (const r of int.rows) {
-      expect(r.treatment).toEqual({ pass: 7, n: 7 });
-      expect(r.baseline.pass).toBeLessThan(7);
-      expect(r.baseline.pass).toBeGreaterThanOrEqual(1); // the out-of-range code is an error in both
-    }
+  it('interpretation: the simulator reproduces every published cell, 3/7 → 7/7 in each row, 12/28 → 28/28 in all', () => {
+    const int = study('interpretation');
+    expect(rowsOf('interpretation')).toEqual([
+      'restaurant/en: 3/7 (published 3/7) → 7/7 (published 7/7)',
+      'restaurant/zh-TW: 3/7 (published 3/7) → 7/7 (published 7/7)',
+      'invoice/en: 3/7 (published 3/7) → 7/7 (published 7/7)',
+      'invoice/zh-TW: 3/7 (published 3/7) → 7/7 (published 7/7)',
+    ]);
+    for (const r of int.rows) expect([r.baseline.equal, r.treatment.equal]).toEqual([true, true]);
+    expect([int.total.baseline.equal, int.total.treatment.equal]).toEqual([true, true]);
+    expect([fmt(int.total.baseline), fmt(int.total.treatment)]).toEqual(['12/28 (published 12/28)', '28/28 (published 28/28)']);
+    // the source gives no pairs for interpretation: nothing to compare
+    expect(int.pairs.published).toBeNull();
+    expect(int.pairs.equal).toBeNull();
+    expect(int.pairs.ours).toEqual({ improved: 16, same: 12, regressed: 0 });
   });
 
   it('runs the pre-checks through the same path', async () => {
