@@ -10,7 +10,7 @@ import type { RunRow } from '../../lib/db/runs';
 import { formatTable1 } from '../../lib/analysis/format';
 import { ClusterBy, type RunSummary } from '../../lib/schema/table1';
 import { UsageError } from '../errors';
-import { checksCsvStream, runJsonStream, trialsCsvStream } from '../../lib/export/run';
+import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream } from '../../lib/export/run';
 import { err, out } from '../output';
 
 /** The command line acts for whoever runs it on the server's machine (it holds the database's credentials). */
@@ -44,12 +44,13 @@ export function clusterByOption(v: string | undefined): ClusterBy {
 /** `summary`: the run's Table 1 if already loaded (printSummary), so the JSON export does not compute it again. */
 export async function exportRun(
   runId: string,
-  files: { json?: string; csv?: string; checksCsv?: string },
+  files: { json?: string; csv?: string; checksCsv?: string; choicesCsv?: string },
   clusterBy: ClusterBy = 'case',
   summary?: RunSummary,
 ): Promise<void> {
   if (files.json) await pipeline(await runJsonStream(runId, clusterBy, summary), createWriteStream(files.json));
   if (files.csv) await pipeline(await trialsCsvStream(runId), createWriteStream(files.csv));
   if (files.checksCsv) await pipeline(await checksCsvStream(runId), createWriteStream(files.checksCsv));
+  if (files.choicesCsv) await pipeline(await choicesCsvStream(runId), createWriteStream(files.choicesCsv));
   for (const [what, f] of Object.entries(files)) if (f) err(`wrote ${what} → ${f}\n`);
 }

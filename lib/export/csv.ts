@@ -2,6 +2,7 @@ import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { trialCategories } from '../scoring/categories';
 import type { ExportAttempt, TrialExportRow } from '../schema/run-export';
+import type { Choice } from '../analysis/choices';
 
 export type { TrialExportRow } from '../schema/run-export';
 
@@ -52,12 +53,30 @@ export const CHECK_CSV_COLUMNS = [
   'reviewNote',
 ] as const;
 
+/** Columns of the choices CSV: one row per trial, what the model did (lib/analysis/choices.ts). */
+export const CHOICE_CSV_COLUMNS = [
+  'trialId',
+  'study',
+  'scenario',
+  'locale',
+  'caseId',
+  'condition',
+  'orderIndex',
+  'replicate',
+  'status',
+  'expected',
+  'expectedToolId',
+  'chosen',
+  'position',
+  'toolsSent',
+] as const;
+
 export interface CsvOptions {
   /** Prefix a UTF-8 byte-order mark (helps spreadsheet programs read zh-TW text). Default false. */
   bom?: boolean;
 }
 
-type Rows = AsyncIterable<TrialExportRow> | Iterable<TrialExportRow>;
+type Rows<R = TrialExportRow> = AsyncIterable<R> | Iterable<R>;
 type Cell = string | number | boolean | null | undefined;
 
 /**
@@ -128,6 +147,28 @@ export function checksCsv(rows: Rows, options: CsvOptions = {}): Readable {
   });
 }
 
+/** One CSV row per trial of what the model did, streamed like `trialsCsv`. */
+export function choicesCsv(rows: Rows<Choice>, options: CsvOptions = {}): Readable {
+  return toCsv(rows, CHOICE_CSV_COLUMNS, options, function* (c) {
+    yield [
+      c.trialId,
+      c.study,
+      c.scenario,
+      c.locale,
+      c.caseId,
+      c.condition,
+      c.orderIndex,
+      c.replicate,
+      c.status,
+      c.expected,
+      c.expectedToolId,
+      c.chosen,
+      c.position,
+      c.toolsSent,
+    ];
+  });
+}
+
 /**
  * OWASP CSV-injection rule: a cell whose first visible character is `=`, `+`, `-` or `@` — also behind any
  * leading whitespace or control characters, which spreadsheet programs skip (` =1`, `\n=1`, `\u0000=1`) —
@@ -159,7 +200,7 @@ function cellText(v: Cell): string {
   return neutralise(typeof v === 'string' ? v : String(v));
 }
 
-function toCsv(rows: Rows, columns: readonly string[], options: CsvOptions, toRecords: (row: TrialExportRow) => Iterable<Cell[]>): Readable {
+function toCsv<R>(rows: Rows<R>, columns: readonly string[], options: CsvOptions, toRecords: (row: R) => Iterable<Cell[]>): Readable {
   // csv-stringify quotes on its own only for the separator, quote and LF, not for a lone CR: quote_match
   // makes every such cell quoted explicitly.
   const out = stringify({ header: true, columns: [...columns], bom: options.bom ?? false, record_delimiter: 'unix', quoted_match: MUST_QUOTE });

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import type { ExperimentSpec } from '../schema/experiment';
 import { RUN_EXPORT_FORMAT } from '../schema/table1';
 import type { ExportAuditEntry, ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../schema/run-export';
+import type { ExportChoices } from '../schema/choices';
 
 export interface RunJsonParts {
   experiment: ExperimentSpec;
@@ -11,6 +12,8 @@ export interface RunJsonParts {
   /** Pulled one at a time, so a database cursor can feed 20k trials without holding them. */
   trials: AsyncIterable<TrialExportRow> | Iterable<TrialExportRow>;
   summary: ExportSummary;
+  /** What the model did (matrices and positions); omitted when not given. */
+  choices?: ExportChoices;
   /** Who did what to the run, when (attribution); none when omitted. */
   audit?: readonly ExportAuditEntry[];
 }
@@ -37,7 +40,8 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
     await w(`${first ? '' : ','}\n${JSON.stringify(trial)}`);
     first = false;
   }
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
+  const choices = parts.choices ? `"choices":${JSON.stringify(parts.choices)},\n` : '';
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
   if (options.end ?? true) await finish(out);
 }
 

@@ -26,7 +26,9 @@ import {
 import { junitXml } from './junit';
 import type { ClusterBy } from '../schema/table1';
 import { jsonMayHoldSecret, redactSecrets } from '../providers/secrets';
-import { checksCsv, trialsCsv } from './csv';
+import { checksCsv, choicesCsv, trialsCsv } from './csv';
+import { choiceResolver, choicesOf, choiceSummary, type Choice, type ChoiceRow } from '../analysis/choices';
+import { groupedChoiceRows, iterateChoiceRows } from '../db/choices';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
 import { runAudit } from '../db/audit';
@@ -56,7 +58,15 @@ function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
   };
 }
 
-export function toExportTrial(t: TrialRecord, clean = false): TrialExportRow {
+/** A stored trial as the choice views read it (lib/analysis/choices.ts). */
+function choiceRowOf(t: TrialRecord): ChoiceRow {
+  const o = t.observation;
+  return { ...t, trialId: t.id, tool: o?.toolCalls[0]?.name ?? null, marker: o?.marker ?? null, label: o?.label ?? null, answered: o !== null };
+}
+
+/** `choice`: resolves the trial's expected and chosen decision (exports that have the spec pass it). */
+export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: ChoiceRow) => Choice): TrialExportRow {
+  const c = choice?.(choiceRowOf(t));
   return {
     id: t.id,
     study: t.study,
@@ -89,11 +99,13 @@ export function toExportTrial(t: TrialRecord, clean = false): TrialExportRow {
     }),
     ...(t.turns.length > 0 && { turns: redact(t.turns, clean) as TrialExportRow['turns'] }),
     ...(t.details !== null && { fixture: redact(t.details, clean) }),
+    ...(c && { choice: { expected: c.expected, expectedToolId: c.expectedToolId, chosen: c.chosen, position: c.position } }),
   };
 }
 
-async function* exportTrials(runId: string, opts: { bodies?: boolean } = {}): AsyncGenerator<TrialExportRow> {
-  for await (const { record, text } of iterateTrialRecordsWithText(runId, 100, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text));
+async function* exportTrials(runId: string, opts: { bodies?: boolean; spec?: ExperimentSpec } = {}): AsyncGenerator<TrialExportRow> {
+  const choice = opts.spec ? choiceResolver(opts.spec) : undefined;
+  for await (const { record, text } of iterateTrialRecordsWithText(runId, 100, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text), choice);
 }
 
 export class RunNotFoundError extends Error {}
@@ -104,7 +116,12 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
   if (!run) throw new RunNotFoundError(`no run "${runId}"`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks, audit] = await Promise.all([known ?? loadRunSummary(runId, exp.spec, clusterBy), precheckAttempts(runId), runAudit(runId)]);
+  const [summary, prechecks, audit, grouped] = await Promise.all([
+    known ?? loadRunSummary(runId, exp.spec, clusterBy),
+    precheckAttempts(runId),
+    runAudit(runId),
+    groupedChoiceRows(runId),
+  ]);
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
@@ -122,8 +139,9 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
       simulated: run.provider === 'simulated',
     },
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
-    trials: exportTrials(runId),
+    trials: exportTrials(runId, { spec: exp.spec }),
     summary,
+    choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));
@@ -133,6 +151,18 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
 export async function trialsCsvStream(runId: string): Promise<Readable> {
   if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
   return trialsCsv(exportTrials(runId, { bodies: false }), { bom: false });
+}
+
+/** One CSV row per trial: what the model did (lib/analysis/choices.ts), streamed. */
+export async function choicesCsvStream(runId: string): Promise<Readable> {
+  const run = await getRun(runId);
+  const exp = run && (await getExperiment(run.experimentId));
+  if (!run || !exp) throw new RunNotFoundError(`no run "${runId}"`);
+  const resolve = choiceResolver(exp.spec);
+  async function* choices(): AsyncGenerator<Choice> {
+    for await (const r of iterateChoiceRows(runId)) yield resolve(r);
+  }
+  return choicesCsv(choices());
 }
 
 /** The run as JUnit XML (one test case per trial), for CI. */

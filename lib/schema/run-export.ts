@@ -6,6 +6,7 @@ import { Marker, ToolCall } from './observation';
 import { RunSettings, RunStatus, TransportErrorKind, TrialStatus } from './run';
 import { TccAxis } from './tcc';
 import { CheckStatus, Checkpoint, Evidence, FailureCategory } from './verdict';
+import { ExportChoices, ExportTrialChoice } from './choices';
 
 /**
  * The public JSON export of a run (`tclab.run/v1`), written by lib/export/json.ts. The names listed in
@@ -96,6 +97,8 @@ export const ExportTrial = z.object({
     .optional(),
   /** task trials: fixture_ref, principal, state before and after, the fixture log, the verified gate. */
   fixture: z.unknown().optional(),
+  /** What the model did: expected and chosen decision, the chosen tool's position in the order sent. */
+  choice: ExportTrialChoice.optional(),
 });
 /** One trial of the JSON export; also the row type of the CSV exports. */
 export type TrialExportRow = z.infer<typeof ExportTrial>;
@@ -140,6 +143,8 @@ export const RunExport = z.object({
   prechecks: z.array(ExportPrecheck),
   trials: z.array(ExportTrial),
   summary: ExportSummary,
+  /** What the model did, per study × condition: expected × chosen counts and the chosen tool's positions. */
+  choices: ExportChoices.optional(),
   audit: z.array(ExportAuditEntry),
 });
 export type RunExport = z.infer<typeof RunExport>;

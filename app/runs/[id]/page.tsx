@@ -19,6 +19,8 @@ import { pageActor } from '@/app/_auth/guard';
 import { runAudit } from '@/lib/db/audit';
 import { AuditList } from '@/components/audit/AuditList';
 import { can } from '@/lib/auth/roles';
+import { loadRunChoices } from '@/lib/runs/choices';
+import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -27,15 +29,15 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export const dynamic = 'force-dynamic';
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ cluster?: string }> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ cluster?: string; choices?: string }> }) {
   const actor = await pageActor('read');
-  const [{ id }, { cluster }] = await Promise.all([params, searchParams]);
+  const [{ id }, { cluster, choices: choiceSection }] = await Promise.all([params, searchParams]);
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const run = await getRun(id);
   if (!run) notFound();
   const [exp, progress, prechecks, audit] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id), runAudit(id)]);
   if (!exp) notFound();
-  const summary = await loadRunSummary(id, exp.spec, clusterBy);
+  const [summary, choices] = await Promise.all([loadRunSummary(id, exp.spec, clusterBy), loadRunChoices(id, exp.spec, choiceSection)]);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
   const exportBase = `/api/runs/${encodeURIComponent(id)}/export`;
@@ -66,6 +68,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <a className="button" href={`${exportBase}/checks.csv`} download data-testid="download-checks-csv">
             Checks CSV
           </a>
+          <a className="button" href={`${exportBase}/choices.csv`} download data-testid="download-choices-csv">
+            Choices CSV
+          </a>
         </div>
       </div>
       {progress.done < progress.total && (
@@ -84,6 +89,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </>
       )}
       <ResultCharts summary={summary} />
+
+      <h2 id="what-the-model-did">What the model did</h2>
+      {choices.current && <ChoiceGrid runId={id} sections={choices.sections} current={choices.current} grid={choices.grid} />}
+      <h3>Expected × chosen, per condition</h3>
+      <ChoiceMatrices matrices={choices.matrix} />
+      <h3>Which position the chosen tool held</h3>
+      <ChoicePositionTable positions={choices.positions} />
 
       {prechecks.length > 0 && (
         <>

@@ -1,6 +1,6 @@
 import { routeActor } from '@/app/_auth/guard';
 import { Readable } from 'node:stream';
-import { checksCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
+import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,18 +8,19 @@ const KINDS = {
   json: { stream: runJsonStream, type: 'application/json; charset=utf-8', file: (id: string) => `run-${id}.json` },
   'trials.csv': { stream: trialsCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-trials.csv` },
   'checks.csv': { stream: checksCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-checks.csv` },
+  'choices.csv': { stream: choicesCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-choices.csv` },
 } as const;
 
 function isKind(k: string): k is keyof typeof KINDS {
   return Object.prototype.hasOwnProperty.call(KINDS, k);
 }
 
-/** GET /api/runs/[id]/export/json | trials.csv | checks.csv — streamed as an attachment. */
+/** GET /api/runs/[id]/export/json | trials.csv | checks.csv | choices.csv — streamed as an attachment. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
   const { id, kind } = await params;
-  if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv)` }, { status: 404 });
+  if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv, choices.csv)` }, { status: 404 });
   const k = KINDS[kind];
   let stream: Readable;
   try {

@@ -1,0 +1,179 @@
+import Link from 'next/link';
+import type { ChoiceGridSection, ChoiceMatrix, ChoicePositions } from '@/lib/analysis/choices';
+
+// What the model did (issue 22.2): the grid of cases × conditions for one study × scenario × locale (each cell
+// a trial's decision per order and replicate, coloured by its verdict, linking to the trial), the expected ×
+// chosen matrix and the positions of the chosen tool per condition. Everything is text: tool names are the
+// model-facing names the request carried.
+
+export interface ChoiceSectionRef {
+  study: string;
+  scenario: string;
+  locale: string;
+}
+
+export const sectionParam = (s: ChoiceSectionRef) => `${s.study}|${s.scenario}|${s.locale}`;
+
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+export function ChoiceGrid({
+  runId,
+  sections,
+  current,
+  grid,
+}: {
+  runId: string;
+  sections: ChoiceSectionRef[];
+  current: ChoiceSectionRef;
+  grid: ChoiceGridSection | null;
+}) {
+  const runHref = `/runs/${encodeURIComponent(runId)}`;
+  return (
+    <section data-testid="choice-grid">
+      <nav className="row small" aria-label="Grid section">
+        {sections.map((s) => {
+          const here = sectionParam(s) === sectionParam(current);
+          return here ? (
+            <strong key={sectionParam(s)} aria-current="true">
+              {s.study} · {s.scenario} · {s.locale}
+            </strong>
+          ) : (
+            <Link key={sectionParam(s)} href={`${runHref}?choices=${encodeURIComponent(sectionParam(s))}#what-the-model-did`} scroll={false}>
+              {s.study} · {s.scenario} · {s.locale}
+            </Link>
+          );
+        })}
+      </nav>
+      {!grid ? (
+        <p className="muted small">No trials in this section.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="choice-grid">
+            <thead>
+              <tr>
+                <th scope="col">case (expected)</th>
+                {grid.conditions.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {grid.cases.map((line) => (
+                <tr key={line.caseId} data-case={line.caseId}>
+                  <th scope="row">
+                    {line.caseId}
+                    <div className="muted small">{line.expected ?? '—'}</div>
+                  </th>
+                  {line.cells.map((cell, i) => (
+                    <td key={grid.conditions[i]} data-condition={grid.conditions[i]}>
+                      {cell.map((c) => (
+                        <Link
+                          key={c.trialId}
+                          href={`${runHref}/trials/${encodeURIComponent(c.trialId)}`}
+                          className={`badge choice status-${c.status}`}
+                          data-testid="choice-cell"
+                          data-trial={c.trialId}
+                          data-chosen={c.chosen}
+                          title={`order ${c.orderIndex + 1}, replicate ${c.replicate}: ${c.status}${c.position ? ` · listed ${ordinal(c.position)} of ${c.toolsSent}` : ''}`}
+                        >
+                          o{c.orderIndex + 1}
+                          {c.replicate > 1 || cell.some((x) => x.replicate > 1) ? `·r${c.replicate}` : ''} {c.chosen}
+                        </Link>
+                      ))}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="small muted">
+        Each chip is one trial: its candidate order (o1, o2, …) and replicate, then what the model did — the tool it called first by the name it was sent, CLARIFY, STOP,
+        a reported label, text, or no answer. Green passed, red failed, amber untested or unresolved.
+      </p>
+    </section>
+  );
+}
+
+export function ChoiceMatrices({ matrices }: { matrices: ChoiceMatrix[] }) {
+  if (matrices.length === 0) return null;
+  return (
+    <div className="grid-2" data-testid="choice-matrices">
+      {matrices.map((m) => (
+        <div key={`${m.study}|${m.condition}`} data-testid="choice-matrix" data-study={m.study} data-condition={m.condition}>
+          <h3>
+            {m.study} · {m.condition}: expected × chosen
+          </h3>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">expected ↓ / chosen →</th>
+                  {m.chosen.map((c) => (
+                    <th key={c} scope="col">
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {m.expected.map((e, i) => (
+                  <tr key={e}>
+                    <th scope="row">{e}</th>
+                    {m.counts[i].map((n, j) => (
+                      <td key={m.chosen[j]} className={n === 0 ? 'muted' : e === m.chosen[j] ? 'good' : 'bad'} data-expected={e} data-chosen={m.chosen[j]}>
+                        {n}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function ChoicePositionTable({ positions }: { positions: ChoicePositions[] }) {
+  if (positions.length === 0) return null;
+  const width = Math.max(...positions.map((p) => p.byPosition.length), 1);
+  return (
+    <div className="table-scroll" data-testid="choice-positions">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">study · condition</th>
+            {Array.from({ length: width }, (_, k) => (
+              <th key={k} scope="col">
+                chose the {ordinal(k + 1)} listed
+              </th>
+            ))}
+            <th scope="col">no listed tool</th>
+            <th scope="col">trials</th>
+          </tr>
+        </thead>
+        <tbody>
+          {positions.map((p) => (
+            <tr key={`${p.study}|${p.condition}`} data-study={p.study} data-condition={p.condition}>
+              <th scope="row">
+                {p.study} · {p.condition}
+              </th>
+              {Array.from({ length: width }, (_, k) => (
+                <td key={k} data-position={k + 1}>
+                  {p.byPosition[k] ?? 0}
+                </td>
+              ))}
+              <td data-position="none">{p.noListedTool}</td>
+              <td>{p.trials}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ExperimentSpec } from '../schema/experiment';
+import { tinyExperiment } from '../testing/tiny-experiment';
+import { choiceGrid, choiceMatrices, choicePositions, choicesOf, decisionOf, positionOf } from './choices';
+import type { ChoiceRow } from '../schema/choices';
+
+const spec = ExperimentSpec.parse(tinyExperiment('choices'));
+const row = (o: Partial<ChoiceRow>): ChoiceRow => ({
+  trialId: 't',
+  study: 'selection',
+  scenario: 'invoice',
+  locale: 'en',
+  caseId: 'read-1',
+  condition: 'overlapping',
+  orderIndex: 0,
+  replicate: 1,
+  order: ['get_invoice', 'pay_invoice'],
+  status: 'passed',
+  tool: 'get_invoice',
+  marker: null,
+  label: null,
+  answered: true,
+  ...o,
+});
+
+describe('choices', () => {
+  it('a decision is the first tool called by its sent name, else the marker, the label, text, or no answer', () => {
+    expect(decisionOf(row({}))).toBe('get_invoice');
+    expect(decisionOf(row({ tool: null, marker: 'CLARIFY' }))).toBe('CLARIFY');
+    expect(decisionOf(row({ tool: null, label: 'TIMEOUT' }))).toBe('label TIMEOUT');
+    expect(decisionOf(row({ tool: null }))).toBe('text');
+    expect(decisionOf(row({ tool: null, answered: false }))).toBe('no answer');
+  });
+
+  it('the position is where the chosen tool stood in the order sent (1-based); none for a name never sent', () => {
+    expect(positionOf(row({ order: ['pay_invoice', 'get_invoice'] }))).toBe(2);
+    expect(positionOf(row({ tool: 'delete_everything' }))).toBeNull();
+    expect(positionOf(row({ tool: null, marker: 'STOP' }))).toBeNull();
+  });
+
+  it('the expected tool is named as the condition sent it; the matrix puts the diagonal first and counts grouped rows', () => {
+    const renamed = ExperimentSpec.parse(tinyExperiment('renamed', 'Show invoice INV-7.', { names: { read: 'invoice_reader', write: 'invoice_payer' } }));
+    const choices = choicesOf(renamed, [
+      row({ order: ['invoice_reader', 'invoice_payer'], tool: 'invoice_payer', status: 'failed', count: 3 }),
+      row({ trialId: 'u', order: ['invoice_payer', 'invoice_reader'], orderIndex: 1, tool: 'invoice_reader' }),
+    ]);
+    expect(choices.map((c) => [c.expected, c.expectedToolId, c.chosen, c.position])).toEqual([
+      ['invoice_reader', 'lookup', 'invoice_payer', 2],
+      ['invoice_reader', 'lookup', 'invoice_reader', 2],
+    ]);
+    expect(choiceMatrices(renamed, choices)).toEqual([
+      { study: 'selection', condition: 'overlapping', expected: ['invoice_reader'], chosen: ['invoice_reader', 'invoice_payer'], counts: [[1, 3]] },
+    ]);
+    expect(choicePositions(renamed, choices)).toEqual([{ study: 'selection', condition: 'overlapping', byPosition: [0, 4], noListedTool: 0, trials: 4 }]);
+  });
+
+  it('the grid puts each trial under its case and condition, by order then replicate', () => {
+    const choices = choicesOf(spec, [
+      row({ trialId: 'b', condition: 'clear', orderIndex: 1 }),
+      row({ trialId: 'a', condition: 'clear', orderIndex: 0, replicate: 2 }),
+      row({ trialId: 'c', condition: 'overlapping', tool: 'pay_invoice', status: 'failed' }),
+    ]);
+    const [section] = choiceGrid(spec, choices);
+    expect(section.conditions).toEqual(['overlapping', 'clear']);
+    expect(section.cases).toHaveLength(1);
+    expect(section.cases[0].expected).toBe('get_invoice');
+    expect(section.cases[0].cells.map((cell) => cell.map((c) => c.trialId))).toEqual([['c'], ['a', 'b']]);
+  });
+});

@@ -1,0 +1,200 @@
+import { checksFor, type ExperimentSpec } from '../schema/experiment';
+import { findStudyCase, naturalDefinitions } from '../design/matrix';
+import type { ChoiceMatrix, ChoicePositions, ChoiceRow, ExportChoices } from '../schema/choices';
+
+export type { ChoiceMatrix, ChoicePositions, ChoiceRow };
+
+// What the model did (issue 22.2): per trial its decision — the tool it called first, by the name it was sent
+// in that condition, or CLARIFY / STOP, a reported label, text, or nothing (no answer) — the position the
+// chosen tool held in the order sent, and what the case card expected; then the grid of cases × conditions,
+// the expected × chosen matrix and the positions, each counted from these rows alone.
+
+/** The decision shown: a tool's name as sent, `CLARIFY`, `STOP`, `label <L>`, `text`, or `no answer`. */
+export function decisionOf(r: Pick<ChoiceRow, 'tool' | 'marker' | 'label' | 'answered'>): string {
+  if (!r.answered) return NO_ANSWER;
+  if (r.tool !== null) return r.tool;
+  if (r.marker !== null) return r.marker;
+  if (r.label !== null) return `label ${r.label}`;
+  return 'text';
+}
+export const NO_ANSWER = 'no answer';
+
+/** 1-based position of the chosen tool in the order sent; null when no tool was called or the name was not sent. */
+export function positionOf(r: Pick<ChoiceRow, 'tool' | 'order'>): number | null {
+  if (r.tool === null) return null;
+  const i = r.order.indexOf(r.tool);
+  return i < 0 ? null : i + 1;
+}
+
+/**
+ * What the case card expects of the decision, in the same terms as decisionOf: the expected tool by the name
+ * this condition sends it under (its scenario id beside, for the grey note), CLARIFY / STOP, or the label;
+ * null when the card says nothing about the decision.
+ */
+export function expectedOf(
+  spec: ExperimentSpec,
+  r: Pick<ChoiceRow, 'study' | 'caseId' | 'condition' | 'scenario' | 'locale'>,
+): { decision: string; toolId?: string } | null {
+  const { study, kase } = findStudyCase(spec, r.study, r.caseId);
+  for (const check of checksFor(kase, r.condition)) {
+    const e = check.expected;
+    if (e.tool !== undefined) {
+      const condition = study.conditions.find((c) => c.id === r.condition);
+      const sent = condition ? naturalDefinitions(spec, condition, r.scenario, r.locale).find((d) => d.tool === e.tool) : undefined;
+      return { decision: sent?.name ?? e.tool, toolId: e.tool };
+    }
+    if (e.decision === 'clarify') return { decision: 'CLARIFY' };
+    if (e.decision === 'stop') return { decision: 'STOP' };
+    if (e.label !== undefined) return { decision: `label ${e.label}` };
+  }
+  return null;
+}
+
+/** A row with its decision, position and expectation resolved: one line of the choices CSV and export. */
+export interface Choice {
+  trialId: string;
+  study: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  orderIndex: number;
+  replicate: number;
+  status: string;
+  expected: string | null;
+  /** The expected tool's scenario id, where a tool is expected. */
+  expectedToolId: string | null;
+  chosen: string;
+  position: number | null;
+  /** How many tools were sent. */
+  toolsSent: number;
+  /** How many trials this choice stands for (1 but for grouped reads). */
+  count: number;
+}
+
+/** A function that resolves one row into its choice; expectations are looked up once per study × case × condition × scenario × locale. */
+export function choiceResolver(spec: ExperimentSpec): (r: ChoiceRow) => Choice {
+  const expected = new Map<string, ReturnType<typeof expectedOf>>();
+  return (r) => {
+    const key = `${r.study}\u0000${r.caseId}\u0000${r.condition}\u0000${r.scenario}\u0000${r.locale}`;
+    if (!expected.has(key)) expected.set(key, expectedOf(spec, r));
+    const e = expected.get(key)!;
+    return {
+      trialId: r.trialId,
+      study: r.study,
+      scenario: r.scenario,
+      locale: r.locale,
+      caseId: r.caseId,
+      condition: r.condition,
+      orderIndex: r.orderIndex,
+      replicate: r.replicate,
+      status: r.status,
+      expected: e?.decision ?? null,
+      expectedToolId: e?.toolId ?? null,
+      chosen: decisionOf(r),
+      position: positionOf(r),
+      toolsSent: r.order.length,
+      count: r.count ?? 1,
+    };
+  };
+}
+
+export function choicesOf(spec: ExperimentSpec, rows: Iterable<ChoiceRow>): Choice[] {
+  const resolve = choiceResolver(spec);
+  return [...rows].map(resolve);
+}
+
+/** The JSON export's `choices`: expected × chosen per study × condition (rows: what the card expected; columns: what the model did), and positions. */
+export function choiceSummary(spec: ExperimentSpec, choices: readonly Choice[]): ExportChoices {
+  return { matrix: choiceMatrices(spec, choices), positions: choicePositions(spec, choices) };
+}
+
+/** One section of the grid: a study × scenario × locale, its cases as rows and conditions as columns. */
+export interface ChoiceGridSection {
+  study: string;
+  scenario: string;
+  locale: string;
+  conditions: string[];
+  cases: { caseId: string; expected: string | null; cells: Choice[][] }[];
+}
+
+/** The grid: per section, each case × condition cell holds its trials' choices by order, then replicate. */
+export function choiceGrid(spec: ExperimentSpec, choices: readonly Choice[]): ChoiceGridSection[] {
+  const sections = new Map<string, ChoiceGridSection & { index: Map<string, number> }>();
+  const conditionsOf = new Map(spec.studies.map((s) => [s.id, s.conditions.map((c) => c.id)]));
+  const caseRank = new Map(spec.studies.flatMap((s) => s.cases.map((c, i) => [`${s.id}\u0000${c.id}`, i] as const)));
+  for (const c of choices) {
+    const key = `${c.study}\u0000${c.scenario}\u0000${c.locale}`;
+    let section = sections.get(key);
+    if (!section) {
+      section = { study: c.study, scenario: c.scenario, locale: c.locale, conditions: conditionsOf.get(c.study) ?? [], cases: [], index: new Map() };
+      sections.set(key, section);
+    }
+    let row = section.index.get(c.caseId);
+    if (row === undefined) {
+      row = section.cases.push({ caseId: c.caseId, expected: null, cells: section.conditions.map(() => []) }) - 1;
+      section.index.set(c.caseId, row);
+    }
+    const col = section.conditions.indexOf(c.condition);
+    if (col < 0) continue;
+    const line = section.cases[row];
+    if (line.expected === null && c.condition === section.conditions[0]) line.expected = c.expected;
+    line.cells[col].push(c);
+  }
+  const byPlace = (a: Choice, b: Choice) => a.orderIndex - b.orderIndex || a.replicate - b.replicate;
+  return [...sections.values()].map(({ index: _index, ...s }) => ({
+    ...s,
+    cases: s.cases
+      .sort((a, b) => (caseRank.get(`${s.study}\u0000${a.caseId}`) ?? 0) - (caseRank.get(`${s.study}\u0000${b.caseId}`) ?? 0))
+      .map((line) => ({ ...line, cells: line.cells.map((cell) => cell.sort(byPlace)) })),
+  }));
+}
+
+const NOTHING_EXPECTED = '(no expectation)';
+
+export function choiceMatrices(spec: ExperimentSpec, choices: readonly Choice[]): ChoiceMatrix[] {
+  const cells = new Map<string, Map<string, Map<string, number>>>();
+  for (const c of choices) {
+    const key = `${c.study}\u0000${c.condition}`;
+    const byExpected = cells.get(key) ?? new Map<string, Map<string, number>>();
+    cells.set(key, byExpected);
+    const e = c.expected ?? NOTHING_EXPECTED;
+    const row = byExpected.get(e) ?? new Map<string, number>();
+    byExpected.set(e, row);
+    row.set(c.chosen, (row.get(c.chosen) ?? 0) + c.count);
+  }
+  const out: ChoiceMatrix[] = [];
+  for (const study of spec.studies)
+    for (const condition of study.conditions) {
+      const byExpected = cells.get(`${study.id}\u0000${condition.id}`);
+      if (!byExpected) continue;
+      const expected = [...byExpected.keys()].sort();
+      // columns: the expected decisions first (the diagonal), then every other decision seen
+      const seen = new Set([...byExpected.values()].flatMap((r) => [...r.keys()]));
+      const chosen = [...expected.filter((e) => seen.has(e)), ...[...seen].filter((c) => !expected.includes(c)).sort()];
+      out.push({ study: study.id, condition: condition.id, expected, chosen, counts: expected.map((e) => chosen.map((c) => byExpected.get(e)!.get(c) ?? 0)) });
+    }
+  return out;
+}
+
+export function choicePositions(spec: ExperimentSpec, choices: readonly Choice[]): ChoicePositions[] {
+  const acc = new Map<string, ChoicePositions>();
+  for (const c of choices) {
+    const key = `${c.study}\u0000${c.condition}`;
+    const p = acc.get(key) ?? { study: c.study, condition: c.condition, byPosition: [], noListedTool: 0, trials: 0 };
+    acc.set(key, p);
+    p.trials += c.count;
+    if (c.position === null) p.noListedTool += c.count;
+    else {
+      while (p.byPosition.length < c.position) p.byPosition.push(0);
+      p.byPosition[c.position - 1] += c.count;
+    }
+  }
+  const out: ChoicePositions[] = [];
+  for (const study of spec.studies)
+    for (const condition of study.conditions) {
+      const p = acc.get(`${study.id}\u0000${condition.id}`);
+      if (p) out.push(p);
+    }
+  return out;
+}

@@ -1,0 +1,64 @@
+import type { ChoiceRow } from '../schema/choices';
+import { pool } from './client';
+
+// The stored trials as the choice views need them (lib/analysis/choices.ts): ids, place, the order sent, the
+// status and the first tool call, marker and label of the observation — never a request or response body.
+
+const SELECT = `SELECT t.id, t.trial_key, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate, t."order", t.status,
+       o.tool_calls->0->>'name' AS tool, o.marker, o.label, (o.trial_id IS NOT NULL) AS answered
+  FROM trials t LEFT JOIN observations o ON o.trial_id = t.id`;
+
+const toRow = (x: Record<string, unknown>): ChoiceRow => ({
+  trialId: x.id as string,
+  study: x.study as string,
+  scenario: x.scenario as string,
+  locale: x.locale as string,
+  caseId: x.case_id as string,
+  condition: x.condition as string,
+  orderIndex: x.order_index as number,
+  replicate: x.replicate as number,
+  order: x.order as string[],
+  status: x.status as string,
+  tool: (x.tool as string | null) ?? null,
+  marker: (x.marker as string | null) ?? null,
+  label: (x.label as string | null) ?? null,
+  answered: Boolean(x.answered),
+});
+
+/** Every trial of a run, in trial-key order, read in keyset pages. */
+export async function* iterateChoiceRows(runId: string, pageSize = 2000): AsyncGenerator<ChoiceRow> {
+  let after = '';
+  for (;;) {
+    const r = await pool().query<Record<string, unknown>>(`${SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`, [runId, after, pageSize]);
+    for (const x of r.rows) yield toRow(x);
+    if (r.rows.length < pageSize) return;
+    after = r.rows[r.rows.length - 1].trial_key as string;
+  }
+}
+
+/** The trials of one study × scenario × locale (one section of the grid). */
+export async function choiceRowsOf(runId: string, place: { study: string; scenario: string; locale: string }): Promise<ChoiceRow[]> {
+  const r = await pool().query<Record<string, unknown>>(`${SELECT} WHERE t.run_id = $1 AND t.study = $2 AND t.scenario = $3 AND t.locale = $4 ORDER BY t.trial_key`, [
+    runId,
+    place.study,
+    place.scenario,
+    place.locale,
+  ]);
+  return r.rows.map(toRow);
+}
+
+/**
+ * The run's trials grouped by everything the matrix and the positions read (replicates alike fall together):
+ * a few rows per case, whatever the number of replicates.
+ */
+export async function groupedChoiceRows(runId: string): Promise<ChoiceRow[]> {
+  const r = await pool().query<Record<string, unknown>>(
+    `SELECT min(t.id) AS id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, 1 AS replicate, t."order", t.status,
+            o.tool_calls->0->>'name' AS tool, o.marker, o.label, (o.trial_id IS NOT NULL) AS answered, count(*)::int AS count
+       FROM trials t LEFT JOIN observations o ON o.trial_id = t.id
+      WHERE t.run_id = $1
+      GROUP BY t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t."order", t.status, 11, o.marker, o.label, 14`,
+    [runId],
+  );
+  return r.rows.map((x) => ({ ...toRow(x), count: x.count as number }));
+}
