@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { env } from '../../lib/env';
 import { ensureDatabase, migrate } from '../../lib/db/migrate';
 import { ensureTemplateExperiment } from '../../lib/db/templates';
+import { templateOf } from '../../lib/templates';
 import { saveExperiment, getExperiment } from '../../lib/db/experiments';
 import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
 import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
@@ -62,7 +63,7 @@ export function register(program: Command): void {
 async function runCommand(opts: RunOptions): Promise<number> {
   const sources = [opts.template, opts.experiment, opts.experimentId].filter(Boolean).length;
   if (sources !== 1) throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
-  const settings = runSettingsFromOptions(opts);
+  const settings = runSettingsFromOptions(opts, templateOf(opts.template)?.simulated.model);
   const targets = runTargetsFromOptions(opts);
   if (targets.length > 1 && (opts.junit || opts.summaryMd))
     throw new UsageError('--junit and --summary-md describe one run: with several targets use tclab export on each run');

@@ -76,12 +76,17 @@ export function runTargetsFromOptions(o: SettingsOptions): RunTarget[] {
 }
 
 /** CLI flags → RunSettings; errors name the flag. */
-export function runSettingsFromOptions(o: SettingsOptions): RunSettings {
+/** `simulatedModel`: the model a simulated run takes when --model is not given (a template's: lib/templates). */
+export function runSettingsFromOptions(o: SettingsOptions, simulatedModel?: string): RunSettings {
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const provider = o.provider ?? 'simulated';
   const input = {
     provider,
-    model: o.model?.[0] ?? (isProviderId(provider) ? DESCRIPTORS.find((d) => d.id === provider)?.defaultModel : undefined) ?? 'default',
+    model:
+      o.model?.[0] ??
+      (provider === 'simulated' ? simulatedModel : undefined) ??
+      (isProviderId(provider) ? DESCRIPTORS.find((d) => d.id === provider)?.defaultModel : undefined) ??
+      'default',
     temperature: num(o.temperature),
     maxOutputTokens: num(o.maxOutputTokens),
     seed: num(o.seed),

@@ -24,12 +24,20 @@ import type { Provider, ProviderDescriptor, SendOptions } from './types';
 export const SIMULATED_ENGINE = 'simulated-lexical-v1' as const;
 /** The second simulated model: the same heuristic, except that among plausible tools the first listed wins. */
 export const SIMULATED_POSITION_BIASED = 'simulated-position-biased-v1' as const;
-export type SimulatedEngine = typeof SIMULATED_ENGINE | typeof SIMULATED_POSITION_BIASED;
+/** The third: the lexical pick, unless a generic tool is offered and the pick's definition gives no checkable reason (simulated/generic.ts). */
+export const SIMULATED_GENERIC_PREFERRING = 'simulated-generic-preferring-v1' as const;
+export type SimulatedEngine = typeof SIMULATED_ENGINE | typeof SIMULATED_POSITION_BIASED | typeof SIMULATED_GENERIC_PREFERRING;
 
-/** The engine a model name selects: the position-biased one by its id, the lexical one otherwise. */
+/** The engine a model name selects: the position-biased or generic-preferring one by its id, the lexical one otherwise. */
 export function simulatedEngineOf(model: string): SimulatedEngine {
-  return model === SIMULATED_POSITION_BIASED ? SIMULATED_POSITION_BIASED : SIMULATED_ENGINE;
+  return model === SIMULATED_POSITION_BIASED || model === SIMULATED_GENERIC_PREFERRING ? model : SIMULATED_ENGINE;
 }
+
+const SELECTION_MODEL = {
+  [SIMULATED_ENGINE]: 'lexical',
+  [SIMULATED_POSITION_BIASED]: 'position-biased',
+  [SIMULATED_GENERIC_PREFERRING]: 'generic-preferring',
+} as const;
 
 export interface SimulatedResponse {
   simulated: true;
@@ -52,7 +60,7 @@ export function simulate(request: ProviderRequest, engine: SimulatedEngine = SIM
     const t = decideTask(request);
     return { ...base, toolCalls: t.call ? [t.call] : [], text: t.text, label: null, trace: t.trace };
   }
-  const d = decideSelection(request, engine === SIMULATED_POSITION_BIASED ? 'position-biased' : 'lexical');
+  const d = decideSelection(request, SELECTION_MODEL[engine]);
   return { ...base, toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };
 }
 
@@ -86,6 +94,10 @@ export const simulatedDescriptor: ProviderDescriptor = {
   models: [
     { id: SIMULATED_ENGINE, label: 'lexical similarity (a heuristic, not a language model)' },
     { id: SIMULATED_POSITION_BIASED, label: 'position-biased: prefers the first plausible tool listed (a heuristic, not a language model)' },
+    {
+      id: SIMULATED_GENERIC_PREFERRING,
+      label: 'generic-preferring: takes a browser or search it knows over a specific tool that gives no checkable reason (a heuristic, not a language model)',
+    },
   ],
   secretHeaders: [],
   secretParams: [],

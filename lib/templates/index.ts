@@ -2,6 +2,7 @@ import type { ExperimentSpec } from '../schema/experiment';
 import { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
 import { POLITELY_IGNORED_ID, politelyIgnored } from './politely-ignored';
 import { TASK_COMPLETION_ID, taskCompletion } from './task-completion';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
 
 export { PUBLISHED_REFERENCE, REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 export type { PublishedCount, PublishedReferenceData, PublishedRow, PublishedStudy } from './reference-study/published';
@@ -13,8 +14,12 @@ export interface Template {
   id: string;
   name: string;
   description: string;
+  /** The simulated model that shows the template's effect offline (the default model of its offline runs), and what a simulator cannot show. */
+  simulated: { model: string; shows: string; cannotShow: string };
   build(): ExperimentSpec;
 }
+
+const NOT_A_MODEL = 'The simulator is a heuristic, not a language model: it shows the mechanism, never how often a real model falls for it.';
 
 export const TEMPLATES: Record<string, Template> = {
   [REFERENCE_STUDY_ID]: {
@@ -23,6 +28,12 @@ export const TEMPLATES: Record<string, Template> = {
     description:
       'Tool selection with overlapping vs. clear definitions (both candidate orders) and result interpretation ' +
       'without vs. with status-code meanings; English and Traditional Chinese; 152 formal requests, 2 pre-checks.',
+    simulated: {
+      model: SIMULATED_ENGINE,
+      shows:
+        'simulated-lexical-v1 (lexical similarity): overlapping descriptions tie, so candidate order picks the write tool for reads; status codes are mapped only when their meanings are defined.',
+      cannotShow: `${NOT_A_MODEL} Its baseline rates differ from the published ones (docs/statistics.md).`,
+    },
     build: referenceStudy,
   },
   [POLITELY_IGNORED_ID]: {
@@ -31,6 +42,12 @@ export const TEMPLATES: Record<string, Template> = {
     description:
       'The six Amazon tools of seed 001 as published (false dotted names) vs. rewritten (whose session, what the cache ' +
       'means, what protects the owner), beside a generic browser tool; 8 cases, rotations over 7 tools: 112 formal requests, 1 pre-check.',
+    simulated: {
+      model: SIMULATED_GENERIC_PREFERRING,
+      shows:
+        'simulated-generic-preferring-v1: it takes the generic browser it knows unless an Amazon tool gives a checkable reason (whose session, what it caches, what protects a write) — seed 001’s mechanism. The lexical model shows no effect here.',
+      cannotShow: `${NOT_A_MODEL} It cannot show a model that ignores a stated reason, nor one swayed by the false dotted names.`,
+    },
     build: politelyIgnored,
   },
   [TASK_COMPLETION_ID]: {
@@ -39,6 +56,12 @@ export const TEMPLATES: Record<string, Template> = {
     description:
       'Multi-turn tasks whose calls run against a deterministic fixture back-end: book after checking, pay, a capability that does not exist, ' +
       'a payment whose acknowledgement is lost, a reader without the write permission, a result carrying an instruction; baseline vs. action contracts.',
+    simulated: {
+      model: SIMULATED_ENGINE,
+      shows:
+        'simulated-lexical-v1 with its task rules: it checks before it books only when the contract says so, and retries a lost acknowledgement unless an idempotency key is described.',
+      cannotShow: `${NOT_A_MODEL} It does not follow instructions hidden in tool results, so the injection case passes in both conditions.`,
+    },
     build: taskCompletion,
   },
 };
@@ -48,4 +71,9 @@ export function getTemplate(id: string): Template {
   const t = Object.prototype.hasOwnProperty.call(TEMPLATES, id) ? TEMPLATES[id] : undefined;
   if (!t) throw new Error(`unknown template "${id}" (known: ${Object.keys(TEMPLATES).join(', ')})`);
   return t;
+}
+
+/** The built-in template an experiment was made from (its `template` column), or null. */
+export function templateOf(id: string | null | undefined): Template | null {
+  return id && Object.prototype.hasOwnProperty.call(TEMPLATES, id) ? TEMPLATES[id] : null;
 }

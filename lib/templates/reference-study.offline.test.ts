@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareWithPublished, type CellComparison } from '../analysis/published';
 import { summarizeRun } from '../analysis/summary';
-import { buildRequest, expandTrials, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { simulatedProvider } from '../providers/simulated';
-import { checksFor } from '../schema/experiment';
+import { buildRequest } from '../design/matrix';
+import { runOffline } from '../testing/offline-run';
 import { RunSettings } from '../schema/run';
-import type { TrialOutcome } from '../schema/table1';
-import { trialStatusOf } from '../schema/verdict';
-import { scoreTrial, trialCategories } from '../scoring/score';
-import { observed } from '../testing/provider-fixtures';
 import { REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 import { referenceStudy } from './reference-study';
 
@@ -21,44 +17,7 @@ import { referenceStudy } from './reference-study';
 
 const settings = RunSettings.parse({});
 const spec = referenceStudy();
-
-async function runAll() {
-  const effects = new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))]));
-  const results = [];
-  const outcomes: TrialOutcome[] = [];
-  for (const [i, t] of expandTrials(spec).entries()) {
-    const { study, kase } = findStudyCase(spec, t.study, t.caseId);
-    const condition = study.conditions.find((c) => c.id === t.condition)!;
-    const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
-    const sent = t.order.map((name) => defs.find((d) => d.name === name)!);
-    const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: sent.map((d) => d.tool) });
-    const result = await simulatedProvider.send(request, { settings });
-    results.push(result);
-    const { verdicts } = scoreTrial({
-      checks: checksFor(kase, t.condition),
-      observation: observed(result),
-      attemptN: 1,
-      tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: effects.get(t.scenario)!.get(d.tool)!, parameters: d.parameters })),
-      markers: study.protocol.markers,
-      labels: study.protocol.labels,
-      task: kase.task,
-    });
-    outcomes.push({
-      id: `t${i}`,
-      study: t.study,
-      scenario: t.scenario,
-      locale: t.locale,
-      caseId: t.caseId,
-      condition: t.condition,
-      orderIndex: t.orderIndex,
-      replicate: t.replicate,
-      pairKey: t.pairKey,
-      status: trialStatusOf(verdicts),
-      categories: trialCategories(verdicts),
-    });
-  }
-  return { results, outcomes };
-}
+const runAll = () => runOffline(spec);
 
 const fmt = (c: CellComparison) => `${c.ours ? `${c.ours.pass}/${c.ours.n}` : '—'} (published ${c.published ? `${c.published.pass}/${c.published.n}` : '—'})`;
 

@@ -22,6 +22,7 @@ import { pageActor } from '@/app/_auth/guard';
 import { can } from '@/lib/auth/roles';
 import { experimentAudit } from '@/lib/db/audit';
 import { AuditList } from '@/components/audit/AuditList';
+import { templateOf } from '@/lib/templates';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -60,6 +61,7 @@ export default async function ExperimentPage({ params, searchParams }: { params:
   const progress = await runsProgress(runs.map((r) => r.id));
   const runItems = runs.map((run) => ({ run, progress: progress.get(run.id)! }));
   const defaults = defaultRunSettings();
+  const template = templateOf(exp.template);
   const providers = availableProviders();
   const audit = await experimentAudit(exp.id);
 
@@ -106,6 +108,12 @@ export default async function ExperimentPage({ params, searchParams }: { params:
         </section>
         <section className="panel" id="run">
           <h2 style={{ marginTop: 0 }}>Run</h2>
+          {template && (
+            <p className="notice small" data-testid="template-simulated">
+              Offline, this template&apos;s effect shows with <strong>{template.simulated.model}</strong> (simulated, not a language model): {template.simulated.shows}{' '}
+              {template.simulated.cannotShow}
+            </p>
+          )}
           {!can(actor.role, 'run.control') ? (
             <p className="muted" data-testid="run-not-allowed">
               Your role ({actor.role}) cannot start runs; a researcher or an admin can.
@@ -116,7 +124,8 @@ export default async function ExperimentPage({ params, searchParams }: { params:
               providers={providers}
               defaults={{
                 provider: defaults.provider,
-                model: defaults.model,
+                // offline, a template runs on the simulated model that shows its effect
+                model: defaults.provider === 'simulated' && template ? template.simulated.model : defaults.model,
                 values: Object.fromEntries(RUN_FORM_FIELDS.map((f) => [f.name, defaults[f.name]])) as Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>,
               }}
             />

@@ -3,6 +3,7 @@ import type { ProviderRequest, WireTool } from '../../schema/request';
 import { extractArguments, inventValue, readSchema, type SchemaInfo } from './extract';
 import { ACTIONS, ASK_CUE, MISSING_CUE, type Action } from './lexicon';
 import { mentions, scopes, sentences, splitIdentifier, tokenize } from './text';
+import { preferGeneric, type GenericPreference } from './generic';
 
 /**
  * Selection, in the order the rules apply (each one reads only the request: task, tool definitions, order):
@@ -35,6 +36,9 @@ export const TIE_MARGIN = 0.25;
  *   is listed first, so candidate order moves its choice: a stand-in for documented position bias.
  */
 export type TieRule = 'lexical' | 'position-biased';
+
+/** The simulated models' selection rules: the two tie rules, and the lexical one followed by generic.ts's preference. */
+export type SelectionModel = TieRule | 'generic-preferring';
 
 export interface ToolProfile {
   name: string;
@@ -91,6 +95,8 @@ export interface SelectionTrace {
   /** margin null: the position-biased rule (every plausible tool ties). */
   tie: { margin: number | null; tied: string[]; brokenByOrder: boolean } | null;
   stop: { action: string; deniedBy: string[] } | null;
+  /** generic-preferring: the lexical pick, the generic tool offered, the reasons given, the tool called. */
+  generic?: GenericPreference;
   extraction: {
     tool: string;
     extracted: Record<string, string | number>;
@@ -141,7 +147,8 @@ export function unsupportedAction(task: string, profiles: ToolProfile[]): { acti
   return null;
 }
 
-export function decideSelection(request: ProviderRequest, tieRule: TieRule = 'lexical'): SelectionDecision {
+export function decideSelection(request: ProviderRequest, model: SelectionModel = 'lexical'): SelectionDecision {
+  const tieRule: TieRule = model === 'position-biased' ? 'position-biased' : 'lexical';
   const zh = request.locale.startsWith('zh');
   const profiles = request.tools.map(profileTool);
   const trace: SelectionTrace = {
@@ -170,7 +177,11 @@ export function decideSelection(request: ProviderRequest, tieRule: TieRule = 'le
   const tied = tieRule === 'position-biased' && plausible.length > 0 ? plausible : trace.scores.filter((s) => s.score >= best - TIE_MARGIN);
   const winner = tied[0]; // candidate order breaks ties: the first listed wins
   trace.tie = { margin: tieRule === 'position-biased' ? null : TIE_MARGIN, tied: tied.map((s) => s.name), brokenByOrder: tied.length > 1 };
-  const profile = profiles.find((p) => p.name === winner.name) ?? profiles[0];
+  let profile = profiles.find((p) => p.name === winner.name) ?? profiles[0];
+  if (model === 'generic-preferring') {
+    trace.generic = preferGeneric(profile, profiles);
+    profile = profiles.find((p) => p.name === trace.generic!.chosen) ?? profile;
+  }
 
   const { args, missing, how } = extractArguments(request.task, profile.schema);
   const askable = missing.filter((f) => profile.asksWhenMissing || profile.fieldsThatAsk.includes(f));
