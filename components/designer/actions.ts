@@ -29,7 +29,7 @@ import { parseSpecValue } from '@/lib/parse';
 import { readJson } from '@/lib/schema/input';
 import { SpecError } from '@/lib/schema/common';
 import type { PriceTable, PriceTableInput } from '@/lib/design/cost';
-import { actionActor } from '@/app/_auth/guard';
+import { actionActor } from '@/components/auth/action-guard';
 import { recordAudit } from '@/lib/db/audit';
 
 // The designer's doors: thin — parse the form, call lib/, redirect or return what the page shows.

@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { actionActor } from '@/app/_auth/guard';
+import { actionActor } from '@/components/auth/action-guard';
 import { importExperimentForm, type ActionState } from '@/lib/import';
 import { startRunsFromForm } from './start-actions';
 
