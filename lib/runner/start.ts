@@ -11,7 +11,7 @@ import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
 import { insertTrials, pendingBatches, unsentTrialCount } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
-import { baseUrlRefusal } from '../providers/descriptor';
+import { baseUrlRefusal } from '../providers/configured';
 import { getProvider } from '../providers/registry';
 import { describeProviderFailure, destinationText } from '../providers/precheck';
 import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } from '../queue/enqueue';
