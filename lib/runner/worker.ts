@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { env } from '../env';
-import { log } from '../log';
+import { log } from '../log/logger';
 import { QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { warmRunResults } from '../db/warm-results';
