@@ -8,7 +8,7 @@ import { escapeControl } from './output';
 import { runTclab } from './main';
 import { runCli } from '../lib/testing/engine';
 import { pool, closeDb } from '../lib/db/client';
-import { importExperimentForm, type ActionState } from '../lib/import';
+import { importExperimentForm, type ActionState } from '../lib/experiments/import';
 import { SINGLE_USER_ACTOR } from '../lib/auth/roles';
 
 // Issue 14.6, the doors that write: every hostile spec through `tclab run --experiment` (in-process) and

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { saveExperiment } from './db/experiments';
-import { recordAudit } from './db/audit';
-import { SpecError } from './schema/common';
-import { parseSpecBytes } from './parse';
-import type { Actor } from './auth/roles';
+import { saveExperiment } from '../db/experiments';
+import { recordAudit } from '../db/audit';
+import { SpecError } from '../schema/common';
+import { parseSpecBytes } from '../parse';
+import type { Actor } from '../auth/roles';
 
 // The import form's work, for an actor its door has already checked (components/experiments/actions.ts):
 // read the form, the one parse, store, record who stored it. Nothing is stored when anything is invalid.
