@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseCard, baseObservations, baseSpec, hostileCases, type Family, type HostileCase } from '../lib/testing/hostile-inputs';
-import { parseSpecBytes } from '../lib/parse';
+import { parseSpecBytes } from '../lib/experiments/parse';
 import { escapeControl } from './output';
 import { runTclab } from './main';
 import { runCli } from '../lib/testing/engine';

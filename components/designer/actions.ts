@@ -25,7 +25,7 @@ import { experimentFromTools, scenarioFromTools } from '@/lib/mcp/scenario';
 import { McpListError, splitCommandLine } from '@/lib/mcp/client';
 import { ToolFileError } from '@/lib/mcp/tools';
 import { proposeAblations, type AblationProposal } from '@/lib/design/ablations';
-import { parseSpecValue } from '@/lib/parse';
+import { parseSpecValue } from '@/lib/experiments/parse';
 import { readJson } from '@/lib/schema/input';
 import { SpecError } from '@/lib/schema/common';
 import type { PriceTable, PriceTableInput } from '@/lib/design/cost';

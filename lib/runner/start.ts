@@ -6,7 +6,7 @@ import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, expandTrials } from '../design/matrix';
 import { checkSpecBounds } from '../schema/bounds';
-import { specBounds } from '../parse';
+import { specBounds } from '../experiments/parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
 import { insertTrials, pendingBatches, unsentTrialCount } from '../db/trials';
