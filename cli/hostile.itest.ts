@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseCard, baseObservations, baseSpec, hostileCases, type Family, type HostileCase } from '../lib/testing/hostile-inputs';
-import { parseSpecBytes } from '../lib/parse';
+import { parseSpecBytes } from '../lib/experiments/parse';
 import { escapeControl } from './output';
 import { runTclab } from './main';
 import { runCli } from '../lib/testing/engine';
 import { pool, closeDb } from '../lib/db/client';
-import { importExperimentForm, type ActionState } from '../lib/import';
+import { importExperimentForm, type ActionState } from '../lib/experiments/import';
 import { SINGLE_USER_ACTOR } from '../lib/auth/roles';
 
 // Issue 14.6, the doors that write: every hostile spec through `tclab run --experiment` (in-process) and

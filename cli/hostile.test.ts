@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAMILIES, baseCard, baseObservations, baseSpec, deepJson, hostileCases, type HostileCase } from '../lib/testing/hostile-inputs';
 import { readJson } from '../lib/schema/input';
-import { parseCardBytes, parseObservationsBytes, parseSpecBytes, parseSpecValue } from '../lib/parse';
+import { parseCardBytes, parseObservationsBytes, parseSpecBytes, parseSpecValue } from '../lib/experiments/parse';
 import { TEMPLATES } from '../lib/templates';
 import { runTclab } from './main';
 import { escapeControl } from './output';
@@ -65,7 +65,7 @@ describe('the hostile-input generator', () => {
   });
 });
 
-describe('door: the parse function (lib/parse.ts)', () => {
+describe('door: the parse function (lib/experiments/parse.ts)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const r = parseOf(c);
     expect(r.ok).toBe(false);

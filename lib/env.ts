@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   /** BullMQ lock: how soon a job held by a dead worker is delivered again. */
   TCLAB_LOCK_MS: z.preprocess(empty, z.coerce.number().int().min(1000).default(30_000)),
   TCLAB_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(200).default(10_000)),
-  /** The most formal trials one run of a spec may make; a spec over it is refused when read (lib/parse.ts). */
+  /** The most formal trials one run of a spec may make; a spec over it is refused when read (lib/experiments/parse.ts). */
   TCLAB_MAX_TRIALS_PER_RUN: z.preprocess(empty, z.coerce.number().int().min(1).default(1_000_000)),
   /** `1`: the CLI prints a stack trace with an unexpected error (otherwise one line per issue). */
   TCLAB_DEBUG: z.preprocess(empty, z.enum(['0', '1']).default('0')),

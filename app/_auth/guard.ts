@@ -1,11 +1,11 @@
 import { headers } from 'next/headers';
-import { forbidden, redirect, unauthorized } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { authMode, authorize, authorizeChange } from '@/lib/auth/access';
 import type { Actor, Permission } from '@/lib/auth/roles';
 import { PATH_HEADER } from '@/lib/auth/headers';
 
-// The thin Next adapter over lib/auth: every page, route handler and server action calls one of these
-// first. The rules (roles, permissions, single-user mode, cross-site refusal) live in lib/auth.
+// The thin Next adapter over lib/auth: every page and route handler calls one of these first (a server
+// action calls components/auth/action-guard.ts). The rules (roles, permissions, single-user mode, cross-site refusal) live in lib/auth.
 
 /** A page: nobody signed in → the sign-in page (back here afterwards); a role without the permission → 403. */
 export async function pageActor(permission: Permission): Promise<Actor> {
@@ -13,14 +13,6 @@ export async function pageActor(permission: Permission): Promise<Actor> {
   const access = await authorize(h, permission);
   if (access.ok) return access.actor;
   if (access.status === 401) redirect(`/sign-in?next=${encodeURIComponent(h.get(PATH_HEADER) ?? '/')}`);
-  forbidden();
-}
-
-/** A server action: 401 / 403 (Next checks the Origin of every action against the Host itself). */
-export async function actionActor(permission: Permission): Promise<Actor> {
-  const access = await authorize(await headers(), permission);
-  if (access.ok) return access.actor;
-  if (access.status === 401) unauthorized();
   forbidden();
 }
 

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { checkGateNames, evaluateGates, formatGateResults, gateValues, GateNameError, GateSyntaxError, parseGate, type Gate } from '../../lib/analysis/gates';
+import { checkGateNames, evaluateGates, formatGateResults, gateValues, GateNameError, GateSyntaxError, parseGate, type Gate } from '../../lib/analysis/ci-gates';
 import { summarizeCells, type SummarySpec } from '../../lib/analysis/summary';
 import { formatTable1Markdown } from '../../lib/analysis/format';
 import type { RunSummary } from '../../lib/schema/table1';

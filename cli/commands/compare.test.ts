@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors';
 import { runCompare } from './compare';
 import { runTclab } from '../main';
+import { trials } from '../../lib/export/fixtures/tcc-trials';
+import { exportTrialTcc, tccFileNames } from '../../lib/export/tcc';
+import { scoreTrial } from '../../lib/scoring/score';
+import { labels, markers } from '../../lib/scoring/fixtures/study';
 
 const fixtures = fileURLToPath(new URL('../../lib/scoring/fixtures/', import.meta.url));
 const card = path.join(fixtures, 'example-read-record.card.json');
@@ -80,5 +84,22 @@ describe('tclab compare', () => {
       JSON.stringify({ tcc_version: '0.2', case_id: 'x', locale: 'en', task: 't', context: {}, checks: [{ id: 'a', axis: 'task_fit', expected: {} }] }),
     );
     expect(() => runCompare(v2, observations)).toThrow(/tcc_version: /);
+  });
+
+  it('round trip through files and `tclab compare` (exit 1 when a check failed)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tclab-tcc-'));
+    for (const t of trials) {
+      const { card, observations } = exportTrialTcc(t);
+      const names = tccFileNames(`${t.kase.id}|o0|r1`);
+      writeFileSync(path.join(dir, names.card), JSON.stringify(card, null, 2));
+      writeFileSync(path.join(dir, names.observations), JSON.stringify(observations, null, 2));
+      const r = runCompare(path.join(dir, names.card), path.join(dir, names.observations), { json: true });
+      const { verdicts } = scoreTrial({ checks: t.kase.checks, observation: t.observation, attemptN: 1, tools: t.tools, markers, labels, task: t.kase.task });
+      expect(
+        JSON.parse(r.output).checks.map((c: { status: string }) => c.status),
+        t.label,
+      ).toEqual(verdicts.map((v) => v.status));
+      expect(r.exitCode).toBe(verdicts.some((v) => v.status === 'fail') ? 1 : 0);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { compareCard, type CardComparison } from '../../lib/scoring/compare';
-import { parseCardBytes, parseObservationsBytes, type Parsed } from '../../lib/parse';
+import { parseCardBytes, parseObservationsBytes, type Parsed } from '../../lib/experiments/parse';
 import { UsageError } from '../errors';
 import { err, out, setExitCode } from '../output';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ExperimentSpec } from '../../lib/schema/experiment';
-import { parseSpecValue } from '../../lib/parse';
+import { parseSpecValue } from '../../lib/experiments/parse';
 import { readJson } from '../../lib/schema/input';
 import { getTemplate } from '../../lib/templates';
 import { lintExperiment, lintTools, type LintFinding, type ToolFileFinding } from '../../lib/design/lint';
@@ -38,7 +38,7 @@ export function register(program: Command): void {
       }
     }
     if (opts.template) return lintSpec(templateSpec(opts.template), opts.json);
-    // the same reading as every door (lib/parse.ts): limits, encoding, depth, then the schema
+    // the same reading as every door (lib/experiments/parse.ts): limits, encoding, depth, then the schema
     const value = fileValue(readJson(readInputFile(file!)), file!, 'JSON file');
     // an experiment says so in its format field; anything else must be a tool file
     if (value && typeof value === 'object' && !Array.isArray(value) && 'format' in value)

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ExperimentSpec } from '../../lib/schema/experiment';
-import { parseSpecBytes, parseSpecValue } from '../../lib/parse';
+import { parseSpecBytes, parseSpecValue } from '../../lib/experiments/parse';
 import { readJson } from '../../lib/schema/input';
 import { getTemplate } from '../../lib/templates';
 import { planExperiment, type ExperimentPlan } from '../../lib/design/plan';

@@ -14,7 +14,7 @@ import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
-import { parseSpecBytes } from '../../lib/parse';
+import { parseSpecBytes } from '../../lib/experiments/parse';
 import { fileValue, readInputFile } from './compare';
 import { err, errControl, out, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';

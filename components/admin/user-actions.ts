@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { actionActor } from '@/app/_auth/guard';
+import { actionActor } from '@/components/auth/action-guard';
 import { addAccount, changeRole, generatePassword } from '@/lib/auth/users';
 import { recordAudit } from '@/lib/db/audit';
 import { SpecError } from '@/lib/schema/common';

@@ -25,11 +25,11 @@ import { experimentFromTools, scenarioFromTools } from '@/lib/mcp/scenario';
 import { McpListError, splitCommandLine } from '@/lib/mcp/client';
 import { ToolFileError } from '@/lib/mcp/tools';
 import { proposeAblations, type AblationProposal } from '@/lib/design/ablations';
-import { parseSpecValue } from '@/lib/parse';
+import { parseSpecValue } from '@/lib/experiments/parse';
 import { readJson } from '@/lib/schema/input';
 import { SpecError } from '@/lib/schema/common';
 import type { PriceTable, PriceTableInput } from '@/lib/design/cost';
-import { actionActor } from '@/app/_auth/guard';
+import { actionActor } from '@/components/auth/action-guard';
 import { recordAudit } from '@/lib/db/audit';
 
 // The designer's doors: thin — parse the form, call lib/, redirect or return what the page shows.

@@ -2,11 +2,11 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { actionActor } from '@/app/_auth/guard';
-import { importExperimentForm, type ActionState } from '@/lib/import';
+import { actionActor } from '@/components/auth/action-guard';
+import { importExperimentForm, type ActionState } from '@/lib/experiments/import';
 import { startRunsFromForm } from './start-actions';
 
-export type { ActionState, FieldIssue } from '@/lib/import';
+export type { ActionState, FieldIssue } from '@/lib/experiments/import';
 
 /** Import an experiment spec (pasted text or an uploaded file). Nothing is stored when anything is invalid. */
 export async function importExperiment(_prev: ActionState, form: FormData): Promise<ActionState> {

@@ -2,7 +2,7 @@ import { SpecError } from '@/lib/schema/common';
 import { createRuns } from '@/lib/runner/start';
 import { enqueueRunStart } from '@/lib/queue/enqueue';
 import { recordAudit } from '@/lib/db/audit';
-import { issuesOf, type ActionState } from '@/lib/import';
+import { issuesOf, type ActionState } from '@/lib/experiments/import';
 import type { Actor } from '@/lib/auth/roles';
 import { runFormTargets, runFormToSettings } from './run-form';
 

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { actionActor } from '@/app/_auth/guard';
+import { actionActor } from '@/components/auth/action-guard';
 import { saveReview } from '@/lib/db/reviews';
 import { recordAudit } from '@/lib/db/audit';
 import { SpecError } from '@/lib/schema/common';

@@ -2,7 +2,7 @@ import type { Permission } from '../../lib/auth/roles';
 
 // THE DOOR TABLE: what every page, route handler and server action of the app needs. doors.spec.ts finds the
 // doors on the file system and fails for any door missing here — add yours when you add a door.
-//   a permission (lib/auth/roles.ts) — the door calls pageActor / routeActor / actionActor with it
+//   a permission (lib/auth/roles.ts) — the door calls pageActor / routeActor (app/_auth/guard.ts) / actionActor (components/auth/action-guard.ts) with it
 //   'public'      — anyone (health, sign-in, the set-up link's page and action, which check their token)
 //   'better-auth' — Better Auth's own endpoints (sign-in, sign-out, session): its own checks
 

@@ -5,7 +5,7 @@ import { crossSiteRefusal, hostName, isLoopbackHost } from './origin';
 import { decide, isRole, SINGLE_USER_ACTOR, type Access, type Actor, type Permission } from './roles';
 
 // The check every door makes, from the request's headers alone (no framework): the Next adapter in
-// app/_auth passes `headers()` or the route handler's Request.
+// app/_auth (and components/auth/action-guard.ts) passes `headers()` or the route handler's Request.
 
 export type AuthMode = 'single-user' | 'accounts';
 

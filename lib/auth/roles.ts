@@ -1,5 +1,5 @@
 // Who may do what: the roles, what each permits, and the decision every door asks for. Framework-free:
-// pages, route handlers, server actions and the CLI all come here (through a thin adapter in app/_auth).
+// pages, route handlers, server actions and the CLI all come here (through a thin adapter: app/_auth/guard.ts, components/auth/action-guard.ts).
 
 export const ROLES = ['admin', 'researcher', 'reviewer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,5 +1,5 @@
 import { SpecError } from '../schema/common';
-import { orThrow, parseSpecValue } from '../parse';
+import { orThrow, parseSpecValue } from '../experiments/parse';
 import { ExperimentSpec, type ExperimentSpecInput } from '../schema/experiment';
 import type { TccCheck } from '../schema/tcc';
 import { isPlainObject, toPlainJson } from '../scoring/pyvalue';

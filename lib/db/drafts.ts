@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseSpecValue } from '../parse';
+import { parseSpecValue } from '../experiments/parse';
 import { Id, SpecError } from '../schema/common';
 import { planExperiment, type ExperimentPlan } from '../design/plan';
 import { lintExperiment, type LintFinding } from '../design/lint';
@@ -111,7 +111,7 @@ export async function discardDraft(slug: string): Promise<void> {
 
 /** Validate with the import's schema; when valid, the preview and the linter's findings. */
 export function checkDraft(content: unknown, prices: PriceTable): DraftCheck {
-  // the one parse of every door (lib/parse.ts): the same verdict as an import of the same content
+  // the one parse of every door (lib/experiments/parse.ts): the same verdict as an import of the same content
   const r = parseSpecValue(content);
   if (!r.ok) return { issues: r.issues.map((i) => ({ path: i.path || '(root)', message: i.message })), plan: null, findings: [] };
   return { issues: [], plan: planExperiment(r.value, prices), findings: lintExperiment(r.value) };

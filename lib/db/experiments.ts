@@ -1,5 +1,5 @@
 import { ExperimentSpecShape, type ExperimentSpec } from '../schema/experiment';
-import { orThrow, parseSpecValue } from '../parse';
+import { orThrow, parseSpecValue } from '../experiments/parse';
 import { formatIssues, zodIssues } from '../schema/common';
 import { canonicalJson, sha256 } from '../design/hash';
 import { db, pool, utcTimestamp } from './client';
@@ -21,7 +21,7 @@ export function specHashOf(spec: ExperimentSpec): string {
 /**
  * Store a spec as a frozen experiment version. The same content returns the existing version; changed
  * content under the same id becomes the next version — nothing stored is ever edited in place. The input
- * goes through the one parse of every door (lib/parse.ts): invalid input throws a SpecError naming
+ * goes through the one parse of every door (lib/experiments/parse.ts): invalid input throws a SpecError naming
  * each field, before anything is written. Doors reading bytes call `parseSpecBytes` first and pass its value.
  */
 export async function saveExperiment(input: unknown, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {

@@ -3,10 +3,9 @@ import { closeDb } from './client';
 import { closeQueues } from '../queue/connection';
 import { trialOutcomes } from './results';
 import { trialPage } from './trial-page';
-import { TrialPageQuery, type TrialRow } from '../schema/trial-page';
+import { TrialPageQuery, toTrialRow, type TrialRow } from '../schema/trial-page';
 import type { WorkerHandle } from '../runner/worker';
 import { completedReferenceRun } from '../testing/engine';
-import { toTrialRow } from '@/components/runs/trial-query';
 
 // The trials table's pages, cut in PostgreSQL, against what the stored outcomes say of every trial.
 

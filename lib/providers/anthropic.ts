@@ -4,8 +4,8 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import { resolveEndpoint } from './descriptor';
-import { anthropicDescriptor } from './descriptors';
+import { resolveEndpoint } from './configured';
+import { anthropicDescriptor } from './vendor-descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, recordingFetch, type Exchange } from './exchange';
 import type { Provider, SendOptions } from './types';
 
@@ -18,7 +18,7 @@ import type { Provider, SendOptions } from './types';
 // DEFAULT_MAX_TOKENS. The SDK sends the key as `Authorization: Bearer …` (the API also takes `x-api-key`;
 // both are declared secret headers).
 
-export { ANTHROPIC_DEFAULT_BASE_URL, anthropicDescriptor } from './descriptors';
+export { ANTHROPIC_DEFAULT_BASE_URL, anthropicDescriptor } from './vendor-descriptors';
 
 /** `max_tokens` when the run sets no output limit (the API requires one). */
 export const DEFAULT_MAX_TOKENS = 1024;

@@ -1,6 +1,6 @@
 import type { Observation } from '../schema/observation';
 import type { ProviderAnswer, ProviderResult, ProviderTransportError, TokenUsage } from '../schema/request';
-import { cachedRedaction } from './descriptor';
+import { cachedRedaction } from './configured';
 import { classifyFailure, type TransportError } from './errors';
 import { jsonMayHoldSecret, redactSecrets, type Redaction } from './redact';
 import { nodeFetch, ReadResponse, type FetchFn } from './http';

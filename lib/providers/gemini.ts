@@ -3,8 +3,8 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import { resolveEndpoint } from './descriptor';
-import { geminiDescriptor } from './descriptors';
+import { resolveEndpoint } from './configured';
+import { geminiDescriptor } from './vendor-descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch } from './exchange';
 import type { Provider, SendOptions } from './types';
 import { GENERATED_CALL_ID } from '../schema/request';
@@ -12,7 +12,7 @@ import { GENERATED_CALL_ID } from '../schema/request';
 // Gemini generateContent with functionDeclarations, through the official @google/genai SDK. Vendor types
 // stay in this file.
 
-export { GEMINI_DEFAULT_BASE_URL, geminiDescriptor } from './descriptors';
+export { GEMINI_DEFAULT_BASE_URL, geminiDescriptor } from './vendor-descriptors';
 
 /**
  * Gemini 3 rejects a model turn whose functionCall part has no thought signature (HTTP 400). The

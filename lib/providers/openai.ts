@@ -4,8 +4,8 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
-import { resolveEndpoint } from './descriptor';
-import { openaiDescriptor } from './descriptors';
+import { resolveEndpoint } from './configured';
+import { openaiDescriptor } from './vendor-descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch, type Exchange } from './exchange';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
@@ -13,7 +13,7 @@ import type { Provider, ProviderDescriptor, SendOptions } from './types';
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) — see openai-compatible.ts. OpenAI's vendor types
 // stay in this file: requests are built from ProviderRequest, responses reshaped into an Observation.
 
-export { OPENAI_DEFAULT_BASE_URL, openaiDescriptor, openaiErrorShape } from './descriptors';
+export { OPENAI_DEFAULT_BASE_URL, openaiDescriptor, openaiErrorShape } from './vendor-descriptors';
 
 /**
  * Which field carries the output limit. OpenAI itself deprecated `max_tokens` and its reasoning models

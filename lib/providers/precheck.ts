@@ -1,5 +1,5 @@
 import type { ProviderResult } from '../schema/request';
-import { destinationOf, keyHint } from './descriptor';
+import { destinationOf, keyHint } from './configured';
 import { getDescriptor, isProviderId } from './registry';
 import { redactText } from './secrets';
 

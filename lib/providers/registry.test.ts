@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from '../env';
 import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
-import { keyOf, resolveEndpoint } from './descriptor';
+import { keyOf, resolveEndpoint } from './configured';
 import { availableProviders, DESCRIPTORS, getDescriptor, getProvider, PROVIDER_IDS } from './registry';
 import { knownSecrets, redactHeaders } from './secrets';
 
@@ -31,7 +31,7 @@ describe('getProvider', () => {
     expect(PROVIDER_IDS).toEqual(['simulated', 'openai', 'gemini', 'openai-compatible', 'anthropic']);
     for (const id of PROVIDER_IDS) expect(getProvider(id).descriptor.id).toBe(id);
     expect(DESCRIPTORS.map((d) => d.id)).toEqual(PROVIDER_IDS);
-    // descriptors.ts (what redaction reads, without the SDKs) holds the adapters' own descriptors
+    // vendor-descriptors.ts (what redaction reads, without the SDKs) holds the adapters' own descriptors
     PROVIDER_IDS.forEach((id, i) => expect(DESCRIPTORS[i]).toBe(getProvider(id).descriptor));
     expect(getDescriptor('simulated').simulated).toBe(true);
     expect(getDescriptor('openai').simulated).toBe(false);

@@ -1,7 +1,7 @@
 import { ProviderId } from '../schema/run';
 import { anthropicProvider } from './anthropic';
-import { allowedBaseUrls, availabilityOf, destinationOf } from './descriptor';
-import { DESCRIPTORS } from './descriptors';
+import { allowedBaseUrls, availabilityOf, destinationOf } from './configured';
+import { DESCRIPTORS } from './vendor-descriptors';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';

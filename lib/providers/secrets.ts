@@ -1,6 +1,6 @@
-import { cachedRedaction } from './descriptor';
+import { cachedRedaction } from './configured';
 import * as r from './redact';
-import { DESCRIPTORS } from './descriptors';
+import { DESCRIPTORS } from './vendor-descriptors';
 
 // Product-wide redaction: every provider's declared secrets at once (the values of all key variables, all
 // credential headers and key-carrying query parameters). Logs, exports, pre-check messages and pages use

@@ -5,7 +5,7 @@ import { trialStatusOf } from '../schema/verdict';
 import { converse } from '../studies/conversation';
 import { kindModule } from '../studies/registry';
 import type { RunContext } from './context';
-import type { Slot } from './gate';
+import type { Slot } from './slot';
 import { afterTransportError, leaseMsFor, slotWaitMsFor, type Prepared, type TrialOutcome, type TrialWorkerOptions } from './trial';
 
 /**
@@ -38,8 +38,8 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
     async nextAttemptN() {
       // each turn's request takes its own rate-limit slot; a run paused or stopped meanwhile ends this pass
       // (the trial is resumed from its stored turns when it is claimed again)
-      while (opts.gate) {
-        const got = await opts.gate.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + slotWaitMsFor(ctx.settings.timeoutMs) });
+      while (opts.slots) {
+        const got = await opts.slots.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + slotWaitMsFor(ctx.settings.timeoutMs) });
         if (got === 'halted') return null;
         if (got !== 'timeout') {
           held = got;

@@ -1,7 +1,7 @@
 import { activeRunIds, completeRunIfDone, pendingBatchCount } from '../db/runs';
 import { openTrialJobs } from '../queue/enqueue';
 import { stalePrecheckRunIds } from '../db/prechecks';
-import { log } from '../log';
+import { log } from '../log/logger';
 import { enqueuePending, startRun } from './start';
 
 /** Pre-checks this process has taken over and is still sending (not twice at once). */

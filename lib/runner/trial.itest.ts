@@ -10,7 +10,7 @@ import { ensureTemplateExperiment } from '../db/templates';
 import { createRun, startRun } from './start';
 import { controlRun } from './control';
 import { runContext } from './context';
-import { limiterGate, limitsOf, scopeOf } from './gate';
+import { limiterSlots, limitsOf, scopeOf } from './slot';
 import { leaseMsFor, processTrial, type TrialOutcome } from './trial';
 
 // One trial through processTrial with the real limiter, PostgreSQL and the OpenAI SDK against the loopback
@@ -66,7 +66,7 @@ async function trialBehindABlocker() {
   const trial = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY id LIMIT 1`, [run.id])).rows[0];
   const sentBefore = server.count;
   let outcome: TrialOutcome | undefined;
-  const processing = processTrial({ trialId: trial.id, runId: run.id }, { owner: 'test-worker', gate: limiterGate(limiter, leaseMsFor) }).then((o) => (outcome = o));
+  const processing = processTrial({ trialId: trial.id, runId: run.id }, { owner: 'test-worker', slots: limiterSlots(limiter, leaseMsFor) }).then((o) => (outcome = o));
   await waitFor('the claim', async () => (await trialRow(trial.id)).status === 'running', 5000, 20);
   return {
     run,

@@ -12,7 +12,7 @@ import type { ProviderRequest, ProviderResult, ProviderTransportError } from '..
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
 import { sendConversation } from './conversation';
-import type { Gate, Slot } from './gate';
+import type { Slot, Slots } from './slot';
 
 /** What the queue should do with the job that delivered this trial. */
 export type TrialOutcome =
@@ -24,7 +24,7 @@ export type TrialOutcome =
 export interface TrialWorkerOptions {
   owner: string;
   /** Rate limiter: a slot is taken once the trial is claimed and given back as soon as the answer is in. */
-  gate?: Gate;
+  slots?: Slots;
   /** Test hook: called after the request went out and before its result is recorded. */
   afterSend?: (trialId: string) => Promise<void>;
   /** Test hook: called once the attempt is booked as sending, just before the request leaves. */
@@ -73,9 +73,9 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   }
   const prep = prepared(ctx, claim);
   let slot: Slot | undefined;
-  if (opts.gate) {
+  if (opts.slots) {
     for (;;) {
-      const got = await opts.gate.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + waitMs });
+      const got = await opts.slots.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + waitMs });
       if (got === 'halted') {
         // paused, cancelled or stopped while waiting: nothing was sent, so the claim is given back
         await unclaimTrial(claim);

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { env } from '../env';
-import { log } from '../log';
+import { log } from '../log/logger';
 import { QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { warmRunResults } from '../db/warm-results';
@@ -13,7 +13,7 @@ import { leaseMsFor, processTrial, type TrialOutcome, type TrialWorkerOptions } 
 import { startRun } from './start';
 import { reconcile } from './reconcile';
 import { Limiter } from '../queue/limiter';
-import { limiterGate } from './gate';
+import { limiterSlots } from './slot';
 
 const FETCH_LOOPS = 8;
 const WARM_CONNECTIONS = 3;
@@ -31,7 +31,7 @@ export interface StartWorkerOptions {
   reconcileEveryMs?: number;
   /** BullMQ lock: how soon a job of a dead worker is delivered again. */
   lockDurationMs?: number;
-  hooks?: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate'>;
+  hooks?: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots'>;
 }
 
 /**
@@ -46,7 +46,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   /** Jobs of each run in hand; when a run's count drops to zero its completion is checked at once. */
   const active = new Map<string, number>();
   const limiter = new Limiter();
-  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate'> = { gate: limiterGate(limiter, leaseMsFor), ...opts.hooks };
+  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots'> = { slots: limiterSlots(limiter, leaseMsFor), ...opts.hooks };
   // BullMQ does not close a connection it was given: close() below does, or the process never exits
   const connections = [redisConnection(), redisConnection()];
   const common = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseSpecValue, specBounds } from '../parse';
+import { parseSpecValue, specBounds } from '../experiments/parse';
 import { matrixSize, orderCount } from './bounds';
 import { ExperimentSpecShape } from './experiment';
 import { resetEnvCache } from '../env';

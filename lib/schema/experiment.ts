@@ -8,7 +8,7 @@ import { kindCaseFields, kindScenarioFields } from '../studies/specs';
 // The experiment spec (`tclab.experiment/v1`). Every object is strict (an unknown key is an error naming
 // its path), every text and list has a stated maximum (lib/schema/common.ts), every object keyed by ids is
 // a null-prototype object. `ExperimentSpec` adds the semantic checks (spec-semantics.ts); read specs from
-// bytes with `parseSpecBytes` (lib/parse.ts), the one parse every door calls.
+// bytes with `parseSpecBytes` (lib/experiments/parse.ts), the one parse every door calls.
 
 /** A tool as the model sees it. `tool` is hidden metadata linking it to the scenario's tool; never sent. */
 export const ToolDefinition = strict({

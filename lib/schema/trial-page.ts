@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TrialOutcome } from './table1';
 import type { TrialPlace } from './trial-place';
 
 /** One row of the trials table (`order`: the trial's candidate-order index). */
@@ -6,6 +7,22 @@ export interface TrialRow extends Omit<TrialPlace, 'orderIndex'> {
   order: number;
   status: string;
   categories: string[];
+}
+
+/** A trial's outcome (lib/analysis) as a row of the trials table: the one mapping, for the page and its tests. */
+export function toTrialRow(t: TrialOutcome): TrialRow {
+  return {
+    id: t.id,
+    study: t.study,
+    scenario: t.scenario,
+    locale: t.locale,
+    caseId: t.caseId,
+    condition: t.condition,
+    order: t.orderIndex,
+    replicate: t.replicate,
+    status: t.status,
+    categories: t.categories ?? [],
+  };
 }
 
 export const TRIAL_SORT_KEYS = ['study', 'scenario', 'locale', 'caseId', 'condition', 'order', 'replicate', 'status'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpecValue } from '../parse';
+import { parseSpecValue } from '../experiments/parse';
 import { checksFor } from '../schema/experiment';
 import { buildRequest, countMatrix, expandTrials, naturalDefinitions } from '../design/matrix';
 import { simulate, observationOf } from '../providers/simulated';

@@ -8,7 +8,7 @@ import { trialIdOf, trialKeyOf } from '@/lib/design/matrix';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { ObservationView, VerdictsView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
-import { toTrialRow } from '@/components/runs/trial-query';
+import { toTrialRow } from '@/lib/schema/trial-page';
 import { jsonText } from '@/components/format';
 import { checksFor } from '@/lib/schema/experiment';
 import { isConversationKind, kindModule } from '@/lib/studies/registry';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { saveExperiment } from './db/experiments';
-import { recordAudit } from './db/audit';
-import { SpecError } from './schema/common';
+import { saveExperiment } from '../db/experiments';
+import { recordAudit } from '../db/audit';
+import { SpecError } from '../schema/common';
 import { parseSpecBytes } from './parse';
-import type { Actor } from './auth/roles';
+import type { Actor } from '../auth/roles';
 
 // The import form's work, for an actor its door has already checked (components/experiments/actions.ts):
 // read the form, the one parse, store, record who stored it. Nothing is stored when anything is invalid.
@@ -30,7 +30,7 @@ export async function importExperimentForm(actor: Actor, form: FormData): Promis
   const parsed = ImportForm.safeParse({ json: form.get('json') ?? '', file: form.get('file') || null });
   if (!parsed.success) return refuse({ issues: [], message: 'The form could not be read.' });
   const { json, file } = parsed.data;
-  // a file is read as bytes, a paste as text: both through the one parse of every door (lib/parse.ts)
+  // a file is read as bytes, a paste as text: both through the one parse of every door (lib/experiments/parse.ts)
   const input = file && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : json;
   if (typeof input === 'string' && !input.trim())
     return refuse({ issues: [{ path: '(input)', message: 'paste an experiment JSON or choose a file' }], message: 'Nothing to import.' });

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { env } from './env';
-import { SpecError, formatIssues, zodIssues, type Issue } from './schema/common';
-import { readJson, checkJsonValue, type Parsed, type ReadOptions } from './schema/input';
-import { ExperimentSpec } from './schema/experiment';
-import { TccCard, TccObservations } from './schema/tcc';
-import { checkSpecBounds, type SpecBounds } from './schema/bounds';
+import { env } from '../env';
+import { SpecError, formatIssues, zodIssues, type Issue } from '../schema/common';
+import { readJson, checkJsonValue, type Parsed, type ReadOptions } from '../schema/input';
+import { ExperimentSpec } from '../schema/experiment';
+import { TccCard, TccObservations } from '../schema/tcc';
+import { checkSpecBounds, type SpecBounds } from '../schema/bounds';
 
 // THE parse of every door. A spec, a case card or an observation file read from bytes (a file, an upload,
 // a paste, a request body, a designer draft) goes through exactly these steps, so the same input gets the
@@ -17,7 +17,7 @@ import { checkSpecBounds, type SpecBounds } from './schema/bounds';
 //      (720), computed arithmetically.
 // Each issue names its path. `…Value` takes a value already parsed from JSON or built in code.
 
-export type { Parsed } from './schema/input';
+export type { Parsed } from '../schema/input';
 export type ParseOptions = ReadOptions & { bounds?: Partial<SpecBounds> };
 
 /** The bounds every door applies (the trial limit from the environment). */

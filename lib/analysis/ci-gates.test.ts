@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGates, GateNameError, GateSyntaxError, gateValues, parseGate } from './gates';
+import { evaluateGates, GateNameError, GateSyntaxError, gateValues, parseGate } from './ci-gates';
 import { summarizeRun } from './summary';
 import type { TrialOutcome } from '../schema/table1';
 import { pairKeyOf } from '../design/matrix';

@@ -1,5 +1,5 @@
-import { env } from './env';
-import { redactText } from './providers/secrets';
+import { env } from '../env';
+import { redactText } from '../providers/secrets';
 
 // A tiny structured logger: one JSON line per event on stderr, secrets redacted.
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 } as const;

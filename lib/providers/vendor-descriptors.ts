@@ -1,5 +1,5 @@
 import { ProviderId } from '../schema/run';
-import { errorShape } from './descriptor';
+import { errorShape } from './configured';
 import { simulatedDescriptor } from './simulated';
 import type { ProviderDescriptor } from './types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Env } from '../env';
-import { allowedBaseUrls, baseUrlRefusal, destinationOf, normalizeBaseUrl, resolveEndpoint } from './descriptor';
+import { allowedBaseUrls, baseUrlRefusal, destinationOf, normalizeBaseUrl, resolveEndpoint } from './configured';
 import { openaiDescriptor } from './openai';
 import { openaiCompatibleDescriptor } from './openai-compatible';
 import { simulatedDescriptor } from './simulated';

@@ -8,11 +8,11 @@ export interface Slot {
 }
 
 /**
- * Taken after a trial is claimed and held only while its request is out, so claiming and recording overlap
+ * Where a trial takes its rate-limit slot: taken after a trial is claimed and held only while its request is out, so claiming and recording overlap
  * other trials' requests. 'halted': the run was paused or stopped while the trial waited (halt key);
  * 'timeout': the deadline passed first.
  */
-export interface Gate {
+export interface Slots {
   acquire(ctx: RunContext, opts?: AcquireOptions): Promise<Slot | 'halted' | 'timeout'>;
 }
 
@@ -26,8 +26,8 @@ export function limitsOf(ctx: RunContext, leaseMs: number): Limits {
 }
 
 /** Distributed concurrency slots and RPM tokens per provider and model; 429s feed AIMD. */
-export function limiterGate(limiter: Limiter, leaseMsFor: (timeoutMs: number) => number): Gate {
-  // holder ids: unique per gate (random prefix) and per acquire (counter)
+export function limiterSlots(limiter: Limiter, leaseMsFor: (timeoutMs: number) => number): Slots {
+  // holder ids: unique per slot source (random prefix) and per acquire (counter)
   const prefix = randomBytes(6).toString('hex');
   let n = 0;
   return {

@@ -1,0 +1,122 @@
+// @ts-check
+// The rooms and floors of DESIGN.md §8 (docs/architecture.md), checked on resolved files: dependency-cruiser
+// resolves every import (relative in any spelling, the tsconfig alias `@/`, packages) to the file it loads, so
+// `'./../db/aggregate'`, `'../db/aggregate'` and `'@/lib/db/aggregate'` are one dependency and one verdict.
+// `npm run lint` runs it with --ignore-known: the violations that were there when the rules came are listed in
+// .dependency-cruiser-known-violations.json (issue 25 items 1 and 4 remove them); any other one fails.
+// Only lib/env.ts reads process.env: that one stays an ESLint rule (eslint.config.mjs), being no import.
+
+/** a path regex for files of these rooms of lib/ (folders; `env` is lib/env.ts) */
+const lib = (...rooms) => `^lib/(${rooms.join('|')})(/|\\.ts$)`;
+/** a path regex for these packages as installed (their files under node_modules, whatever the import says) */
+const pkg = (...names) => `^node_modules/(${names.join('|')})/`;
+
+const TESTS = '\\.(test|itest)\\.ts$';
+const PRISMA = [pkg('@prisma/[^/]+', 'prisma', 'pg', 'pg-[^/]+', '@types/pg'), '^lib/generated/prisma/'];
+const VENDOR_SDKS = pkg('openai', '@google/genai', '@anthropic-ai/sdk');
+const FRAMEWORK = pkg('next', 'react', 'react-dom', '@types/react', '@types/react-dom');
+const REDIS = pkg('bullmq', 'ioredis');
+const CORE = lib('design', 'scoring', 'stats', 'analysis', 'schema');
+const ACTIONS = '^components.*[/-]actions\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'prisma-only-in-db',
+      comment:
+        'Only lib/db talks to PostgreSQL (Prisma, pg): call a lib/db function. (scripts/probe.mjs asks whether a server answers before the set-up has made the database.)',
+      severity: 'error',
+      from: { pathNot: ['^lib/db/', '^lib/generated/', '^scripts/probe\\.mjs$', '^prisma\\.config\\.ts$'] },
+      to: { path: PRISMA },
+    },
+    {
+      name: 'lib-framework-free',
+      comment: 'lib/ is framework-free: no Next.js or React.',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/generated/' },
+      to: { path: FRAMEWORK },
+    },
+    {
+      name: 'core-is-pure',
+      comment:
+        'The pure core (lib/design, scoring, stats, analysis, schema) is given its data: it imports no lib/db, lib/providers, lib/queue, lib/env, vendor SDK, Redis client or framework. (Its tests may wire it to other rooms.)',
+      severity: 'error',
+      from: { path: CORE, pathNot: TESTS },
+      to: { path: [lib('db', 'providers', 'queue', 'env'), ...PRISMA, VENDOR_SDKS, REDIS, FRAMEWORK] },
+    },
+    {
+      name: 'components-render-only',
+      comment:
+        'Components render: they never load lib/db or lib/providers (they may name their types: `import type`). A components/**/actions.ts or *-actions.ts is a door and calls lib/ as a route handler does.',
+      severity: 'error',
+      from: { path: '^components/', pathNot: ACTIONS },
+      to: { path: [lib('db', 'providers'), VENDOR_SDKS], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-door-imports-a-door',
+      comment:
+        'A door (app/ pages and route handlers, components/**/actions.ts, cli/, workers/) calls lib/, never another door: what two doors share lives in lib/. Components are rendered by app/, never the other way round.',
+      severity: 'error',
+      from: { path: '^(components|cli|workers)/' },
+      to: { path: '^app/' },
+    },
+    {
+      name: 'no-door-imports-a-door (cli)',
+      comment: 'The CLI is a door: what it shares with app/ or workers/ lives in lib/.',
+      severity: 'error',
+      from: { path: '^(app|components|workers)/' },
+      to: { path: '^cli/' },
+    },
+    {
+      name: 'no-door-imports-a-door (workers)',
+      comment: 'A worker is a door: what it shares with app/ or cli/ lives in lib/.',
+      severity: 'error',
+      from: { path: '^(app|components|cli)/' },
+      to: { path: '^workers/' },
+    },
+    {
+      name: 'lib-imports-no-door',
+      comment: 'lib/ is below every door: it never imports app/, components/, cli/ or workers/.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(app|components|cli|workers)/' },
+    },
+    {
+      name: 'db-imports-no-room-above',
+      comment:
+        'lib/db is repositories: rows in, rows out. It imports lib/schema, its client (lib/generated, Prisma, pg) and the environment, and composes nothing (no analysis, auth, mcp, export, templates, …).',
+      severity: 'error',
+      from: { path: '^lib/db/', pathNot: TESTS },
+      to: { path: '^lib/', pathNot: [lib('db', 'schema', 'env', 'generated')] },
+    },
+    {
+      name: 'resolvable',
+      comment: 'Every import resolves to a file: one that does not would escape every rule above.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No file circles: a circle makes two files one unit that neither can be read, tested nor moved without the other.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules', '^lib/generated/'] },
+    exclude: { path: ['^\\.next/', '^lib/generated/prisma/(internal|models)/', '^datasets/', '^public/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.cjs', '.json', '.d.ts'],
+    },
+    skipAnalysisNotInRules: true,
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

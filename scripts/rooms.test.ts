@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The room rules (.dependency-cruiser.cjs) as `npm run lint` runs them, on files written into the tree for
+// the test and removed afterwards: a forbidden import fails however it is spelled (the rules see resolved
+// files, not import strings), a new circle fails, an allowed import passes, and the known-violation baseline
+// lists only violations that are still there.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEPCRUISE = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const TAG = `rooms-probe-${process.pid}`;
+const written: string[] = [];
+
+function probe(rel: string, text: string): string {
+  const file = path.join(ROOT, rel);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  written.push(file);
+  return rel;
+}
+
+type Violation = { from: string; to: string; rule: { name: string; severity: string }; cycle?: { name: string }[] };
+
+/** depcruise with the project's config on these files (and what they import), as JSON. */
+function cruise(args: string[]): Violation[] {
+  const r = spawnSync(process.execPath, [DEPCRUISE, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (!r.stdout) throw new Error(`depcruise printed nothing (status ${r.status}): ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+function removeProbes(): void {
+  for (const f of written.splice(0)) rmSync(f, { force: true });
+}
+afterAll(removeProbes);
+
+/** A violation as the baseline names it: rule and edge, or rule and the files of the circle. */
+const key = (v: Violation) =>
+  v.cycle
+    ? `${v.rule.name}: ${v.cycle
+        .map((c) => c.name)
+        .sort()
+        .join(' <-> ')}`
+    : `${v.rule.name}: ${v.from} -> ${v.to}`;
+
+describe('the room rules (dependency-cruiser, npm run lint)', () => {
+  it('fail on every spelling of a forbidden import, on a new circle and a door importing a door, pass what is allowed; the baseline is exact', () => {
+    const files = {
+      dotSlashDotDot: probe(`lib/scoring/${TAG}-a.ts`, "import { x } from './../db/aggregate';\nexport const y = x;\n"),
+      dotDot: probe(`lib/scoring/${TAG}-b.ts`, "import { x } from '../db/aggregate';\nexport const y = x;\n"),
+      alias: probe(`lib/scoring/${TAG}-c.ts`, "import { x } from '@/lib/db/aggregate';\nexport const y = x;\n"),
+      roundabout: probe(`lib/scoring/${TAG}-d.ts`, "import { x } from '../../lib/scoring/../db/./aggregate.ts';\nexport const y = x;\n"),
+      prisma: probe(`lib/stats/${TAG}-e.ts`, "import { PrismaClient } from '@prisma/client';\nexport const y = PrismaClient;\n"),
+      circleOne: probe(`lib/stats/${TAG}-f.ts`, `import { g } from './${TAG}-g';\nexport const f = () => g;\n`),
+      circleTwo: probe(`lib/stats/${TAG}-g.ts`, `import { f } from '@/lib/stats/${TAG}-f';\nexport const g = () => f;\n`),
+      componentValue: probe(`components/${TAG}-h.ts`, "import { x } from '../lib/providers/registry';\nexport const y = x;\n"),
+      componentType: probe(`components/${TAG}-i.ts`, "import type { X } from '@/lib/db/aggregate';\nexport type Y = X;\n"),
+      componentToApp: probe(`components/${TAG}-j.ts`, "import { pageActor } from '../app/_auth/guard';\nexport const y = pageActor;\n"),
+      dbUpward: probe(`lib/db/${TAG}-k.ts`, "import { x } from './../analysis/cells';\nexport const y = x;\n"),
+      allowed: probe(`lib/scoring/${TAG}-l.ts`, "import { x } from './../stats/mcnemar';\nexport const y = x;\n"),
+      unresolvable: probe(`lib/scoring/${TAG}-m.ts`, "import { x } from './../stats/no-such-file';\nexport const y = x;\n"),
+    };
+    // as `npm run lint` runs it: the known violations softened to 'ignore', every other one an error
+    const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', 'app', 'components', 'lib', 'cli', 'workers', 'scripts', 'prisma', 'e2e']);
+    removeProbes();
+    const errors = all.filter((v) => v.rule.severity === 'error');
+    const rulesOf = (file: string) => [...new Set(errors.filter((v) => v.from === file).map((v) => v.rule.name))].sort();
+    const targets = (file: string) => errors.filter((v) => v.from === file).map((v) => v.to);
+
+    // one dependency, one verdict, whatever the spelling
+    for (const f of [files.dotSlashDotDot, files.dotDot, files.alias, files.roundabout]) {
+      expect(rulesOf(f), f).toEqual(['core-is-pure']);
+      expect(targets(f), f).toEqual(['lib/db/aggregate.ts']);
+    }
+    expect(rulesOf(files.prisma)).toEqual(['core-is-pure', 'prisma-only-in-db']);
+    // a circle is reported once, naming its files
+    expect(errors.filter((v) => v.rule.name === 'no-circular').map(key)).toEqual([`no-circular: ${[files.circleOne, files.circleTwo].sort().join(' <-> ')}`]);
+    expect(rulesOf(files.componentValue)).toEqual(['components-render-only']);
+    expect(rulesOf(files.componentType)).toEqual([]);
+    expect(rulesOf(files.componentToApp)).toEqual(['no-door-imports-a-door']);
+    expect(rulesOf(files.dbUpward)).toEqual(['db-imports-no-room-above']);
+    expect(rulesOf(files.allowed)).toEqual([]);
+    expect(rulesOf(files.unresolvable)).toEqual(['resolvable']);
+    // no error but the probes' (the tree itself passes the lint)
+    expect(errors.filter((v) => !v.from.includes(TAG)).map(key)).toEqual([]);
+
+    // the baseline lists only violations that are still there: delete an entry when its import is gone
+    const text = readFileSync(path.join(ROOT, '.dependency-cruiser-known-violations.json'), 'utf8');
+    const known = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as Violation[]; // JSON with whole-line comments (depcruise reads JSON5)
+    const ignored = new Set(all.filter((v) => v.rule.severity === 'ignore').map(key));
+    expect(known.map(key).filter((k) => !ignored.has(k))).toEqual([]);
+  }, 120_000);
+});
