@@ -100,8 +100,7 @@ export function NewExperimentForm({
       {source === 'mcp-url' && (
         <div className="field">
           <label htmlFor="new-url">
-            URL{' '}
-            {!mcp.anyCommand && <span className="hint">(public addresses only, unless an admin listed it: not loopback, private or link-local)</span>}
+            URL {!mcp.anyCommand && <span className="hint">(public addresses only, unless an admin listed it: not loopback, private or link-local)</span>}
           </label>
           <input id="new-url" name="url" placeholder="http://127.0.0.1:3001/mcp" style={{ width: '100%' }} />
         </div>

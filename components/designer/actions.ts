@@ -97,10 +97,10 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
         const snap = plan
           ? await importServerTools(plan.target, plan.options)
           : await (async () => {
-                  const j = readJson(v.json);
-                  if (!j.ok) throw new SpecError('the pasted text is not valid JSON', j.issues);
-                  return importToolFile(j.value, 'pasted');
-                })();
+              const j = readJson(v.json);
+              if (!j.ok) throw new SpecError('the pasted text is not valid JSON', j.issues);
+              return importToolFile(j.value, 'pasted');
+            })();
         return {
           message: null,
           issues: [],

@@ -47,11 +47,10 @@ describe('addressRefusal', () => {
 });
 
 describe('hostNameRefusal', () => {
-  it('refuses metadata services and localhost by name, whatever they resolve to', () => {
+  it('refuses metadata services by name, whatever they resolve to (other names are judged by their addresses)', () => {
     expect(hostNameRefusal('metadata.google.internal')).toMatch(/metadata/);
     expect(hostNameRefusal('METADATA.GOOGLE.INTERNAL.')).toMatch(/metadata/);
-    expect(hostNameRefusal('localhost')).toMatch(/loopback/);
-    expect(hostNameRefusal('app.localhost')).toMatch(/loopback/);
+    expect(hostNameRefusal('metadata')).toMatch(/metadata/);
     expect(hostNameRefusal('mcp.example.org')).toBeNull();
   });
 });

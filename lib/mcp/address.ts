@@ -21,7 +21,6 @@ export function bareHost(hostname: string): string {
 export function hostNameRefusal(hostname: string): string | null {
   const h = bareHost(hostname);
   if (METADATA_NAMES.has(h)) return `${h} is a cloud metadata service`;
-  if (h === 'localhost' || h.endsWith('.localhost')) return `${h} is this machine (loopback)`;
   return null;
 }
 

@@ -183,8 +183,7 @@ export async function withMcpClient<T>(
   });
   const describe = (e: unknown): McpListError => {
     if (e instanceof McpListError) return e;
-    for (let c: unknown = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++)
-      if (c instanceof AddressRefused) return new McpListError(c.message, 'refused');
+    for (let c: unknown = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++) if (c instanceof AddressRefused) return new McpListError(c.message, 'refused');
     const msg = messageOf(e);
     const tail = stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
     if (target.kind === 'stdio' && (exited || /ENOENT|closed|EPIPE/i.test(msg))) return new McpListError(`${where} exited before answering (${msg})${tail}`, 'exited');

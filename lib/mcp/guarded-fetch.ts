@@ -82,12 +82,12 @@ export function guardedFetch(allowed: string[]): FetchLike {
     const url = new URL(typeof input === 'string' ? input : input.href);
     const checked = await checkUrl(url, allowed);
     if (checked === 'listed') return fetch(url, init);
-    return requestPinned(url, init, checked);
+    return fetchPinned(url, init, checked);
   };
 }
 
 /** One HTTP exchange over node:http(s) whose lookup answers only the checked addresses. Redirects are not followed. */
-async function requestPinned(url: URL, init: RequestInit, addresses: Address[]): Promise<Response> {
+export async function fetchPinned(url: URL, init: RequestInit, addresses: Address[]): Promise<Response> {
   const req = new Request(url, { ...init, redirect: 'manual' });
   const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.from(await req.arrayBuffer());
   const pinned: LookupFunction = (_host, opts, cb) => {

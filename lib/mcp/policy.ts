@@ -42,10 +42,7 @@ export function planMcpImport(actor: Actor, req: McpImportRequest, e: Env = env(
   }
   if (req.kind === 'command') {
     if (!unrestricted)
-      throw new AccessDenied(
-        403,
-        `your role (${actor.role}) may not start a command on the server: pick one of the MCP servers an admin configured (TCLAB_MCP_SERVERS)`,
-      );
+      throw new AccessDenied(403, `your role (${actor.role}) may not start a command on the server: pick one of the MCP servers an admin configured (TCLAB_MCP_SERVERS)`);
     return { target: { kind: 'stdio', ...splitCommandLine(req.line) }, options };
   }
   return { target: { kind: 'http', url: req.url }, options };

@@ -24,7 +24,10 @@ export async function POST(req: Request): Promise<Response> {
   if (!body.success) return Response.json({ ok: false, error: 'the body must be one of {"server": name}, {"command": line}, {"url": url}' }, { status: 400 });
   const b = body.data;
   try {
-    const plan = planMcpImport(actor, 'server' in b ? { kind: 'listed', name: b.server } : 'command' in b ? { kind: 'command', line: b.command } : { kind: 'url', url: b.url });
+    const plan = planMcpImport(
+      actor,
+      'server' in b ? { kind: 'listed', name: b.server } : 'command' in b ? { kind: 'command', line: b.command } : { kind: 'url', url: b.url },
+    );
     const snap = await importServerTools(plan.target, plan.options);
     return Response.json(
       { ok: true, id: snap.id, sha256: snap.sha256, server: snap.server, tools: snap.tools.map((t) => ({ name: t.name, effect: t.effect })) },
@@ -32,8 +35,7 @@ export async function POST(req: Request): Promise<Response> {
     );
   } catch (e) {
     if (e instanceof AccessDenied) return Response.json({ ok: false, error: e.message }, { status: e.status });
-    if (e instanceof McpListError)
-      return Response.json({ ok: false, error: e.message }, { status: e.reason === 'refused' ? 403 : e.reason === 'invalid' ? 400 : 502 });
+    if (e instanceof McpListError) return Response.json({ ok: false, error: e.message }, { status: e.reason === 'refused' ? 403 : e.reason === 'invalid' ? 400 : 502 });
     throw e;
   }
 }
