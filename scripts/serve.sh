@@ -6,5 +6,5 @@
 # the server to outlast their own idle timeout (commonly 60 s).
 # The first admin's password (TCLAB_ADMIN_PASSWORD) is used by a short-lived process and not passed on: the server
 # never carries it in its environment (a process's start-up environment stays readable in /proc/<pid>/environ).
-if [ -n "${TCLAB_ADMIN_PASSWORD:-}" ] && [ -n "${TCLAB_ADMIN_EMAIL:-}" ] && npx tsx scripts/first-admin.ts; then unset TCLAB_ADMIN_PASSWORD; fi
+if [ -n "${TCLAB_ADMIN_PASSWORD:-}" ] && [ -n "${TCLAB_ADMIN_EMAIL:-}" ] && npx tsx "$(dirname "$0")/first-admin.ts"; then unset TCLAB_ADMIN_PASSWORD; fi
 exec npx next start -H "${HOST:-127.0.0.1}" -p "${PORT:-3000}" --keepAliveTimeout 65000
