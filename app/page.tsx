@@ -12,6 +12,7 @@ import { bfclCategories } from '@/lib/bfcl/categories';
 
 import { pageActor } from '@/app/_auth/guard';
 import { can } from '@/lib/auth/roles';
+import { configuredServerNames, mayRunAnyCommand } from '@/lib/mcp/policy';
 
 // the layout's title template applies to child segments only, not to the page beside it
 export const metadata: Metadata = { title: { absolute: 'Experiments · Tool Contract Lab' } };
@@ -110,7 +111,11 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
       )}
       {can(actor.role, 'experiment.write') && (
         <>
-          <NewExperimentForm templates={Object.values(TEMPLATES).map((t) => ({ id: t.id, name: t.name }))} categories={bfclCategories()} />
+          <NewExperimentForm
+            templates={Object.values(TEMPLATES).map((t) => ({ id: t.id, name: t.name }))}
+            categories={bfclCategories()}
+            mcp={{ servers: configuredServerNames(), anyCommand: mayRunAnyCommand(actor) }}
+          />
           <ImportExperimentForm />
         </>
       )}

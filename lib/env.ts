@@ -5,6 +5,30 @@ import { z } from 'zod';
 // Empty strings count as unset.
 const empty = (v: unknown) => (v === '' ? undefined : v);
 
+/**
+ * A stdio MCP server an admin allows to be started from the web app (TCLAB_MCP_SERVERS): the command and
+ * its arguments are fixed here; a user picks it by name.
+ */
+export const ConfiguredMcpServer = z.object({
+  name: z.string().trim().min(1, 'a name to pick the server by').max(100),
+  command: z.string().min(1, 'the command that starts the server'),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+});
+export type ConfiguredMcpServer = z.infer<typeof ConfiguredMcpServer>;
+
+/** A JSON value in a variable: a parse failure is an issue naming the variable, not a SyntaxError. */
+const jsonText = (name: string) => (v: unknown, ctx: z.RefinementCtx) => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `${name}: not valid JSON (${(e as Error).message})` });
+    return z.NEVER;
+  }
+};
+
 const EnvSchema = z.object({
   DATABASE_URL: z.preprocess(empty, z.string().default('postgresql://postgres@127.0.0.1:5432/tclab')),
   REDIS_URL: z.preprocess(empty, z.string().default('redis://127.0.0.1:6379')),
@@ -47,6 +71,30 @@ const EnvSchema = z.object({
    * nowhere else.
    */
   TCLAB_ALLOWED_BASE_URLS: z.preprocess(empty, z.string().optional()),
+  /**
+   * The stdio MCP servers a signed-in researcher may import tools from (JSON: [{name, command, args, env?,
+   * cwd?}]). In exposed mode only these, and only an admin may start any other command (docs/mcp-import.md).
+   */
+  TCLAB_MCP_SERVERS: z.preprocess(
+    empty,
+    z
+      .preprocess(
+        jsonText('TCLAB_MCP_SERVERS'),
+        z.array(ConfiguredMcpServer, { error: 'TCLAB_MCP_SERVERS: a JSON array of {name, command, args, env?, cwd?}' }).superRefine((list, ctx) => {
+          const seen = new Set<string>();
+          for (const [i, s] of list.entries()) {
+            if (seen.has(s.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `TCLAB_MCP_SERVERS: the name "${s.name}" is given twice` });
+            seen.add(s.name);
+          }
+        }),
+      )
+      .default([]),
+  ),
+  /**
+   * URLs an MCP import may reach although their address is loopback, private or link-local (comma- or
+   * space-separated; an entry without a path allows every path on its origin). Exposed mode only.
+   */
+  TCLAB_MCP_ALLOWED_URLS: z.preprocess(empty, z.string().optional()),
   ANTHROPIC_API_KEY: z.preprocess(empty, z.string().optional()),
   ANTHROPIC_BASE_URL: z.preprocess(empty, z.string().url().optional()),
 });
@@ -56,6 +104,15 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= EnvSchema.parse(process.env);
   return cached;
+}
+/**
+ * Forget the first admin's password once an account exists: the server's own environment no longer
+ * carries it, so no child process inherits it (lib/auth/bootstrap.ts). The process's initial environment
+ * block (/proc/self/environ) cannot be rewritten from here: scripts/serve.sh keeps it out of that too.
+ */
+export function forgetAdminPassword(): void {
+  delete process.env.TCLAB_ADMIN_PASSWORD;
+  if (cached) cached = { ...cached, TCLAB_ADMIN_PASSWORD: undefined };
 }
 /** Tests change the environment between suites. */
 export function resetEnvCache(): void {

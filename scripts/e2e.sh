@@ -48,7 +48,9 @@ for role in admin researcher reviewer viewer; do
 done
 serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
 # sign-in attempts per minute: the specs sign in several accounts from one address (the limit itself: lib/auth/auth.itest.ts)
-TCLAB_SIGNIN_MAX=100 serve_app accounts "$accounts_db" "tclab-e2e-acc-$suffix" "$accounts_port"
+# the one stdio MCP server a researcher may start (e2e/accounts/mcp-import.spec.ts; docs/mcp-import.md)
+TCLAB_MCP_SERVERS="[{\"name\":\"everything\",\"command\":\"$(command -v node)\",\"args\":[\"$PWD/node_modules/@modelcontextprotocol/server-everything/dist/index.js\"]}]" \
+  TCLAB_SIGNIN_MAX=100 serve_app accounts "$accounts_db" "tclab-e2e-acc-$suffix" "$accounts_port"
 
 for port in "$single_port" "$accounts_port"; do
   for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null 2>&1 && break; sleep 0.5; done

@@ -13,7 +13,7 @@ fi
 PORT=${PORT:-3000}
 export HOST=${HOST:-127.0.0.1} # loopback unless set; lib/env.ts has the same default
 set -m
-npx tsx workers/trials.ts & worker=$!
+env -u TCLAB_ADMIN_PASSWORD npx tsx workers/trials.ts & worker=$! # the worker needs no admin password (scripts/serve.sh)
 PORT=$PORT bash scripts/serve.sh & web=$!
 stop() { kill -TERM -- -"$worker" -"$web" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap stop INT TERM EXIT

@@ -7,8 +7,20 @@ import { keepValues } from '../keep-values';
 
 const initial: FormState = { message: null, issues: [] };
 
-/** New experiment as a designer draft: empty, a template, a BFCL category, an MCP server or pasted tools. */
-export function NewExperimentForm({ templates, categories }: { templates: { id: string; name: string }[]; categories: string[] }) {
+/**
+ * New experiment as a designer draft: empty, a template, a BFCL category, an MCP server or pasted tools.
+ * `mcp`: the servers an admin configured (by name), and whether this user may start a command of their own
+ * and reach any address (the server action decides again: lib/mcp/policy.ts).
+ */
+export function NewExperimentForm({
+  templates,
+  categories,
+  mcp,
+}: {
+  templates: { id: string; name: string }[];
+  categories: string[];
+  mcp: { servers: string[]; anyCommand: boolean };
+}) {
   const [state, action, pending] = useActionState(newExperimentAction, initial);
   const [source, setSource] = useState('empty');
   const listed = state.listed;
@@ -30,7 +42,8 @@ export function NewExperimentForm({ templates, categories }: { templates: { id: 
             <option value="empty">nothing (empty)</option>
             <option value="template">a built-in template</option>
             <option value="bfcl">a BFCL category</option>
-            <option value="mcp-stdio">an MCP server (stdio command)</option>
+            {mcp.servers.length > 0 && <option value="mcp-listed">an MCP server an admin configured</option>}
+            {mcp.anyCommand && <option value="mcp-stdio">an MCP server (stdio command)</option>}
             <option value="mcp-url">an MCP server (Streamable HTTP URL)</option>
             <option value="tools-json">a pasted tools/list or OpenAI tools JSON</option>
           </select>
@@ -64,6 +77,18 @@ export function NewExperimentForm({ templates, categories }: { templates: { id: 
           </div>
         </div>
       )}
+      {source === 'mcp-listed' && (
+        <div className="field">
+          <label htmlFor="new-server">
+            Configured server <span className="hint">(started by the server with the command and arguments an admin set)</span>
+          </label>
+          <select id="new-server" name="server">
+            {mcp.servers.map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        </div>
+      )}
       {source === 'mcp-stdio' && (
         <div className="field">
           <label htmlFor="new-command">
@@ -74,7 +99,9 @@ export function NewExperimentForm({ templates, categories }: { templates: { id: 
       )}
       {source === 'mcp-url' && (
         <div className="field">
-          <label htmlFor="new-url">URL</label>
+          <label htmlFor="new-url">
+            URL {!mcp.anyCommand && <span className="hint">(public addresses only, unless an admin listed it: not loopback, private or link-local)</span>}
+          </label>
           <input id="new-url" name="url" placeholder="http://127.0.0.1:3001/mcp" style={{ width: '100%' }} />
         </div>
       )}

@@ -1,6 +1,6 @@
 'use server';
 
-import { redirect } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import {
@@ -22,7 +22,9 @@ import { getTemplate } from '@/lib/templates';
 import { emptyExperiment } from '@/lib/design/empty';
 import { importBfclCategory } from '@/lib/bfcl/categories';
 import { experimentFromTools, scenarioFromTools } from '@/lib/mcp/scenario';
-import { McpListError, splitCommandLine } from '@/lib/mcp/client';
+import { McpListError } from '@/lib/mcp/client';
+import { planMcpImport, type McpImportPlan } from '@/lib/mcp/policy';
+import { AccessDenied } from '@/lib/auth/roles';
 import { ToolFileError } from '@/lib/mcp/tools';
 import { proposeAblations, type AblationProposal } from '@/lib/design/ablations';
 import { parseSpecValue } from '@/lib/experiments/parse';
@@ -43,13 +45,14 @@ export interface FormState {
 
 const text = z.preprocess((v) => (typeof v === 'string' ? v.trim() : ''), z.string());
 const NewForm = z.object({
-  source: z.enum(['empty', 'template', 'bfcl', 'mcp-stdio', 'mcp-url', 'tools-json']),
+  source: z.enum(['empty', 'template', 'bfcl', 'mcp-listed', 'mcp-stdio', 'mcp-url', 'tools-json']),
   id: text,
   name: text,
   template: text,
   category: text,
   limit: z.coerce.number().int().min(1).max(200).catch(5),
   command: text,
+  server: text,
   url: text,
   json: text,
   snapshotId: text,
@@ -64,11 +67,24 @@ const fail = (e: unknown): FormState => {
 
 /** New experiment: empty, from a template, a BFCL category, an MCP server or pasted tools — as a draft. */
 export async function newExperimentAction(_prev: FormState, form: FormData): Promise<FormState> {
-  await actionActor('experiment.write');
+  const actor = await actionActor('experiment.write');
   const f = NewForm.safeParse({ ...Object.fromEntries(form), pick: form.getAll('pick') });
   if (!f.success) return { message: 'The form could not be read.', issues: [] };
   const v = f.data;
   if (!v.id) return { message: 'Give the new experiment an id.', issues: [{ path: 'id', message: 'required' }] };
+  // what an MCP import may start or reach is decided for this actor before anything runs (403 otherwise)
+  let plan: McpImportPlan | null = null;
+  if (!v.snapshotId && (v.source === 'mcp-listed' || v.source === 'mcp-stdio' || v.source === 'mcp-url')) {
+    try {
+      plan = planMcpImport(
+        actor,
+        v.source === 'mcp-listed' ? { kind: 'listed', name: v.server } : v.source === 'mcp-stdio' ? { kind: 'command', line: v.command } : { kind: 'url', url: v.url },
+      );
+    } catch (e) {
+      if (e instanceof AccessDenied) forbidden();
+      return fail(e);
+    }
+  }
   const name = v.name || v.id;
   let content: Record<string, unknown>;
   try {
@@ -78,16 +94,13 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
     else {
       // MCP: step 1 lists and stores the snapshot; step 2 (snapshotId + picks) makes the draft
       if (!v.snapshotId) {
-        const snap =
-          v.source === 'mcp-stdio'
-            ? await importServerTools({ kind: 'stdio', ...splitCommandLine(v.command) })
-            : v.source === 'mcp-url'
-              ? await importServerTools({ kind: 'http', url: v.url })
-              : await (async () => {
-                  const j = readJson(v.json);
-                  if (!j.ok) throw new SpecError('the pasted text is not valid JSON', j.issues);
-                  return importToolFile(j.value, 'pasted');
-                })();
+        const snap = plan
+          ? await importServerTools(plan.target, plan.options)
+          : await (async () => {
+              const j = readJson(v.json);
+              if (!j.ok) throw new SpecError('the pasted text is not valid JSON', j.issues);
+              return importToolFile(j.value, 'pasted');
+            })();
         return {
           message: null,
           issues: [],

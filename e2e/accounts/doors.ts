@@ -35,6 +35,7 @@ export const ROUTES: Record<string, Record<string, DoorNeed>> = {
   'app/api/runs/[id]/progress/route.ts': { GET: 'read' },
   'app/api/runs/[id]/trials/route.ts': { GET: 'read' },
   'app/api/runs/[id]/trials/[trialId]/tcc/route.ts': { GET: 'read' },
+  'app/api/tool-snapshots/route.ts': { POST: 'experiment.write' },
 };
 
 /** Server actions: `file#export` of every 'use server' module under app/ and components/. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
-import { resetEnvCache } from '../env';
+import { execFileSync } from 'node:child_process';
+import { env, resetEnvCache } from '../env';
 import { auth, resetAuth } from './better-auth';
 import { authMode, authorize, authorizeChange, resolveActor } from './access';
 import { addAccount, changeRole, createUser } from './users';
@@ -86,6 +87,16 @@ describe('exposed (HOST=0.0.0.0)', () => {
       expect((await pool().query('SELECT email, role FROM users')).rows).toEqual([{ email: 'boss@lab.example', role: 'admin' }]);
       const res = await signIn('boss@lab.example', password, '203.0.113.50');
       expect(res.status).toBe(200);
+      // the password is gone from the server's environment: no child process inherits it
+      expect(process.env.TCLAB_ADMIN_PASSWORD).toBeUndefined();
+      expect(env().TCLAB_ADMIN_PASSWORD).toBeUndefined();
+      expect(execFileSync('sh', ['-c', 'env'], { encoding: 'utf8' })).not.toContain(password);
+    });
+    // an admin exists already: a password still given is forgotten at start as well
+    await withEnv({ HOST: '0.0.0.0', TCLAB_ADMIN_EMAIL: 'boss@lab.example', TCLAB_ADMIN_PASSWORD: 'another password 2026' }, async () => {
+      expect(await bootstrapAccounts()).toEqual({ kind: 'exists' });
+      expect(process.env.TCLAB_ADMIN_PASSWORD).toBeUndefined();
+      expect(execFileSync('sh', ['-c', 'env'], { encoding: 'utf8' })).not.toContain('another password 2026');
     });
     await pool().query('DELETE FROM users');
     await pool().query('DELETE FROM audit_events');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { env } from '../env';
+import { env, forgetAdminPassword } from '../env';
 import { anyUser, consumeSetupToken, setupTokenValid, storeSetupToken } from '../db/users';
 import { recordAudit } from '../db/audit';
 import { createUser, NewUser } from './users';
@@ -15,12 +15,20 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 
 export type Bootstrap = { kind: 'exists' } | { kind: 'single-user' } | { kind: 'admin-created'; email: string } | { kind: 'setup-link'; token: string };
 
-/** At server start. Nothing to do when an account exists. */
+/**
+ * At server start. Nothing to do when an account exists. Once one does, TCLAB_ADMIN_PASSWORD is removed from
+ * this process's environment (no child process inherits it; scripts/serve.sh keeps it out of the server's
+ * start-up environment altogether).
+ */
 export async function bootstrapAccounts(): Promise<Bootstrap> {
-  if (await anyUser()) return { kind: 'exists' };
+  if (await anyUser()) {
+    forgetAdminPassword();
+    return { kind: 'exists' };
+  }
   const e = env();
   if (e.TCLAB_ADMIN_EMAIL && e.TCLAB_ADMIN_PASSWORD) {
     const u = await createUser({ email: e.TCLAB_ADMIN_EMAIL, password: e.TCLAB_ADMIN_PASSWORD, role: 'admin' });
+    forgetAdminPassword();
     await recordAudit(commandLineActor('TCLAB_ADMIN_EMAIL'), 'user.added', {}, { email: u.email, role: u.role });
     return { kind: 'admin-created', email: u.email };
   }

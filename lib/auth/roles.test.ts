@@ -10,6 +10,7 @@ describe('roles', () => {
     expect(rolesWith('run.control')).toEqual(['admin', 'researcher']);
     expect(rolesWith('review.write')).toEqual(['admin', 'reviewer']);
     expect(rolesWith('users.manage')).toEqual(['admin']);
+    expect(rolesWith('server.exec')).toEqual(['admin']);
     expect(rolesWith('read')).toEqual([...ROLES]);
     for (const r of ROLES) for (const p of ROLE_PERMISSIONS[r]) expect(can('admin', p)).toBe(true);
   });

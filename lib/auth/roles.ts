@@ -15,20 +15,25 @@ export const PERMISSIONS = {
   'review.write': 'review.write',
   /** add users and change their roles */
   'users.manage': 'users.manage',
+  /**
+   * start a program of one's choosing on the server (a stdio MCP server's command) and reach any address
+   * from it (an MCP URL): without it, only the servers and URLs an admin configured (lib/mcp/policy.ts)
+   */
+  'server.exec': 'server.exec',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
 /** The one table of what each role may do. */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
-  admin: ['read', 'experiment.write', 'run.control', 'review.write', 'users.manage'],
+  admin: ['read', 'experiment.write', 'run.control', 'review.write', 'users.manage', 'server.exec'],
   researcher: ['read', 'experiment.write', 'run.control'],
   reviewer: ['read', 'review.write'],
   viewer: ['read'],
 };
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
-  admin: 'users and roles, and everything the other roles may do',
-  researcher: 'create and edit experiments; start, pause, resume and cancel runs',
+  admin: 'users and roles, any MCP server command or URL, and everything the other roles may do',
+  researcher: 'create and edit experiments (MCP imports from the servers and URLs an admin configured); start, pause, resume and cancel runs',
   reviewer: 'write reviews of verdicts',
   viewer: 'read only',
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { McpTargetInput } from '../mcp/client';
+import type { McpClientOptions, McpTargetInput } from '../mcp/client';
 import { SnapshotSource, snapshotFromFile, snapshotFromServer, type ToolSnapshot } from '../mcp/snapshot';
 import { readToolFile } from '../mcp/tools';
 import { pool, utcTimestamp } from './client';
@@ -31,7 +31,7 @@ interface Row {
 }
 
 /** List a live MCP server's tools and store the snapshot; any failure throws before anything is stored. */
-export async function importServerTools(target: McpTargetInput, opts: { timeoutMs?: number } = {}): Promise<StoredToolSnapshot> {
+export async function importServerTools(target: McpTargetInput, opts: McpClientOptions = {}): Promise<StoredToolSnapshot> {
   return saveToolSnapshot(await snapshotFromServer(target, opts));
 }
 

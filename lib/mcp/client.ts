@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { readToolFile, toolsHash, type ImportedTool } from './tools';
+import { AddressRefused, checkUrl, guardedFetch } from './guarded-fetch';
 
 // List a live MCP server's tools with the official SDK (1.x): over stdio (the server runs as a child
 // process of ours) or Streamable HTTP. Everything is bounded by one time limit; whatever goes wrong
@@ -46,7 +47,7 @@ export type McpTargetInput = z.input<typeof McpTarget>;
 export class McpListError extends Error {
   constructor(
     message: string,
-    readonly reason: 'timeout' | 'exited' | 'unreachable' | 'protocol' | 'invalid',
+    readonly reason: 'timeout' | 'exited' | 'unreachable' | 'protocol' | 'invalid' | 'refused',
   ) {
     super(message);
     this.name = 'McpListError';
@@ -65,6 +66,15 @@ export interface ListedTools {
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 15_000;
+
+export interface McpClientOptions {
+  timeoutMs?: number;
+  /**
+   * A guarded import (lib/mcp/policy.ts): a URL is reached only at public addresses or where listed here
+   * (normalized URLs), decided before any connection (lib/mcp/guarded-fetch.ts). Absent: unrestricted.
+   */
+  guard?: { allowedUrls: string[] };
+}
 const MAX_PAGES = 1000;
 
 /** `"node server.js --flag 'a b'"` → command and args (quotes group; no shell is involved). */
@@ -77,7 +87,7 @@ export function splitCommandLine(line: string): { command: string; args: string[
 }
 
 /** Connect, initialize, list every tool (following nextCursor), close. Bounded by `timeoutMs` in all. */
-export async function listMcpTools(input: McpTargetInput, opts: { timeoutMs?: number } = {}): Promise<ListedTools> {
+export async function listMcpTools(input: McpTargetInput, opts: McpClientOptions = {}): Promise<ListedTools> {
   return withMcpClient(input, opts, async (client, request, where) => {
     const raw: unknown[] = [];
     let cursor: string | undefined;
@@ -108,7 +118,7 @@ type RequestOptions = { signal: AbortSignal; timeout: number };
  */
 export async function withMcpClient<T>(
   input: McpTargetInput,
-  opts: { timeoutMs?: number },
+  opts: McpClientOptions,
   fn: (client: Client, request: RequestOptions, where: string) => Promise<T>,
 ): Promise<{ result: T; server: ListedTools['server']; protocolVersion: string | null }> {
   const parsed = McpTarget.safeParse(input);
@@ -116,6 +126,15 @@ export async function withMcpClient<T>(
     throw new McpListError(`invalid MCP server: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, 'invalid');
   const target = parsed.data;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  if (target.kind === 'http' && opts.guard) {
+    // decided before any connection; every later request is checked again by the guarded fetch
+    try {
+      await checkUrl(new URL(target.url), opts.guard.allowedUrls);
+    } catch (e) {
+      if (e instanceof AddressRefused) throw new McpListError(e.message, 'refused');
+      throw e;
+    }
+  }
   const where = target.kind === 'stdio' ? `stdio server "${[target.command, ...target.args].join(' ')}"` : `MCP server at ${target.url}`;
 
   let stderr = '';
@@ -129,7 +148,10 @@ export async function withMcpClient<T>(
     });
     transport = t;
   } else {
-    const t = new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers } });
+    const t = new StreamableHTTPClientTransport(new URL(target.url), {
+      requestInit: { headers: target.headers },
+      ...(opts.guard ? { fetch: guardedFetch(opts.guard.allowedUrls) } : {}),
+    });
     transport = t;
   }
   // the client tells the transport the negotiated version (HTTP transports need it; we record it for all)
@@ -161,6 +183,7 @@ export async function withMcpClient<T>(
   });
   const describe = (e: unknown): McpListError => {
     if (e instanceof McpListError) return e;
+    for (let c: unknown = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++) if (c instanceof AddressRefused) return new McpListError(c.message, 'refused');
     const msg = messageOf(e);
     const tail = stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
     if (target.kind === 'stdio' && (exited || /ENOENT|closed|EPIPE/i.test(msg))) return new McpListError(`${where} exited before answering (${msg})${tail}`, 'exited');

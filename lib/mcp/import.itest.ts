@@ -120,17 +120,21 @@ describe('MCP import from live reference servers', () => {
   });
 
   it('gives a stdio server only the environment it is given, never a provider key', async () => {
-    const saved = process.env.OPENAI_API_KEY;
+    const saved = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, TCLAB_ADMIN_PASSWORD: process.env.TCLAB_ADMIN_PASSWORD };
     process.env.OPENAI_API_KEY = 'sk-itest-parent-only-4f2a';
+    process.env.TCLAB_ADMIN_PASSWORD = 'admin-password-parent-only-9c1e';
     const { result } = await withMcpClient({ ...everythingStdio, env: { TCLAB_MCP_PROBE: 'given' } }, { timeoutMs: 15_000 }, (client, request) =>
       client.callTool({ name: 'get-env', arguments: {} }, undefined, request),
     );
-    if (saved === undefined) delete process.env.OPENAI_API_KEY;
-    else process.env.OPENAI_API_KEY = saved;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     const text = JSON.stringify(result);
     expect(text).toContain('TCLAB_MCP_PROBE');
     expect(text).not.toContain('sk-itest-parent-only-4f2a');
-    for (const key of ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'DATABASE_URL', 'REDIS_URL']) expect(text).not.toContain(key);
+    expect(text).not.toContain('admin-password-parent-only-9c1e');
+    for (const key of ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'DATABASE_URL', 'REDIS_URL', 'TCLAB_ADMIN_PASSWORD'])
+      expect(text).not.toContain(key);
     await expect(withMcpClient({ ...everythingStdio, env: { OPENAI_API_KEY: 'x' } }, {}, async () => 1)).rejects.toThrow(/provider key/);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listMcpTools, McpTarget, type McpTargetInput } from './client';
+import { listMcpTools, McpTarget, type McpClientOptions, type McpTargetInput } from './client';
 import { readToolFile, toolsHash, type ImportedTool, type ToolFileKind } from './tools';
 
 // A tool snapshot: the raw tools/list entries as received, their sha256, the server's name and version,
@@ -27,7 +27,7 @@ export interface ToolSnapshot {
 }
 
 /** List a live server's tools into a snapshot (nothing stored here). */
-export async function snapshotFromServer(target: McpTargetInput, opts: { timeoutMs?: number } = {}): Promise<ToolSnapshot> {
+export async function snapshotFromServer(target: McpTargetInput, opts: McpClientOptions = {}): Promise<ToolSnapshot> {
   const listed = await listMcpTools(target, opts);
   const t = McpTarget.parse(target);
   const source: SnapshotSource =
