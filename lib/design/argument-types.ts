@@ -25,10 +25,13 @@ const ANY: ArgType = { kind: 'silent', types: null };
 /** The type one parameter's JSON Schema gives its values. */
 export function argTypeOf(schema: unknown): ArgType {
   if (!isRecord(schema)) return ANY;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return { kind: 'enum', values: [...schema.enum] };
-  if (Object.hasOwn(schema, 'const')) return { kind: 'enum', values: [schema.const] };
   const t = schema.type;
-  if (typeof t === 'string' && JSON_TYPES.includes(t)) return { kind: t as JsonType };
+  const typed = typeof t === 'string' && JSON_TYPES.includes(t) ? (t as JsonType) : null;
+  // an enum whose values are not of the declared type (BFCL puts an array's item enum beside `type: array`) is not a choice
+  const choice = (values: unknown[]) => (typed && !values.every((v) => fits(typed, v)) ? null : { kind: 'enum' as const, values: [...values] });
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return choice(schema.enum) ?? { kind: typed! };
+  if (Object.hasOwn(schema, 'const')) return choice([schema.const]) ?? { kind: typed! };
+  if (typed) return { kind: typed };
   if (Array.isArray(t)) {
     const types = [...new Set(t.filter((x): x is JsonType => typeof x === 'string' && JSON_TYPES.includes(x)))];
     if (types.length === 1) return { kind: types[0] };
@@ -116,8 +119,9 @@ export function valueProblem(t: ArgType, value: unknown): string | null {
   }
   if (fits(t.kind, value)) return null;
   const says = `expected ${NAMES[t.kind]} (the tool's schema says "${t.kind}")`;
-  if (t.kind === 'string' && value !== null && typeof value !== 'object')
-    return `${says}, got ${typeof value === 'number' ? 'the number ' : ''}${show(value)}: write it in quotes, "${String(value)}" (with any leading zeros it had)`;
+  if (t.kind === 'string' && typeof value === 'number')
+    return `${says}, got the number ${show(value)}: write it in quotes, "${String(value)}" (with any leading zeros it had)`;
+  if (t.kind === 'string' && typeof value === 'boolean') return `${says}, got ${show(value)}: write it in quotes, "${String(value)}"`;
   if ((t.kind === 'integer' || t.kind === 'number') && typeof value === 'string')
     return looksNumeric(value) ? `${says}, got the text ${show(value)}: write it without quotes, ${value.trim()}` : `${says}, got the text ${show(value)}`;
   if (t.kind === 'boolean' && (value === 'true' || value === 'false')) return `${says}, got the text ${show(value)}: write it without quotes, ${value}`;
@@ -126,7 +130,8 @@ export function valueProblem(t: ArgType, value: unknown): string | null {
 
 /**
  * The problems of an expected argument value: the value itself, or — a list where the parameter is not a
- * list — each of its acceptable values (`""` in such a list marks the argument optional, DESIGN §6).
+ * list — each of its acceptable values. In such a list `""` marks the argument optional (DESIGN §6) and
+ * `null` accepts a model that sends null for it (BFCL's possible answers list both so), so neither is refused.
  */
 export function expectedValueProblems(t: ArgType, value: unknown): string[] {
   const listParam = t.kind === 'array' || (t.kind === 'silent' && (t.types === null || t.types.includes('array')));
@@ -135,7 +140,7 @@ export function expectedValueProblems(t: ArgType, value: unknown): string[] {
     return p ? [p] : [];
   }
   return value.flatMap((item, i) => {
-    if (item === '') return [];
+    if (item === '' || item === null) return [];
     const p = valueProblem(t, item);
     return p ? [`acceptable value ${i + 1}: ${p}`] : [];
   });
