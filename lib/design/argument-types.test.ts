@@ -31,6 +31,8 @@ describe('the type a parameter schema gives', () => {
     expect(argTypeOf({ description: 'anything' })).toEqual({ kind: 'silent', types: null });
     expect(argTypeOf({ anyOf: [{ type: 'string' }, { type: 'integer' }] })).toEqual({ kind: 'silent', types: null });
     expect(argTypeOf('not a schema')).toEqual({ kind: 'silent', types: null });
+    // an enum not of its declared type (BFCL puts an array's item enum beside `type: array`) is no choice
+    expect(argTypeOf({ type: 'array', items: { type: 'string' }, enum: ['a', 'b'] })).toEqual({ kind: 'array' });
   });
 
   it('merges the schemas of several conditions or tools: theirs when they agree, else silent with the union', () => {
@@ -111,7 +113,8 @@ describe('an expected value checked against its schema', () => {
   });
 
   it('checks each item of a list of acceptable values; "" marks the argument optional', () => {
-    expect(expectedValueProblems(STRING, ['0593135202', '', 'B00X'])).toEqual([]);
+    expect(expectedValueProblems(STRING, ['0593135202', '', 'B00X', null])).toEqual([]);
+    expect(expectedValueProblems(STRING, null)).toEqual([expect.stringMatching(/^expected a string/)]);
     expect(expectedValueProblems(STRING, ['0593135202', 593135202])).toEqual([expect.stringMatching(/^acceptable value 2: expected a string/)]);
     expect(expectedValueProblems({ kind: 'enum', values: ['a', 'b'] }, ['a', 'c'])[0]).toMatch(/^acceptable value 2: expected one of "a", "b"/);
     // an array parameter takes the list as the value itself
