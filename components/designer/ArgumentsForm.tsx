@@ -173,7 +173,7 @@ export function ArgumentsForm({
                 )}
               </div>
             ))}
-            {!takesLists(t) && (
+            {!takesLists(t) && t.kind !== 'boolean' && t.kind !== 'null' && (
               <button type="button" className="small" onClick={() => setValue(i, [...items, defaultValue(t)])}>
                 Add acceptable value
               </button>
