@@ -2,46 +2,8 @@
 
 import { ErrorsAt, SelectField, TextField, useDesigner } from './context';
 import { JsonEditor } from './JsonEditor';
-import { DECISIONS, scalarOf, scalarText, type DCase, type DExpected, type DStudy } from './draft-types';
-
-/** Arguments as key / value rows (a value that reads as a number is a number); no JSON typing needed. */
-function ArgumentsForm({
-  label,
-  path,
-  args,
-  onChange,
-}: {
-  label: string;
-  path: string;
-  args: Record<string, unknown> | undefined;
-  onChange: (a: Record<string, unknown> | undefined) => void;
-}) {
-  const rows = Object.entries(args ?? {});
-  const set = (next: [string, unknown][]) => onChange(next.length ? Object.fromEntries(next) : undefined);
-  return (
-    <div className="field" aria-label={label}>
-      <label>{label}</label>
-      {rows.map(([k, v], i) => (
-        <div key={i} className="row">
-          <input aria-label={`${label}: name ${i + 1}`} value={k} onChange={(e) => set(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))} />
-          <input
-            aria-label={`${label}: value ${i + 1}`}
-            value={scalarText(v)}
-            onChange={(e) => set(rows.map((r, j) => (j === i ? [r[0], scalarOf(e.target.value)] : r)))}
-          />
-          <button type="button" className="danger" onClick={() => set(rows.filter((_, j) => j !== i))}>
-            ×
-          </button>
-          <ErrorsAt path={`${path}.${k}`} />
-        </div>
-      ))}
-      <button type="button" onClick={() => set([...rows, [`arg${rows.length + 1}`, '']])}>
-        Add argument
-      </button>
-      <ErrorsAt path={path} />
-    </div>
-  );
-}
+import { ArgumentsForm } from './ArgumentsForm';
+import { DECISIONS, argumentTypesFor, fixedCallTypesFor, type ArgType, type DCase, type DExpected, type DStudy } from './draft-types';
 
 function ExpectedForm({
   path,
@@ -49,12 +11,15 @@ function ExpectedForm({
   tools,
   onChange,
   label,
+  argTypes,
 }: {
   path: string;
   expected: DExpected;
   tools: string[];
   onChange: (e: DExpected) => void;
   label: string;
+  /** The types of the parameters the expected call may pass (from the tools' schemas). */
+  argTypes: ReadonlyMap<string, ArgType>;
 }) {
   const set = (k: keyof DExpected, v: unknown) => {
     const next = { ...expected } as Record<string, unknown>;
@@ -95,7 +60,7 @@ function ExpectedForm({
         />
         <ErrorsAt path={`${path}.write_count`} />
       </div>
-      <ArgumentsForm label={`${label}: arguments`} path={`${path}.arguments`} args={expected.arguments} onChange={(a) => set('arguments', a)} />
+      <ArgumentsForm label={`${label}: arguments`} path={`${path}.arguments`} args={expected.arguments} types={argTypes} onChange={(a) => set('arguments', a)} />
       <ErrorsAt path={path} />
     </div>
   );
@@ -151,6 +116,7 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
             path={`${p}.checks.${ci}.expected`}
             expected={check.expected}
             tools={tools}
+            argTypes={argumentTypesFor(draft, study, kase, check.expected)}
             onChange={(e) => set((c) => void (c.checks[ci].expected = e))}
           />
           <button type="button" className="danger" onClick={() => set((c) => void c.checks.splice(ci, 1))}>
@@ -203,6 +169,7 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
               path={`${p}.expectByCondition.${cond}.${checkId}`}
               expected={exp}
               tools={tools}
+              argTypes={argumentTypesFor(draft, study, kase, { ...kase.checks.find((k) => k.id === checkId)?.expected, ...exp }, cond)}
               onChange={(e) => set((c) => void (c.expectByCondition![cond][checkId] = e))}
             />
             <button
@@ -253,6 +220,7 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
             label="Fixed call: arguments"
             path={`${p}.fixedCall.arguments`}
             args={kase.fixedCall?.arguments}
+            types={fixedCallTypesFor(draft, study, kase)}
             onChange={(a) => set((c) => void (c.fixedCall = { tool: c.fixedCall?.tool ?? '', arguments: a ?? {} }))}
           />
           <ErrorsAt path={`${p}.fixedCall`} />

@@ -1,3 +1,7 @@
+import { mergeArgTypes, parameterTypes, wantedDefs, type ArgType } from '@/lib/design/argument-types';
+
+export { defaultValue, pickedTypeOf, textOfValue, valueFromText, type ArgType, type PickedType } from '@/lib/design/argument-types';
+
 // The designer's view of a draft: the experiment spec's shape with everything optional-tolerant, so a
 // half-written draft can be edited. The server checks it with the one parse; nothing here validates.
 
@@ -105,12 +109,22 @@ export function normalize(content: Record<string, unknown>): DSpec {
 export const DECISIONS = ['read', 'write', 'clarify', 'stop'] as const;
 export const ORDER_POLICIES = ['fixed', 'reverse-swap', 'rotations', 'all-permutations'] as const;
 
-/** A value typed in a form field: a number when it reads as one, true/false, otherwise the text. */
-export function scalarOf(text: string): unknown {
-  const t = text.trim();
-  if (t === 'true') return true;
-  if (t === 'false') return false;
-  if (t !== '' && /^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  return text;
+/**
+ * The types of the arguments an expectation's call may pass (lib/design/argument-types.ts): from the tool
+ * definitions this case's conditions send for its scenario and locale — the expected tool's, else those of
+ * the decided effect, else every tool's — merged across conditions (they differ: the user picks), or from
+ * one condition's only (`conditionId`: a per-condition expectation).
+ */
+export function argumentTypesFor(draft: DSpec, study: DStudy, kase: DCase, expected: DExpected, conditionId?: string): Map<string, ArgType> {
+  const effects = new Map(draft.scenarios.find((s) => s.id === kase.scenario)?.tools.map((t) => [t.id, t.effect]) ?? []);
+  const conditions = study.conditions.filter((c) => conditionId === undefined || c.id === conditionId);
+  const perCondition = conditions.map((c) =>
+    parameterTypes(wantedDefs(arr<DTool>(obj<Record<string, unknown>>(obj<Record<string, unknown>>(c.tools)[kase.scenario])[kase.locale]), expected, effects)),
+  );
+  const names = new Set(perCondition.flatMap((m) => [...m.keys()]));
+  return new Map([...names].map((n) => [n, mergeArgTypes(perCondition.flatMap((m) => (m.has(n) ? [m.get(n)!] : [])))]));
 }
-export const scalarText = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+
+/** The types of a fixed call's arguments: its tool's parameters, across the conditions. */
+export const fixedCallTypesFor = (draft: DSpec, study: DStudy, kase: DCase): Map<string, ArgType> =>
+  argumentTypesFor(draft, study, kase, { tool: kase.fixedCall?.tool ?? '' });

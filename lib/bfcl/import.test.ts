@@ -89,7 +89,7 @@ describe('importing the BFCL files (datasets/bfcl)', () => {
       const qs = loadQuestions(path.join(dataDir, file));
       const answerFile = path.join(dataDir, 'possible_answer', file);
       const as = withAnswers.has(category) ? loadAnswers(answerFile) : null;
-      const { spec } = importBfcl({ questions: qs, answers: as });
+      const { spec, dropped } = importBfcl({ questions: qs, answers: as });
       expect(spec.studies[0].cases).toHaveLength(qs.length);
       if (category === 'simple_python' && as) {
         // the ground-truth call passes the imported card under TCC rules
@@ -108,7 +108,10 @@ describe('importing the BFCL files (datasets/bfcl)', () => {
           });
           return verdicts.some((v) => v.status !== 'pass');
         });
-        expect(failing.map((c) => c.id)).toEqual([]);
+        // except where the ground truth is a value its own schema refuses (left out of the card, and said so)
+        expect(dropped).toEqual(['simple_python_307: game_result.get_winner.venue true']);
+        expect(spec.description).toContain('1 published acceptable values that their parameter');
+        expect(failing.map((c) => c.id)).toEqual(['simple_python_307']);
       }
     }, 60_000); // hundreds of cases parsed and scored: seconds on a loaded machine
   }

@@ -5,7 +5,8 @@ import type { TccCheck } from '../schema/tcc';
 import { isPlainObject, toPlainJson } from '../scoring/pyvalue';
 import { categoryOf, isRelevanceCategory, type BfclAnswer, type BfclFunction, type BfclQuestion } from './data';
 import { resolveDict } from './oracle';
-import { bfclParametersToJsonSchema } from './schema';
+import { bfclParametersToJsonSchema, bfclTypeToJsonSchema } from './schema';
+import { argTypeOf, expectedValueProblems } from '../design/argument-types';
 
 export interface ImportBfclInput {
   questions: BfclQuestion[];
@@ -33,20 +34,36 @@ function taskText(q: BfclQuestion): string {
   return messages.map((m) => `${m.role}: ${m.content}`).join('\n\n') || '(empty question)';
 }
 
-function tccArguments(params: Record<string, unknown[]>, fn: BfclFunction | undefined): Record<string, unknown> {
+/**
+ * BFCL's acceptable values for each parameter. An alternative its own schema refuses (e.g. `"N/A"` beside an
+ * enum, `true` for a string) is left out and listed in `dropped`: an expected value must have its
+ * parameter's type (lib/design/argument-types.ts), and no schema-valid call could send it. Null when a
+ * parameter has no acceptable value left: the question then gets no arguments check (also listed).
+ */
+function tccArguments(id: string, params: Record<string, unknown[]>, fn: BfclFunction | undefined, dropped: string[]): Record<string, unknown> | null {
   const props = fn && isPlainObject(fn.parameters.properties) ? fn.parameters.properties : {};
   const out = Object.create(null) as Record<string, unknown>;
+  const refused: string[] = [];
   for (const [param, values] of Object.entries(params)) {
     const p = isPlainObject(props[param]) ? props[param] : {};
     const items = isPlainObject(p.items) ? p.items.type : undefined;
     const dictLike = p.type === 'dict' || ((p.type === 'array' || p.type === 'tuple') && items === 'dict');
     const resolved = dictLike ? values.map((v) => (Array.isArray(v) ? v.map(resolveDict) : v === '' ? v : resolveDict(v))) : values;
-    out[param] = toPlainJson(resolved);
+    const plain = toPlainJson(resolved);
+    const type = argTypeOf(bfclTypeToJsonSchema(p));
+    const ok = (v: unknown) => expectedValueProblems(type, [v]).length === 0;
+    out[param] = Array.isArray(plain) ? plain.filter(ok) : plain;
+    if (Array.isArray(plain)) refused.push(...plain.filter((v) => !ok(v)).map((v) => `${id}: ${fn?.name ?? '?'}.${param} ${JSON.stringify(v)}`));
+    if (Array.isArray(plain) && plain.length > 0 && (out[param] as unknown[]).length === 0) {
+      dropped.push(`${id}: ${fn?.name ?? '?'}.${param} ${plain.map((v) => JSON.stringify(v)).join(', ')} (no arguments check)`);
+      return null;
+    }
   }
+  dropped.push(...refused);
   return out;
 }
 
-function checksFor(category: string, q: BfclQuestion, answer: BfclAnswer | undefined, toolId: (name: string) => string): TccCheck[] {
+function checksFor(category: string, q: BfclQuestion, answer: BfclAnswer | undefined, toolId: (name: string) => string, dropped: string[]): TccCheck[] {
   if (category.includes('irrelevance'))
     return [{ id: 'no-call', axis: 'task_fit', condition: 'No function fits the request: answer without calling (BFCL irrelevance)', expected: { call_count: 0 } }];
   if (isRelevanceCategory(category))
@@ -63,18 +80,21 @@ function checksFor(category: string, q: BfclQuestion, answer: BfclAnswer | undef
       },
     ];
   const [name, params] = Object.entries(calls[0] ?? {})[0] ?? ['', {}];
+  const args = tccArguments(
+    q.id,
+    params,
+    q.function.find((f) => f.name === name),
+    dropped,
+  );
+  const choice: TccCheck = { id: 'tool-choice', axis: 'task_fit', condition: `Call ${name} exactly once`, expected: { tool: toolId(name), call_count: calls.length } };
+  if (!args) return [choice];
   return [
-    { id: 'tool-choice', axis: 'task_fit', condition: `Call ${name} exactly once`, expected: { tool: toolId(name), call_count: calls.length } },
+    choice,
     {
       id: 'arguments',
       axis: 'call_result',
       condition: 'BFCL possible answer: each key lists its acceptable values ("" = may be omitted)',
-      expected: {
-        arguments: tccArguments(
-          params,
-          q.function.find((f) => f.name === name),
-        ),
-      },
+      expected: { arguments: args },
     },
   ];
 }
@@ -89,12 +109,15 @@ export interface ImportedBfcl {
   spec: ExperimentSpec;
   /** Questions left out: without functions a question has no tool, and a scenario needs one. */
   skipped: string[];
+  /** Published acceptable values the parameter's own schema refuses, left out (`question: function.param value`). */
+  dropped: string[];
 }
 
 export function importBfcl(input: ImportBfclInput): ImportedBfcl {
   const chosen = input.limit ? input.questions.slice(0, input.limit) : input.questions;
   const questions = chosen.filter((q) => q.function.length > 0);
   const skipped = chosen.filter((q) => q.function.length === 0).map((q) => q.id);
+  const dropped: string[] = [];
   if (questions.length === 0) throw new SpecError('the question file has no entries with functions');
   const category = input.category ?? categoryOf(questions[0].id);
   if (!isRelevanceCategory(category) && !input.answers) throw new SpecError(`category "${category}" needs its possible-answer file (--answers)`);
@@ -118,7 +141,7 @@ export function importBfcl(input: ImportBfclInput): ImportedBfcl {
     tools[sid] = {
       [LOCALE]: q.function.map((f) => ({ tool: toolId(f.name), name: f.name, description: f.description, parameters: bfclParametersToJsonSchema(f.parameters) })),
     };
-    cases.push({ id: sid, scenario: sid, locale: LOCALE, task: taskText(q), checks: checksFor(category, q, answers.get(q.id), toolId) });
+    cases.push({ id: sid, scenario: sid, locale: LOCALE, task: taskText(q), checks: checksFor(category, q, answers.get(q.id), toolId, dropped) });
   });
   const spec: ExperimentSpecInput = {
     format: 'tclab.experiment/v1',
@@ -130,7 +153,10 @@ export function importBfcl(input: ImportBfclInput): ImportedBfcl {
       'BFCL does not say which functions write, so every tool is marked read. ' +
       'An experiment needs two conditions: "as-published" (baseline) holds the definitions as BFCL publishes them, and "candidate" is an identical copy for you to edit. ' +
       "Case cards come from the ground truth and are scored with TCC rules (strings compared after NFC and trimming; a dict parameter keeps its first acceptable value per key), which are stricter than BFCL's; " +
-      'use `tclab bfcl score` for BFCL-conformant scores.',
+      'use `tclab bfcl score` for BFCL-conformant scores.' +
+      (dropped.length
+        ? ` ${dropped.length} published acceptable values that their parameter's own schema refuses were left out (e.g. ${dropped[0]}); a question left with no acceptable value for a parameter has no arguments check.`
+        : ''),
     locales: [LOCALE],
     scenarios,
     studies: [
@@ -148,5 +174,5 @@ export function importBfcl(input: ImportBfclInput): ImportedBfcl {
       },
     ],
   };
-  return { spec: orThrow(parseSpecValue(spec), 'imported experiment'), skipped };
+  return { spec: orThrow(parseSpecValue(spec), 'imported experiment'), skipped, dropped };
 }

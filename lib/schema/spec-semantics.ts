@@ -3,10 +3,12 @@ import type { z } from 'zod';
 import type { ExperimentSpecShape } from './experiment';
 import type { Issue } from './common';
 import { KIND_SPECS } from '../studies/specs';
+import { expectedValueProblems, parameterTypes, wantedDefs } from '../design/argument-types';
 
 // Semantic validation of an experiment spec whose shape is right: every reference (tool, parameter, label,
 // condition, check, case, scenario, locale) resolves, ids are unique where they are keys, every
-// expectation can be met and checks something, and every parameters object is a JSON Schema that compiles.
+// expectation can be met and checks something, every expected argument value has the type its parameter's
+// schema gives it (lib/design/argument-types.ts), and every parameters object is a JSON Schema that compiles.
 // Each issue carries its path. Pure: no env, no database.
 
 type Spec = z.output<typeof ExperimentSpecShape>;
@@ -174,6 +176,7 @@ function checkCase(spec: Spec, study: Study, c: Kase, p: Path, base: Path, issue
     }
   };
   c.checks.forEach((k, i) => expectation(k.expected, [...p, 'checks', i, 'expected']));
+  checkArgumentTypes(c, p, catalogs, new Map(scenario?.tools.map((t) => [t.id, t.effect]) ?? []), issue);
   for (const condId of Object.keys(c.expectByCondition)) {
     if (!study.conditions.some((k) => k.id === condId)) issue([...p, 'expectByCondition', condId], `unknown condition "${condId}"`);
     const byCheck = c.expectByCondition[condId];
@@ -182,6 +185,42 @@ function checkCase(spec: Spec, study: Study, c: Kase, p: Path, base: Path, issue
       if (!checkIds.has(checkId)) issue(ep, `no check "${checkId}" in this case`);
       else expectation({ ...c.checks.find((k) => k.id === checkId)!.expected, ...byCheck[checkId] }, ep);
     }
+  }
+}
+
+/**
+ * Every expected argument value has its parameter's type, in each condition's definitions for the case: the
+ * card's expectation where the condition does not replace it, else the replacement (at its own path). A
+ * number where the schema says string is refused, never coerced: `0593135202` must be written as text.
+ */
+function checkArgumentTypes(
+  c: Kase,
+  p: Path,
+  catalogs: { cond: { id: string }; defs: { tool: string; parameters: unknown }[] }[],
+  effects: ReadonlyMap<string, string>,
+  issue: (path: Path, message: string) => void,
+): void {
+  const seen = new Set<string>();
+  for (const { cond, defs } of catalogs) {
+    if (defs.length === 0) continue;
+    const overrides = own(c.expectByCondition, cond.id);
+    c.checks.forEach((k, i) => {
+      const over = overrides ? own(overrides, k.id) : undefined;
+      const e = { ...k.expected, ...over };
+      if (!e.arguments) return;
+      const ep: Path = over?.arguments ? [...p, 'expectByCondition', cond.id, k.id] : [...p, 'checks', i, 'expected'];
+      const types = parameterTypes(wantedDefs(defs, e, effects));
+      for (const [name, value] of Object.entries(e.arguments)) {
+        const t = types.get(name);
+        if (!t) continue; // an unknown parameter is reported by the expectation's own check
+        for (const m of expectedValueProblems(t, value)) {
+          const key = JSON.stringify([...ep, name, m]);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          issue([...ep, 'arguments', name], m);
+        }
+      }
+    });
   }
 }
 

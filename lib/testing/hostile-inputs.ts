@@ -227,6 +227,13 @@ export function hostileCases(): HostileCase[] {
   );
   spec(
     'references',
+    'an expected argument given as a number where the schema says string',
+    (s) => (s.studies[0].cases[0].checks[1].expected.arguments = { invoice_id: 593135202 }),
+    `${C0}.checks.1.expected.arguments.invoice_id`,
+    `expected a string (the tool's schema says "string"), got the number 593135202`,
+  );
+  spec(
+    'references',
     'an expected label the protocol does not define',
     (s) => (s.studies[1].cases[0].checks[0].expected.label = 'REFUNDED'),
     `${I0}.checks.0.expected.label`,
