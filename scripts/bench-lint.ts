@@ -27,7 +27,7 @@ function cli(file: string): Promise<{ code: number; ms: number; findings: number
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['cli/tclab.mjs', 'lint', file, '--json'], { stdio: ['ignore', fd, 'pipe'] });
     let stderr = '';
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     proc.on('error', reject);
     proc.on('close', (code) => {
       const ms = performance.now() - start;

@@ -109,7 +109,7 @@ describe('the linear scans', () => {
   it('count the tokens of a catalog in pieces exactly as in one piece', () => {
     for (const tools of [everything, readToolFile(generatedCatalog(300)).tools]) {
       const text = formatFunctionDefinitions(
-        tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) as ChatCompletionFunctionDefinition[],
+        tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) as unknown as ChatCompletionFunctionDefinition[],
       );
       let pieces = 0;
       expect(boundedTokenCount(text, () => pieces++, 500)).toBe(countTokens(text));
