@@ -59,7 +59,7 @@ async function lintInput(file: string | undefined, opts: LintCliOptions, lint: L
       const listed = await listMcpTools(target, { timeoutMs: Math.max(1, Math.min(listingMs, deadline.at - Date.now())) });
       return lintToolList(listed.tools, opts.mcpStdio ?? opts.mcpUrl!, opts.json, lint);
     } catch (e) {
-      if (e instanceof McpListError) throw new UsageError(e.message);
+      if (e instanceof McpListError || e instanceof ToolFileError) throw new UsageError(e.message);
       throw e;
     }
   }
