@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../lib/testing/engine';
 import { benchSpec } from '../lib/testing/bench-spec';
+import { generatedCatalog } from '../lib/testing/lint-catalog';
 
 // `tclab lint`: the description linter and catalog token estimates from the command line.
 
@@ -103,5 +104,34 @@ describe('tclab lint on tool files and live MCP servers; tclab mcp list', () => 
     const usage = await runCli(['mcp', 'list']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('give one server');
+  });
+});
+
+describe('tclab lint: its time limit and empty catalogs (issue 26)', () => {
+  it('stops at --timeout-ms on a large catalog, exit 2 naming the limit; the same catalog is linted within the default', async () => {
+    const large = path.join(dir, 'large.json');
+    await writeFile(large, JSON.stringify(generatedCatalog(10_000)));
+    const stopped = await runCli(['lint', large, '--timeout-ms', '100']);
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toContain('the linter did not finish within 100 ms (--timeout-ms)');
+    expect(stopped.stdout).toBe('');
+    const done = await runCli(['lint', large]);
+    expect(done.code).toBe(1); // the planted duplicates are errors
+    expect(done.stdout).toContain('10000 tools');
+    expect(done.stdout).toContain('error duplicate-description');
+  });
+
+  it('refuses an empty tool list (exit 2, naming the file), as every other door does', async () => {
+    for (const [name, value] of [
+      ['empty-array.json', []],
+      ['empty-list.json', { tools: [] }],
+    ] as const) {
+      const file = path.join(dir, name);
+      await writeFile(file, JSON.stringify(value));
+      const refused = await runCli(['lint', file]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`${file}: the tool list is empty (0 tools)`);
+      expect(refused.stdout).not.toContain('0 tools');
+    }
   });
 });

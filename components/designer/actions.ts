@@ -17,7 +17,7 @@ import {
   type DraftCheck,
 } from '@/lib/db/drafts';
 import { getExperiment } from '@/lib/db/experiments';
-import { getToolSnapshot, importServerTools, importToolFile } from '@/lib/db/tool-snapshots';
+import { getToolSnapshot, importServerTools, importToolFile, type StoredToolSnapshot } from '@/lib/db/tool-snapshots';
 import { getTemplate } from '@/lib/templates';
 import { emptyExperiment } from '@/lib/design/empty';
 import { importBfclCategory } from '@/lib/bfcl/categories';
@@ -65,6 +65,12 @@ const fail = (e: unknown): FormState => {
   throw e;
 };
 
+const listedOf = (snap: StoredToolSnapshot): FormState['listed'] => ({
+  snapshotId: snap.id,
+  server: snap.server?.name ?? null,
+  tools: snap.tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description.slice(0, 200) })),
+});
+
 /** New experiment: empty, from a template, a BFCL category, an MCP server or pasted tools — as a draft. */
 export async function newExperimentAction(_prev: FormState, form: FormData): Promise<FormState> {
   const actor = await actionActor('experiment.write');
@@ -87,6 +93,7 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
   }
   const name = v.name || v.id;
   let content: Record<string, unknown>;
+  let picked: FormState['listed'];
   try {
     if (v.source === 'empty') content = emptyExperiment(v.id, name);
     else if (v.source === 'template') content = { ...(getTemplate(v.template).build() as unknown as Record<string, unknown>), name };
@@ -101,26 +108,20 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
               if (!j.ok) throw new SpecError('the pasted text is not valid JSON', j.issues);
               return importToolFile(j.value, 'pasted');
             })();
-        return {
-          message: null,
-          issues: [],
-          listed: {
-            snapshotId: snap.id,
-            server: snap.server?.name ?? null,
-            tools: snap.tools.map((t) => ({ name: t.name, effect: t.effect, description: t.description.slice(0, 200) })),
-          },
-        };
+        return { message: null, issues: [], listed: listedOf(snap) };
       }
       const snap = await getToolSnapshot(v.snapshotId);
       if (!snap) return { message: 'That tool snapshot is gone; list the tools again.', issues: [] };
       if (v.pick.length === 0) return { message: 'Pick at least one tool.', issues: [{ path: 'pick', message: 'none picked' }] };
       const imported = scenarioFromTools(snap.tools, { id: 'tools', title: snap.server?.name ?? 'Imported tools', pick: v.pick, snapshot: snap });
       content = experimentFromTools(imported, { id: v.id, name }) as unknown as Record<string, unknown>;
+      picked = listedOf(snap);
     }
     await createDraft(v.id, content);
   } catch (e) {
-    if (e instanceof Error && /unknown template|no BFCL category|not in the snapshot/.test(e.message)) return { message: e.message, issues: [] };
-    return fail(e);
+    if (e instanceof Error && /unknown template|no BFCL category|not in the snapshot/.test(e.message)) return { message: e.message, issues: [], listed: picked };
+    // shown where the pick was made: the tools stay listed, the refusal (e.g. the draft limit) under them
+    return { ...fail(e), listed: picked };
   }
   redirect(`/designer/${encodeURIComponent(v.id)}`);
 }

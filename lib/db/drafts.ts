@@ -77,7 +77,10 @@ export async function idInUse(slug: string): Promise<boolean> {
 export async function createDraft(slug: string, content: DraftContent): Promise<Draft> {
   const id = slugOf(slug);
   if (await idInUse(id)) throw new SpecError(`id: "${id}" is already used by an experiment or a draft`, [{ path: 'id', message: `"${id}" is already used` }]);
-  const body = DraftContent.parse({ ...content, id });
+  // the draft limit's message (not a ZodError): picking too many large tools is bad input, named
+  const parsed = DraftContent.safeParse({ ...content, id });
+  if (!parsed.success) throw new SpecError(`draft: ${parsed.error.issues[0].message}`, [{ path: '(draft)', message: parsed.error.issues[0].message }]);
+  const body = parsed.data;
   const r = await pool().query<Row>(`INSERT INTO experiment_drafts (slug, base_version, content) VALUES ($1, NULL, $2) RETURNING ${COLUMNS}`, [id, JSON.stringify(body)]);
   return toDraft(r.rows[0]);
 }

@@ -11,7 +11,7 @@ import {
   wantedDefs,
   type ArgType,
 } from './argument-types';
-import { parseSpecValue } from '../parse';
+import { parseSpecValue } from '../experiments/parse';
 import { tinyExperiment } from '../testing/tiny-experiment';
 
 // Issue 22.3: an expected argument's value takes its type from the tool's parameter schema, never from the

@@ -1,5 +1,7 @@
 import type { ExperimentSpec, ToolDefinition } from '../schema/experiment';
 import { catalogsOf } from './matrix';
+import { similarPairs } from './lint-overlap';
+import { clip, codeRange, nameTokens } from './lint-text';
 
 // The description linter (DESIGN §10.1). A description is the only field where a tool can make its case to
 // a model that is comparing it with the alternatives (seed 001), and the only place its hidden facts can
@@ -53,7 +55,6 @@ const WRITE_WORDS =
   /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
 const UNCHECKABLE =
   /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
-const CODE_RANGE = /(\bcodes?\b|status|代碼|狀態)[^.。]*?\b(\d+)\s*(?:to|-|–|—|~|through|至|到)\s*(\d+)\b/i;
 // Instructions to the model rather than facts about the tool: overriding its instructions, ranking this tool
 // above all others whatever the task, or claiming capabilities for the model itself. A reasoned comparison
 // ("prefer this over a generic browser tool: a repeated search does not hit Amazon again") is a claim the
@@ -69,43 +70,80 @@ const MODEL_DIRECTED: RegExp[] = [
   /\byour\s+(system\s+prompt|instructions)\b/i,
   /忽略(之前|先前|以上|所有)的?(指示|指令)|總是(使用|優先使用)此工具|不要使用其他工具/,
 ];
-const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|\d+\s*(?:表示|代表|為)/;
+// (?<!\d): only from the start of a number, so that a long run of digits is not tried from each of them
+const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|(?<!\d)\d+\s*(?:表示|代表|為)/;
+// name-like tokens examined per description (a tool's own description names a few tools, not thousands)
+const MAX_NAME_TOKENS = 1000;
+
+/** The linter ran past its deadline (`tclab lint --timeout-ms`). */
+export class LintTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the linter did not finish within ${timeoutMs} ms (--timeout-ms)`);
+    this.name = 'LintTimeoutError';
+  }
+}
+
+export interface LintOptions {
+  /** Stop with a LintTimeoutError once Date.now() passes this. */
+  deadline?: { at: number; timeoutMs: number };
+}
+
+/** A check to call in a loop: throws a LintTimeoutError once the deadline has passed. */
+export function deadlineCheck(deadline: LintOptions['deadline']): () => void {
+  if (!deadline) return () => {};
+  return () => {
+    if (Date.now() > deadline.at) throw new LintTimeoutError(deadline.timeoutMs);
+  };
+}
 
 /** Every finding of every catalog (study × condition × scenario × locale) of the experiment. */
-export function lintExperiment(spec: ExperimentSpec): LintFinding[] {
+export function lintExperiment(spec: ExperimentSpec, options: LintOptions = {}): LintFinding[] {
   const out: LintFinding[] = [];
-  for (const { definitions, effects, ...where } of catalogsOf(spec)) out.push(...lintCatalog(definitions, effects).map((f) => ({ ...where, ...f })));
+  for (const { definitions, effects, ...where } of catalogsOf(spec)) out.push(...lintCatalog(definitions, effects, options).map((f) => ({ ...where, ...f })));
   return out;
 }
 
 type CatalogFinding = Omit<LintFinding, 'study' | 'condition' | 'scenario' | 'locale'>;
 
-/** The findings of one catalog: the definitions sent together, with each tool's hidden effect. */
-export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' | 'write'>): CatalogFinding[] {
+/**
+ * The findings of one catalog: the definitions sent together, with each tool's hidden effect. Time linear in
+ * the catalog's size: each description is scanned in linear time, and the pairs alike are found through an
+ * index of rare words (lint-overlap.ts), not by comparing every pair.
+ */
+export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' | 'write'>, options: LintOptions = {}): CatalogFinding[] {
+  const tick = deadlineCheck(options.deadline);
   const out: CatalogFinding[] = [];
   const add = (rule: LintRule, tool: string, message: string, other?: string) => out.push({ rule, level: LINT_RULES[rule].level, tool, other, message });
   const names = new Set(defs.map((d) => d.name));
+  const byNormalName = new Map<string, ToolDefinition>();
+  for (const d of defs) if (!byNormalName.has(normalName(d.name))) byNormalName.set(normalName(d.name), d);
+  const similar = similarPairs(
+    defs.map((d) => d.description),
+    tick,
+  );
 
   defs.forEach((d, i) => {
+    tick();
     const text = d.description.trim();
     // a name-like token (with a separator) that is a variant of a tool name sent, but not the name itself
-    for (const token of text.match(/[A-Za-z_][A-Za-z0-9]*(?:[._\-/:][A-Za-z0-9]+)+/g) ?? []) {
+    for (const token of nameTokens(text, MAX_NAME_TOKENS)) {
       if (names.has(token)) {
         add('restates-name', d.name, token === d.name ? `restates its own name "${token}"` : `names the tool "${token}"`);
         continue;
       }
-      const variant = defs.find((x) => normalName(x.name) === normalName(token));
+      const variant = byNormalName.get(normalName(token));
       if (variant) add('false-tool-name', d.name, `says "${token}", but the tool is sent as "${variant.name}"`, variant.name);
     }
     if (effects.get(d.tool) === 'write' && !WRITE_WORDS.test(text))
       add('write-not-said', d.name, 'writes, but its description does not say it changes anything (nor what protects the user)');
-    const range = CODE_RANGE.exec(text);
-    if (range && !CODE_MEANING.test(text)) add('codes-without-meanings', d.name, `mentions codes ${range[2]}–${range[3]} without what each one means`);
-    if (words(text) < 6) add('too-short', d.name, `${JSON.stringify(text)} is ${words(text)} word${words(text) === 1 ? '' : 's'} long`);
+    const range = codeRange(text);
+    if (range && !CODE_MEANING.test(text)) add('codes-without-meanings', d.name, `mentions codes ${range[0]}–${range[1]} without what each one means`);
+    const n = words(text);
+    if (n < 6) add('too-short', d.name, `${JSON.stringify(clip(text))} is ${n} word${n === 1 ? '' : 's'} long`);
     for (const re of MODEL_DIRECTED) {
       const m = re.exec(text);
       if (m) {
-        add('model-directed-instruction', d.name, `"${m[0]}" tells the model what to do instead of describing the tool`);
+        add('model-directed-instruction', d.name, `"${clip(m[0])}" tells the model what to do instead of describing the tool`);
         break;
       }
     }
@@ -114,13 +152,16 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
     for (const [param, schema] of Object.entries((d.parameters.properties ?? {}) as Record<string, { description?: unknown }>)) {
       const desc = typeof schema?.description === 'string' ? schema.description.trim().replace(/[.。]$/, '') : '';
       if (!desc || normalName(desc) === normalName(param) || words(desc) < 2)
-        add('parameter-undescribed', d.name, desc ? `parameter "${param}" is described only as ${JSON.stringify(desc)}` : `parameter "${param}" has no description`);
+        add(
+          'parameter-undescribed',
+          d.name,
+          desc ? `parameter "${clip(param)}" is described only as ${JSON.stringify(clip(desc))}` : `parameter "${clip(param)}" has no description`,
+        );
     }
-    for (const other of defs.slice(i + 1)) {
-      const a = normalText(d.description);
-      const b = normalText(other.description);
-      if (a === b) add('duplicate-description', d.name, `has the same description as "${other.name}"`, other.name);
-      else if (jaccard(a, b) >= 0.8) add('overlapping-descriptions', d.name, `shares ${Math.round(jaccard(a, b) * 100)}% of its words with "${other.name}"`, other.name);
+    for (const pair of similar[i]) {
+      const other = defs[pair.j].name;
+      if (pair.same) add('duplicate-description', d.name, `has the same description as "${other}"`, other);
+      else add('overlapping-descriptions', d.name, `shares ${Math.round(pair.share * 100)}% of its words with "${other}"`, other);
     }
   });
   return out;
@@ -130,25 +171,11 @@ function normalName(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 }
 
-function normalText(s: string): string {
-  return s.toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
 /** Words, counting each CJK character as one (a zh-TW description has no spaces). */
 function words(s: string): number {
   const cjk = s.match(/[\u3400-\u9fff]/g)?.length ?? 0;
   const latin = s.replace(/[\u3400-\u9fff]/g, ' ').match(/[A-Za-z0-9]+/g)?.length ?? 0;
   return latin + Math.ceil(cjk / 2);
-}
-
-function jaccard(a: string, b: string): number {
-  const set = (s: string) => new Set(s.match(/[a-z0-9]+|[\u3400-\u9fff]/g) ?? []);
-  const x = set(a);
-  const y = set(b);
-  if (x.size === 0 && y.size === 0) return 1;
-  let both = 0;
-  for (const w of x) if (y.has(w)) both++;
-  return both / (x.size + y.size - both);
 }
 
 /** A finding on a tool file (an MCP tools/list, an OpenAI tools array): one catalog, no study or condition. */
@@ -166,11 +193,12 @@ export interface ToolFileFinding {
  */
 export function lintTools(
   tools: { name: string; description: string; parameters: Record<string, unknown>; effect: 'read' | 'write'; annotated: boolean }[],
+  options: LintOptions = {},
 ): ToolFileFinding[] {
   const defs: ToolDefinition[] = tools.map((t, i) => ({ tool: `t${i}`, name: t.name, description: t.description, parameters: t.parameters }));
   const effects = new Map<string, 'read' | 'write'>();
   tools.forEach((t, i) => t.annotated && effects.set(`t${i}`, t.effect));
-  return lintCatalog(defs, effects).map((f) => ({
+  return lintCatalog(defs, effects, options).map((f) => ({
     tool: f.tool,
     rule: f.rule,
     level: f.level,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../design/hash';
+import { checkJsonValue } from '../schema/input';
 
 // Tool files as people have them: an MCP `tools/list` result (`{"tools": […]}`, possibly with the
 // server's name beside it), a bare JSON array of MCP tools, a single MCP tool, or an OpenAI `tools`
@@ -106,7 +107,20 @@ export function toolsHash(raw: unknown[]): string {
   return `sha256:${sha256(canonicalJson(raw))}`;
 }
 
+/**
+ * A tool whose name or any other text holds what PostgreSQL cannot store (NUL, a lone surrogate) is refused
+ * here, naming the tool, rather than failing later when it is picked into a draft (a live server's listing is
+ * not read through readJson, which refuses them in files and pastes).
+ */
+function refuseUnstorable(entry: unknown, name: unknown, path: string): void {
+  const issues = checkJsonValue(entry).map((i) => ({ path: [path, i.path === '(input)' ? '' : i.path].filter(Boolean).join('.'), message: i.message }));
+  if (issues.length === 0) return;
+  const named = typeof name === 'string' ? JSON.stringify(name) : '(unnamed)';
+  throw new ToolFileError(`the tool ${named} at ${path || '(root)'} cannot be stored: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+}
+
 function fromMcp(entry: unknown, path: string): ImportedTool {
+  refuseUnstorable(entry, (entry as { name?: unknown } | null)?.name, path);
   const r = McpTool.safeParse(entry);
   if (!r.success) {
     const issues = r.error.issues.map((i) => ({ path: [path, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message }));
@@ -128,6 +142,7 @@ function fromMcp(entry: unknown, path: string): ImportedTool {
 }
 
 function fromOpenAi(entry: unknown, path: string): ImportedTool {
+  refuseUnstorable(entry, (entry as { function?: { name?: unknown } } | null)?.function?.name, path);
   const r = OpenAiTool.safeParse(entry);
   if (!r.success) {
     const issues = r.error.issues.map((i) => ({ path: [path, ...i.path.map(String)].join('.'), message: i.message }));

@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { checkDraft, getDraft, getPriceTable, listVersions } from '@/lib/db/drafts';
 import { Designer } from '@/components/designer/Designer';
 import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
-  const { slug } = await params;
+  const { slug } = await pageParams(params);
   return { title: `Designer: ${slug}` };
 }
 
@@ -13,7 +14,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function DesignerPage({ params }: { params: Promise<{ slug: string }> }) {
   await pageActor('experiment.write');
-  const { slug } = await params;
+  const { slug } = await pageParams(params);
   const draft = await getDraft(slug);
   if (!draft) notFound();
   const prices = await getPriceTable();

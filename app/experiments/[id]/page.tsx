@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { BrokenExperimentError, getExperiment } from '@/lib/db/experiments';
 import { listRuns, runsProgress } from '@/lib/db/runs';
 import { countMatrix } from '@/lib/design/matrix';
@@ -25,7 +26,7 @@ import { AuditList } from '@/components/audit/AuditList';
 import { templateOf } from '@/lib/templates';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const { id } = await params;
+  const { id } = await pageParams(params);
   return { title: `Experiment ${id}` };
 }
 
@@ -33,7 +34,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string }> }) {
   const actor = await pageActor('read');
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const { imported } = await searchParams;
   let exp: Awaited<ReturnType<typeof getExperiment>>;
   try {

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { getRun, listRunGroup, runProgress } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { loadRunSummary, precheckAttempts } from '@/lib/db/results';
@@ -23,7 +24,7 @@ import { loadRunChoices } from '@/lib/runs/choices';
 import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const { id } = await params;
+  const { id } = await pageParams(params);
   return { title: `Run ${id}` };
 }
 
@@ -31,7 +32,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ cluster?: string; choices?: string }> }) {
   const actor = await pageActor('read');
-  const [{ id }, { cluster, choices: choiceSection }] = await Promise.all([params, searchParams]);
+  const [{ id }, { cluster, choices: choiceSection }] = await Promise.all([pageParams(params), searchParams]);
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const run = await getRun(id);
   if (!run) notFound();

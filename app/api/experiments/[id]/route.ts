@@ -1,3 +1,4 @@
+import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { getExperiment } from '@/lib/db/experiments';
 
@@ -7,7 +8,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
-  const { id } = await params;
+  const ids = await routeParams(params);
+  if (!ids) return notFoundResponse();
+  const { id } = ids;
   const exp = await getExperiment(id);
   if (!exp) return Response.json({ error: `no experiment "${id}"` }, { status: 404 });
   return new Response(JSON.stringify(exp.spec, null, 2), {

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { getExperiment } from '@/lib/db/experiments';
 import { listVersions } from '@/lib/db/drafts';
 import { diffSpecs } from '@/lib/design/spec-diff';
@@ -8,7 +9,7 @@ import { formatDate } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const { id } = await params;
+  const { id } = await pageParams(params);
   return { title: `Versions of ${id}` };
 }
 
@@ -38,7 +39,7 @@ function VersionSelect({ name, word, label, value, versions }: { name: string; w
 /** Version history of an experiment, and what changed between any two versions, by JSON path. */
 export default async function VersionsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ a?: string; b?: string }> }) {
   await pageActor('read');
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const exp = await getExperiment(id);
   if (!exp) notFound();
   const versions = await listVersions(exp.slug);

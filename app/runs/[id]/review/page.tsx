@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { reviewAgreement, reviewAgreementTables, reviewedCells, type AgreementTable } from '@/lib/db/reviews';
@@ -14,7 +15,7 @@ import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const { id } = await params;
+  const { id } = await pageParams(params);
   return { title: `Review of run ${id}` };
 }
 
@@ -45,7 +46,7 @@ function KappaText({ t }: { t: AgreementTable }) {
 
 export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ show?: string; page?: string }> }) {
   await pageActor('read');
-  const [{ id }, { show, page: pageParam }] = await Promise.all([params, searchParams]);
+  const [{ id }, { show, page: pageParam }] = await Promise.all([pageParams(params), searchParams]);
   const run = await getRun(id);
   if (!run) notFound();
   const exp = await getExperiment(run.experimentId);

@@ -1,3 +1,4 @@
+import { notFoundResponse, routeParams } from '@/app/_ids';
 import { z } from 'zod';
 import { controlRun } from '@/lib/runner/control';
 import { readJson } from '@/lib/schema/input';
@@ -15,7 +16,9 @@ const ControlBody = z.strictObject({ action: z.enum(['pause', 'resume', 'cancel'
 export async function POST(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { actor, denied } = await routeActor(req, 'run.control');
   if (denied) return denied;
-  const { id } = await params;
+  const ids = await routeParams(params);
+  if (!ids) return notFoundResponse();
+  const { id } = ids;
   // read as every door reads JSON (lib/schema/input.ts), with a limit fit for a one-field body
   const json = readJson(new Uint8Array(await req.arrayBuffer()), { maxBytes: 4096 });
   const body = ControlBody.safeParse(json.ok ? json.value : null);

@@ -1,3 +1,4 @@
+import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { getRun } from '@/lib/db/runs';
 import { trialPage } from '@/lib/db/trial-page';
@@ -9,7 +10,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
-  const { id } = await params;
+  const ids = await routeParams(params);
+  if (!ids) return notFoundResponse();
+  const { id } = ids;
   const q = TrialPageQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) return Response.json({ error: q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { status: 400 });
   if (!(await getRun(id))) return Response.json({ error: `no run "${id}"` }, { status: 404 });

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { getTrialRecord } from '@/lib/db/results';
@@ -17,7 +18,7 @@ import { TaskTranscript } from '@/components/runs/TaskTranscript';
 import { pageActor } from '@/app/_auth/guard';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Metadata> {
-  const { trialId } = await params;
+  const { trialId } = await pageParams(params);
   return { title: `Trial ${trialId}` };
 }
 
@@ -25,7 +26,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function TrialPage({ params }: { params: Promise<{ id: string; trialId: string }> }) {
   await pageActor('read');
-  const { id, trialId } = await params;
+  const { id, trialId } = await pageParams(params);
   const [run, t] = await Promise.all([getRun(id), getTrialRecord(id, trialId)]);
   if (!run || !t) notFound(); // a trial of another run is not found under this run
   const exp = await getExperiment(run.experimentId);

@@ -1,3 +1,4 @@
+import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { Readable } from 'node:stream';
 import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
@@ -19,7 +20,9 @@ function isKind(k: string): k is keyof typeof KINDS {
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
-  const { id, kind } = await params;
+  const ids = await routeParams(params);
+  if (!ids) return notFoundResponse();
+  const { id, kind } = ids;
   if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv, choices.csv)` }, { status: 404 });
   const k = KINDS[kind];
   let stream: Readable;

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { pageParams } from '@/app/_ids';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { getTrialRecord, type TrialRecord } from '@/lib/db/results';
@@ -18,7 +19,7 @@ import { pageActor } from '@/app/_auth/guard';
 import { actorLabel, can } from '@/lib/auth/roles';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }): Promise<Metadata> {
-  const { id } = await params;
+  const { id } = await pageParams(params);
   return { title: `Pair in run ${id}` };
 }
 
@@ -27,7 +28,7 @@ export const dynamic = 'force-dynamic';
 /** Two trials of one pair (same case, order and replicate; two conditions) side by side, with reviews. */
 export default async function PairPage({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }) {
   const actor = await pageActor('read');
-  const { id, baseline, treatment } = await params;
+  const { id, baseline, treatment } = await pageParams(params);
   const [run, b, t] = await Promise.all([getRun(id), getTrialRecord(id, baseline), getTrialRecord(id, treatment)]);
   // both trials of this run and of one pair
   if (!run || !b || !t || b.pairKey !== t.pairKey) notFound();

@@ -1,3 +1,4 @@
+import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { z } from 'zod';
 import { trialTcc } from '@/lib/export/run';
@@ -12,7 +13,9 @@ const Query = z.object({ part: z.enum(['card', 'observations']) });
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
-  const { id, trialId } = await params;
+  const ids = await routeParams(params);
+  if (!ids) return notFoundResponse();
+  const { id, trialId } = ids;
   const q = Query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!q.success) return Response.json({ error: 'part: card or observations' }, { status: 400 });
   const tcc = await trialTcc(id, trialId);
