@@ -19,7 +19,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
-          include: ['{lib,cli,workers,scripts,app}/**/*.itest.ts'],
+          include: ['{lib,cli,workers,scripts,app,components}/**/*.itest.ts'],
           environment: 'node',
           globalSetup: ['./lib/testing/global-setup.ts'],
           testTimeout: 120_000,

@@ -1,5 +1,10 @@
-import type { ToolProfile } from './select';
 import { splitIdentifier } from './text';
+
+/** What this rule reads of a tool's profile (select.ts ToolProfile): its name and the text its definition affirms. */
+interface Profile {
+  name: string;
+  positiveText: string;
+}
 
 /**
  * The third simulated model, `simulated-generic-preferring-v1` (seed 001's mechanism): it already knows generic
@@ -33,7 +38,7 @@ export const REASON_CUES: readonly { kind: 'session' | 'cache' | 'protection'; p
 ];
 
 /** The reasons a tool's definition states (outside negations), by kind; empty when it gives none. */
-export function checkableReasons(profile: Pick<ToolProfile, 'positiveText'>): string[] {
+export function checkableReasons(profile: Pick<Profile, 'positiveText'>): string[] {
   return REASON_CUES.filter((c) => c.pattern.test(profile.positiveText)).map((c) => c.kind);
 }
 
@@ -49,7 +54,7 @@ export interface GenericPreference {
 }
 
 /** Step 2: keep the lexical pick, or take the first listed generic tool when the pick gives no reason. */
-export function preferGeneric(lexical: ToolProfile, profiles: readonly ToolProfile[]): GenericPreference {
+export function preferGeneric(lexical: Profile, profiles: readonly Profile[]): GenericPreference {
   const generic = profiles.find((p) => isGenericTool(p.name))?.name ?? null;
   if (isGenericTool(lexical.name) || generic === null) return { lexical: lexical.name, generic, reasons: [], chosen: lexical.name };
   const reasons = checkableReasons(lexical);

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeDb, pool } from '../db/client';
-import { createDraft, freezeDraft } from '../db/drafts';
-import { getExperiment } from '../db/experiments';
-import { createRun, startRun } from '../runner/start';
-import { startWorker, type WorkerHandle } from '../runner/worker';
-import { closeQueues } from '../queue/connection';
-import { waitForRunStatus } from '../testing/engine';
-import { FINAL_RUN_STATUSES } from '../schema/run-status';
-import { tinyExperiment } from '../testing/tiny-experiment';
-import { argumentTypesFor, normalize, valueFromText } from '@/components/designer/draft-types';
+import { closeDb, pool } from '../../lib/db/client';
+import { createDraft, freezeDraft } from '../../lib/db/drafts';
+import { getExperiment } from '../../lib/db/experiments';
+import { createRun, startRun } from '../../lib/runner/start';
+import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
+import { closeQueues } from '../../lib/queue/connection';
+import { waitForRunStatus } from '../../lib/testing/engine';
+import { FINAL_RUN_STATUSES } from '../../lib/schema/run-status';
+import { tinyExperiment } from '../../lib/testing/tiny-experiment';
+import { argumentTypesFor, normalize, valueFromText } from './draft-types';
 
 // Issue 22.3, end to end: an ASIN typed into the designer's form for a `string` parameter (with the
 // functions the form uses) is frozen as the string "0593135202" — not the number 593135202 — and a run on
