@@ -26,7 +26,15 @@ export interface RunFormDefaults {
   values: Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>;
 }
 
-const FIELD_PATHS = new Set<string>(['provider', 'model', 'baseUrl', 'targets', 'confirmRequests', ...RUN_FORM_FIELDS.map((f) => f.name), ...RUN_BUDGET_FIELDS.map((f) => f.name)]);
+const FIELD_PATHS = new Set<string>([
+  'provider',
+  'model',
+  'baseUrl',
+  'targets',
+  'confirmRequests',
+  ...RUN_FORM_FIELDS.map((f) => f.name),
+  ...RUN_BUDGET_FIELDS.map((f) => f.name),
+]);
 
 /** The Run form: settings default to RunSettings' defaults; unavailable providers are shown disabled with the reason. */
 export function RunForm({

@@ -96,8 +96,7 @@ const SpendForm = z.object({
 });
 
 export type RunFormSpend =
-  | { ok: true; value: { confirm: { maxRequests: number | null }; budget: RunBudgetInput | null } }
-  | { ok: false; issues: { path: string; message: string }[] };
+  { ok: true; value: { confirm: { maxRequests: number | null }; budget: RunBudgetInput | null } } | { ok: false; issues: { path: string; message: string }[] };
 
 /**
  * The Run form's spend fields: the typed confirmation of a large run (`confirmRequests`, the number of paid

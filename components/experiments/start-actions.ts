@@ -26,7 +26,10 @@ export async function startRunsFromForm(actor: Actor, experimentId: string, form
     runIds = (await createRuns(experimentId, settings.value, targets.value, spend.value)).map((r) => r.id);
   } catch (e) {
     if (e instanceof SpendConfirmationRequired)
-      return { ok: false, state: { issues: [{ path: 'confirmRequests', message: `${e.summary}. Type ${e.requests} to start it.` }], message: 'Confirm the number of paid requests.' } };
+      return {
+        ok: false,
+        state: { issues: [{ path: 'confirmRequests', message: `${e.summary}. Type ${e.requests} to start it.` }], message: 'Confirm the number of paid requests.' },
+      };
     if (e instanceof SpecError) {
       // the budget's issues (budget.cost, …) are shown beside the form's fields (budgetCost, …)
       const issues = issuesOf(e).map((i) => ({ ...i, path: i.path.replace(/^budget\.(\w)/, (_, c: string) => `budget${c.toUpperCase()}`) }));

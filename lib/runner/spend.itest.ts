@@ -107,7 +107,10 @@ describe('a budget', () => {
     worker = startWorker({ concurrency: 16 });
     const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES]);
     expect([final.status, final.statusReason]).toEqual(['cancelled', 'budget reached: 5 requests']);
-    await waitFor('no trial in hand', async () => (await pool().query(`SELECT 1 FROM trials WHERE run_id = $1 AND status IN ('queued', 'running')`, [run.id])).rowCount === 0);
+    await waitFor(
+      'no trial in hand',
+      async () => (await pool().query(`SELECT 1 FROM trials WHERE run_id = $1 AND status IN ('queued', 'running')`, [run.id])).rowCount === 0,
+    );
     const sent = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [run.id]);
     // reserved on the run row before each sending mark: never more than the budget
     expect(sent.rows[0].n).toBe(5);
