@@ -53,6 +53,13 @@ const EnvSchema = z.object({
   TCLAB_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(200).default(10_000)),
   /** The most formal trials one run of a spec may make; a spec over it is refused when read (lib/experiments/parse.ts). */
   TCLAB_MAX_TRIALS_PER_RUN: z.preprocess(empty, z.coerce.number().int().min(1).default(1_000_000)),
+  /**
+   * A run whose paid formal requests (all its targets together; simulated models excluded) are more than this
+   * is not started without a confirmation naming the number (docs/spend-guards.md).
+   */
+  TCLAB_CONFIRM_REQUESTS: z.preprocess(empty, z.coerce.number().int().min(0).default(10_000)),
+  /** Likewise for the estimated cost (in the price table's currency) where the price table knows the model. */
+  TCLAB_CONFIRM_COST: z.preprocess(empty, z.coerce.number().min(0).default(100)),
   /** `1`: the CLI prints a stack trace with an unexpected error (otherwise one line per issue). */
   TCLAB_DEBUG: z.preprocess(empty, z.enum(['0', '1']).default('0')),
   TCLAB_DB_POOL: z.preprocess(empty, z.coerce.number().int().min(1).max(500).default(20)),

@@ -156,7 +156,12 @@ try {
   for (const { n, c, latencyMs, busyCores, target } of configs) {
     server.setLatency(latencyMs);
     const exp = await saveExperiment(benchSpec(n));
-    const run = await createRun(exp.id, { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 });
+    // a benchmark of many requests to a loopback server: confirmed (the spend guard counts every non-simulated request)
+    const run = await createRun(
+      exp.id,
+      { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 },
+      { confirm: { yes: true } },
+    );
     // BENCH_PROFILE_DIR=dir writes the worker's CPU profile there (node --cpu-prof).
     const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
     // BENCH_WORKER_ARGS: more node options for the worker (e.g. to try a V8 flag)

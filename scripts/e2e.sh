@@ -46,7 +46,9 @@ start_app accounts "$accounts_db" "tclab-e2e-acc-$suffix" "$accounts_port"
 for role in admin researcher reviewer viewer; do
   printf 'e2e-%s-password-2026' "$role" | DATABASE_URL="$accounts_db" node cli/tclab.mjs user add "$role@e2e.example" --role "$role" >/dev/null
 done
-serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
+# spend guards (e2e/spend-guard.spec.ts): a low confirmation threshold, and a paid provider whose requests go
+# nowhere (port 9: refused). The reference study's 152 requests are on the simulated model: not counted.
+TCLAB_CONFIRM_REQUESTS=50 OPENAI_COMPATIBLE_BASE_URL=http://127.0.0.1:9/v1 serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
 # sign-in attempts per minute: the specs sign in several accounts from one address (the limit itself: lib/auth/auth.itest.ts)
 # the one stdio MCP server a researcher may start (e2e/accounts/mcp-import.spec.ts; docs/mcp-import.md)
 TCLAB_MCP_SERVERS="[{\"name\":\"everything\",\"command\":\"$(command -v node)\",\"args\":[\"$PWD/node_modules/@modelcontextprotocol/server-everything/dist/index.js\"]}]" \

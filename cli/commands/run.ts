@@ -8,6 +8,8 @@ import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
 import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
 import path from 'node:path';
 import { createRuns, startRun } from '../../lib/runner/start';
+import { SpendConfirmationRequired, type SpendConfirmation } from '../../lib/runner/spend';
+import type { RunBudgetInput } from '../../lib/schema/run';
 import { loadRunComparison } from '../../lib/db/compare';
 import { formatComparison } from '../../lib/analysis/format-compare';
 import { destinationText } from '../../lib/providers/precheck';
@@ -35,6 +37,11 @@ interface RunOptions extends SettingsOptions, CiOptions {
   wait: boolean;
   worker: boolean;
   allowUnresolved?: boolean;
+  yes?: boolean;
+  maxRequests?: string;
+  budgetRequests?: string;
+  budgetTokens?: string;
+  budgetCost?: string;
 }
 
 export function register(program: Command): void {
@@ -50,7 +57,12 @@ export function register(program: Command): void {
     .option('--no-wait', 'print the run id and return once the run has started')
     .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)')
     .option('--allow-unresolved', 'exit 0 also when the run completed with unresolved trials (every attempt failed in transport)')
-    .option('--cluster <by>', 'cluster of the clustered intervals: case (default) or scenario');
+    .option('--cluster <by>', 'cluster of the clustered intervals: case (default) or scenario')
+    .option('--yes', 'start the run even when its paid requests or estimated cost pass TCLAB_CONFIRM_REQUESTS / TCLAB_CONFIRM_COST')
+    .option('--max-requests <n>', 'confirm a run of up to N paid requests (refused when it would send more)')
+    .option('--budget-requests <n>', 'stop sending once the run has sent N requests (the run ends cancelled: "budget reached")')
+    .option('--budget-tokens <n>', 'stop sending once the answers have used N tokens (input + output)')
+    .option('--budget-cost <amount>', "stop sending once the estimated cost (price table's row for the model) reaches this amount");
   settingsOptions(cmd);
   ciOptions(cmd);
   cmd.action(async (opts: RunOptions) => {
@@ -77,7 +89,10 @@ async function runCommand(opts: RunOptions): Promise<number> {
   const experimentId = spec ? (await saveExperiment(spec)).id : await resolveExperiment(opts);
   const exp = await getExperiment(experimentId);
   const gates = parseGates(opts, exp!.spec); // a gate naming nothing stops here, before anything is sent
-  const runs = await createRuns(experimentId, settings, targets);
+  const runs = await createRuns(experimentId, settings, targets, { confirm: confirmationOf(opts), budget: budgetOf(opts) }).catch((e: unknown) => {
+    if (e instanceof SpendConfirmationRequired) throw new UsageError(`${e.summary}: give --yes or --max-requests ${e.requests} to start it`);
+    throw e;
+  });
   for (const run of runs) {
     await recordAudit(cliActor(), 'run.started', { experimentId, runId: run.id }, { provider: run.provider, model: run.model });
     err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
@@ -127,6 +142,29 @@ async function runCommand(opts: RunOptions): Promise<number> {
     err(`compare again: tclab runs compare ${finals.map((r) => r.id).join(' ')}\n`);
   }
   return ok ? 0 : 1;
+}
+
+/** --yes / --max-requests N → the spend confirmation; a bad number names the flag. */
+function confirmationOf(opts: RunOptions): SpendConfirmation {
+  return { yes: opts.yes === true, maxRequests: opts.maxRequests === undefined ? null : wholeNumber(opts.maxRequests, '--max-requests') };
+}
+
+/** --budget-requests / --budget-tokens / --budget-cost → the run's budget (null: none). */
+function budgetOf(opts: RunOptions): RunBudgetInput | null {
+  if (opts.budgetRequests === undefined && opts.budgetTokens === undefined && opts.budgetCost === undefined) return null;
+  const cost = opts.budgetCost === undefined ? null : Number(opts.budgetCost);
+  if (cost !== null && !(Number.isFinite(cost) && cost > 0)) throw new UsageError(`--budget-cost: a positive amount (got "${opts.budgetCost}")`);
+  return {
+    requests: opts.budgetRequests === undefined ? null : wholeNumber(opts.budgetRequests, '--budget-requests'),
+    tokens: opts.budgetTokens === undefined ? null : wholeNumber(opts.budgetTokens, '--budget-tokens'),
+    cost,
+  };
+}
+
+function wholeNumber(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag}: a whole number of at least 1 (got "${text}")`);
+  return n;
 }
 
 /** With several runs, each export file gets the run id before its extension (run.json → run.r_….json). */

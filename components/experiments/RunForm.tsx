@@ -2,7 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import type { ActionState } from './actions';
-import { RUN_FORM_FIELDS } from './run-form';
+import { RUN_BUDGET_FIELDS, RUN_FORM_FIELDS } from './run-form';
 import { IssueList } from '../IssueList';
 import { keepValues } from '../keep-values';
 
@@ -26,7 +26,15 @@ export interface RunFormDefaults {
   values: Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>;
 }
 
-const FIELD_PATHS = new Set<string>(['provider', 'model', 'baseUrl', 'targets', ...RUN_FORM_FIELDS.map((f) => f.name)]);
+const FIELD_PATHS = new Set<string>([
+  'provider',
+  'model',
+  'baseUrl',
+  'targets',
+  'confirmRequests',
+  ...RUN_FORM_FIELDS.map((f) => f.name),
+  ...RUN_BUDGET_FIELDS.map((f) => f.name),
+]);
 
 /** The Run form: settings default to RunSettings' defaults; unavailable providers are shown disabled with the reason. */
 export function RunForm({
@@ -123,6 +131,31 @@ export function RunForm({
           ))}
           {errorOf('targets') && <div className="field-error">{errorOf('targets')}</div>}
         </fieldset>
+      )}
+      <fieldset className="field" data-testid="run-budget">
+        <legend>
+          Budget <span className="hint">optional: the run stops sending once one is reached; what was sent stays recorded</span>
+        </legend>
+        <div className="form-grid">
+          {RUN_BUDGET_FIELDS.map((f) => (
+            <div className="field" key={f.name}>
+              <label htmlFor={`run-${f.name}`}>
+                {f.label} <span className="hint">{f.hint}</span>
+              </label>
+              <input id={`run-${f.name}`} name={f.name} type="number" min="0" step={f.step} defaultValue="" />
+              {errorOf(f.name) && <div className="field-error">{errorOf(f.name)}</div>}
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      {errorOf('confirmRequests') && (
+        <div className="field" data-testid="run-confirm">
+          <label htmlFor="run-confirmRequests">Paid requests, typed to confirm</label>
+          <div className="field-error" role="alert">
+            {errorOf('confirmRequests')}
+          </div>
+          <input id="run-confirmRequests" name="confirmRequests" type="number" step="1" min="0" defaultValue="" autoComplete="off" />
+        </div>
       )}
       {providers.find((p) => p.id === provider && p.simulated) && (
         <p className="small muted">The simulated provider is a transparent heuristic, not a language model: it exists so the pipeline runs offline.</p>

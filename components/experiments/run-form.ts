@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseRunTarget, RunSettings, type RunSettingsInput, type RunTarget } from '@/lib/schema/run';
+import { parseRunTarget, RunBudget, RunSettings, type RunBudgetInput, type RunSettingsInput, type RunTarget } from '@/lib/schema/run';
 
 /** The Run form's fields, in display order. Empty optional fields mean "none" (null); empty required ones take the default. */
 export const RUN_FORM_FIELDS = [
@@ -79,4 +79,39 @@ export function runFormToSettings(form: FormData): RunFormResult {
   const checked = RunSettings.safeParse(input);
   if (!checked.success) return { ok: false, issues: checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
   return { ok: true, value: checked.data };
+}
+
+/** The Run form's budget fields (all optional: empty means no limit). */
+export const RUN_BUDGET_FIELDS = [
+  { name: 'budgetRequests', key: 'requests', label: 'Max requests', step: '1', hint: 'stop sending after this many' },
+  { name: 'budgetTokens', key: 'tokens', label: 'Max tokens', step: '1', hint: 'input + output, from the answers' },
+  { name: 'budgetCost', key: 'cost', label: 'Max estimated cost', step: 'any', hint: "at the price table's row for the model" },
+] as const;
+
+const SpendForm = z.object({
+  confirmRequests: numberField(true),
+  budgetRequests: numberField(true),
+  budgetTokens: numberField(true),
+  budgetCost: numberField(true),
+});
+
+export type RunFormSpend =
+  { ok: true; value: { confirm: { maxRequests: number | null }; budget: RunBudgetInput | null } } | { ok: false; issues: { path: string; message: string }[] };
+
+/**
+ * The Run form's spend fields: the typed confirmation of a large run (`confirmRequests`, the number of paid
+ * requests) and the run's budget. Issues name the form fields.
+ */
+export function runFormSpend(form: FormData): RunFormSpend {
+  const parsed = SpendForm.safeParse(Object.fromEntries(Object.keys(SpendForm.shape).map((k) => [k, form.get(k)])));
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  const d = parsed.data;
+  const raw = { requests: d.budgetRequests ?? null, tokens: d.budgetTokens ?? null, cost: d.budgetCost ?? null };
+  const budget = RunBudget.safeParse(raw);
+  if (!budget.success) {
+    const field = (key: unknown) => RUN_BUDGET_FIELDS.find((f) => f.key === key)?.name ?? 'budget';
+    return { ok: false, issues: budget.error.issues.map((i) => ({ path: field(i.path[0]), message: i.message })) };
+  }
+  const none = raw.requests === null && raw.tokens === null && raw.cost === null;
+  return { ok: true, value: { confirm: { maxRequests: d.confirmRequests ?? null }, budget: none ? null : budget.data } };
 }

@@ -1,10 +1,11 @@
 import { SpecError } from '@/lib/schema/common';
 import { createRuns } from '@/lib/runner/start';
+import { SpendConfirmationRequired } from '@/lib/runner/spend';
 import { enqueueRunStart } from '@/lib/queue/enqueue';
 import { recordAudit } from '@/lib/db/audit';
 import { issuesOf, type ActionState } from '@/lib/experiments/import';
 import type { Actor } from '@/lib/auth/roles';
-import { runFormTargets, runFormToSettings } from './run-form';
+import { runFormSpend, runFormTargets, runFormToSettings } from './run-form';
 
 export type StartFromFormResult = { ok: true; runIds: string[] } | { ok: false; state: ActionState };
 
@@ -18,11 +19,22 @@ export async function startRunsFromForm(actor: Actor, experimentId: string, form
   if (!settings.ok) return { ok: false, state: { issues: settings.issues, message: 'Some settings are invalid.' } };
   const targets = runFormTargets(form, { provider: String(settings.value.provider ?? 'simulated'), model: String(settings.value.model ?? '') });
   if (!targets.ok) return { ok: false, state: { issues: targets.issues, message: 'Some settings are invalid.' } };
+  const spend = runFormSpend(form);
+  if (!spend.ok) return { ok: false, state: { issues: spend.issues, message: 'Some settings are invalid.' } };
   let runIds: string[];
   try {
-    runIds = (await createRuns(experimentId, settings.value, targets.value)).map((r) => r.id);
+    runIds = (await createRuns(experimentId, settings.value, targets.value, spend.value)).map((r) => r.id);
   } catch (e) {
-    if (e instanceof SpecError) return { ok: false, state: { issues: issuesOf(e), message: 'The run could not be created.' } };
+    if (e instanceof SpendConfirmationRequired)
+      return {
+        ok: false,
+        state: { issues: [{ path: 'confirmRequests', message: `${e.summary}. Type ${e.requests} to start it.` }], message: 'Confirm the number of paid requests.' },
+      };
+    if (e instanceof SpecError) {
+      // the budget's issues (budget.cost, …) are shown beside the form's fields (budgetCost, …)
+      const issues = issuesOf(e).map((i) => ({ ...i, path: i.path.replace(/^budget\.(\w)/, (_, c: string) => `budget${c.toUpperCase()}`) }));
+      return { ok: false, state: { issues, message: 'The run could not be created.' } };
+    }
     throw e;
   }
   for (const id of runIds) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RunSettings } from '../schema/run';
+import { StoredRunBudget, type RunSettings } from '../schema/run';
 import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
 import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
@@ -18,6 +18,8 @@ export interface RunRow {
   finishedAt: Date | null;
   /** Shared by the runs one Run created for several provider/model targets; null for a run on its own. */
   groupId: string | null;
+  /** What the run may spend (null: no budget); see lib/db/budget.ts. */
+  budget: StoredRunBudget | null;
 }
 
 export function newRunGroupId(): string {
@@ -28,11 +30,29 @@ export function newRunId(): string {
   return `r_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 }
 
-function toRunRow(r: { settings: unknown; status: string } & Omit<RunRow, 'settings' | 'status'>): RunRow {
-  return { ...r, settings: RunSettingsSchema.parse(r.settings), status: r.status as RunStatus };
+function toRunRow(r: { settings: unknown; status: string; budget?: unknown } & Omit<RunRow, 'settings' | 'status' | 'budget'>): RunRow {
+  const {
+    budgetSent: _s,
+    budgetInputTokens: _i,
+    budgetOutputTokens: _o,
+    ...rest
+  } = r as typeof r & Record<'budgetSent' | 'budgetInputTokens' | 'budgetOutputTokens', unknown>;
+  return {
+    ...rest,
+    settings: RunSettingsSchema.parse(r.settings),
+    status: r.status as RunStatus,
+    budget: r.budget === null || r.budget === undefined ? null : StoredRunBudget.parse(r.budget),
+  };
 }
 
-export async function insertRun(run: { id: string; experimentId: string; settings: RunSettings; totalTrials: number; groupId?: string | null }): Promise<RunRow> {
+export async function insertRun(run: {
+  id: string;
+  experimentId: string;
+  settings: RunSettings;
+  totalTrials: number;
+  groupId?: string | null;
+  budget?: StoredRunBudget | null;
+}): Promise<RunRow> {
   const prisma = await db();
   const row = await prisma.run.create({
     data: {
@@ -43,6 +63,7 @@ export async function insertRun(run: { id: string; experimentId: string; setting
       settings: run.settings as object,
       totalTrials: run.totalTrials,
       groupId: run.groupId ?? null,
+      ...(run.budget ? { budget: run.budget as object } : {}),
     },
   });
   return toRunRow(row);
@@ -64,9 +85,10 @@ export async function getRun(id: string): Promise<RunRow | null> {
     started_at: string | null;
     finished_at: string | null;
     group_id: string | null;
+    budget: unknown;
   }>(
     `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
-            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id
+            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id, budget
        FROM runs WHERE id = $1`,
     [id],
   );
@@ -85,6 +107,7 @@ export async function getRun(id: string): Promise<RunRow | null> {
     startedAt: utcTimestamp(x.started_at),
     finishedAt: utcTimestamp(x.finished_at),
     groupId: x.group_id,
+    budget: x.budget,
   });
 }
 

@@ -20,40 +20,54 @@ import { Batcher } from './batcher';
 // not leave. A mark whose holder died becomes `lost` when the trial is claimed again (or exhausted): `lost`
 // means exactly "may have reached the provider".
 
-const CHUNK = 2000;
+/** Rows per INSERT when a run's trials are created: memory is bounded by one chunk, whatever the run's size. */
+export const INSERT_CHUNK = 5000;
 
 /**
  * The trials of a run, in the design's order, numbered into delivery batches of `trialsPerJob` (trials.batch:
- * one queue job delivers a batch).
+ * one queue job delivers a batch). Taken from `trials` (a generator: lib/design/matrix.ts iterateTrials) one
+ * chunk at a time: at most `INSERT_CHUNK` rows are held at once. Returns how many were given.
  */
-export async function insertTrials(runId: string, trials: TrialSpec[], trialsPerJob: number): Promise<void> {
-  for (let i = 0; i < trials.length; i += CHUNK) {
-    const part = trials.slice(i, i + CHUNK);
-    await pool().query(
-      `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch)
-       SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[], $15::int[])
-           AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref, batch)
-       ON CONFLICT (run_id, trial_key) DO NOTHING`,
-      [
-        runId,
-        part.map((t) => trialIdOf(runId, t.trialKey)),
-        part.map((t) => t.trialKey),
-        part.map((t) => t.pairKey),
-        part.map((t) => t.study),
-        part.map((t) => t.kind),
-        part.map((t) => t.scenario),
-        part.map((t) => t.locale),
-        part.map((t) => t.caseId),
-        part.map((t) => t.condition),
-        part.map((t) => JSON.stringify(t.order)),
-        part.map((t) => t.orderIndex),
-        part.map((t) => t.replicate),
-        part.map((t) => t.toolSetRef),
-        part.map((_, j) => Math.floor((i + j) / trialsPerJob)),
-      ],
-    );
+export async function insertTrials(runId: string, trials: Iterable<TrialSpec>, trialsPerJob: number, chunk = INSERT_CHUNK): Promise<number> {
+  let part: TrialSpec[] = [];
+  let first = 0;
+  for (const t of trials) {
+    part.push(t);
+    if (part.length >= chunk) {
+      await insertChunk(runId, part, first, trialsPerJob);
+      first += part.length;
+      part = [];
+    }
   }
+  if (part.length > 0) await insertChunk(runId, part, first, trialsPerJob);
+  return first + part.length;
+}
+
+async function insertChunk(runId: string, part: TrialSpec[], first: number, trialsPerJob: number): Promise<void> {
+  await pool().query(
+    `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch)
+     SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[], $15::int[])
+         AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref, batch)
+     ON CONFLICT (run_id, trial_key) DO NOTHING`,
+    [
+      runId,
+      part.map((t) => trialIdOf(runId, t.trialKey)),
+      part.map((t) => t.trialKey),
+      part.map((t) => t.pairKey),
+      part.map((t) => t.study),
+      part.map((t) => t.kind),
+      part.map((t) => t.scenario),
+      part.map((t) => t.locale),
+      part.map((t) => t.caseId),
+      part.map((t) => t.condition),
+      part.map((t) => JSON.stringify(t.order)),
+      part.map((t) => t.orderIndex),
+      part.map((t) => t.replicate),
+      part.map((t) => t.toolSetRef),
+      part.map((_, j) => Math.floor((first + j) / trialsPerJob)),
+    ],
+  );
 }
 
 /** What identifies a trial and its place in the matrix (a row of `trials`). */

@@ -105,34 +105,44 @@ export function toWireTool(d: ToolDefinition): WireTool {
 }
 
 export function expandTrials(spec: ExperimentSpec): TrialSpec[] {
-  const out: TrialSpec[] = [];
+  return [...iterateTrials(spec)];
+}
+
+/**
+ * The trials of the matrix one at a time, in the design's order (what expandTrials lists): a run's rows are
+ * created from it in chunks, so a million-trial run never holds its matrix in memory.
+ */
+export function* iterateTrials(spec: ExperimentSpec): Generator<TrialSpec> {
   for (const study of spec.studies) {
     for (const c of study.cases) {
       const n = naturalDefinitions(spec, study.conditions[0], c.scenario, c.locale).length;
       const orders = candidateOrders(n, study.orderPolicy);
       for (const condition of study.conditions) {
         const defs = naturalDefinitions(spec, condition, c.scenario, c.locale);
-        orders.forEach((perm, orderIndex) => {
+        for (const [orderIndex, perm] of orders.entries()) {
           const sent = perm.map((i) => defs[i]).filter(Boolean);
+          // the same for every replicate: computed once per order
+          const toolOrder = sent.map((d) => d.tool);
+          const order = sent.map((d) => d.name);
+          const ref = toolSetRef(sent.map(toWireTool));
           for (let replicate = 1; replicate <= spec.replicates; replicate++) {
             const base = { study: study.id, scenario: c.scenario, locale: c.locale, caseId: c.id, orderIndex, replicate };
-            out.push({
+            yield {
               ...base,
               kind: study.kind,
               condition: condition.id,
               baseline: condition.baseline,
               trialKey: trialKeyOf({ ...base, condition: condition.id }),
               pairKey: pairKeyOf(base),
-              toolOrder: sent.map((d) => d.tool),
-              order: sent.map((d) => d.name),
-              toolSetRef: toolSetRef(sent.map(toWireTool)),
-            });
+              toolOrder,
+              order,
+              toolSetRef: ref,
+            };
           }
-        });
+        }
       }
     }
   }
-  return out;
 }
 
 export interface TrialCoordinates {

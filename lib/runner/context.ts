@@ -19,6 +19,8 @@ export interface RunContext {
    * attempt; a turn that fails maxAttempts times makes the trial unresolved, see runner/conversation.ts).
    */
   attemptBudget: number;
+  /** The run carries a budget: each request is reserved on the run row before it is sent (lib/db/budget.ts). */
+  budgeted: boolean;
   /** scenario → tool id → effect (hidden metadata) */
   effects: Map<string, Map<string, 'read' | 'write'>>;
 }
@@ -38,8 +40,8 @@ export function runContext(runId: string): Promise<RunContext> {
 }
 
 /** A run's context from what the caller has already loaded (the start job has the run and its spec). */
-export function primeRunContext(runId: string, spec: ExperimentSpec, settings: RunSettings): void {
-  if (!cache.has(runId)) remember(runId, Promise.resolve(contextOf(runId, spec, settings)));
+export function primeRunContext(runId: string, spec: ExperimentSpec, settings: RunSettings, budgeted: boolean): void {
+  if (!cache.has(runId)) remember(runId, Promise.resolve(contextOf(runId, spec, settings, budgeted)));
 }
 
 function remember(runId: string, p: Promise<RunContext>): void {
@@ -52,10 +54,10 @@ async function load(runId: string): Promise<RunContext> {
   if (!run) throw new Error(`run ${runId} not found`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new Error(`experiment ${run.experimentId} of run ${runId} not found`);
-  return contextOf(runId, exp.spec, run.settings);
+  return contextOf(runId, exp.spec, run.settings, run.budget !== null);
 }
 
-export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSettings): RunContext {
+export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSettings, budgeted = false): RunContext {
   return {
     runId,
     spec,
@@ -63,6 +65,7 @@ export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSett
     provider: getProvider(settings.provider),
     studies: new Map(spec.studies.map((s) => [s.id, s])),
     attemptBudget: attemptBudgetOf(spec, settings),
+    budgeted,
     effects: new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))])),
   };
 }

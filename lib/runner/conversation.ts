@@ -1,4 +1,5 @@
-import { attemptIdOf, markSending, recordResult, renewLease, type SendingTrial } from '../db/trials';
+import { attemptIdOf, recordResult, renewLease, type SendingTrial } from '../db/trials';
+import { markSendingWithinBudget } from './budget';
 import { haltKey } from '../queue/halt';
 import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
 import { trialStatusOf } from '../schema/verdict';
@@ -48,11 +49,13 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
         }
         if (!(await renewLease(claim, slotWaitMsFor(ctx.settings.timeoutMs) + leaseMsFor(ctx.settings.timeoutMs)))) return null;
       }
-      const next = await markSending(
+      // a budgeted run reserves each turn's request too; once its budget is reached the pass ends unsent
+      const next = await markSendingWithinBudget(
+        ctx,
         { ...claim, attemptN: claim.attemptN + 1, attemptId: attemptIdOf(claim.id, claim.attemptN + 1) },
         leaseMsFor(ctx.settings.timeoutMs),
       );
-      if (!next) return null;
+      if (!next || 'budgetReached' in next) return null;
       claim = next;
       return claim.attemptN;
     },

@@ -1,10 +1,13 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { MAX_RUN_TARGETS, RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
+import { MAX_RUN_TARGETS, RunSettings, type RunBudgetInput, type RunSettingsInput, type RunTarget } from '../schema/run';
 import { transportFailureOf } from '../schema/request';
 import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
-import { buildRequest, expandTrials } from '../design/matrix';
+import { buildRequest, iterateTrials } from '../design/matrix';
+import { matrixSize } from '../schema/bounds';
+import { getPriceTable } from '../db/prices';
+import { checkSpendConfirmation, estimateSpend, storedBudget, type SpendConfirmation } from './spend';
 import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../experiments/parse';
 import { getExperiment } from '../db/experiments';
@@ -19,21 +22,16 @@ import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
 import { primeRunContext } from './context';
 import { retryDelayMs } from './retry';
 
+export interface CreateRunOptions {
+  /** The confirmation of a run past the spend thresholds (lib/runner/spend.ts); refused without it. */
+  confirm?: SpendConfirmation;
+  /** What each run may spend (requests, tokens, estimated cost); the engine stops sending once it is reached. */
+  budget?: RunBudgetInput | null;
+}
+
 /** Write the run and all its trial rows first; nothing is enqueued until pre-checks pass. */
-export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown, groupId: string | null = null): Promise<RunRow> {
-  const exp = await getExperiment(experimentId);
-  if (!exp) throw new SpecError(`experimentId: no experiment "${experimentId}"`, [{ path: 'experimentId', message: 'not found' }]);
-  const settings = checkedSettings(settingsInput);
-  // a row stored before the bounds (or under a higher limit) is refused here, before anything is expanded
-  const over = checkSpecBounds(exp.spec, specBounds());
-  if (over.length)
-    throw new SpecError(
-      `experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`,
-      over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
-    );
-  const trials = expandTrials(exp.spec);
-  const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: trials.length, groupId });
-  await insertTrials(run.id, trials, TRIALS_PER_JOB);
+export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown, opts: CreateRunOptions = {}): Promise<RunRow> {
+  const [run] = await createRuns(experimentId, (settingsInput ?? {}) as RunSettingsInput, [], opts);
   return run;
 }
 
@@ -41,33 +39,54 @@ export async function createRun(experimentId: string, settingsInput: RunSettings
  * Several provider/model targets at once (issue 10 item 4): one run per target — each with its own
  * status, trials and rate limits (the limiter keys on provider and model) — sharing the experiment
  * version and a group id. Every target is checked before anything is stored; `targets[i]` errors name
- * `targets.i`. One target makes a plain run (no group).
+ * `targets.i`. No target or one makes a plain run (no group). The spend guard counts every target's paid
+ * requests together: past the thresholds nothing is stored without `opts.confirm` covering them.
  */
-export async function createRuns(experimentId: string, settingsInput: RunSettingsInput, targets: readonly RunTarget[]): Promise<RunRow[]> {
-  if (targets.length === 0) return [await createRun(experimentId, settingsInput)];
+export async function createRuns(experimentId: string, settingsInput: RunSettingsInput, targets: readonly RunTarget[], opts: CreateRunOptions = {}): Promise<RunRow[]> {
   if (targets.length > MAX_RUN_TARGETS) {
     throw new SpecError(`targets: at most ${MAX_RUN_TARGETS} provider/model targets in one run (got ${targets.length})`, [
       { path: 'targets', message: `at most ${MAX_RUN_TARGETS} (got ${targets.length})` },
     ]);
   }
   const seen = new Set<string>();
-  targets.forEach((t, i) => {
-    const key = `${t.provider}:${t.model}`;
-    if (seen.has(key)) throw new SpecError(`targets.${i}: ${key} is given twice`, [{ path: `targets.${i}`, message: `${key} is given twice` }]);
-    seen.add(key);
-    try {
-      checkedSettings({ ...settingsInput, provider: t.provider, model: t.model });
-    } catch (e) {
-      if (!(e instanceof SpecError)) throw e;
-      throw new SpecError(
-        `targets.${i} (${key}): ${e.message}`,
-        e.issues.map((x) => ({ path: `targets.${i}.${x.path}`, message: x.message })),
-      );
-    }
-  });
-  const groupId = targets.length > 1 ? newRunGroupId() : null;
+  const planned: RunSettings[] =
+    targets.length === 0
+      ? [checkedSettings(settingsInput)]
+      : targets.map((t, i) => {
+          const key = `${t.provider}:${t.model}`;
+          if (seen.has(key)) throw new SpecError(`targets.${i}: ${key} is given twice`, [{ path: `targets.${i}`, message: `${key} is given twice` }]);
+          seen.add(key);
+          try {
+            return checkedSettings({ ...settingsInput, provider: t.provider, model: t.model });
+          } catch (e) {
+            if (!(e instanceof SpecError)) throw e;
+            throw new SpecError(
+              `targets.${i} (${key}): ${e.message}`,
+              e.issues.map((x) => ({ path: `targets.${i}.${x.path}`, message: x.message })),
+            );
+          }
+        });
+  const exp = await getExperiment(experimentId);
+  if (!exp) throw new SpecError(`experimentId: no experiment "${experimentId}"`, [{ path: 'experimentId', message: 'not found' }]);
+  // a row stored before the bounds (or under a higher limit) is refused here, before anything is expanded
+  const over = checkSpecBounds(exp.spec, specBounds());
+  if (over.length)
+    throw new SpecError(
+      `experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`,
+      over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
+    );
+  const prices = await getPriceTable();
+  checkSpendConfirmation(await estimateSpend(exp.spec, planned, prices), opts.confirm);
+  const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices));
+  const groupId = planned.length > 1 ? newRunGroupId() : null;
+  const total = matrixSize(exp.spec).formal;
   const runs: RunRow[] = [];
-  for (const t of targets) runs.push(await createRun(experimentId, { ...settingsInput, provider: t.provider, model: t.model }, groupId));
+  for (const [i, settings] of planned.entries()) {
+    const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: total, groupId, budget: budgets[i] });
+    // streamed: the matrix is generated lazily and inserted a chunk at a time (bounded memory)
+    await insertTrials(run.id, iterateTrials(exp.spec), TRIALS_PER_JOB);
+    runs.push(run);
+  }
   return runs;
 }
 
@@ -153,7 +172,7 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
     tries = 0;
   }
   if (!(await finishPrecheck(runId, owner))) return stopped(runId);
-  primeRunContext(runId, exp.spec, run.settings); // the first trials are often taken by this very process
+  primeRunContext(runId, exp.spec, run.settings, run.budget !== null); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
   await enqueuePending(runId, { first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB), afterFirst: async (jobs) => void (await firstChunkSent(jobs)) });
   return { ok: true };

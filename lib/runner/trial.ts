@@ -2,7 +2,7 @@ import { checksFor, type Case, type Study } from '../schema/experiment';
 import type { TccCheck } from '../schema/tcc';
 import { trialStatusOf } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
-import { claimTrial, markExhausted, markSending, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
+import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
 import { setRunStatus } from '../db/runs';
 import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
@@ -12,6 +12,7 @@ import type { ProviderRequest, ProviderResult, ProviderTransportError } from '..
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
 import { sendConversation } from './conversation';
+import { markSendingWithinBudget } from './budget';
 import type { Slot, Slots } from './slot';
 
 /** What the queue should do with the job that delivered this trial. */
@@ -90,8 +91,9 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   }
   try {
     // Booked as sent now, and only now: a claim that never got this far is given back uncounted.
-    const sending = await markSending(claim, leaseMsFor(timeoutMs));
+    const sending = await markSendingWithinBudget(ctx, claim, leaseMsFor(timeoutMs));
     if (!sending) return { kind: 'dropped', reason: 'fenced out before sending: a newer claim holds the trial' };
+    if ('budgetReached' in sending) return { kind: 'stopped', reason: sending.budgetReached };
     return await send(ctx, sending, prep, opts, slot);
   } finally {
     await slot?.release('error'); // no-op when already released with the real outcome

@@ -22,6 +22,27 @@ export const RunSettings = z.object({
 export type RunSettings = z.infer<typeof RunSettings>;
 export type RunSettingsInput = z.input<typeof RunSettings>;
 
+/**
+ * What a run may spend (docs/spend-guards.md): formal requests sent, tokens used (input + output, from the
+ * stored usage) or the estimated cost at the price table's row for its model. The engine stops sending once
+ * one is reached. Null: no limit.
+ */
+export const RunBudget = z.object({
+  requests: z.number().int().min(1).max(100_000_000).nullable().default(null),
+  tokens: z.number().int().min(1).max(1_000_000_000_000).nullable().default(null),
+  cost: z.number().positive().max(100_000_000).nullable().default(null),
+});
+export type RunBudget = z.infer<typeof RunBudget>;
+export type RunBudgetInput = z.input<typeof RunBudget>;
+
+/** The budget as stored on the run: with a cost limit, the prices it is counted at (copied when the run is created). */
+export const StoredRunBudget = RunBudget.extend({
+  currency: z.string().nullable().default(null),
+  inputPerMTok: z.number().min(0).nullable().default(null),
+  outputPerMTok: z.number().min(0).nullable().default(null),
+});
+export type StoredRunBudget = z.infer<typeof StoredRunBudget>;
+
 // statuses and control rules live in ./run-status (one home); re-exported for the schemas that use them
 export { RunStatus, TrialStatus, FINAL_TRIAL_STATUSES } from './run-status';
 
