@@ -1,6 +1,19 @@
 // The one format of rates, differences and their intervals lives in lib/analysis/format.ts (shared with the
 // CLI and the exports' human text); the pages take it from here.
-export { clusteredCi, diffCi, differenceCi, formatDifference, pct, plural, pts, rateCi, rateWithInterval, wilsonCi, type ShownInterval } from '@/lib/analysis/format';
+export {
+  clusteredCi,
+  diffCi,
+  differenceCi,
+  formatDifference,
+  kappaCi,
+  pct,
+  plural,
+  pts,
+  rateCi,
+  rateWithInterval,
+  wilsonCi,
+  type ShownInterval,
+} from '@/lib/analysis/format';
 
 /** Exact McNemar p for display: "p = 0.0001", "p < 0.0001", "—". */
 export function formatP(p: number | null): string {

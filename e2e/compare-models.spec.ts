@@ -30,7 +30,7 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
     const section = page.getByTestId(`compared-run-${ids[i]}`);
     await expect(section.locator('h2')).toHaveText(model);
     await expect(section.getByTestId('simulated-badge')).toBeVisible();
-    await expect(section.getByTestId('t1-total')).toContainText(/\d+\/48 \d+% \[\d+–\d+\]/);
+    await expect(section.getByTestId('t1-total')).toContainText(/\d+\/48 [\d.]+% \[[\d.]+%, [\d.]+%\]/);
     await expect(section.getByTestId('pairs-selection')).toContainText(/improved \d+ · same \d+ · regressed \d+/);
   }
 

@@ -71,3 +71,12 @@ describe('the one format of rates, differences and intervals', () => {
     expect(plural(0, 'cluster')).toBe('0 clusters');
   });
 });
+
+describe('κ', () => {
+  it('two decimals; a zero-width interval is never printed', async () => {
+    const { kappaCi } = await import('./format');
+    expect(kappaCi([0.151, 0.649]).text).toBe('[0.15, 0.65]');
+    expect(kappaCi([0.9991, 0.9994]).text).toBe('—');
+    expect(kappaCi(null, 'the grader gave every item the same reading')).toEqual({ text: '—', reason: 'the grader gave every item the same reading' });
+  });
+});

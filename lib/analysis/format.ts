@@ -46,6 +46,11 @@ export function diffCi(ci: readonly [number, number] | null | undefined, reason 
   return shown(ci, pts, reason);
 }
 
+/** Cohen's κ's interval: `[0.15, 0.65]`, or `—` and the reason. */
+export function kappaCi(ci: readonly [number, number] | null | undefined, reason = 'no interval'): ShownInterval {
+  return shown(ci, (x) => x.toFixed(2), reason);
+}
+
 /** A rate's 95% interval as text; `—` without one. */
 export function formatCi(ci: readonly [number, number] | null | undefined): string {
   return rateCi(ci).text;
