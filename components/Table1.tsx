@@ -27,17 +27,6 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
     <section data-testid="table1">
       <div className="table-scroll">
         <table className="t1">
-          <caption className="small muted" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 6 }}>
-            Each cell: baseline k/n → treatment k/n (n excludes unresolved and untested trials, shown beside) and the paired difference in percentage points with its
-            cluster-robust 95% interval; open it for the 95% Wilson and CR1 intervals of each side, with no failure the one-sided 95% upper bound on the failure rate. — :
-            no interval, nothing to estimate it from (hover for why).
-            {published && (
-              <>
-                {' '}
-                <span className="pub-label">Purple: {PUBLISHED_LABEL}.</span>
-              </>
-            )}
-          </caption>
           <thead>
             <tr>
               <th>Scenario / locale</th>
@@ -83,6 +72,17 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
           </tbody>
         </table>
       </div>
+      <p className="small muted" data-testid="table1-caption">
+        Each cell: baseline k/n → treatment k/n (n excludes unresolved and untested trials, shown beside) and the paired difference in percentage points with its
+        cluster-robust 95% interval; open it for the 95% Wilson and CR1 intervals of each side, with no failure the one-sided 95% upper bound on the failure rate. — : no
+        interval, nothing to estimate it from (hover for why).
+        {published && (
+          <>
+            {' '}
+            <span className="pub-label">Purple: {PUBLISHED_LABEL}.</span>
+          </>
+        )}
+      </p>
       <IntervalNote clusterBy={summary.studies[0]?.clusterBy ?? 'case'} />
       <div className="grid-2" style={{ marginTop: 12 }}>
         {summary.studies.map((s) => (

@@ -18,18 +18,21 @@ async function width(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
-/** What is wider than the screen on this page (for the failure message): the widest elements that stick out. */
+/** What is wider than the screen (for the failure message): the deepest elements sticking out that no scroll box holds. */
 async function culprits(page: Page): Promise<string[]> {
   return page.evaluate((w) => {
-    const out: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('body *'))) {
-      const r = el.getBoundingClientRect();
-      if (r.right > w + 1 && !(el.parentElement && el.parentElement.getBoundingClientRect().right > w + 1))
-        out.push(
-          `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : ''} right=${Math.round(r.right)}`,
-        );
-    }
-    return out.slice(0, 8);
+    const held = (el: Element) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
+      return false;
+    };
+    const out = Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > w + 1 && !held(el));
+    const deepest = out.filter((el) => !out.some((o) => o !== el && el.contains(o)));
+    return deepest
+      .slice(0, 8)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : ''} right=${Math.round(el.getBoundingClientRect().right)}`,
+      );
   }, NARROW.width);
 }
 

@@ -21,12 +21,11 @@ export function PassRateChart({ bars }: { bars: RateBar[] }) {
       data={bars}
       testId="chart-pass-rate"
       label="Pass rate per condition with 95% intervals"
-      angle={-15}
       legend="Bars: pass rate per condition (k/n of decided trials). Thin black whiskers: 95% Wilson interval. Thick orange whiskers: 95% cluster-robust (CR1) interval — none where it has nothing to estimate from (fewer than two clusters, or no variance between them)."
     >
       <Bar dataKey="rate" name="pass rate" fill="#2f5bd3" isAnimationActive={false}>
-        <ErrorBar dataKey="clustered" width={10} strokeWidth={3} stroke="#c2410c" direction="y" />
-        <ErrorBar dataKey="wilson" width={4} strokeWidth={1} stroke="#111" direction="y" />
+        <ErrorBar dataKey="clustered" width={10} strokeWidth={3} stroke="#c2410c" direction="x" />
+        <ErrorBar dataKey="wilson" width={4} strokeWidth={1} stroke="#111" direction="x" />
       </Bar>
     </PercentBarChart>
   );
@@ -81,12 +80,12 @@ export function OrderConsistencyChart({ bars }: { bars: OrderBar[] }) {
       data={bars}
       testId="chart-order-consistency"
       label="Order consistency per condition"
-      className="chart chart-short"
+      barsPerRow={2}
       legend="Bars: flip rate (cases whose decision changed with the order) and first-position pick rate (tool calls that picked the tool listed first; 50% = no preference with two tools). Whiskers: the pick rate's 95% Wilson interval."
     >
       <Bar dataKey="flip" name="flip rate" fill="#b45309" isAnimationActive={false} />
       <Bar dataKey="first" name="first-position pick rate" fill="#6d28d9" isAnimationActive={false}>
-        <ErrorBar dataKey="firstCi" width={4} stroke="#111" direction="y" />
+        <ErrorBar dataKey="firstCi" width={4} stroke="#111" direction="x" />
       </Bar>
     </PercentBarChart>
   );
