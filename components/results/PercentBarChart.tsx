@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
-const LABEL_CHARS = 28;
+const LABEL_CHARS = 44; // recharts wraps a label over two lines; past that, cut
 const short = (s: string) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
 
 /**
