@@ -56,7 +56,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
         </p>
       ) : (
         <div className="table-scroll">
-          <table data-testid="experiments">
+          <table data-testid="experiments" className="stack">
             <thead>
               <tr>
                 <th>Name</th>
@@ -72,7 +72,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
             <tbody>
               {details.map((e) => (
                 <tr key={e.id}>
-                  <td>
+                  <td data-label="Name">
                     <Link href={`/experiments/${encodeURIComponent(e.id)}`}>{e.name}</Link>
                     {e.template && (
                       <span className="badge" style={{ marginLeft: 8 }}>
@@ -80,11 +80,11 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
                       </span>
                     )}
                   </td>
-                  <td className="mono">
+                  <td className="mono" data-label="Id / version">
                     {e.slug} · v{e.version}
                     {e.versions > e.version && <span className="muted small"> (latest v{e.versions})</span>}
                   </td>
-                  <td>
+                  <td data-label="Studies">
                     {e.broken ? (
                       <span className="badge" data-testid="broken-experiment" title={e.broken}>
                         broken: {e.broken}
@@ -93,11 +93,19 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
                       e.studies.join(', ')
                     )}
                   </td>
-                  <td className="num">{e.formal === null ? '—' : formatInt(e.formal)}</td>
-                  <td className="num">{e.prechecks ?? '—'}</td>
-                  <td className="num">{e.runs}</td>
-                  <td className="small muted nowrap">{formatDate(e.createdAt)}</td>
-                  <td>
+                  <td className="num" data-label="Formal requests">
+                    {e.formal === null ? '—' : formatInt(e.formal)}
+                  </td>
+                  <td className="num" data-label="Pre-checks">
+                    {e.prechecks ?? '—'}
+                  </td>
+                  <td className="num" data-label="Runs">
+                    {e.runs}
+                  </td>
+                  <td className="small muted nowrap" data-label="Stored">
+                    {formatDate(e.createdAt)}
+                  </td>
+                  <td data-label="Actions">
                     {e.versions === e.version && can(actor.role, 'experiment.write') && <RowActions experimentId={e.id} slug={e.slug} archived={showArchived} />}
                     <Link className="small" href={`/experiments/${encodeURIComponent(e.id)}/versions`}>
                       versions

@@ -1,11 +1,13 @@
 import type { PassCount, RunSummary, StudySummary } from '@/lib/schema/table1';
 import type { CellComparison, PublishedComparison, StudyComparison } from '@/lib/analysis/published';
 import { zeroFailureUpperBound } from '@/lib/stats/bounds';
-import { formatP, rateWithInterval } from './format';
+import { differenceCi, formatP, pct, pts, rateWithInterval } from './format';
 import { formatPassK } from '@/lib/analysis/format';
+import { wilson } from '@/lib/stats/wilson';
 import { Table1Chart, type ChartRow } from './Table1Chart';
-import type { Clustered } from '@/lib/schema/table1';
-import { ClusteredLine, IntervalNote, PairedLine } from './results/Statistics';
+import type { Clustered, Difference } from '@/lib/schema/table1';
+import { ClusteredLine, DifferenceText, IntervalNote, PairedLine } from './results/Statistics';
+import { Interval } from './Interval';
 
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
 
@@ -25,16 +27,6 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
     <section data-testid="table1">
       <div className="table-scroll">
         <table className="t1">
-          <caption className="small muted" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 6 }}>
-            k/n with 95% Wilson interval; n excludes unresolved and untested trials, shown beside. With no failure, the one-sided 95% upper bound on the failure rate.
-            CR1: the cluster-robust interval (see below).
-            {published && (
-              <>
-                {' '}
-                <span className="pub-label">Purple: {PUBLISHED_LABEL}.</span>
-              </>
-            )}
-          </caption>
           <thead>
             <tr>
               <th>Scenario / locale</th>
@@ -57,7 +49,9 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
                 {summary.studies.map((s) => {
                   const r = s.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
                   const pub = pubOf(s.study)?.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
-                  return <Cell key={s.study + s.treatment} baseline={r?.baseline} treatment={r?.treatment} clustered={r?.clustered} pub={pub} />;
+                  return (
+                    <Cell key={s.study + s.treatment} baseline={r?.baseline} treatment={r?.treatment} clustered={r?.clustered} difference={r?.difference} pub={pub} />
+                  );
                 })}
               </tr>
             ))}
@@ -69,6 +63,7 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
                   baseline={s.total.baseline}
                   treatment={s.total.treatment}
                   clustered={s.clustered}
+                  difference={s.difference}
                   pub={pubOf(s.study)?.total}
                   testId={`t1-clustered-${s.study}`}
                 />
@@ -77,6 +72,17 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
           </tbody>
         </table>
       </div>
+      <p className="small muted" data-testid="table1-caption">
+        Each cell: baseline k/n → treatment k/n (n excludes unresolved and untested trials, shown beside) and the paired difference in percentage points with its
+        cluster-robust 95% interval; open it for the 95% Wilson and CR1 intervals of each side, with no failure the one-sided 95% upper bound on the failure rate. — : no
+        interval, nothing to estimate it from (hover for why).
+        {published && (
+          <>
+            {' '}
+            <span className="pub-label">Purple: {PUBLISHED_LABEL}.</span>
+          </>
+        )}
+      </p>
       <IntervalNote clusterBy={summary.studies[0]?.clusterBy ?? 'case'} />
       <div className="grid-2" style={{ marginTop: 12 }}>
         {summary.studies.map((s) => (
@@ -88,35 +94,47 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
   );
 }
 
-function Count({ c }: { c: PassCount }) {
+function Count({ c, headline }: { c: PassCount; headline?: boolean }) {
   const beside = [c.unresolved ? `${c.unresolved} unresolved` : '', c.untested ? `${c.untested} untested` : ''].filter(Boolean).join(', ');
   return (
     <span className="nowrap">
       <strong>
         {c.pass}/{c.n}
-      </strong>{' '}
-      <span className="ci">{rateWithInterval(c.pass, c.n)}</span>
+      </strong>
+      {!headline && (
+        <>
+          {' '}
+          <span className="ci">{rateWithInterval(c.pass, c.n)}</span>
+        </>
+      )}
       {beside && <span className="beside"> (+{beside})</span>}
-      {c.n > 0 && c.pass === c.n && (
+      {!headline && c.n > 0 && c.pass === c.n && (
         <span className="ci" title="one-sided 95% upper bound on the failure rate with zero failures: 1 − 0.05^(1/n)">
           {' '}
-          · failure ≤ {(100 * zeroFailureUpperBound(c.n)).toFixed(1)}%
+          · failure ≤ {pct(zeroFailureUpperBound(c.n))}
         </span>
       )}
     </span>
   );
 }
 
+/**
+ * A Table 1 cell: the headline — baseline k/n → treatment k/n and the paired difference with its interval —
+ * and, on demand, the rest: each side's Wilson and CR1 intervals (SE, clusters, df, design effect), the
+ * difference's SE and clusters, the zero-failure bound and the published figure.
+ */
 function Cell({
   baseline,
   treatment,
   clustered,
+  difference,
   pub,
   testId,
 }: {
   baseline?: PassCount;
   treatment?: PassCount;
   clustered?: { baseline: Clustered; treatment: Clustered };
+  difference?: Difference;
   pub?: { baseline: CellComparison; treatment: CellComparison };
   testId?: string;
 }) {
@@ -124,16 +142,37 @@ function Cell({
   const pt = pub?.treatment.published;
   return (
     <td className="cell">
-      {baseline ? <Count c={baseline} /> : '—'}
-      <ClusteredLine c={clustered?.baseline} testId={testId && `${testId}-baseline`} />
-      <span className="arrow">→</span>
-      {treatment ? <Count c={treatment} /> : '—'}
-      <ClusteredLine c={clustered?.treatment} testId={testId && `${testId}-treatment`} />
-      {(pb || pt) && (
-        <span className="pub" data-testid="published-cell">
-          published: {pb ? `${pb.pass}/${pb.n}` : '—'} → {pt ? `${pt.pass}/${pt.n}` : '—'}
-        </span>
-      )}
+      <div className="headline">
+        {baseline ? <Count c={baseline} headline /> : '—'}
+        <span className="arrow">→</span>
+        {treatment ? <Count c={treatment} headline /> : '—'}
+        {difference && difference.estimate !== null && (
+          <span className="diff" title="paired difference treatment − baseline over complete pairs, with its cluster-robust 95% interval" data-testid="cell-difference">
+            {pts(difference.estimate)} <Interval ci={differenceCi(difference)} />
+          </span>
+        )}
+      </div>
+      <details className="cell-more">
+        <summary>intervals{pb || pt ? ', published' : ''}</summary>
+        <div>
+          <span className="side">baseline</span> {baseline ? <Count c={baseline} /> : '—'}
+          <ClusteredLine c={clustered?.baseline} testId={testId && `${testId}-baseline`} />
+        </div>
+        <div>
+          <span className="side">treatment</span> {treatment ? <Count c={treatment} /> : '—'}
+          <ClusteredLine c={clustered?.treatment} testId={testId && `${testId}-treatment`} />
+        </div>
+        {difference && (
+          <div className="small">
+            <span className="side">difference</span> <DifferenceText d={difference} />
+          </div>
+        )}
+        {(pb || pt) && (
+          <span className="pub" data-testid="published-cell">
+            published: {pb ? `${pb.pass}/${pb.n}` : '—'} → {pt ? `${pt.pass}/${pt.n}` : '—'}
+          </span>
+        )}
+      </details>
     </td>
   );
 }
@@ -195,9 +234,17 @@ function StudyFooter({ s, pub }: { s: StudySummary; pub?: StudyComparison }) {
 }
 
 function chartRows(summary: RunSummary): ChartRow[] {
-  const rate = (c: PassCount) => (c.n ? Math.round((1000 * c.pass) / c.n) / 10 : null);
+  const r = (x: number) => Math.round(1000 * x) / 10;
+  const rate = (c: PassCount) => {
+    const w = wilson(c.pass, c.n);
+    return w ? { rate: r(w.estimate), ci: [r(w.estimate - w.low), r(w.high - w.estimate)] as [number, number] } : { rate: null, ci: null };
+  };
+  const row = (name: string, b: PassCount, t: PassCount): ChartRow => {
+    const [x, y] = [rate(b), rate(t)];
+    return { name, baseline: x.rate, treatment: y.rate, baselineCi: x.ci, treatmentCi: y.ci };
+  };
   return summary.studies.flatMap((s) => [
-    ...s.rows.map((r) => ({ name: `${s.study}: ${r.scenario}/${r.locale}`, baseline: rate(r.baseline), treatment: rate(r.treatment) })),
-    { name: `${s.study}: total`, baseline: rate(s.total.baseline), treatment: rate(s.total.treatment) },
+    ...s.rows.map((x) => row(`${s.study}: ${x.scenario}/${x.locale}`, x.baseline, x.treatment)),
+    row(`${s.study}: total`, s.total.baseline, s.total.treatment),
   ]);
 }

@@ -1,9 +1,19 @@
-export { rateWithInterval } from '@/lib/analysis/format';
-
-/** "58%" — a rate as a whole percentage. */
-export function pct(x: number): string {
-  return `${Math.round(x * 100)}%`;
-}
+// The one format of rates, differences and their intervals lives in lib/analysis/format.ts (shared with the
+// CLI and the exports' human text); the pages take it from here.
+export {
+  clusteredCi,
+  diffCi,
+  differenceCi,
+  formatDifference,
+  kappaCi,
+  pct,
+  plural,
+  pts,
+  rateCi,
+  rateWithInterval,
+  wilsonCi,
+  type ShownInterval,
+} from '@/lib/analysis/format';
 
 /** Exact McNemar p for display: "p = 0.0001", "p < 0.0001", "—". */
 export function formatP(p: number | null): string {

@@ -30,7 +30,7 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
     const section = page.getByTestId(`compared-run-${ids[i]}`);
     await expect(section.locator('h2')).toHaveText(model);
     await expect(section.getByTestId('simulated-badge')).toBeVisible();
-    await expect(section.getByTestId('t1-total')).toContainText(/\d+\/48 \d+% \[\d+–\d+\]/);
+    await expect(section.getByTestId('t1-total')).toContainText(/\d+\/48 [\d.]+% \[[\d.]+%, [\d.]+%\]/);
     await expect(section.getByTestId('pairs-selection')).toContainText(/improved \d+ · same \d+ · regressed \d+/);
   }
 
@@ -42,7 +42,8 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
   await expect(clear.locator('td').nth(2)).toHaveText('48');
   // the position-biased model loses where the clear definitions leave it a first-listed plausible tool
   await expect(clear.getByTestId('difference-estimate')).toHaveText(/^-\d+\.\d pts$/);
-  await expect(clear.locator('td').nth(7)).toContainText(/^\[-?\d+\.\d%, -?\d+\.\d%\]$/);
+  // a difference's interval is in percentage points, like the difference (issue 22: it was printed as rates)
+  await expect(clear.locator('td').nth(7)).toContainText(/^\[[+-]\d+\.\d pts, [+-]\d+\.\d pts\]$/);
   await expect(page.getByTestId('difference-interpretation-code-meanings').locator('td').nth(2)).toHaveText('28');
 
   // each run page links back to the group

@@ -43,7 +43,9 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   const t1 = page.getByTestId('table1');
   await expect(t1.locator('thead')).toContainText('selection');
   await expect(t1.locator('thead')).toContainText('interpretation');
-  await expect(page.getByTestId('t1-total')).toContainText(/\d+\/\d+ \d+% \[\d+–\d+\]/);
+  // headline k/n → k/n and the paired difference in pts; the Wilson intervals (same unit, %) behind the cell's details
+  await expect(page.getByTestId('t1-total').getByTestId('cell-difference').first()).toHaveText(/^[+-][\d.]+ pts \[[+-][\d.]+ pts, [+-][\d.]+ pts\]$/);
+  await expect(page.getByTestId('t1-total')).toContainText(/\d+\/\d+ [\d.]+% \[[\d.]+%, [\d.]+%\]/);
   await expect(page.getByTestId('t1-row-restaurant-en')).toBeVisible();
   await expect(page.getByTestId('pairs-selection')).toContainText(/improved \d+ · same \d+ · regressed \d+/);
   await expect(page.getByTestId('pairs-selection')).toContainText('McNemar p');
@@ -54,7 +56,7 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByTestId('t1-clustered-selection-baseline')).toContainText(/CR1 \[[\d.]+%, [\d.]+%\] · SE [\d.]+ · 24 clusters, 23 df · deff [\d.]+/);
   await expect(page.getByTestId('interval-note')).toContainText('Which interval is shown');
   await expect(page.getByTestId('difference-selection')).toContainText(
-    /Paired difference \(clear − overlapping\): \+[\d.]+ pts \[[\d.]+%, [\d.]+%\] \(CR1 SE [\d.]+, 48 pairs in 24 clusters, t on 23 df\)/,
+    /Paired difference \(clear − overlapping\): \+[\d.]+ pts \[[+-][\d.]+ pts, \+[\d.]+ pts\] \(CR1 SE [\d.]+, 48 pairs in 24 clusters, t on 23 df\)/,
   );
   await expect(page.getByTestId('mcnemar-selection')).toContainText(/exact McNemar p[^·]+· mid-p McNemar p/);
   await expect(page.getByTestId('oc-selection-baseline')).toContainText(/\d+\/24 consistent · flip rate [\d.]+%/);

@@ -38,10 +38,12 @@ test('review: failed pairs side by side with the definitions diff; a reviewer ov
   await expect(form.getByRole('status')).toHaveText('Saved: overridden to pass by local user (single-user mode).');
 
   await page.goto(`/runs/${encodeURIComponent(runId)}/review`);
-  await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0% [');
+  await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0.0% [0.0%, ');
   await expect(page.getByTestId('agreement')).toContainText('on 1 reviewed check; overridden to pass 1, to fail 0');
-  // one check, grader fail → reviewer pass: p_o = 0, p_e = 0·1 + 1·0 = 0, so κ = 0 (variance 0 with one item)
-  await expect(page.getByTestId('kappa-overall')).toContainText('agreement 0% [');
-  await expect(page.getByTestId('kappa-overall')).toContainText("Cohen's κ 0.00 [0.00, 0.00]");
+  // one check, grader fail → reviewer pass: each reader gave one reading only, so κ has nothing to estimate from
+  // (it would be 0 [0.00, 0.00] whatever was read): "—" with the reason on hover, never a zero-width interval
+  await expect(page.getByTestId('kappa-overall')).toContainText('agreement 0.0% [');
+  await expect(page.getByTestId('kappa-overall')).toContainText("Cohen's κ —");
+  await expect(page.getByTestId('kappa-overall').locator('abbr.no-ci')).toHaveAttribute('title', /^no interval: both readers gave every item the same reading/);
   await expect(page.getByTestId('reviewed-table1')).toContainText("Table 1 with the reviewers' readings applied: 1 trial changes status");
 });

@@ -3,43 +3,49 @@
 import type { ReactNode } from 'react';
 import { BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
+const LABEL_CHARS = 44; // recharts wraps a label over two lines; past that, cut
+const short = (s: string) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
+
 /**
- * The frame the percentage bar charts share (Table 1's rows, pass rate, order consistency): categories on
- * the x axis by `name`, 0–100 % on the y axis, grid, tooltip and legend; the bars are its children.
- * `angle` slants long category names.
+ * The frame the percentage bar charts share (Table 1's rows, pass rate, order consistency): one horizontal
+ * band per category (`name`, cut to one line, whole in the tooltip), so labels never overlap however many
+ * there are or however narrow the screen; 0–100 % across, grid, tooltip and legend; the bars are its
+ * children (their ErrorBars run along x). `legend` says what the bars and whiskers are, under the chart.
  */
 export function PercentBarChart({
   data,
   testId,
   label,
-  className = 'chart',
-  angle,
+  barsPerRow = 1,
+  legend,
   children,
 }: {
   data: object[];
   testId: string;
   label: string;
-  className?: string;
-  angle?: number;
+  /** bars in each band: sets the chart's height */
+  barsPerRow?: number;
+  legend: string;
   children: ReactNode;
 }) {
   if (data.length === 0) return null;
   return (
-    <div className={className} data-testid={testId} aria-label={label}>
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 16, bottom: 24, left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          {angle === undefined ? (
-            <XAxis dataKey="name" tick={{ fontSize: 11 }} interval={0} />
-          ) : (
-            <XAxis dataKey="name" tick={{ fontSize: 11 }} interval={0} height={60} angle={angle} textAnchor="end" />
-          )}
-          <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} />
-          <Tooltip formatter={(v) => `${String(v)}%`} />
-          <Legend />
-          {children}
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <figure className="chart-figure">
+      <div className="chart" style={{ height: 80 + data.length * (14 + 18 * barsPerRow) }} data-testid={testId} aria-label={label}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }} barCategoryGap={6}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" domain={[0, 100]} unit="%" tick={{ fontSize: 11 }} />
+            <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={170} interval={0} tickFormatter={short} />
+            <Tooltip formatter={(v) => `${String(v)}%`} />
+            <Legend />
+            {children}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="small muted" data-testid={`${testId}-legend`}>
+        {legend}
+      </figcaption>
+    </figure>
   );
 }

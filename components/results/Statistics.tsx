@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import type { Clustered, OrderConsistency, PassCount, RunSummary, StudySummary } from '@/lib/schema/table1';
-import { formatCi, formatDifference } from '@/lib/analysis/format';
 import { wilson } from '@/lib/stats/wilson';
-import { formatP } from '../format';
+import { clusteredCi, differenceCi, formatP, pct, plural, pts, wilsonCi } from '../format';
+import { Interval } from '../Interval';
 import { OrderConsistencyChart, PairedFlowChart, PassRateChart, type FlowBar, type OrderBar, type RateBar } from './Charts';
 
 /** What the page says about its intervals (DESIGN §7: say which is shown, and why). */
@@ -13,21 +13,42 @@ export function IntervalNote({ clusterBy }: { clusterBy: 'case' | 'scenario' }) 
       <strong>Which interval is shown:</strong> every k/n carries its 95% <strong>Wilson</strong> interval, which treats trials as independent draws and stays honest at
       0% and 100%. Trials of one {unit} are not independent — they share the task and the tools — so beside it, marked <strong>CR1</strong>, is the cluster-robust
       interval (Miller 2024): the CR1 standard error with t on G − 1 degrees of freedom, G the number of clusters, and the design effect (how much the clustering inflates
-      the variance; about 1 when it does not matter). Use CR1 for claims about a rate; with one cluster it cannot be estimated, and at 0% or 100% it has no width, so
-      Wilson stays the headline. The paired difference has its own CR1 interval over complete pairs.{' '}
+      the variance; about 1 when it does not matter). Use CR1 for claims about a rate. With fewer than two clusters, or when every cluster has the same rate (at 0% or
+      100%, say), there is nothing to estimate it from: it shows as — (hover for why), and Wilson stays the headline. The paired difference, in percentage points (pts),
+      has its own CR1 interval over complete pairs.{' '}
       {clusterBy === 'case' ? <Link href="?cluster=scenario">Cluster by scenario instead</Link> : <Link href="?">Cluster by case (default)</Link>}
     </p>
   );
 }
 
-/** `CR1 [44.1%, 71.2%] · SE 0.068 · 24 clusters · deff 1.8` under a count. */
+/** `CR1 [44.1%, 71.2%] · SE 0.068 · 24 clusters, 23 df · deff 1.80` — or `CR1 —` (why on hover) · 1 cluster. */
 export function ClusteredLine({ c, testId }: { c: Clustered | undefined; testId?: string }) {
   if (!c || c.estimate === null) return null;
+  const ci = clusteredCi(c);
   return (
     <span className="stats-line" data-testid={testId} title="cluster-robust (CR1) 95% interval, t on G − 1 degrees of freedom; deff = design effect">
-      CR1 {formatCi(c.ci95)} · SE {c.se === null ? '—' : c.se.toFixed(3)} · {c.clusters} clusters, {c.df} df
-      {c.designEffect !== null && ` · deff ${c.designEffect.toFixed(2)}`}
+      CR1 <Interval ci={ci} />
+      {ci.reason ? ` · ${plural(c.clusters, 'cluster')}` : ` · SE ${c.se!.toFixed(3)} · ${plural(c.clusters, 'cluster')}, ${c.df} df`}
+      {!ci.reason && c.designEffect !== null && ` · deff ${c.designEffect.toFixed(2)}`}
     </span>
+  );
+}
+
+/** The paired difference in pts with its CR1 interval in pts (or — and why), then its SE, pairs and clusters. */
+export function DifferenceText({ d }: { d: NonNullable<StudySummary['difference']> }) {
+  if (d.estimate === null) return <>—</>;
+  const ci = differenceCi(d);
+  return (
+    <>
+      <strong>
+        {pts(d.estimate)} <Interval ci={ci} />
+      </strong>{' '}
+      <span className="muted">
+        ({!ci.reason && `CR1 SE ${d.se!.toFixed(3)}, `}
+        {plural(d.pairs, 'pair')} in {plural(d.clusters, 'cluster')}
+        {!ci.reason && `, t on ${d.df} df`})
+      </span>
+    </>
   );
 }
 
@@ -41,7 +62,7 @@ export function PairedLine({ s }: { s: StudySummary }) {
           data-testid={`difference-${s.study}`}
           title="treatment − baseline pass rate over complete pairs; cluster-robust (CR1) SE and t interval on G − 1 df"
         >
-          Paired difference ({s.treatment} − {s.baseline}): <strong>{formatDifference(s.difference)}</strong>
+          Paired difference ({s.treatment} − {s.baseline}): <DifferenceText d={s.difference} />
         </p>
       )}
       {s.mcnemar && (
@@ -59,12 +80,17 @@ export function PairedLine({ s }: { s: StudySummary }) {
 
 function ocText(o: OrderConsistency | null): string {
   if (!o || o.cases === 0) return '—';
-  return `${o.consistent}/${o.cases} consistent · flip rate ${(100 * (o.flipRate ?? 0)).toFixed(1)}%`;
+  return `${o.consistent}/${o.cases} consistent · flip rate ${pct(o.flipRate ?? 0)}`;
 }
 
-function firstText(o: OrderConsistency | null): string {
-  if (!o || o.firstPositionRate === null) return '—';
-  return `${o.firstPicks}/${o.calls} ${(100 * o.firstPositionRate).toFixed(1)}% Wilson ${formatCi(o.firstPositionCi95)} · CR1 ${formatCi(o.firstPositionClustered.ci95)}`;
+function FirstText({ o }: { o: OrderConsistency | null }) {
+  if (!o || o.firstPositionRate === null) return <>—</>;
+  return (
+    <>
+      {o.firstPicks}/{o.calls} {pct(o.firstPositionRate)} Wilson <Interval ci={wilsonCi(o.firstPicks, o.calls)} /> · CR1{' '}
+      <Interval ci={clusteredCi(o.firstPositionClustered)} />
+    </>
+  );
 }
 
 /** Order consistency of one study (cases run in more than one candidate order), with the flipped cases linked to their trials. */
@@ -94,7 +120,9 @@ export function OrderConsistencyPanel({ s, runId }: { s: StudySummary; runId: st
             <tr key={role} data-testid={`oc-${s.study}-${role}`}>
               <td className="mono">{role === 'baseline' ? s.baseline : s.treatment}</td>
               <td>{ocText(oc[role])}</td>
-              <td>{firstText(oc[role])}</td>
+              <td>
+                <FirstText o={oc[role]} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -132,13 +160,14 @@ export function OrderConsistencyPanel({ s, runId }: { s: StudySummary; runId: st
 function rateBar(name: string, c: PassCount, cl: Clustered | undefined, condition: 'baseline' | 'treatment'): RateBar {
   const w = wilson(c.pass, c.n);
   const r = (x: number) => Math.round(1000 * x) / 10;
-  if (!w) return { name, rate: null, wilson: [0, 0], clustered: [0, 0], condition };
-  const ci = cl?.ci95;
+  if (!w) return { name, rate: null, wilson: null, clustered: null, condition };
+  // a whisker only where there is an interval (never a zero-width one): clusteredCi says whether there is
+  const ci = cl && !clusteredCi(cl).reason ? cl.ci95 : null;
   return {
     name,
     rate: r(w.estimate),
     wilson: [r(w.estimate - w.low), r(w.high - w.estimate)],
-    clustered: ci ? [r(w.estimate - ci[0]), r(ci[1] - w.estimate)] : [0, 0],
+    clustered: ci ? [r(w.estimate - ci[0]), r(ci[1] - w.estimate)] : null,
     condition,
   };
 }
@@ -163,7 +192,7 @@ export function ResultCharts({ summary }: { summary: RunSummary }) {
               name: `${s.study}: ${role === 'baseline' ? s.baseline : s.treatment}`,
               flip: r(o.flipRate),
               first,
-              firstCi: (first !== null && ci ? [first - r(ci[0])!, r(ci[1])! - first] : [0, 0]) as [number, number],
+              firstCi: first !== null && ci ? ([first - r(ci[0])!, r(ci[1])! - first] as [number, number]) : null,
             },
           ];
         })

@@ -1,6 +1,6 @@
 import type { Ablation } from '@/lib/schema/table1';
 import { formatP } from '../format';
-import { formatDifference } from '@/lib/analysis/format';
+import { DifferenceText } from '../results/Statistics';
 
 /**
  * A study with more than one treatment (e.g. single-field ablations): each condition's paired comparison
@@ -43,7 +43,7 @@ export function AblationTable({ ablations }: { ablations: Ablation[] }) {
                   <td className="num">{c.pairs.same}</td>
                   <td className="num">{c.pairs.regressed}</td>
                   <td className="small" data-testid="ablation-difference">
-                    {formatDifference(c.difference)}
+                    <DifferenceText d={c.difference} />
                   </td>
                   <td className="num">{c.mcnemar ? `${formatP(c.mcnemar.pExact)} / ${formatP(c.mcnemar.pMid)}` : '—'}</td>
                 </tr>

@@ -90,7 +90,7 @@ export function modelDifferencesFromCells(
           otherPass: sum((c) => c.otherPass),
           otherBetter: b,
           referenceBetter: cc,
-          difference: pairedDifference(clusters),
+          difference: exportedDifference(pairedDifference(clusters)),
           mcnemar: m ? { b, c: cc, pExact: m.pExact, pMid: m.pMid } : null,
         };
       }),
@@ -109,4 +109,9 @@ export function modelDifferences(
   clusterBy: ClusterBy = 'case',
 ): ModelDifference[] {
   return modelDifferencesFromCells(studies, reference.runId, other.runId, modelPairCells(reference.trials, other.trials, clusterBy));
+}
+
+/** The difference's exported fields (the reason for a missing interval is derived from them where it is shown). */
+function exportedDifference({ ciReason: _reason, ...d }: ReturnType<typeof pairedDifference>) {
+  return d;
 }

@@ -1,10 +1,12 @@
 import type { RunComparison } from '../schema/compare';
-import { formatCi, formatP, formatTable1 } from './format';
+import { differenceCi, formatP, formatTable1, pts as points } from './format';
+import type { Difference } from '../schema/table1';
 
-/** `+12.5 pts [−3.1%, 28.0%]`: a difference in percentage points with its interval. */
-function pts(estimate: number | null, ci: readonly [number, number] | null): string {
-  if (estimate === null) return '—';
-  return `${estimate >= 0 ? '+' : ''}${(100 * estimate).toFixed(1)} pts ${formatCi(ci)}`;
+/** `+12.5 pts [-3.1 pts, +28.0 pts]`: a difference in percentage points with its interval (`—` and why without one). */
+function pts(d: Difference): string {
+  if (d.estimate === null) return '—';
+  const ci = differenceCi(d);
+  return `${points(d.estimate)} ${ci.reason ? `— (${ci.reason})` : ci.text}`;
 }
 
 /** The comparison as plain text: Table 1 per model, then each model against the first on identical trials. */
@@ -27,7 +29,7 @@ export function formatComparison(c: RunComparison): string {
         String(x.referencePass),
         String(x.otherPass),
         `${x.otherBetter} / ${x.referenceBetter}`,
-        pts(x.difference.estimate, x.difference.ci95),
+        pts(x.difference),
         x.mcnemar ? `${formatP(x.mcnemar.pExact)} / ${formatP(x.mcnemar.pMid)}` : '—',
       ]);
     }

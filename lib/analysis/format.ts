@@ -1,15 +1,102 @@
-import type { PassCount, PassK, RunSummary, StudySummary } from '../schema/table1';
+import type { Clustered, Difference, PassCount, PassK, RunSummary, StudySummary } from '../schema/table1';
+import { clusteredIntervalReason } from '../stats/clustered';
 import { wilson } from '../stats/wilson';
 
-/** "58% [44–71]" — k/n as a rate with its 95% Wilson interval; "—" when n is 0. Shared by CLI and UI. */
+/*
+ * The one format of numbers with intervals (DESIGN §7), shared by the pages, the exports' human text and the
+ * CLI tables: rates in % and differences in percentage points, each with its 95% interval in the same unit —
+ * `58.3% [44.1%, 71.2%]`, `+12.5 pts [-3.1 pts, +28.0 pts]`. An interval is shown only where it carries
+ * information; otherwise `—`, with the reason beside (text) or on hover (pages). A zero-width interval is
+ * never printed, whatever the caller passes.
+ */
+
+/** An interval as shown: its text (`—` when there is none) and why there is none. */
+export interface ShownInterval {
+  text: string;
+  reason: string | null;
+}
+
+/** `58.3%`: a rate (0–1) in % with one decimal. */
+export function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+/** `+12.5 pts` / `-3.1 pts`: a difference of rates (−1–1) in percentage points, signed. */
+export function pts(x: number): string {
+  const v = (100 * x).toFixed(1);
+  return `${x >= 0 && !v.startsWith('-') ? '+' : ''}${v} pts`;
+}
+
+const ZERO_WIDTH = 'the interval has no width: nothing to estimate it from';
+
+function shown(ci: readonly [number, number] | null | undefined, one: (x: number) => string, reason: string): ShownInterval {
+  if (!ci) return { text: '—', reason };
+  const [lo, hi] = [one(ci[0]), one(ci[1])];
+  if (lo === hi) return { text: '—', reason: ZERO_WIDTH };
+  return { text: `[${lo}, ${hi}]`, reason: null };
+}
+
+/** A rate's interval: `[44.1%, 71.2%]`, or `—` and the reason. */
+export function rateCi(ci: readonly [number, number] | null | undefined, reason = 'no interval'): ShownInterval {
+  return shown(ci, pct, reason);
+}
+
+/** A difference's interval, in percentage points: `[-3.1 pts, +28.0 pts]`, or `—` and the reason. */
+export function diffCi(ci: readonly [number, number] | null | undefined, reason = 'no interval'): ShownInterval {
+  return shown(ci, pts, reason);
+}
+
+/** Cohen's κ's interval: `[0.15, 0.65]`, or `—` and the reason. */
+export function kappaCi(ci: readonly [number, number] | null | undefined, reason = 'no interval'): ShownInterval {
+  return shown(ci, (x) => x.toFixed(2), reason);
+}
+
+/** A rate's 95% interval as text; `—` without one. */
+export function formatCi(ci: readonly [number, number] | null | undefined): string {
+  return rateCi(ci).text;
+}
+
+/** A difference's 95% interval as text (percentage points); `—` without one. */
+export function formatDiffCi(ci: readonly [number, number] | null | undefined): string {
+  return diffCi(ci).text;
+}
+
+/** `58.3% [44.1%, 71.2%]` — k/n as a rate with its 95% Wilson interval (which has width for every n ≥ 1); `—` when n is 0. */
 export function rateWithInterval(k: number, n: number): string {
   const ci = wilson(k, n);
   if (!ci) return '—';
-  const pct = (x: number) => Math.round(x * 100);
-  return `${pct(ci.estimate)}% [${pct(ci.low)}–${pct(ci.high)}]`;
+  return `${pct(ci.estimate)} ${rateCi([ci.low, ci.high]).text}`;
 }
 
-/** `28/48 58% [44–71]` (+ unresolved / untested beside n when there are any). */
+/** The Wilson interval of k/n, as shown. */
+export function wilsonCi(k: number, n: number): ShownInterval {
+  const ci = wilson(k, n);
+  return rateCi(ci && [ci.low, ci.high], 'no decided trials');
+}
+
+/** Why a clustered estimate (as exported: no n, no reason) has no interval; null when it has one. */
+export function clusteredReason(c: Pick<Clustered, 'estimate' | 'se' | 'ci95' | 'clusters'>): string | null {
+  if (c.ci95) return null;
+  if (c.estimate === null) return 'no observations';
+  return clusteredIntervalReason({ n: 1, clusters: c.clusters, se: c.se }) ?? 'no interval';
+}
+
+/** A clustered (CR1) rate's interval, as shown. */
+export function clusteredCi(c: Pick<Clustered, 'estimate' | 'se' | 'ci95' | 'clusters'>): ShownInterval {
+  return rateCi(c.ci95, clusteredReason(c) ?? undefined);
+}
+
+/** A paired difference's CR1 interval, as shown (percentage points). */
+export function differenceCi(d: Pick<Difference, 'estimate' | 'se' | 'ci95' | 'clusters'>): ShownInterval {
+  return diffCi(d.ci95, clusteredReason(d) ?? undefined);
+}
+
+/** `1 cluster`, `24 clusters`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `28/48 58.3% [44.1%, 71.2%]` (+ unresolved / untested beside n when there are any). */
 export function formatCount(c: PassCount): string {
   const base = c.n ? `${c.pass}/${c.n} ${rateWithInterval(c.pass, c.n)}` : `${c.pass}/${c.n}`;
   const beside = [c.unresolved ? `${c.unresolved} unresolved` : '', c.untested ? `${c.untested} untested` : ''].filter(Boolean);
@@ -20,6 +107,14 @@ export function formatP(p: number | null): string {
   if (p === null) return '—';
   return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }
+
+/** A clustered rate's interval for a text table: `[44.1%, 71.2%]`, or `—` (the table's note says why). */
+function clusteredText(c: Clustered): string {
+  return clusteredCi(c).text;
+}
+
+/** The note under a text Table 1 that explains its dashes. */
+export const NO_INTERVAL_NOTE = '—: no interval where there is nothing to estimate one from (fewer than two clusters, or no variance between them).';
 
 /** Table 1 as plain text for the terminal: rows scenario × locale, one column per study. */
 export function formatTable1(summary: RunSummary): string {
@@ -42,11 +137,11 @@ export function formatTable1(summary: RunSummary): string {
   rows.push(['mid-p McNemar p', ...summary.studies.map((s) => (s.mcnemar ? formatP(s.mcnemar.pMid) : '—'))]);
   rows.push([
     'clustered 95% CI (CR1)',
-    ...summary.studies.map((s) => (s.clustered ? `${formatCi(s.clustered.baseline.ci95)} → ${formatCi(s.clustered.treatment.ci95)}` : '—')),
+    ...summary.studies.map((s) => (s.clustered ? `${clusteredText(s.clustered.baseline)} → ${clusteredText(s.clustered.treatment)}` : '—')),
   ]);
   rows.push([
     'difference, 95% CI',
-    ...summary.studies.map((s) => (s.difference?.estimate != null ? `${(100 * s.difference.estimate).toFixed(1)} pts ${formatCi(s.difference.ci95)}` : '—')),
+    ...summary.studies.map((s) => (s.difference?.estimate != null ? `${pts(s.difference.estimate)} ${formatDiffCi(s.difference.ci95)}` : '—')),
   ]);
   if (summary.studies.some((s) => s.passK)) rows.push(['pass^k (plain rate)', ...summary.studies.map((s) => (s.passK ? formatPassK(s.passK) : ''))]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => [...(r[i] ?? '')].length)));
@@ -56,6 +151,11 @@ export function formatTable1(summary: RunSummary): string {
       .join('  ')
       .trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+  const dashes = summary.studies.some(
+    (s) =>
+      (s.clustered && (clusteredCi(s.clustered.baseline).reason || clusteredCi(s.clustered.treatment).reason)) || (s.difference && differenceCi(s.difference).reason),
+  );
+  if (dashes) out.push('', NO_INTERVAL_NOTE);
   for (const s of summary.studies) {
     const cats = Object.entries(s.categories).filter(([, v]) => v.baseline || v.treatment);
     if (cats.length)
@@ -70,18 +170,16 @@ export function formatPassK(p: NonNullable<StudySummary['passK']>): string {
   return `pass^${p.k} ${one(p.baseline)} → ${one(p.treatment)}`;
 }
 
-const pct1 = (x: number) => `${(100 * x).toFixed(1)}%`;
-
-/** `[−3.1%, 12.0%]` for an interval on a rate or a difference; "—" without one. */
-export function formatCi(ci: readonly [number, number] | null | undefined): string {
-  return ci ? `[${pct1(ci[0])}, ${pct1(ci[1])}]` : '—';
-}
-
-/** The paired difference as `+37.5 pts, 95% CI [..] (CR1 SE 0.061, 24 clusters)`. */
+/**
+ * The paired difference: `+37.5 pts [+20.1 pts, +54.9 pts] (CR1 SE 0.061, 48 pairs in 24 clusters, t on 23 df)`;
+ * without an interval `+50.0 pts — (1 cluster: …; 4 pairs in 1 cluster)`.
+ */
 export function formatDifference(d: NonNullable<StudySummary['difference']>): string {
   if (d.estimate === null) return '—';
-  const pts = `${d.estimate >= 0 ? '+' : ''}${(100 * d.estimate).toFixed(1)} pts`;
-  return `${pts} ${formatCi(d.ci95)} (CR1 SE ${d.se === null ? '—' : d.se.toFixed(3)}, ${d.pairs} pairs in ${d.clusters} clusters, t on ${d.df} df)`;
+  const ci = differenceCi(d);
+  const where = `${plural(d.pairs, 'pair')} in ${plural(d.clusters, 'cluster')}`;
+  if (ci.reason) return `${pts(d.estimate)} — (${ci.reason}; ${where})`;
+  return `${pts(d.estimate)} ${ci.text} (CR1 SE ${d.se!.toFixed(3)}, ${where}, t on ${d.df} df)`;
 }
 
 function mdCell(s: string): string {
@@ -112,7 +210,7 @@ export function formatTable1Markdown(summary: RunSummary, title: string): string
   row('**Total**', (s) => `${formatCount(s.total.baseline)} → ${formatCount(s.total.treatment)}`);
   row('clustered 95% CI (CR1, t on G−1 df)', (s) =>
     s.clustered
-      ? `${formatCi(s.clustered.baseline.ci95)} → ${formatCi(s.clustered.treatment.ci95)} (${s.clustered.treatment.clusters} ${s.clusterBy ?? 'case'} clusters)`
+      ? `${clusteredText(s.clustered.baseline)} → ${clusteredText(s.clustered.treatment)} (${plural(s.clustered.treatment.clusters, `${s.clusterBy ?? 'case'} cluster`)})`
       : '—',
   );
   row(
@@ -125,10 +223,13 @@ export function formatTable1Markdown(summary: RunSummary, title: string): string
     row('order flip rate (baseline → treatment)', (s) => {
       const o = s.orderConsistency;
       const one = (x: NonNullable<StudySummary['orderConsistency']>['baseline']) =>
-        x && x.flipRate !== null ? `${x.cases - x.consistent}/${x.cases} ${pct1(x.flipRate)}` : '—';
+        x && x.flipRate !== null ? `${x.cases - x.consistent}/${x.cases} ${pct(x.flipRate)}` : '—';
       return o ? `${one(o.baseline)} → ${one(o.treatment)}` : '—';
     });
-  out.push('', 'k/n with 95% Wilson interval; n excludes unresolved and untested trials. Clustered intervals treat a case’s orders and replicates as one cluster.');
+  out.push(
+    '',
+    'k/n with 95% Wilson interval; differences in percentage points; — where an interval has nothing to estimate from. n excludes unresolved and untested trials. Clustered intervals treat a case’s orders and replicates as one cluster.',
+  );
   for (const s of summary.studies) {
     const cats = Object.entries(s.categories).filter(([, v]) => v.baseline || v.treatment);
     if (cats.length)

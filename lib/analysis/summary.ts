@@ -247,7 +247,9 @@ function pairCounts(cells: PairCell[]): StudySummary['pairs'] {
 
 function differenceOf(cells: PairCell[]): Difference {
   const per = byCluster(cells, (c) => [c.improved + c.regressed + c.samePassed + c.sameFailed, c.improved, c.regressed]);
-  return pairedDifference(per.map(([pairs, improved, regressed]) => ({ pairs, improved, regressed })));
+  // the export's fields only: the reason for a missing interval is derived from them where it is shown (lib/analysis/format.ts)
+  const { ciReason: _reason, ...d } = pairedDifference(per.map(([pairs, improved, regressed]) => ({ pairs, improved, regressed })));
+  return d;
 }
 
 function mcnemarOf(p: StudySummary['pairs']): McNemarResult {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { clusteredMean, clusteredProportion, pairedDifference } from './clustered';
+import { clusteredIntervalReason, clusteredMean, clusteredProportion, pairedDifference } from './clustered';
 import { wilson } from './wilson';
 
 // t_{0.975} from a printed t table, to 6 digits: 3 df 3.182446, 4 df 2.776445.
@@ -60,15 +60,24 @@ describe('clusteredProportion (CR1)', () => {
 
   it('edge cases: one cluster, all pass, empty clusters, nothing', () => {
     // one cluster: G − 1 = 0, no SE
-    expect(clusteredProportion([{ sum: 3, n: 4 }])).toEqual({ estimate: 0.75, se: null, ci95: null, clusters: 1, df: 0, n: 4, designEffect: null });
-    // all pass: every residual is 0 → SE 0, interval [1, 1], design effect unknown (0/0)
+    expect(clusteredProportion([{ sum: 3, n: 4 }])).toEqual({
+      estimate: 0.75,
+      se: null,
+      ci95: null,
+      ciReason: '1 cluster: a cluster-robust interval needs two or more',
+      clusters: 1,
+      df: 0,
+      n: 4,
+      designEffect: null,
+    });
+    // all pass: every residual is 0 → SE 0 and no interval (a zero-width [1, 1] would claim certainty), design effect unknown (0/0)
     expect(
       clusteredProportion([
         { sum: 2, n: 2 },
         { sum: 2, n: 2 },
         { sum: 1, n: 1 },
       ]),
-    ).toEqual({ estimate: 1, se: 0, ci95: [1, 1], clusters: 3, df: 2, n: 5, designEffect: null });
+    ).toEqual({ estimate: 1, se: 0, ci95: null, ciReason: expect.stringMatching(/^no variance between clusters/), clusters: 3, df: 2, n: 5, designEffect: null });
     // clusters without observations are not clusters
     expect(
       clusteredProportion([
@@ -76,7 +85,7 @@ describe('clusteredProportion (CR1)', () => {
         { sum: 1, n: 2 },
       ]).clusters,
     ).toBe(1);
-    expect(clusteredProportion([])).toEqual({ estimate: null, se: null, ci95: null, clusters: 0, df: 0, n: 0, designEffect: null });
+    expect(clusteredProportion([])).toEqual({ estimate: null, se: null, ci95: null, ciReason: 'no observations', clusters: 0, df: 0, n: 0, designEffect: null });
   });
 
   it('rejects impossible counts', () => {
@@ -134,7 +143,7 @@ describe('pairedDifference', () => {
         { pairs: 3, improved: 0, regressed: 0 },
         { pairs: 2, improved: 0, regressed: 0 },
       ]),
-    ).toEqual({ estimate: 0, se: 0, ci95: [0, 0], pairs: 5, clusters: 2, df: 1 });
+    ).toEqual({ estimate: 0, se: 0, ci95: null, ciReason: expect.stringMatching(/^no variance between clusters/), pairs: 5, clusters: 2, df: 1 });
     // b = c = 1 in two clusters of two: Σd = 1 and −1; d̄ = 0; Σ r² = 2; SE = sqrt(2/1 · 2) / 4 = 0.5
     // t_{0.975,1} = 12.706 → the interval is the whole range [−1, 1]
     const r = pairedDifference([
@@ -150,9 +159,44 @@ describe('pairedDifference', () => {
     expect(s.ci95![1]).toBeCloseTo(T4 * 0.316228, 5);
   });
 
+  it('two clusters with the same rate (4/8 as 2/4 and 2/4): no interval, never a zero-width one', () => {
+    const r = clusteredProportion([
+      { sum: 2, n: 4 },
+      { sum: 2, n: 4 },
+    ]);
+    expect(r).toMatchObject({ estimate: 0.5, se: 0, ci95: null, clusters: 2, df: 1 });
+    expect(r.ciReason).toMatch(/no variance between clusters/);
+    // the same rate reached through non-terminating fractions: rounding leaves SE ≈ 1e-17, still no interval
+    const third = clusteredProportion([
+      { sum: 1, n: 3 },
+      { sum: 1, n: 3 },
+      { sum: 1, n: 3 },
+    ]);
+    expect(third.ci95).toBeNull();
+    expect(clusteredIntervalReason({ n: 9, clusters: 3, se: 0.01 })).toBeNull();
+  });
+
+  it('any interval it returns has width (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(5), fc.nat(5)), { maxLength: 8 }), (xs) => {
+        const r = clusteredProportion(xs.map(([a, b]) => ({ sum: Math.min(a, b), n: Math.max(a, b) })));
+        if (r.ci95) expect(r.ci95[1]).toBeGreaterThan(r.ci95[0]);
+        else expect(r.ciReason).toEqual(expect.any(String));
+      }),
+    );
+  });
+
   it('one cluster and no pairs', () => {
-    expect(pairedDifference([{ pairs: 4, improved: 3, regressed: 1 }])).toEqual({ estimate: 0.5, se: null, ci95: null, pairs: 4, clusters: 1, df: 0 });
-    expect(pairedDifference([])).toEqual({ estimate: null, se: null, ci95: null, pairs: 0, clusters: 0, df: 0 });
+    expect(pairedDifference([{ pairs: 4, improved: 3, regressed: 1 }])).toEqual({
+      estimate: 0.5,
+      se: null,
+      ci95: null,
+      ciReason: '1 cluster: a cluster-robust interval needs two or more',
+      pairs: 4,
+      clusters: 1,
+      df: 0,
+    });
+    expect(pairedDifference([])).toEqual({ estimate: null, se: null, ci95: null, ciReason: 'no observations', pairs: 0, clusters: 0, df: 0 });
     expect(() => pairedDifference([{ pairs: 1, improved: 1, regressed: 1 }])).toThrow(RangeError);
   });
 });

@@ -23,8 +23,14 @@ export interface ClusteredEstimate {
   estimate: number | null;
   /** CR1 standard error; null with fewer than two clusters (G − 1 = 0: nothing to estimate it from). */
   se: number | null;
-  /** ȳ ± t_{0.975, G−1} · SE, clipped to the range the quantity can take; null when se is. */
+  /**
+   * ȳ ± t_{0.975, G−1} · SE, clipped to the range the quantity can take; null where there is nothing to
+   * estimate an interval from (no observations, one cluster, or no variance between clusters: SE 0 would
+   * give a zero-width interval that claims certainty the data do not have). `ciReason` says which.
+   */
   ci95: [number, number] | null;
+  /** Why `ci95` is null (DESIGN §7: "—" and the reason); null when there is an interval. */
+  ciReason: string | null;
   /** Clusters with at least one observation (G). */
   clusters: number;
   /** Degrees of freedom of the t interval: G − 1 (0 with one cluster). */
@@ -40,6 +46,20 @@ export interface ClusteredProportion extends ClusteredEstimate {
    * either variance is 0 or unknown (one cluster, p = 0 or 1).
    */
   designEffect: number | null;
+}
+
+/** Below this a CR1 SE is 0 up to rounding: every cluster has the same mean. */
+const NO_VARIANCE = 1e-12;
+
+/**
+ * Why a clustered interval cannot be estimated from these numbers, or null when it can: the single rule
+ * (DESIGN §7: ≥ 2 clusters with variance) that the statistics apply and the pages explain with.
+ */
+export function clusteredIntervalReason(e: { n: number; clusters: number; se: number | null }): string | null {
+  if (e.n === 0) return 'no observations';
+  if (e.clusters < 2) return `${e.clusters} cluster: a cluster-robust interval needs two or more`;
+  if (e.se === null || e.se < NO_VARIANCE) return 'no variance between clusters (every cluster has the same rate): nothing to estimate an interval from';
+  return null;
 }
 
 function check(clusters: readonly ClusterSum[]): void {
@@ -61,18 +81,20 @@ export function clusteredMean(clusters: readonly ClusterSum[], range: readonly [
     total += c.sum;
   }
   const df = Math.max(0, G - 1);
-  if (n === 0) return { estimate: null, se: null, ci95: null, clusters: 0, df: 0, n: 0 };
+  if (n === 0) return { estimate: null, se: null, ci95: null, ciReason: clusteredIntervalReason({ n, clusters: 0, se: null }), clusters: 0, df: 0, n: 0 };
   const mean = total / n;
-  if (G < 2) return { estimate: mean, se: null, ci95: null, clusters: G, df, n };
+  if (G < 2) return { estimate: mean, se: null, ci95: null, ciReason: clusteredIntervalReason({ n, clusters: G, se: null }), clusters: G, df, n };
   let ss = 0;
   for (const c of used) {
     const r = c.sum - c.n * mean;
     ss += r * r;
   }
   const se = Math.sqrt((G / (G - 1)) * ss) / n;
+  const ciReason = clusteredIntervalReason({ n, clusters: G, se });
+  if (ciReason) return { estimate: mean, se, ci95: null, ciReason, clusters: G, df, n };
   const half = t95(df) * se;
   const clip = (x: number) => Math.min(range[1], Math.max(range[0], x));
-  return { estimate: mean, se, ci95: [clip(mean - half), clip(mean + half)], clusters: G, df, n };
+  return { estimate: mean, se, ci95: [clip(mean - half), clip(mean + half)], ciReason: null, clusters: G, df, n };
 }
 
 /**
@@ -103,6 +125,8 @@ export interface PairedDifference {
   estimate: number | null;
   se: number | null;
   ci95: [number, number] | null;
+  /** Why `ci95` is null (see ClusteredEstimate); null when there is an interval. */
+  ciReason: string | null;
   pairs: number;
   clusters: number;
   df: number;
@@ -121,5 +145,5 @@ export function pairedDifference(clusters: readonly PairCluster[]): PairedDiffer
     clusters.map((c) => ({ sum: c.improved - c.regressed, n: c.pairs })),
     [-1, 1],
   );
-  return { estimate: e.estimate, se: e.se, ci95: e.ci95, pairs: e.n, clusters: e.clusters, df: e.df };
+  return { estimate: e.estimate, se: e.se, ci95: e.ci95, ciReason: e.ciReason, pairs: e.n, clusters: e.clusters, df: e.df };
 }

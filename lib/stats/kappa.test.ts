@@ -22,12 +22,25 @@ describe('cohensKappa', () => {
     expect(r.n).toBe(50);
   });
 
-  it('perfect agreement on both categories: κ = 1 with SE 0', () => {
+  it('perfect agreement on both categories: κ = 1 with SE 0, and no zero-width interval', () => {
     // p_o = 1, p_e = .5² + .5² = .5, κ = 1; every term of the variance is 0
     const r = cohensKappa2x2(5, 0, 0, 5);
     expect(r.kappa).toBe(1);
     expect(r.se!).toBeCloseTo(0, 12);
-    expect(r.ci95).toEqual([1, 1]);
+    expect(r.ci95).toBeNull();
+    expect(r.reason).toMatch(/SE is 0/);
+  });
+
+  it('one reader constant: κ is not estimated (it would be 0 [0, 0] whatever the other reader did)', () => {
+    // one check, grader fail → reviewer pass: grader margins (0, 1), reviewer (1, 0): p_o = 0, p_e = 0 → κ = 0, SE 0
+    const one = cohensKappa2x2(0, 0, 1, 0, ['grader', 'reviewer']);
+    expect(one).toMatchObject({ kappa: null, se: null, ci95: null, agreement: 0, n: 1 });
+    expect(one.reason).toBe('both readers gave every item the same reading: κ needs variance in both readers');
+    // the grader failed all four, the reviewer split 2/2
+    const r = cohensKappa2x2(0, 0, 2, 2, ['grader', 'reviewer']);
+    expect(r.kappa).toBeNull();
+    expect(r.reason).toMatch(/^grader gave every item the same reading/);
+    expect(cohensKappa2x2(2, 0, 2, 0, ['grader', 'reviewer']).reason).toMatch(/^reviewer gave/);
   });
 
   it('agreement no better than chance: κ = 0', () => {
@@ -36,8 +49,8 @@ describe('cohensKappa', () => {
   });
 
   it('one category only (every check read pass by both): κ undefined, agreement 1', () => {
-    expect(cohensKappa2x2(7, 0, 0, 0)).toEqual({ kappa: null, se: null, ci95: null, agreement: 1, chance: 1, n: 7 });
-    expect(cohensKappa2x2(0, 0, 0, 0)).toEqual({ kappa: null, se: null, ci95: null, agreement: null, chance: null, n: 0 });
+    expect(cohensKappa2x2(7, 0, 0, 0)).toEqual({ kappa: null, se: null, ci95: null, reason: expect.stringMatching(/^both readers/), agreement: 1, chance: 1, n: 7 });
+    expect(cohensKappa2x2(0, 0, 0, 0)).toEqual({ kappa: null, se: null, ci95: null, reason: 'no readings', agreement: null, chance: null, n: 0 });
   });
 
   it('a 3×3 table (Fleiss 1981 style) by hand', () => {
@@ -67,12 +80,20 @@ describe('cohensKappa', () => {
       fc.property(fc.nat(50), fc.nat(50), fc.nat(50), fc.nat(50), (a, b, c, d) => {
         const r = cohensKappa2x2(a, b, c, d);
         const s = cohensKappa2x2(a, c, b, d);
-        if (r.kappa === null) return expect(s.kappa).toBeNull();
+        if (r.kappa === null) {
+          expect(s.kappa).toBeNull();
+          return;
+        }
         expect(r.kappa).toBeLessThanOrEqual(1 + 1e-12);
         expect(s.kappa!).toBeCloseTo(r.kappa, 12);
         expect(s.se!).toBeCloseTo(r.se!, 12);
-        expect(r.ci95![0]).toBeLessThanOrEqual(r.kappa + 1e-12);
-        expect(r.ci95![1]).toBeGreaterThanOrEqual(r.kappa - 1e-12);
+        if (r.ci95 === null) {
+          expect(r.reason).toEqual(expect.any(String));
+          return;
+        }
+        expect(r.ci95[0]).toBeLessThanOrEqual(r.kappa + 1e-12);
+        expect(r.ci95[1]).toBeGreaterThanOrEqual(r.kappa - 1e-12);
+        expect(r.ci95[1]).toBeGreaterThan(r.ci95[0]);
       }),
     );
   });

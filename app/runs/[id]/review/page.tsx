@@ -10,7 +10,8 @@ import { cohensKappa2x2 } from '@/lib/stats/kappa';
 import { summarizeCells } from '@/lib/analysis/summary';
 import { Table1 } from '@/components/Table1';
 import { PAIR_CLASSES, type PairClass } from '@/lib/analysis/review';
-import { rateWithInterval } from '@/lib/analysis/format';
+import { kappaCi, rateWithInterval } from '@/components/format';
+import { Interval } from '@/components/Interval';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { pageActor } from '@/app/_auth/guard';
 
@@ -34,12 +35,12 @@ const PAGE_SIZE = 100;
 /** Cohen's κ with its 95% interval beside percent agreement (Wilson), for one 2×2 grader × reviewer table. */
 function KappaText({ t }: { t: AgreementTable }) {
   const n = t.bothPass + t.bothFail + t.graderFailReviewerPass + t.graderPassReviewerFail;
-  const k = cohensKappa2x2(t.bothPass, t.graderPassReviewerFail, t.graderFailReviewerPass, t.bothFail);
+  const k = cohensKappa2x2(t.bothPass, t.graderPassReviewerFail, t.graderFailReviewerPass, t.bothFail, ['the grader', 'the reviewer']);
   return (
     <>
       agreement {rateWithInterval(t.bothPass + t.bothFail, n)} · Cohen&apos;s κ{' '}
-      {k.kappa === null ? '— (one reading only: κ undefined)' : `${k.kappa.toFixed(2)} [${k.ci95![0].toFixed(2)}, ${k.ci95![1].toFixed(2)}]`}{' '}
-      <span className="muted">on {n}</span>
+      {k.kappa === null ? <Interval ci={{ text: '—', reason: k.reason }} /> : k.kappa.toFixed(2)}{' '}
+      {k.kappa !== null && <Interval ci={kappaCi(k.ci95, k.reason ?? undefined)} />} <span className="muted">on {n}</span>
     </>
   );
 }
