@@ -3,7 +3,7 @@ import { parseSpecValue } from '../experiments/parse';
 import { Id, SpecError } from '../schema/common';
 import { planExperiment, type ExperimentPlan } from '../design/plan';
 import { lintExperiment, type LintFinding } from '../design/lint';
-import { PriceTable, type PriceTableInput } from '../design/cost';
+import { DEFAULT_PRICE_TABLE, PriceTable, type PriceTableInput } from '../design/cost';
 import { getExperiment, saveExperiment, type ExperimentRow } from './experiments';
 import { pool, utcTimestamp } from './client';
 
@@ -160,7 +160,12 @@ export async function listVersions(slug: string): Promise<VersionRow[]> {
 
 // ── the price table ─────────────────────────────────────────────────────────────────────────────────────
 
-export { getPriceTable } from './prices';
+/** The price table the designer edits (the default when none was saved or the stored one no longer parses). */
+export async function getPriceTable(): Promise<PriceTable> {
+  const r = await pool().query<{ prices: unknown }>(`SELECT prices FROM price_tables WHERE id = 'default'`);
+  const parsed = PriceTable.safeParse(r.rows[0]?.prices);
+  return parsed.success ? parsed.data : DEFAULT_PRICE_TABLE;
+}
 
 export async function savePriceTable(input: PriceTableInput): Promise<PriceTable> {
   const r = PriceTable.safeParse(input);

@@ -6,7 +6,7 @@ import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, iterateTrials } from '../design/matrix';
 import { matrixSize } from '../schema/bounds';
-import { getPriceTable } from '../db/prices';
+import { getPriceTable } from '../db/drafts';
 import { checkSpendConfirmation, estimateSpend, storedBudget, type SpendConfirmation } from './spend';
 import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../experiments/parse';
