@@ -14,6 +14,9 @@ import { retryDelayMs } from './retry';
 import { sendConversation } from './conversation';
 import type { Gate, Slot } from './gate';
 
+/** How soon a trial comes back when this process could not claim it because its heartbeat is not renewed. */
+const NOT_ALIVE_RETRY_MS = 1000;
+
 /** What the queue should do with the job that delivered this trial. */
 export type TrialOutcome =
   | { kind: 'done'; status: 'passed' | 'failed' | 'untested' | 'unresolved' }
@@ -23,6 +26,8 @@ export type TrialOutcome =
 
 export interface TrialWorkerOptions {
   owner: string;
+  /** False while this process cannot renew its heartbeat: it claims nothing then (it may be presumed dead). */
+  alive?: () => boolean;
   /** Rate limiter: a slot is taken once the trial is claimed and given back as soon as the answer is in. */
   gate?: Gate;
   /** Test hook: called after the request went out and before its result is recorded. */
@@ -51,6 +56,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   const ctx = await runContext(job.runId);
   const { timeoutMs } = ctx.settings;
   const waitMs = slotWaitMsFor(timeoutMs);
+  if (opts.alive && !opts.alive()) return { kind: 'retry', atMs: Date.now() + NOT_ALIVE_RETRY_MS };
   // Claim first, then wait for a slot: the claim (and the recording afterwards) overlap other trials'
   // requests instead of holding a slot, so the provider sees the full concurrency the run allows.
   const claim = await claimTrial(job.trialId, opts.owner, waitMs + leaseMsFor(timeoutMs), ctx.attemptBudget);
