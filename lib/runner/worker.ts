@@ -9,7 +9,7 @@ import { warmRunResults } from '../db/warm-results';
 import { completeRunIfDone } from '../db/runs';
 import { isDatabaseUnavailable } from '../db/client';
 import { stillPending, warmUpTrialStatements } from '../db/trials';
-import { leaseMsFor, processTrial, type TrialOutcome, type TrialWorkerOptions } from './trial';
+import { processTrial, type TrialOutcome, type TrialWorkerOptions } from './trial';
 import { startRun } from './start';
 import { reconcile, sweepLapsedHolders } from './reconcile';
 import { heartbeat } from './heartbeat';
@@ -51,7 +51,8 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const hb = heartbeat();
   const holding = hb.hold(id);
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate' | 'alive'> = {
-    gate: limiterGate(limiter, leaseMsFor),
+    // a slot's lease is one heartbeat TTL, renewed with the heartbeat (below): a dead worker's slots free themselves
+    gate: limiterGate(limiter, () => env().TCLAB_HEARTBEAT_TTL_MS),
     alive: () => hb.alive(),
     ...opts.hooks,
   };
@@ -186,7 +187,10 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     }
   };
   const ready = Promise.all([holding.then(sweep), pass(true), warm]).then(() => undefined);
-  const sweepTimer = setInterval(() => void sweep(), env().TCLAB_HEARTBEAT_MS);
+  const sweepTimer = setInterval(() => {
+    limiter.renewHeld();
+    void sweep();
+  }, env().TCLAB_HEARTBEAT_MS);
   const reconcileTimer = setInterval(() => pass(), opts.reconcileEveryMs ?? env().TCLAB_RECONCILE_MS);
   log('info', 'worker started', { id, concurrency });
 
