@@ -1,4 +1,5 @@
-import type pg from 'pg';
+import pg from 'pg';
+import { env } from '../env';
 import { PENDING_TRIAL_STATUSES } from '../schema/run-status';
 import { pool } from './client';
 
@@ -20,16 +21,46 @@ export function precheckHolderOf(owner: string): string {
 }
 
 /**
- * Renew these holders (rows made when missing) until now + ttlMs on the database clock. Run on the
- * heartbeat's own connection, so a busy pool never delays it.
+ * The heartbeat's own connection (not the pool: a busy pool must never delay a renewal). Reconnects on the
+ * next renewal after an error; every statement is bounded by `timeoutMs`.
  */
-export async function renewHolders(client: pg.Client, ids: string[], ttlMs: number): Promise<void> {
-  await client.query({
-    name: 'tclab_heartbeat_v1',
-    text: `INSERT INTO holders (id, alive_until) SELECT unnest($1::text[]), now() + make_interval(secs => $2::float8 / 1000)
-           ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until, swept_at = NULL`,
-    values: [ids, ttlMs],
-  });
+export class HeartbeatConnection {
+  private client: pg.Client | undefined;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** Renew these holders (rows made when missing) until now + ttlMs on the database clock. */
+  async renew(ids: string[], ttlMs: number): Promise<void> {
+    try {
+      const client = await this.connection();
+      await client.query({
+        name: 'tclab_heartbeat_v1',
+        text: `INSERT INTO holders (id, alive_until) SELECT unnest($1::text[]), now() + make_interval(secs => $2::float8 / 1000)
+               ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until, swept_at = NULL`,
+        values: [ids, ttlMs],
+      });
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    await c?.end().catch(() => {});
+  }
+
+  private async connection(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: this.timeoutMs, query_timeout: this.timeoutMs });
+    client.on('error', () => {
+      if (this.client === client) this.client = undefined;
+    });
+    await client.connect();
+    this.client = client;
+    return client;
+  }
 }
 
 /** Holders that have lapsed and whose claims were not yet given new jobs (never `except`, this process's own). */

@@ -1,10 +1,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { env } from '../env';
 import { log } from '../log';
-import { renewHolders } from '../db/holders';
+import { HeartbeatConnection } from '../db/holders';
 
 // A process's heartbeat (docs/faults.md › Recovery after a crash). Every holder id this process uses — a
 // worker's, or this process's own while it sends a run's pre-checks — is renewed in PostgreSQL in one
@@ -21,7 +20,7 @@ const FAILURE_LOG_MS = 5000;
 
 export class Heartbeat {
   private readonly held = new Map<string, number>();
-  private client: pg.Client | undefined;
+  private readonly db: HeartbeatConnection;
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private queued = false;
@@ -32,7 +31,9 @@ export class Heartbeat {
   constructor(
     private readonly intervalMs: number,
     private readonly ttlMs: number,
-  ) {}
+  ) {
+    this.db = new HeartbeatConnection(ttlMs);
+  }
 
   /**
    * Keep `id` alive until the returned release is called (counted: the same id may be held several times).
@@ -75,7 +76,7 @@ export class Heartbeat {
     // nothing held: stop renewing (the rows lapse on their own) and close the connection once idle
     clearInterval(this.timer);
     this.timer = undefined;
-    this.chain = this.chain.then(() => this.drop());
+    this.chain = this.chain.then(() => this.db.close());
   }
 
   /** The timer's renewal: skipped while one is already waiting to run. */
@@ -92,11 +93,9 @@ export class Heartbeat {
       if (ids.length === 0) return;
       const sentAt = performance.now();
       try {
-        const client = await this.connection();
-        await renewHolders(client, ids, this.ttlMs);
+        await this.db.renew(ids, this.ttlMs);
         this.okSentAt = sentAt;
       } catch (e) {
-        await this.drop();
         if (Date.now() - this.failLoggedAt > FAILURE_LOG_MS) {
           this.failLoggedAt = Date.now();
           log('warn', 'heartbeat not renewed: this process claims nothing new until it is', { err: (e as Error).message });
@@ -104,23 +103,6 @@ export class Heartbeat {
       }
     });
     return this.chain;
-  }
-
-  private async connection(): Promise<pg.Client> {
-    if (this.client) return this.client;
-    const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: this.ttlMs, query_timeout: this.ttlMs });
-    client.on('error', () => {
-      if (this.client === client) this.client = undefined;
-    });
-    await client.connect();
-    this.client = client;
-    return client;
-  }
-
-  private async drop(): Promise<void> {
-    const c = this.client;
-    this.client = undefined;
-    await c?.end().catch(() => {});
   }
 }
 
