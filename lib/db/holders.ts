@@ -40,15 +40,16 @@ export class HeartbeatConnection {
         values: [ids, ttlMs],
       });
     } catch (e) {
-      await this.close();
+      this.close();
       throw e;
     }
   }
 
-  async close(): Promise<void> {
+  /** Drop the connection; not waited for (ending a broken connection may never settle, and nothing may wait on it). */
+  close(): void {
     const c = this.client;
     this.client = undefined;
-    await c?.end().catch(() => {});
+    void c?.end().catch(() => {});
   }
 
   private async connection(): Promise<pg.Client> {

@@ -108,7 +108,7 @@ describe('recovery after a crash: heartbeats', () => {
     const final = await waitForRunStatus(run.id, ['completed', 'completed_with_unresolved', 'failed'], 120_000);
     const completedMs = Date.now() - killedAt;
     console.log(
-      `recovery: ${held.rowCount} trials held at the kill, all taken over ${takenOverMs} ms after it; the new worker ready ${readyMs} ms after it; run completed ${completedMs} ms after it`,
+      `recovery: ${held.rowCount} trials held at the kill, all taken over ${takenOverMs} ms after it; the new worker ready ${Number.isNaN(readyMs) ? '(not yet)' : `${readyMs} ms`} after it; run completed ${completedMs} ms after it`,
     );
     expect(takenOverMs).toBeLessThan(RESUME_LIMIT_MS);
     expect(final.status).toBe('completed');

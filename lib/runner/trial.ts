@@ -97,7 +97,12 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   try {
     // Booked as sent now, and only now: a claim that never got this far is given back uncounted.
     const sending = await markSending(claim, leaseMsFor(timeoutMs));
-    if (!sending) return { kind: 'dropped', reason: 'fenced out before sending: a newer claim holds the trial' };
+    if (!sending) {
+      // refused: a newer claim holds the trial, or this process's heartbeat lapsed meanwhile. In the second case
+      // the claim is still ours by its token: given back (nothing was sent), the trial comes back shortly
+      if (await unclaimTrial(claim)) return { kind: 'retry', atMs: Date.now() + NOT_ALIVE_RETRY_MS };
+      return { kind: 'dropped', reason: 'fenced out before sending: a newer claim holds the trial' };
+    }
     return await send(ctx, sending, prep, opts, slot);
   } finally {
     await slot?.release('error'); // no-op when already released with the real outcome

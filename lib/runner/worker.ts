@@ -51,8 +51,9 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   const hb = heartbeat();
   const holding = hb.hold(id);
   const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'gate' | 'alive'> = {
-    // a slot's lease is one heartbeat TTL, renewed with the heartbeat (below): a dead worker's slots free themselves
-    gate: limiterGate(limiter, () => env().TCLAB_HEARTBEAT_TTL_MS),
+    // a slot's lease is two heartbeat TTLs, renewed with the heartbeat (below): a dead worker's slots free
+    // themselves within seconds, and a busy event loop has some seconds' grace before its slots are handed on
+    gate: limiterGate(limiter, () => 2 * env().TCLAB_HEARTBEAT_TTL_MS),
     alive: () => hb.alive(),
     ...opts.hooks,
   };
