@@ -1,11 +1,18 @@
 import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { pool } from './client';
+import { lapsedHolder, precheckHolderOf } from './holders';
 
 // Pre-checks are durable. The process sending a run's pre-checks holds a lease on the run (owner + expiry);
 // every request is an attempt row (kind `precheck`, trial_id NULL: in no denominator) written `sending`
 // immediately before it leaves and completed with its answer. A run in `prechecking` whose lease ran out is
 // taken over by reconcile or `resume`: the takeover turns the dead holder's sending mark into `lost` and
 // goes on from the first pre-check that has no answer yet.
+//
+// The holder also keeps a heartbeat (./holders): its owner is `<holder id>#<claim>`, and a run whose holder's
+// heartbeat lapsed is taken over like one whose lease ran out. Every claim has an owner of its own, so the
+// writes of a claim that was taken over fail even in the process that took it over.
+
+const LAPSED = lapsedHolder(precheckHolderOf('precheck_owner'));
 
 const LOST_MESSAGE = `'the process stopped after sending; the answer, if any, was lost'`;
 
@@ -13,7 +20,7 @@ export type PrecheckClaim = { ok: true } | { ok: false; status: string; leaseExp
 
 /**
  * Take the run's pre-checks: a run `created` (or `paused` before it ever started), or `prechecking` under an
- * expired lease. `from` says which statuses may be taken. Sending marks of an earlier holder become `lost`.
+ * expired lease or under a holder whose heartbeat lapsed. `from` says which statuses may be taken. Sending marks of an earlier holder become `lost`.
  */
 export async function claimPrecheck(runId: string, owner: string, leaseMs: number, from: readonly string[] = ['created', 'prechecking']): Promise<PrecheckClaim> {
   const r = await pool().query<{ won: number; status: string | null; lease: Date | null }>(
@@ -21,7 +28,7 @@ export async function claimPrecheck(runId: string, owner: string, leaseMs: numbe
        UPDATE runs SET status = 'prechecking', status_reason = NULL, precheck_owner = $2,
               precheck_lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
         WHERE id = $1 AND started_at IS NULL AND status = ANY($4::text[])
-          AND (status <> 'prechecking' OR precheck_lease_expires_at IS NULL OR precheck_lease_expires_at < now())
+          AND (status <> 'prechecking' OR precheck_lease_expires_at IS NULL OR precheck_lease_expires_at < now() OR ${LAPSED})
         RETURNING id
      ), lost AS (
        UPDATE attempts a SET outcome = 'lost', error_kind = 'lost', error_message = ${LOST_MESSAGE}, finished_at = now()
@@ -47,14 +54,14 @@ export async function renewPrecheckLease(runId: string, owner: string, leaseMs: 
 
 /**
  * Book a pre-check request as sent, immediately before it leaves: its attempt row (outcome `sending`, the
- * next number) and the lease renewed to cover it, only while `owner` holds the run's pre-checks. Null: the
- * run was paused, cancelled or taken over — nothing may be sent.
+ * next number) and the lease renewed to cover it, only while `owner` holds the run's pre-checks and its
+ * heartbeat has not lapsed. Null: the run was paused, cancelled or taken over — nothing may be sent.
  */
 export async function markPrecheckSending(runId: string, owner: string, leaseMs: number): Promise<number | null> {
   const r = await pool().query<{ n: number }>(
     `WITH r AS (
        UPDATE runs SET precheck_lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
-        WHERE id = $1 AND status = 'prechecking' AND precheck_owner = $2
+        WHERE id = $1 AND status = 'prechecking' AND precheck_owner = $2 AND NOT ${LAPSED}
         RETURNING id
      )
      INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, started_at)
@@ -130,10 +137,10 @@ export async function failPrecheck(runId: string, owner: string | null, reason: 
   return r.rows[0].won === 1;
 }
 
-/** Runs left in `prechecking` whose holder's lease ran out (its process is gone): reconcile takes them over. */
+/** Runs left in `prechecking` whose holder's lease ran out or heartbeat lapsed (its process is gone): reconcile takes them over. */
 export async function stalePrecheckRunIds(): Promise<string[]> {
   const r = await pool().query<{ id: string }>(
-    `SELECT id FROM runs WHERE status = 'prechecking' AND (precheck_lease_expires_at IS NULL OR precheck_lease_expires_at < now())`,
+    `SELECT id FROM runs WHERE status = 'prechecking' AND (precheck_lease_expires_at IS NULL OR precheck_lease_expires_at < now() OR ${LAPSED})`,
   );
   return r.rows.map((x) => x.id);
 }

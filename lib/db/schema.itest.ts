@@ -58,6 +58,7 @@ describe('migrations match prisma/schema.prisma', () => {
       'auth_secret',
       'experiment_drafts',
       'experiments',
+      'holders',
       'observations',
       'price_tables',
       'rate_limits',

@@ -7,6 +7,7 @@ import { PENDING_TRIAL_STATUSES } from '../schema/run-status';
 import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { pool } from './client';
 import { Batcher } from './batcher';
+import { lapsedHolder } from './holders';
 
 // The hot path of a run, in hand-written SQL: three statements per attempt (claim, sending mark, record),
 // batched across concurrent trials. Fencing: a claim bumps lease_token; the sending mark and every write of a
@@ -19,6 +20,10 @@ import { Batcher } from './batcher';
 // its worker killed first — leaves no mark and no count, so a trial is never charged for a request that did
 // not leave. A mark whose holder died becomes `lost` when the trial is claimed again (or exhausted): `lost`
 // means exactly "may have reached the provider".
+//
+// Heartbeats (./holders): a trial held by a holder whose heartbeat has lapsed is claimable as if its lease had
+// run out — the same compare-and-set, the same `lost` for its sending mark — and a holder that has lapsed may
+// not write a sending mark, so a process that finds itself presumed dead sends nothing more under its claims.
 
 /** Rows per INSERT when a run's trials are created: memory is bounded by one chunk, whatever the run's size. */
 export const INSERT_CHUNK = 5000;
@@ -153,7 +158,7 @@ const CLAIM_SQL = `
      WHERE t.id = ANY($1::text[]) AND t.id = i.id
        AND (SELECT r.status FROM runs r WHERE r.id = t.run_id) = 'running'
        AND ((t.status = 'queued' AND (t.not_before IS NULL OR t.not_before <= now()))
-            OR (t.status = 'running' AND t.lease_expires_at < now()))
+            OR (t.status = 'running' AND (t.lease_expires_at < now() OR ${lapsedHolder('t.lease_owner')})))
        AND t.attempt_count < i.max_attempts
     RETURNING i.idx, t.id, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order",
               t.lease_token, t.attempt_count
@@ -167,7 +172,7 @@ const CLAIM_SQL = `
 const REFUSAL_SQL = `
   SELECT t.id, t.status, t.not_before, t.lease_expires_at, t.attempt_count,
          (SELECT r.status FROM runs r WHERE r.id = t.run_id) AS run_status,
-         (t.status = 'running' AND t.lease_expires_at >= now()) AS leased
+         (t.status = 'running' AND t.lease_expires_at >= now() AND NOT ${lapsedHolder('t.lease_owner')}) AS leased
     FROM trials t WHERE t.id = ANY($1::text[])`;
 
 interface ClaimInput {
@@ -260,7 +265,7 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
 const claims = new Batcher<ClaimInput, ClaimedTrial | ClaimRefusal>({ run: claimBatch, maxBatch: CLAIM_BATCH, maxInFlight: IN_FLIGHT });
 
 /**
- * Claim a trial by compare-and-set: queued (and due), or running under an expired lease (its holder died).
+ * Claim a trial by compare-and-set: queued (and due), or running under an expired lease or a lapsed heartbeat (its holder died).
  * A claim counts no attempt (see markSending); sending marks left by a dead holder become `lost`.
  */
 export function claimTrial(trialId: string, owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedTrial | ClaimRefusal> {
@@ -276,7 +281,7 @@ const MARK_SQL = `
     UPDATE trials tr SET attempt_count = x.n, lease_expires_at = now() + make_interval(secs => x.lease_ms / 1000)
       FROM x
      WHERE tr.id = ANY($1::text[]) AND tr.id = x.trial_id AND tr.lease_token = x.lease_token AND tr.status = 'running'
-       AND tr.attempt_count = x.n - 1
+       AND tr.attempt_count = x.n - 1 AND NOT ${lapsedHolder('tr.lease_owner')}
     RETURNING x.idx, tr.id, tr.run_id, x.n, x.lease_token
   ), a AS (
     INSERT INTO attempts (id, run_id, trial_id, n, kind, request, outcome, lease_token, started_at)
@@ -526,7 +531,7 @@ export function recordTransportError(t: Holder, result: ProviderResult, next: Af
 export async function pendingBatches(runId: string): Promise<{ batch: number; trialIds: string[]; notBefore: Date | null }[]> {
   const r = await pool().query<{ batch: number; ids: string[]; not_before: Date | null }>(
     `WITH p AS (
-       SELECT batch, id, not_before, (status = 'queued' OR lease_expires_at < now()) AS claimable
+       SELECT batch, id, not_before, (status = 'queued' OR lease_expires_at < now() OR ${lapsedHolder('trials.lease_owner')}) AS claimable
          FROM trials WHERE run_id = $1 AND status = ANY($2::text[]))
      SELECT batch, array_agg(id ORDER BY id) AS ids,
             CASE WHEN bool_and(not_before IS NOT NULL AND not_before > now()) FILTER (WHERE claimable)
@@ -561,7 +566,7 @@ export async function cancelQueuedTrials(runId: string): Promise<number> {
   const r = await pool().query<{ n: number }>(
     `WITH t AS (
        UPDATE trials SET status = 'cancelled', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
-        WHERE run_id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
+        WHERE run_id = $1 AND (status = 'queued' OR (status = 'running' AND (lease_expires_at < now() OR ${lapsedHolder('trials.lease_owner')})))
         RETURNING id
      ), lost AS (${markLost('t')}
      )
@@ -580,7 +585,7 @@ export async function markExhausted(trialId: string): Promise<boolean> {
   const r = await pool().query(
     `WITH t AS (
        UPDATE trials SET status = 'unresolved', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND lease_expires_at < now()))
+        WHERE id = $1 AND (status = 'queued' OR (status = 'running' AND (lease_expires_at < now() OR ${lapsedHolder('trials.lease_owner')})))
         RETURNING id, run_id, lease_token, attempt_count
      ), lost AS (${markLost('t')}
      )

@@ -31,6 +31,15 @@ export function trialJobId(runId: string, batch: number): string {
   return `${runId}-b${batch}`;
 }
 
+/**
+ * A batch's job added when the holder of some of its trials is found dead (lib/runner/reconcile.ts
+ * sweepLapsedHolders): the batch's own job may still be active under the dead worker's lock. `token` is the
+ * highest lease token of the dead claims, so each takeover adds one job however many workers notice it.
+ */
+export function takeoverJobId(runId: string, batch: number, token: number): string {
+  return `${runId}-b${batch}-t${token}`;
+}
+
 export const RunJob = z.object({ runId: z.string().min(1), action: z.enum(['start']) });
 export type RunJob = z.infer<typeof RunJob>;
 

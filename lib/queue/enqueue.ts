@@ -20,22 +20,22 @@ export interface EnqueueOptions {
 }
 
 /**
- * One job per batch of trials, jobId = trialJobId: adding a batch that already has an open job is ignored by
+ * One job per batch of trials, jobId = trialJobId (unless given: a takeover's job, which is also put `first`, ahead of the waiting ones): adding a batch that already has an open job is ignored by
  * BullMQ. A job may carry its own delay (a batch whose pending trials all wait for their retries).
  */
-export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], opts: EnqueueOptions = {}): Promise<void> {
+export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number; jobId?: string; first?: boolean })[], opts: EnqueueOptions = {}): Promise<void> {
   const { trials } = queues();
   const first = Math.max(1, opts.first ?? CHUNK);
   for (let i = 0, size = first; i < jobs.length; i += size, size = CHUNK) {
     const chunk = jobs.slice(i, i + size);
     await trials.addBulk(
-      chunk.map(({ delayMs, ...data }) => ({
+      chunk.map(({ delayMs, jobId, first: front, ...data }) => ({
         name: JOB_NAMES.trial,
         data: TrialJob.parse(data),
-        opts: { jobId: trialJobId(data.runId, data.batch), delay: delayMs && delayMs > 0 ? delayMs : undefined },
+        opts: { jobId: jobId ?? trialJobId(data.runId, data.batch), delay: delayMs && delayMs > 0 ? delayMs : undefined, lifo: front || undefined },
       })),
     );
-    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map(({ delayMs: _, ...job }) => job));
+    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map(({ delayMs: _, jobId: __, first: ___, ...job }) => job));
   }
 }
 

@@ -281,7 +281,7 @@ export class Limiter {
   private readonly fullWindow = new Map<string, boolean>();
   /** Slots held in this process (by holder id): handovers in a row (bounded, so other processes get their
    * turn) and when the lease in Redis was last set. */
-  private readonly held = new Map<string, { handovers: number; leasedAt: number }>();
+  private readonly held = new Map<string, { handovers: number; leasedAt: number; scope: string; limits: Limits }>();
   /** When an acquire of this process was last refused because its halt key was set, per halt key (see release). */
   private readonly haltSeen = new Map<string, number>();
   /** nextWait() callers, per scope. */
@@ -321,7 +321,7 @@ export class Limiter {
     for (let i = 0; ; i++) {
       const { ok, waitMs, ahead } = await this.tryAcquire(scope, holder, limits, haltKey);
       if (ok === 1) {
-        this.held.set(holder, { handovers: 0, leasedAt: Date.now() });
+        this.held.set(holder, { handovers: 0, leasedAt: Date.now(), scope, limits });
         return { granted: true, holder };
       }
       if (ok === -1) {
@@ -438,7 +438,7 @@ export class Limiter {
       if (w) {
         // the lease is renewed (a Redis call, off the waiter's path) once half of it has gone
         const renew = now - slot.leasedAt > w.limits.leaseMs / 2;
-        this.held.set(holder, { handovers: slot.handovers + 1, leasedAt: renew ? now : slot.leasedAt });
+        this.held.set(holder, { handovers: slot.handovers + 1, leasedAt: renew ? now : slot.leasedAt, scope, limits: w.limits });
         w.wake(holder);
         return renew ? this.push(scope, 'renew', holder, outcome, w.limits) : Promise.resolve(limits.concurrency);
       }
@@ -469,6 +469,19 @@ export class Limiter {
         fail,
       }),
     );
+  }
+
+  /**
+   * Renew the lease of every slot this process holds. A worker calls it from its heartbeat's timer with slot
+   * leases of one heartbeat TTL: the slots of a process that died (or whose event loop is stuck) free
+   * themselves within seconds instead of after a request's timeout.
+   */
+  renewHeld(): void {
+    const now = Date.now();
+    for (const [holder, slot] of this.held) {
+      slot.leasedAt = now;
+      void this.push(slot.scope, 'renew', holder, 'ok', slot.limits).catch(() => {});
+    }
   }
 
   /** Load the script into Redis (a call with no operations), so that the first real call does not miss. */

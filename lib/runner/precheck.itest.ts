@@ -39,6 +39,16 @@ function scripted(first: Reply[]) {
   engine.server.setScript((req) => (i < first.length ? first[i++] : echoScript(req)));
 }
 
+/** The run's pre-check holder (`<holder>#<claim>`) has a heartbeat row, and it has lapsed. */
+const precheckHolderLapsed = async (runId: string) =>
+  (
+    await pool().query(
+      `SELECT 1 FROM runs r JOIN holders h ON h.id = split_part(r.precheck_owner, '#', 1) WHERE r.id = $1 AND h.alive_until < now()
+          AND r.precheck_lease_expires_at > now()`,
+      [runId],
+    )
+  ).rowCount === 1;
+
 describe('durable pre-checks', () => {
   it('retries a 500 and a reset on the pre-checks like trials; each request is an attempt row outside every denominator', async () => {
     scripted([{ kind: 'http', status: 500 }, { kind: 'reset' }]);
@@ -106,7 +116,7 @@ describe('durable pre-checks', () => {
     expect(await engineViolations(run.id)).toEqual([]);
   });
 
-  it('a CLI killed during the pre-check: `tclab resume` refuses while its lease holds, then finishes the pre-checks, and the run completes', async () => {
+  it('a CLI killed during the pre-check: `tclab resume` refuses while it lives, takes over once its heartbeat lapsed (long before its lease), and the run completes', async () => {
     let seen!: () => void;
     const firstSeen = new Promise<void>((resolve) => (seen = resolve));
     let n = 0;
@@ -117,28 +127,25 @@ describe('durable pre-checks', () => {
       }
       return echoScript(req);
     });
-    const cli = spawnCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--timeout-ms', '5000', '--no-worker'], {
+    // a 60 s timeout: the pre-check's lease is 65 s, and only the heartbeat lets anyone take over sooner
+    const cli = spawnCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--timeout-ms', '60000', '--no-worker'], {
       OPENAI_API_KEY: KEY,
       OPENAI_BASE_URL: engine.server.openaiBaseUrl,
       TCLAB_LOG_LEVEL: 'warn',
     });
     spawned.push(cli);
     await firstSeen;
-    await cli.kill('SIGKILL');
     const runId = /run (r_\w+)/.exec(cli.output())![1];
-    expect((await getRun(runId))!.status).toBe('prechecking');
-    expect(await prechecks(runId)).toEqual([[1, 'sending', null, null]]);
-
-    // while the killed CLI's lease holds, nobody takes its pre-checks over (asked in-process: a CLI may
-    // take longer to start on a busy machine than the lease lasts)
+    // while the CLI lives (its request hangs), nobody takes its pre-checks over (asked in-process)
     const early = await controlRun(runId, 'resume');
     expect(early).toMatchObject({ ok: false, status: 'prechecking', message: expect.stringContaining('being sent by another process') });
 
-    await waitFor(
-      'the killed CLI’s lease to expire',
-      async () => (await pool().query(`SELECT 1 FROM runs WHERE id = $1 AND precheck_lease_expires_at < now()`, [runId])).rowCount === 1,
-      30_000,
-    );
+    await cli.kill('SIGKILL');
+    const killedAt = Date.now();
+    expect((await getRun(runId))!.status).toBe('prechecking');
+    expect(await prechecks(runId)).toEqual([[1, 'sending', null, null]]);
+    await waitFor('the killed CLI’s heartbeat to lapse', () => precheckHolderLapsed(runId), 10_000, 50);
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
     const resumed = await runCli(['resume', runId]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('pre-checks passed');
@@ -155,5 +162,45 @@ describe('durable pre-checks', () => {
       await worker.close();
     }
     expect(await engineViolations(runId)).toEqual([]);
+  });
+  it('a worker takes over the pre-checks of a CLI killed while sending them within 10 s of the kill, not after their lease', async () => {
+    let seen!: () => void;
+    const firstSeen = new Promise<void>((resolve) => (seen = resolve));
+    let n = 0;
+    engine.server.setScript((req) => {
+      if (++n === 1) {
+        seen();
+        return { kind: 'hang' };
+      }
+      return echoScript(req);
+    });
+    const worker = startWorker({ concurrency: 8 });
+    try {
+      await worker.ready;
+      const cli = spawnCli(['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--timeout-ms', '60000', '--no-worker'], {
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: engine.server.openaiBaseUrl,
+        TCLAB_LOG_LEVEL: 'warn',
+      });
+      spawned.push(cli);
+      await firstSeen;
+      const runId = /run (r_\w+)/.exec(cli.output())![1];
+      await cli.kill('SIGKILL');
+      const killedAt = Date.now();
+      const started = await waitForRunStatus(runId, ['running', 'completed', 'completed_with_unresolved', 'failed'], 60_000);
+      const resumedMs = Date.now() - killedAt;
+      console.log(`a dead CLI's pre-checks taken over and passed ${resumedMs} ms after the kill`);
+      expect(started.status).not.toBe('failed');
+      expect(resumedMs).toBeLessThan(10_000);
+      expect(await prechecks(runId)).toEqual([
+        [1, 'lost', 'lost', null],
+        [2, 'ok', null, null],
+        [3, 'ok', null, null],
+      ]);
+      expect((await waitForRunStatus(runId, ['completed', 'completed_with_unresolved', 'failed'])).status).toBe('completed');
+      expect(await engineViolations(runId)).toEqual([]);
+    } finally {
+      await worker.close();
+    }
   });
 });

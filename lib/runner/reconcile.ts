@@ -1,6 +1,8 @@
 import { activeRunIds, completeRunIfDone, pendingBatchCount } from '../db/runs';
-import { openTrialJobs } from '../queue/enqueue';
+import { enqueueTrials, openTrialJobs } from '../queue/enqueue';
+import { takeoverJobId } from '../queue/contracts';
 import { stalePrecheckRunIds } from '../db/prechecks';
+import { batchesHeldBy, lapsedHolders, markSwept } from '../db/holders';
 import { log } from '../log/logger';
 import { enqueuePending, startRun } from './start';
 
@@ -8,7 +10,7 @@ import { enqueuePending, startRun } from './start';
 const takingOver = new Set<string>();
 
 /**
- * Runs left in `prechecking` by a process that is gone (its lease ran out): their pre-checks are finished
+ * Runs left in `prechecking` by a process that is gone (its lease ran out or its heartbeat lapsed): their pre-checks are finished
  * here, in the background (the reconcile pass does not wait for the requests), then their trials enqueued.
  */
 function takeOverPrechecks(ids: string[]): number {
@@ -28,6 +30,31 @@ function takeOverPrechecks(ids: string[]): number {
       .finally(() => takingOver.delete(id));
   }
   return n;
+}
+
+/** A lapsed holder's row is kept this long (longer than any lease: a run's timeout is at most 10 minutes). */
+const FORGET_LAPSED_MS = 60 * 60_000;
+
+/**
+ * Holders whose heartbeat lapsed (their process died, or has been stuck longer than the TTL): their
+ * pre-checks are taken over, and every batch with a trial they hold gets a job of its own at once — the
+ * batch's own job is still `active` in Redis under the dead worker's lock (TCLAB_LOCK_MS) and would come
+ * back only when that runs out. The claim then takes the trials over (lib/db/trials.ts: a lapsed holder's
+ * trial is claimable like one whose lease ran out). Each worker runs this every heartbeat interval; `own`
+ * are this process's holder ids, never taken from itself.
+ */
+export async function sweepLapsedHolders(own: string[]): Promise<{ holders: number; jobs: number; prechecks: number }> {
+  const lapsed = await lapsedHolders(own);
+  if (lapsed.length === 0) return { holders: 0, jobs: 0, prechecks: 0 };
+  const prechecks = takeOverPrechecks(await stalePrecheckRunIds());
+  const held = await batchesHeldBy(lapsed);
+  // ahead of the waiting jobs: a run's trials wait behind them otherwise (a run is delivered in order).
+  // The job's id names the takeover (the highest lease token among the lapsed claims): two workers sweeping at
+  // once add one job; the batch's own job, when it comes back, finds the trials final or claims what is left
+  await enqueueTrials(held.map((b) => ({ runId: b.runId, batch: b.batch, trialIds: b.trialIds, jobId: takeoverJobId(b.runId, b.batch, b.token), first: true })));
+  await markSwept(lapsed, FORGET_LAPSED_MS);
+  if (held.length > 0 || prechecks > 0) log('info', 'holders lapsed: their claims taken over', { holders: lapsed, jobs: held.length, prechecks });
+  return { holders: lapsed.length, jobs: held.length, prechecks };
 }
 
 /**

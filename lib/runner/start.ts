@@ -21,6 +21,7 @@ import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } fro
 import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
 import { primeRunContext } from './context';
 import { retryDelayMs } from './retry';
+import { heartbeat, PROCESS_HOLDER } from './heartbeat';
 
 export interface CreateRunOptions {
   /** The confirmation of a run past the spend thresholds (lib/runner/spend.ts); refused without it. */
@@ -108,7 +109,7 @@ function checkedSettings(settingsInput: RunSettingsInput | unknown): RunSettings
 export type StartResult = { ok: true } | { ok: false; reason: string };
 
 export interface StartOptions {
-  /** Who sends the pre-checks (default: this process). */
+  /** Who sends the pre-checks (default: this process, under its heartbeat). */
   owner?: string;
   /** Statuses the pre-checks may be taken from (default: created, or prechecking under an expired lease). */
   from?: readonly RunStatus[];
@@ -116,7 +117,8 @@ export interface StartOptions {
   beforePrecheck?: (n: number) => Promise<void>;
 }
 
-const PROCESS_OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+/** Pre-check claims made by this process: each has an owner name of its own (`<holder>#<n>`). */
+let precheckClaims = 0;
 
 /** Lease of the pre-checks' holder: one request at the run's timeout, plus a margin. */
 const precheckLeaseMs = (timeoutMs: number) => timeoutMs + 5000;
@@ -126,7 +128,8 @@ const precheckLeaseMs = (timeoutMs: number) => timeoutMs + 5000;
  * request is booked as an attempt row just before it leaves; transport errors are retried with backoff (a
  * 4xx is a configuration error and fails at once); a run whose pre-checking process died is taken over
  * (reconcile, resume) and goes on from the first pre-check without an answer. A run already running only
- * gets its missing jobs re-added (same job ids).
+ * gets its missing jobs re-added (same job ids). While this process holds the pre-checks it keeps a heartbeat:
+ * if it dies, a worker takes them over within seconds instead of after the lease.
  */
 export async function startRun(runId: string, opts: StartOptions = {}): Promise<StartResult> {
   const run = await getRun(runId);
@@ -135,7 +138,20 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
     await enqueuePending(runId);
     return { ok: true };
   }
-  const owner = opts.owner ?? PROCESS_OWNER;
+  const owner = `${opts.owner ?? PROCESS_HOLDER}#${++precheckClaims}`;
+  if (opts.owner) return precheckAndEnqueue(run, owner, opts);
+  const release = await heartbeat().hold(PROCESS_HOLDER);
+  try {
+    // a process that cannot renew its heartbeat takes nothing new: it could be presumed dead at any moment
+    if (!heartbeat().alive()) return { ok: false, reason: 'this process cannot renew its heartbeat in the database; nothing was taken' };
+    return await precheckAndEnqueue(run, owner, opts);
+  } finally {
+    release();
+  }
+}
+
+async function precheckAndEnqueue(run: RunRow, owner: string, opts: StartOptions): Promise<StartResult> {
+  const runId = run.id;
   const { timeoutMs, maxAttempts, retryBaseMs } = run.settings;
   const claim = await claimPrecheck(runId, owner, precheckLeaseMs(timeoutMs), opts.from ?? ['created', 'prechecking']);
   if (!claim.ok) {

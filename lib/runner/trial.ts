@@ -15,6 +15,9 @@ import { sendConversation } from './conversation';
 import { markSendingWithinBudget } from './budget';
 import type { Slot, Slots } from './slot';
 
+/** How soon a trial comes back when this process could not claim it because its heartbeat is not renewed. */
+const NOT_ALIVE_RETRY_MS = 1000;
+
 /** What the queue should do with the job that delivered this trial. */
 export type TrialOutcome =
   | { kind: 'done'; status: 'passed' | 'failed' | 'untested' | 'unresolved' }
@@ -24,6 +27,8 @@ export type TrialOutcome =
 
 export interface TrialWorkerOptions {
   owner: string;
+  /** False while this process cannot renew its heartbeat: it claims nothing then (it may be presumed dead). */
+  alive?: () => boolean;
   /** Rate limiter: a slot is taken once the trial is claimed and given back as soon as the answer is in. */
   slots?: Slots;
   /** Test hook: called after the request went out and before its result is recorded. */
@@ -52,6 +57,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   const ctx = await runContext(job.runId);
   const { timeoutMs } = ctx.settings;
   const waitMs = slotWaitMsFor(timeoutMs);
+  if (opts.alive && !opts.alive()) return { kind: 'retry', atMs: Date.now() + NOT_ALIVE_RETRY_MS };
   // Claim first, then wait for a slot: the claim (and the recording afterwards) overlap other trials'
   // requests instead of holding a slot, so the provider sees the full concurrency the run allows.
   const claim = await claimTrial(job.trialId, opts.owner, waitMs + leaseMsFor(timeoutMs), ctx.attemptBudget);
@@ -92,7 +98,12 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   try {
     // Booked as sent now, and only now: a claim that never got this far is given back uncounted.
     const sending = await markSendingWithinBudget(ctx, claim, leaseMsFor(timeoutMs));
-    if (!sending) return { kind: 'dropped', reason: 'fenced out before sending: a newer claim holds the trial' };
+    if (!sending) {
+      // refused: a newer claim holds the trial, or this process's heartbeat lapsed meanwhile. In the second case
+      // the claim is still ours by its token: given back (nothing was sent), the trial comes back shortly
+      if (await unclaimTrial(claim)) return { kind: 'retry', atMs: Date.now() + NOT_ALIVE_RETRY_MS };
+      return { kind: 'dropped', reason: 'fenced out before sending: a newer claim holds the trial' };
+    }
     if ('budgetReached' in sending) return { kind: 'stopped', reason: sending.budgetReached };
     return await send(ctx, sending, prep, opts, slot);
   } finally {

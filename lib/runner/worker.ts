@@ -9,9 +9,10 @@ import { warmRunResults } from '../db/warm-results';
 import { completeRunIfDone } from '../db/runs';
 import { isDatabaseUnavailable } from '../db/client';
 import { stillPending, warmUpTrialStatements } from '../db/trials';
-import { leaseMsFor, processTrial, type TrialOutcome, type TrialWorkerOptions } from './trial';
+import { processTrial, type TrialOutcome, type TrialWorkerOptions } from './trial';
 import { startRun } from './start';
-import { reconcile } from './reconcile';
+import { reconcile, sweepLapsedHolders } from './reconcile';
+import { heartbeat } from './heartbeat';
 import { Limiter } from '../queue/limiter';
 import { limiterSlots } from './slot';
 
@@ -46,7 +47,16 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   /** Jobs of each run in hand; when a run's count drops to zero its completion is checked at once. */
   const active = new Map<string, number>();
   const limiter = new Limiter();
-  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots'> = { slots: limiterSlots(limiter, leaseMsFor), ...opts.hooks };
+  // the worker's heartbeat: while it lives its claims are its own; once it lapses they are taken over
+  const hb = heartbeat();
+  const holding = hb.hold(id);
+  const hooks: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots' | 'alive'> = {
+    // a slot's lease is two heartbeat TTLs, renewed with the heartbeat (below): a dead worker's slots free
+    // themselves within seconds, and a busy event loop has some seconds' grace before its slots are handed on
+    slots: limiterSlots(limiter, () => 2 * env().TCLAB_HEARTBEAT_TTL_MS),
+    alive: () => hb.alive(),
+    ...opts.hooks,
+  };
   // BullMQ does not close a connection it was given: close() below does, or the process never exits
   const connections = [redisConnection(), redisConnection()];
   const common = {
@@ -163,7 +173,25 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       .catch((e: Error) => log('warn', 'reconcile failed', { err: e.message }));
   // connections, prepared statements and the limiter's script ready before the first trial needs them
   const warm = Promise.all([warmUpTrialStatements(WARM_CONNECTIONS), limiter.warmUp()]).catch((e: Error) => log('warn', 'warm-up failed', { err: e.message }));
-  const ready = Promise.all([pass(true), warm]).then(() => undefined);
+  // holders whose heartbeat lapsed: their claims get jobs at once (not while this process cannot renew its own)
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping || !hb.alive()) return;
+    sweeping = true;
+    try {
+      const r = await sweepLapsedHolders(hb.ids());
+      if (r.holders) log('debug', 'swept lapsed holders', r);
+    } catch (e) {
+      log('warn', 'sweeping lapsed holders failed', { err: (e as Error).message });
+    } finally {
+      sweeping = false;
+    }
+  };
+  const ready = Promise.all([holding.then(sweep), pass(true), warm]).then(() => undefined);
+  const sweepTimer = setInterval(() => {
+    limiter.renewHeld();
+    void sweep();
+  }, env().TCLAB_HEARTBEAT_MS);
   const reconcileTimer = setInterval(() => pass(), opts.reconcileEveryMs ?? env().TCLAB_RECONCILE_MS);
   log('info', 'worker started', { id, concurrency });
 
@@ -173,7 +201,9 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     async close() {
       clearInterval(doneTimer);
       clearInterval(reconcileTimer);
+      clearInterval(sweepTimer);
       await Promise.allSettled([...trialWorkers.map((w) => w.close()), runs.close()]);
+      (await holding)();
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));
       await Promise.allSettled([...warming]);
       limiter.close();
