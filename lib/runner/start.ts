@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { MAX_RUN_TARGETS, RunSettings, type RunBudgetInput, type RunSettingsInput, type RunTarget } from '../schema/run';
 import { transportFailureOf } from '../schema/request';
 import type { RunStatus } from '../schema/run-status';
