@@ -7,7 +7,7 @@ import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
 import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
 import path from 'node:path';
 import { createRuns, startRun } from '../../lib/runner/start';
-import { loadRunComparison } from '../../lib/db/compare';
+import { compareRuns } from '../../lib/runs/compare';
 import { formatComparison } from '../../lib/analysis/format-compare';
 import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
@@ -116,7 +116,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   if (finals.length > 1) {
     const comparison = await withDatabaseRetry(
       () =>
-        loadRunComparison(
+        compareRuns(
           finals.map((r) => r.id),
           clusterBy,
         ),

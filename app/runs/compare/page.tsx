@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { loadRunComparison } from '@/lib/db/compare';
+import { compareRuns } from '@/lib/runs/compare';
 import { SpecError } from '@/lib/schema/common';
 import { ClusterBy } from '@/lib/schema/table1';
 import { RunComparison } from '@/components/runs/RunComparison';
@@ -8,7 +8,7 @@ import { pageActor } from '@/app/_auth/guard';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Compare runs' };
 
-/** /runs/compare?ids=A,B[,…][&cluster=scenario]: runs of one experiment version side by side. */
+/** /runs/compare?ids=A,B[,…][&cluster=scenario]: runs of one experiment (one version or several) side by side. */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ ids?: string | string[]; cluster?: string }> }) {
   await pageActor('read');
   const { ids, cluster } = await searchParams;
@@ -17,11 +17,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     .map((x) => x.trim())
     .filter(Boolean);
   const clusterBy = ClusterBy.safeParse(cluster ?? 'case');
-  let comparison: Awaited<ReturnType<typeof loadRunComparison>> | null = null;
+  let comparison: Awaited<ReturnType<typeof compareRuns>> | null = null;
   let error: string | null = null;
   try {
     if (!clusterBy.success) throw new SpecError('cluster: expected case or scenario', [{ path: 'cluster', message: 'case or scenario' }]);
-    comparison = await loadRunComparison(runIds, clusterBy.data);
+    comparison = await compareRuns(runIds, clusterBy.data);
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
     error = e.message;
@@ -30,8 +30,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     <>
       <h1>Compare runs</h1>
       <p className="small muted">
-        Runs of the same experiment version: Table 1 of each model (its own paired effect of the definitions included) and every model against the first on identical
-        trials. Also on the command line: <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
+        Runs of one experiment, of one version or of several: what changed between the versions, every run against the first on identical trials of the unchanged cases,
+        and Table 1 of each run (its own paired effect of the definitions included). Also on the command line:{' '}
+        <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
       </p>
       {comparison ? (
         <RunComparison comparison={comparison} />
