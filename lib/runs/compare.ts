@@ -30,7 +30,7 @@ const refuse = (path: string, message: string) => new SpecError(`${path}: ${mess
 /** The runs and their experiment versions; refuses unknown runs and runs of different experiments, naming `runs.N`. */
 async function loadRuns(runIds: readonly string[]): Promise<Loaded[]> {
   const ids = [...new Set(runIds)];
-  if (ids.length < 2) throw refuse('runs', 'give at least two different run ids');
+  if (ids.length < 2) throw refuse('runs', 'at least two different run ids');
   if (ids.length > MAX_COMPARED_RUNS) throw refuse('runs', `at most ${MAX_COMPARED_RUNS} runs side by side`);
   const runs: RunRow[] = [];
   for (const [i, id] of ids.entries()) {
