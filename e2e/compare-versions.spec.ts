@@ -33,13 +33,19 @@ test('compare v1 and v2 of the reference study, picked on the runs list, live to
   const v2 = await startRun(page, { requestsPerMinute: '240' });
   expect(runIdOf(page)).toBe(v2);
 
-  // pick both on the runs list
+  // pick both on the runs list, on a phone-sized screen: the button and the table's box fit the screen (the table scrolls inside it)
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/runs');
+  for (const box of [page.getByTestId('compare-selected'), page.locator('.table-scroll', { has: page.getByTestId('runs') })]) {
+    const b = (await box.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+  }
   await expect(page.getByTestId('compare-selected')).toBeDisabled();
   await page.getByLabel(`Compare run ${v1}`).check();
   await page.getByLabel(`Compare run ${v2}`).check();
   await page.getByTestId('compare-selected').click();
   await page.waitForURL(/\/runs\/compare\?ids=/);
+  await page.setViewportSize({ width: 1280, height: 800 });
   expect(decodeURIComponent(new URL(page.url()).searchParams.get('ids') ?? '')).toBe(`${v1},${v2}`);
 
   // the v2 run is still going: the page says so and follows it
