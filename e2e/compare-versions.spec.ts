@@ -80,4 +80,15 @@ test('compare v1 and v2 of the reference study, picked on the runs list, live to
   await expect(pairs.first().getByTestId('pair-trial-link')).toHaveText(['passed', 'failed']);
   await pairs.first().getByTestId('pair-trial-link').nth(1).click();
   await page.waitForURL(new RegExp(`/runs/${v2}/trials/`));
+
+  // condition against condition across runs: v1's baseline against v2's treatment
+  await page.goto(`/runs/compare?ids=${v1},${v2}`);
+  const cond = page.getByTestId('condition-compare');
+  await cond.getByLabel('Condition A').selectOption(`${v1}:overlapping`);
+  await cond.getByLabel('Condition B').selectOption(`${v2}:clear`);
+  await cond.getByRole('button', { name: 'Compare conditions' }).click();
+  await page.waitForURL(/&a=/);
+  const row = page.getByTestId('condition-difference-selection');
+  await expect(row.getByTestId('condition-pairs')).toHaveText('48');
+  await expect(row.getByTestId('condition-changes')).toHaveText(/^\d+ improved · \d+ same · \d+ regressed$/);
 });

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import type { ModelDifferenceCell, RunComparison as Comparison } from '@/lib/schema/compare';
 import { formatCi, formatP } from '@/lib/analysis/format';
 import { runLabel } from '@/lib/analysis/format-compare';
@@ -44,7 +45,7 @@ function Changes({ cell, href }: { cell: ModelDifferenceCell; href: (change: 'im
 }
 
 /** Runs of one experiment side by side: the version diff, each run against the first, Table 1 per run. */
-export function RunComparison({ comparison }: { comparison: Comparison }) {
+export function RunComparison({ comparison, children }: { comparison: Comparison; children?: ReactNode }) {
   const ref = comparison.runs[0];
   const labelOf = new Map(comparison.runs.map((r) => [r.runId, runLabel(comparison, r)]));
   const versionOf = new Map(comparison.runs.map((r) => [r.runId, `v${r.version}`]));
@@ -101,6 +102,8 @@ export function RunComparison({ comparison }: { comparison: Comparison }) {
           </tbody>
         </table>
       </div>
+
+      {children}
 
       {comparison.runs.map((r) => (
         <section key={r.runId} data-testid={`compared-run-${r.runId}`}>

@@ -56,6 +56,40 @@ export async function modelPairCellsSql(
   }));
 }
 
+/**
+ * Condition against condition across runs (run A's `refCondition` against run B's `otherCondition`): trials
+ * paired by the pair key (study, scenario, locale, case, order, replicate) both decided, per study and cluster;
+ * each cell's `condition` is `otherCondition`.
+ */
+export async function conditionPairCellsSql(
+  ref: { runId: string; condition: string },
+  other: { runId: string; condition: string },
+  clusterBy: ClusterBy = 'case',
+  cases: readonly CaseRef[] | null = null,
+): Promise<ModelPairCell[]> {
+  const f = caseFilter(cases, 5);
+  const r = await pool().query(
+    `SELECT o.study, ${clusterSql(clusterBy, 'o')} AS cluster, count(*) AS pairs,
+            count(*) FILTER (WHERE o.status = 'passed' AND f.status = 'failed') AS improved,
+            count(*) FILTER (WHERE o.status = 'failed' AND f.status = 'passed') AS regressed,
+            count(*) FILTER (WHERE f.status = 'passed') AS ref_pass, count(*) FILTER (WHERE o.status = 'passed') AS other_pass
+       FROM trials o JOIN trials f ON f.run_id = $1 AND f.pair_key = o.pair_key AND f.condition = $3
+      WHERE o.run_id = $2 AND o.condition = $4 AND o.status IN ('passed', 'failed') AND f.status IN ('passed', 'failed') ${f.sql}
+      GROUP BY 1, 2`,
+    [ref.runId, other.runId, ref.condition, other.condition, ...f.params],
+  );
+  return r.rows.map((x) => ({
+    study: x.study,
+    condition: other.condition,
+    cluster: x.cluster,
+    pairs: Number(x.pairs),
+    improved: Number(x.improved),
+    regressed: Number(x.regressed),
+    refPass: Number(x.ref_pass),
+    otherPass: Number(x.other_pass),
+  }));
+}
+
 /** modelPairCellsSql, stored per the two runs' results versions (lib/db/result-cache.ts). */
 export async function storedModelPairCells(
   referenceRunId: string,

@@ -8,7 +8,7 @@ import { RunComparison } from '../schema/compare';
 import type { ExperimentSpec } from '../schema/experiment';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { completedReferenceRun, runCli, waitForRunStatus } from '../testing/engine';
-import { compareRuns, compareTrialPairs, PAIR_CHANGES } from './compare';
+import { compareConditions, compareRuns, compareTrialPairs, PAIR_CHANGES, parseRunCondition } from './compare';
 
 // Issue 22.1: runs of two versions of one experiment compared. v2 of the reference study makes one treatment
 // description vague and rewrites one case's task: the version diff names exactly those two paths, the changed
@@ -117,5 +117,27 @@ describe('compare runs of two versions of one experiment', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`changed ${DESCRIPTION_PATH}`);
     expect(text.stdout).toContain(`selection / restaurant / en / ${CHANGED_CASE}: task text changed`);
+  });
+
+  it("condition against condition across runs: the same condition equals the run-vs-run cell; one run's two conditions equal its Table 1 pairs", async () => {
+    const clear = c.differences.find((d) => d.study === 'selection')!.conditions.find((x) => x.condition === 'clear')!;
+    const same = await compareConditions({ runId: v1Run, condition: 'clear' }, { runId: v2Run, condition: 'clear' });
+    expect(same.version).toEqual(c.versions[0]);
+    expect(same.differences.map((d) => d.study)).toEqual(['selection']);
+    expect(same.differences[0].conditions[0]).toEqual(clear);
+
+    const within = await compareConditions(parseRunCondition(`${v1Run}:overlapping`, 'a'), parseRunCondition(`${v1Run}:clear`, 'b'));
+    const table1 = c.runs[0].summary.studies.find((s) => s.study === 'selection')!.pairs;
+    const cell = within.differences[0].conditions[0];
+    expect([cell.otherBetter, cell.same, cell.referenceBetter]).toEqual([table1.improved, table1.same, table1.regressed]);
+    expect(within.version.changes).toEqual([]);
+
+    // v1's baseline against v2's treatment: only the unchanged cases pair
+    const across = await compareConditions({ runId: v1Run, condition: 'overlapping' }, { runId: v2Run, condition: 'clear' });
+    expect(across.differences[0].conditions[0].pairs).toBe(await decided(v2Run, 'selection', 'clear', CHANGED_CASE));
+    expect(across.differences[0].conditions[0].pairs).toBeLessThan(cell.pairs);
+
+    await expect(compareConditions({ runId: v1Run, condition: 'overlapping' }, { runId: v2Run, condition: 'code-meanings' })).rejects.toThrow(/^b: no study holds both/);
+    expect(() => parseRunCondition('no-colon', 'a')).toThrow('a: expected RUN:CONDITION');
   });
 });

@@ -1,11 +1,11 @@
 import { comparableCases, type CaseRef } from '../analysis/case-changes';
 import { modelDifferencesFromCells } from '../analysis/compare-runs';
 import { diffSpecs } from '../design/spec-diff';
-import { COMPARE_FORMAT, type ComparedRun, type RunComparison, type VersionComparison } from '../schema/compare';
+import { COMPARE_FORMAT, type ComparedRun, type ConditionComparison, type RunComparison, type RunCondition, type VersionComparison } from '../schema/compare';
 import { SpecError } from '../schema/common';
 import type { ExperimentSpec } from '../schema/experiment';
 import type { ClusterBy } from '../schema/table1';
-import { comparedTrialPairs, storedModelPairCells, type ComparedTrialPair, type PairChange } from '../db/compare';
+import { comparedTrialPairs, conditionPairCellsSql, storedModelPairCells, type ComparedTrialPair, type PairChange } from '../db/compare';
 import { getExperiment } from '../db/experiments';
 import { loadRunSummary } from '../db/results';
 import { getRun, type RunRow } from '../db/runs';
@@ -32,6 +32,11 @@ async function loadRuns(runIds: readonly string[]): Promise<Loaded[]> {
   const ids = [...new Set(runIds)];
   if (ids.length < 2) throw refuse('runs', 'at least two different run ids');
   if (ids.length > MAX_COMPARED_RUNS) throw refuse('runs', `at most ${MAX_COMPARED_RUNS} runs side by side`);
+  return loadRunList(ids);
+}
+
+/** The runs (the same run may come twice) and their versions, all of one experiment. */
+async function loadRunList(ids: readonly string[]): Promise<Loaded[]> {
   const runs: RunRow[] = [];
   for (const [i, id] of ids.entries()) {
     const run = await getRun(id);
@@ -86,6 +91,7 @@ export async function compareRuns(runIds: readonly string[], clusterBy: ClusterB
       status: run.status,
       experimentId: experiment.id,
       version: experiment.version,
+      conditions: [...new Set(experiment.spec.studies.flatMap((st) => st.conditions.map((x) => x.id)))],
       summary: await loadRunSummary(run.id, experiment.spec, clusterBy),
     })),
   );
@@ -116,4 +122,28 @@ export async function compareTrialPairs(
   if (!study.conditions.some((c) => c.id === where.condition)) throw refuse('condition', `no condition "${where.condition}" in study ${study.id}`);
   const pairs = await comparedTrialPairs(referenceRunId, otherRunId, where, cases);
   return { reference, other, version, pairs };
+}
+
+/** `RUN:CONDITION` as the compare page's `a` / `b` carry it (the condition after the last colon). */
+export function parseRunCondition(value: string, path: string): RunCondition {
+  const i = value.lastIndexOf(':');
+  if (i <= 0 || i === value.length - 1) throw refuse(path, `expected RUN:CONDITION, got "${value.slice(0, 100)}"`);
+  return { runId: value.slice(0, i), condition: value.slice(i + 1) };
+}
+
+/**
+ * Condition against condition across runs (issue 22.1): run B's `b.condition` against run A's `a.condition`,
+ * per study holding both, on trials paired by study, scenario, locale, case, order and replicate — of the
+ * cases unchanged between the two versions. A and B may be one run (its own paired effect, any two conditions).
+ */
+export async function compareConditions(a: RunCondition, b: RunCondition, clusterBy: ClusterBy = 'case'): Promise<ConditionComparison> {
+  const [ra, rb] = await loadRunList([a.runId, b.runId]);
+  const { cases, ...version } = versionComparison(ra, rb);
+  const studies = ra.experiment.spec.studies
+    .filter((s) => s.conditions.some((c) => c.id === a.condition))
+    .filter((s) => rb.experiment.spec.studies.find((x) => x.id === s.id)?.conditions.some((c) => c.id === b.condition))
+    .map((s) => ({ id: s.id, conditions: [{ id: b.condition, baseline: false }] }));
+  if (studies.length === 0) throw refuse('b', `no study holds both ${a.condition} (in ${ra.experiment.id}) and ${b.condition} (in ${rb.experiment.id})`);
+  const cells = await conditionPairCellsSql(a, b, clusterBy, cases);
+  return { a, b, version, differences: modelDifferencesFromCells(studies, a.runId, b.runId, cells) };
 }

@@ -19,6 +19,8 @@ export const ComparedRun = z.object({
   /** The experiment version the run ran: runs of different versions of one experiment compare on their unchanged cases. */
   experimentId: z.string(),
   version: z.number().int(),
+  /** Every condition id of the run's version (for condition against condition). */
+  conditions: z.array(z.string()),
   summary: RunSummary,
 });
 export type ComparedRun = z.infer<typeof ComparedRun>;
@@ -87,3 +89,17 @@ export const RunComparison = z.object({
   versions: z.array(VersionComparison),
 });
 export type RunComparison = z.infer<typeof RunComparison>;
+
+/** One side of a condition-against-condition comparison: a run and one of its conditions. */
+export const RunCondition = z.object({ runId: z.string(), condition: z.string() });
+export type RunCondition = z.infer<typeof RunCondition>;
+
+/** Run B's condition against run A's on trials paired by study, scenario, locale, case, order and replicate. */
+export const ConditionComparison = z.object({
+  a: RunCondition,
+  b: RunCondition,
+  version: VersionComparison,
+  /** Per study holding both conditions, one cell: B's condition − A's. */
+  differences: z.array(ModelDifference),
+});
+export type ConditionComparison = z.infer<typeof ConditionComparison>;
