@@ -46,7 +46,7 @@ describe('tclab run with several targets, and tclab runs compare', () => {
     expect(new Set(rows.map((x) => x.experiment_id)).size).toBe(1);
     expect(rows.map((x) => x.model).sort()).toEqual(['simulated-lexical-v1', 'simulated-position-biased-v1']);
     expect(r.stdout).toContain('simulated/simulated-lexical-v1');
-    expect(r.stdout).toContain('== model vs model on identical trials');
+    expect(r.stdout).toContain('== run vs run on identical trials');
     expect(r.stderr).toContain(`tclab runs compare ${ids.join(' ')}`);
   });
 
@@ -80,7 +80,7 @@ describe('tclab run with several targets, and tclab runs compare', () => {
     const otherId = runIdsOf(other.stderr)[0];
     const mixed = await runCli(['runs', 'compare', ids[0], otherId]);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/runs\.1: run r_\w+ is of experiment compare-other-v1, not compare-tiny-v1/);
+    expect(mixed.stderr).toMatch(/runs\.1: run r_\w+ is of experiment compare-other-v1, not a version of compare-tiny \(compare-tiny-v1\)/);
   });
 
   it('a target that is not provider:model, or a duplicate, is refused before anything is stored', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createRuns, startRun } from '../../lib/runner/start';
 import { SpendConfirmationRequired, type SpendConfirmation } from '../../lib/runner/spend';
 import type { RunBudgetInput } from '../../lib/schema/run';
-import { loadRunComparison } from '../../lib/db/compare';
+import { compareRuns } from '../../lib/runs/compare';
 import { formatComparison } from '../../lib/analysis/format-compare';
 import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
@@ -132,7 +132,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   if (finals.length > 1) {
     const comparison = await withDatabaseRetry(
       () =>
-        loadRunComparison(
+        compareRuns(
           finals.map((r) => r.id),
           clusterBy,
         ),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { formatComparison } from '../../lib/analysis/format-compare';
-import { loadRunComparison } from '../../lib/db/compare';
+import { compareRuns } from '../../lib/runs/compare';
 import { out } from '../output';
 import { clusterByOption, shutdown } from './shared';
 
@@ -10,13 +10,13 @@ export function register(program: Command): void {
   runs
     .command('compare <runIds...>')
     .description(
-      'runs of the same experiment version side by side: Table 1 per model, each model’s paired effect of the definitions, and every model against the first on identical trials (same case, condition, order, replicate) with the CR1 interval and McNemar exact / mid-p',
+      'runs of one experiment side by side — of one version or of several: Table 1 per run, each run’s paired effect of the definitions, and every run against the first on identical trials (same case, condition, order, replicate) with the CR1 interval and McNemar exact / mid-p; across versions, the version diff by JSON path, and only the unchanged cases pair (the others are listed with the reason)',
     )
     .option('--json', `print the comparison as JSON (tclab.compare/v1)`)
     .option('--cluster <by>', 'cluster of the intervals: case (default) or scenario')
     .action(async (runIds: string[], opts: { json?: boolean; cluster?: string }) => {
       try {
-        const comparison = await loadRunComparison(runIds, clusterByOption(opts.cluster));
+        const comparison = await compareRuns(runIds, clusterByOption(opts.cluster));
         out(opts.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${formatComparison(comparison)}\n`);
       } finally {
         await shutdown();

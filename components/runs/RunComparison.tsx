@@ -1,37 +1,81 @@
 import Link from 'next/link';
-import type { RunComparison as Comparison } from '@/lib/schema/compare';
+import type { ReactNode } from 'react';
+import type { ModelDifferenceCell, RunComparison as Comparison } from '@/lib/schema/compare';
 import { formatP } from '@/lib/analysis/format';
+import { runLabel } from '@/lib/analysis/format-compare';
 import { differenceCi, pts as points } from '../format';
 import { Interval } from '../Interval';
 import { Table1 } from '../Table1';
 import { SimulatedBadge } from '../StatusBadge';
+import { CompareLive } from './CompareLive';
+import { VersionDiff } from './VersionDiff';
 
 function pts(estimate: number | null): string {
   return estimate === null ? '—' : points(estimate);
 }
 
-/** Runs of one experiment version side by side: Table 1 per model, then each model against the first. */
-export function RunComparison({ comparison }: { comparison: Comparison }) {
+/** The trial pairs of one cell and kind of change, side by side (app/runs/compare/pairs). */
+export function pairsHref(ref: string, other: string, study: string, condition: string, change: 'improved' | 'same' | 'regressed'): string {
+  return `/runs/compare/pairs?${new URLSearchParams({ a: ref, b: other, study, condition, change })}`;
+}
+
+/** improved · same · regressed, each a link to those trial pairs (none: plain text). */
+function Changes({ cell, href }: { cell: ModelDifferenceCell; href: (change: 'improved' | 'same' | 'regressed') => string }) {
+  const parts = [
+    ['improved', cell.otherBetter],
+    ['same', cell.same],
+    ['regressed', cell.referenceBetter],
+  ] as const;
+  return (
+    <span className="nowrap">
+      {parts.map(([change, n], i) => (
+        <span key={change}>
+          {i > 0 && ' · '}
+          {n > 0 ? (
+            <Link href={href(change)} data-testid={`pairs-${change}`} aria-label={`${n} ${change}: the trial pairs`}>
+              {n} {change}
+            </Link>
+          ) : (
+            <span data-testid={`pairs-${change}`}>
+              {n} {change}
+            </span>
+          )}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Runs of one experiment side by side: the version diff, each run against the first, Table 1 per run. */
+export function RunComparison({ comparison, children }: { comparison: Comparison; children?: ReactNode }) {
   const ref = comparison.runs[0];
-  const labelOf = new Map(comparison.runs.map((r) => [r.runId, r.label]));
+  const labelOf = new Map(comparison.runs.map((r) => [r.runId, runLabel(comparison, r)]));
+  const versionOf = new Map(comparison.runs.map((r) => [r.runId, `v${r.version}`]));
   return (
     <>
-      <h2>Model vs model on identical trials</h2>
+      <CompareLive runs={comparison.runs.map((r) => ({ runId: r.runId, label: labelOf.get(r.runId)!, status: r.status }))} />
+      {comparison.versions
+        .filter((v) => v.from !== v.to)
+        .map((v) => (
+          <VersionDiff key={v.otherRunId} version={v} fromLabel={versionOf.get(v.referenceRunId)!} toLabel={versionOf.get(v.otherRunId)!} />
+        ))}
+      <h2>Run vs run on identical trials</h2>
       <p className="small muted">
-        Each model against <span className="mono">{ref.label}</span> on the trials both runs decided with the same case, condition, candidate order and replicate. Better
-        / worse: trials the model passed where the reference failed, and the reverse. The difference is model − reference pass rate with its cluster-robust (CR1)
-        interval, clusters being the {comparison.clusterBy}; McNemar exact and mid-p on the discordant trials.
+        Each run against <span className="mono">{labelOf.get(ref.runId)}</span> on the trials both runs decided with the same case, condition, candidate order and
+        replicate (across versions: of the unchanged cases only). Improved / regressed: trials the run passed where the reference failed, and the reverse; each count
+        opens those trial pairs. The difference is run − reference pass rate with its cluster-robust (CR1) interval, clusters being the {comparison.clusterBy}; McNemar
+        exact and mid-p on the discordant trials.
       </p>
       <div className="table-scroll">
         <table data-testid="model-differences">
           <thead>
             <tr>
               <th>study / condition</th>
-              <th>model</th>
+              <th>run</th>
               <th>trials</th>
               <th>reference passed</th>
-              <th>model passed</th>
-              <th>better / worse</th>
+              <th>run passed</th>
+              <th>improved / same / regressed</th>
               <th>difference</th>
               <th>95% CI (CR1), pts</th>
               <th>McNemar exact / mid-p</th>
@@ -45,11 +89,11 @@ export function RunComparison({ comparison }: { comparison: Comparison }) {
                     {d.study} / {x.condition}
                   </td>
                   <td className="mono">{labelOf.get(d.otherRunId)}</td>
-                  <td>{x.pairs}</td>
+                  <td data-testid="difference-pairs">{x.pairs}</td>
                   <td>{x.referencePass}</td>
                   <td>{x.otherPass}</td>
                   <td>
-                    {x.otherBetter} / {x.referenceBetter}
+                    <Changes cell={x} href={(change) => pairsHref(d.referenceRunId, d.otherRunId, d.study, x.condition, change)} />
                   </td>
                   <td data-testid="difference-estimate">{pts(x.difference.estimate)}</td>
                   <td>
@@ -63,6 +107,8 @@ export function RunComparison({ comparison }: { comparison: Comparison }) {
         </table>
       </div>
 
+      {children}
+
       {comparison.runs.map((r) => (
         <section key={r.runId} data-testid={`compared-run-${r.runId}`}>
           <div className="row">
@@ -70,7 +116,8 @@ export function RunComparison({ comparison }: { comparison: Comparison }) {
             {r.simulated && <SimulatedBadge />}
           </div>
           <p className="small muted">
-            <Link href={`/runs/${encodeURIComponent(r.runId)}`}>run {r.runId}</Link> · <span data-testid="compared-run-status">{r.status}</span>
+            <Link href={`/runs/${encodeURIComponent(r.runId)}`}>run {r.runId}</Link> ·{' '}
+            <Link href={`/experiments/${encodeURIComponent(r.experimentId)}`}>{r.experimentId}</Link> · <span data-testid="compared-run-status">{r.status}</span>
           </p>
           <Table1 summary={r.summary} published={null} />
         </section>

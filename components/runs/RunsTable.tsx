@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { RunRow, RunProgress } from '@/lib/db/runs';
 import { StatusBadge } from '../StatusBadge';
 import { formatDate, formatInt } from '../format';
+import { COMPARE_FIELD, CompareSelection } from './CompareSelection';
 
 export interface RunListItem {
   run: RunRow;
@@ -9,59 +10,65 @@ export interface RunListItem {
   experimentName?: string;
 }
 
-/** Runs with status and progress (done / total), newest first. */
+/** Runs with status and progress (done / total), newest first; a checkbox per run picks runs to compare. */
 export function RunsTable({ items, showExperiment = true }: { items: RunListItem[]; showExperiment?: boolean }) {
   if (items.length === 0) return <p className="muted">No runs yet.</p>;
   return (
-    <div className="table-scroll">
-      <table data-testid="runs">
-        <thead>
-          <tr>
-            <th>Run</th>
-            {showExperiment && <th>Experiment</th>}
-            <th>Provider / model</th>
-            <th>Status</th>
-            <th>Progress</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map(({ run, progress, experimentName }) => {
-            const total = progress?.total || run.totalTrials;
-            const done = progress?.done ?? 0;
-            return (
-              <tr key={run.id}>
-                <td className="mono">
-                  <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.id}</Link>
-                </td>
-                {showExperiment && (
+    <CompareSelection>
+      <div className="table-scroll">
+        <table data-testid="runs">
+          <thead>
+            <tr>
+              <th className="small">Pick</th>
+              <th>Run</th>
+              {showExperiment && <th>Experiment</th>}
+              <th>Provider / model</th>
+              <th>Status</th>
+              <th>Progress</th>
+              <th>Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map(({ run, progress, experimentName }) => {
+              const total = progress?.total || run.totalTrials;
+              const done = progress?.done ?? 0;
+              return (
+                <tr key={run.id} data-testid={`run-row-${run.id}`}>
                   <td>
-                    <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`}>{experimentName ?? run.experimentId}</Link>
+                    <input type="checkbox" name={COMPARE_FIELD} value={run.id} aria-label={`Compare run ${run.id}`} />
                   </td>
-                )}
-                <td>
-                  <span className="mono small">
-                    {run.provider} / {run.model}
-                  </span>
-                </td>
-                <td>
-                  <StatusBadge status={run.status} />
-                  {run.statusReason && <div className="small muted">{run.statusReason}</div>}
-                </td>
-                <td style={{ minWidth: 180 }}>
-                  <div className="progress" aria-hidden="true">
-                    <span className="done" style={{ width: `${total ? (100 * done) / total : 0}%` }} />
-                  </div>
-                  <span className="small muted">
-                    {formatInt(done)} / {formatInt(total)} done
-                  </span>
-                </td>
-                <td className="small muted nowrap">{formatDate(run.createdAt)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                  <td className="mono">
+                    <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.id}</Link>
+                  </td>
+                  {showExperiment && (
+                    <td>
+                      <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`}>{experimentName ?? run.experimentId}</Link>
+                    </td>
+                  )}
+                  <td>
+                    <span className="mono small">
+                      {run.provider} / {run.model}
+                    </span>
+                  </td>
+                  <td>
+                    <StatusBadge status={run.status} />
+                    {run.statusReason && <div className="small muted">{run.statusReason}</div>}
+                  </td>
+                  <td style={{ minWidth: 180 }}>
+                    <div className="progress" aria-hidden="true">
+                      <span className="done" style={{ width: `${total ? (100 * done) / total : 0}%` }} />
+                    </div>
+                    <span className="small muted">
+                      {formatInt(done)} / {formatInt(total)} done
+                    </span>
+                  </td>
+                  <td className="small muted nowrap">{formatDate(run.createdAt)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </CompareSelection>
   );
 }

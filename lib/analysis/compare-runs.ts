@@ -36,9 +36,16 @@ export interface ModelPairCell {
 }
 
 /** The model-vs-model cells from both runs' trial outcomes in memory (lib/db/compare.ts computes them in SQL). */
-export function modelPairCells(reference: Iterable<TrialOutcome>, other: Iterable<TrialOutcome>, clusterBy: ClusterBy = 'case'): ModelPairCell[] {
+/** `cases`: only these (study, case) pair — the unchanged cases of two versions; null: every case (one version). */
+export function modelPairCells(
+  reference: Iterable<TrialOutcome>,
+  other: Iterable<TrialOutcome>,
+  clusterBy: ClusterBy = 'case',
+  cases: readonly { study: string; caseId: string }[] | null = null,
+): ModelPairCell[] {
+  const allowed = cases ? new Set(cases.map((c) => c.study + SEP + c.caseId)) : null;
   const ref = new Map<string, TrialOutcome>();
-  for (const t of reference) if (DECIDED.has(t.status)) ref.set(trialIdentity(t), t);
+  for (const t of reference) if (DECIDED.has(t.status) && (!allowed || allowed.has(t.study + SEP + t.caseId))) ref.set(trialIdentity(t), t);
   const cells = new Map<string, ModelPairCell>();
   for (const t of other) {
     if (!DECIDED.has(t.status)) continue;
@@ -89,6 +96,7 @@ export function modelDifferencesFromCells(
           referencePass: sum((c) => c.refPass),
           otherPass: sum((c) => c.otherPass),
           otherBetter: b,
+          same: sum((c) => c.pairs) - b - cc,
           referenceBetter: cc,
           difference: exportedDifference(pairedDifference(clusters)),
           mcnemar: m ? { b, c: cc, pExact: m.pExact, pMid: m.pMid } : null,
@@ -107,8 +115,9 @@ export function modelDifferences(
   reference: { runId: string; trials: Iterable<TrialOutcome> },
   other: { runId: string; trials: Iterable<TrialOutcome> },
   clusterBy: ClusterBy = 'case',
+  cases: readonly { study: string; caseId: string }[] | null = null,
 ): ModelDifference[] {
-  return modelDifferencesFromCells(studies, reference.runId, other.runId, modelPairCells(reference.trials, other.trials, clusterBy));
+  return modelDifferencesFromCells(studies, reference.runId, other.runId, modelPairCells(reference.trials, other.trials, clusterBy, cases));
 }
 
 /** The difference's exported fields (the reason for a missing interval is derived from them where it is shown). */

@@ -7,7 +7,8 @@ import { loadRunSummary, trialOutcomes } from './results';
 import { runCells, storedRunCells } from './aggregate';
 import { liveResultsVersion, resultsVersion } from './result-cache';
 import { runProgress } from './runs';
-import { loadRunComparison, modelPairCellsSql, storedModelPairCells } from './compare';
+import { modelPairCellsSql, storedModelPairCells } from './compare';
+import { compareRuns } from '../runs/compare';
 import { modelDifferences, modelPairCells } from '../analysis/compare-runs';
 import { createRun, startRun } from '../runner/start';
 import { waitForRunStatus } from '../testing/engine';
@@ -143,7 +144,7 @@ describe('stored cells (result_cache) equal the computed ones', () => {
       expect(sortCells(await modelPairCellsSql(runId, other.id, by))).toEqual(sortCells(inMemory));
       expect(sortCells(await storedModelPairCells(runId, other.id, by))).toEqual(sortCells(inMemory));
       expect(sortCells(await storedModelPairCells(runId, other.id, by))).toEqual(sortCells(inMemory)); // read back
-      const c = await loadRunComparison([runId, other.id], by);
+      const c = await compareRuns([runId, other.id], by);
       expect(c.differences).toEqual(modelDifferences(spec.studies, { runId, trials: ref }, { runId: other.id, trials: oth }, by));
     }
   }, 120_000);

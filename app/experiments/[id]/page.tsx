@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
 import { BrokenExperimentError, getExperiment } from '@/lib/db/experiments';
 import { listRuns, runsProgress } from '@/lib/db/runs';
+import { listVersions } from '@/lib/db/drafts';
 import { countMatrix } from '@/lib/design/matrix';
 import { lintExperiment } from '@/lib/design/lint';
 import { catalogCosts } from '@/lib/design/tokens';
@@ -58,9 +59,12 @@ export default async function ExperimentPage({ params, searchParams }: { params:
   if (!exp) notFound();
   const { spec } = exp;
   const matrix = countMatrix(spec);
-  const runs = await listRuns(exp.id);
+  // the runs of every version, newest first: runs of two versions are picked here to compare
+  const versions = await listVersions(exp.slug);
+  const runs = (await Promise.all(versions.map((v) => listRuns(v.id)))).flat().sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   const progress = await runsProgress(runs.map((r) => r.id));
-  const runItems = runs.map((run) => ({ run, progress: progress.get(run.id)! }));
+  const versionOf = new Map(versions.map((v) => [v.id, `v${v.version}`]));
+  const runItems = runs.map((run) => ({ run, progress: progress.get(run.id)!, experimentName: versionOf.get(run.experimentId) }));
   const defaults = defaultRunSettings();
   const template = templateOf(exp.template);
   const providers = availableProviders();
@@ -134,8 +138,8 @@ export default async function ExperimentPage({ params, searchParams }: { params:
         </section>
       </div>
 
-      <h2>Runs of this experiment</h2>
-      <RunsTable items={runItems} showExperiment={false} />
+      <h2>{versions.length > 1 ? 'Runs of this experiment, every version' : 'Runs of this experiment'}</h2>
+      <RunsTable items={runItems} showExperiment={versions.length > 1} />
 
       <h2>Tool catalogs</h2>
       <CatalogReport costs={catalogCosts(spec)} findings={lintExperiment(spec)} />

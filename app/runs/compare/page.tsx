@@ -1,5 +1,8 @@
 import type { Metadata } from 'next';
-import { loadRunComparison } from '@/lib/db/compare';
+import { compareConditions, compareRuns, parseRunCondition } from '@/lib/runs/compare';
+import type { ConditionComparison } from '@/lib/schema/compare';
+import { runLabel } from '@/lib/analysis/format-compare';
+import { ConditionCompare } from '@/components/runs/ConditionCompare';
 import { SpecError } from '@/lib/schema/common';
 import { ClusterBy } from '@/lib/schema/table1';
 import { RunComparison } from '@/components/runs/RunComparison';
@@ -8,33 +11,66 @@ import { pageActor } from '@/app/_auth/guard';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Compare runs' };
 
-/** /runs/compare?ids=A,B[,…][&cluster=scenario]: runs of one experiment version side by side. */
-export default async function ComparePage({ searchParams }: { searchParams: Promise<{ ids?: string | string[]; cluster?: string }> }) {
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * /runs/compare?ids=A,B[,…][&cluster=scenario][&a=RUN:CONDITION&b=RUN:CONDITION]: runs of one experiment (one
+ * version or several) side by side, and optionally one run's condition against another's.
+ */
+export default async function ComparePage({
+  searchParams,
+}: {
+  searchParams: Promise<{ ids?: string | string[]; cluster?: string; a?: string | string[]; b?: string | string[] }>;
+}) {
   await pageActor('read');
-  const { ids, cluster } = await searchParams;
+  const { ids, cluster, ...q } = await searchParams;
+  const [a, b] = [first(q.a), first(q.b)];
   const runIds = (Array.isArray(ids) ? ids : [ids ?? ''])
     .flatMap((x) => x.split(','))
     .map((x) => x.trim())
     .filter(Boolean);
   const clusterBy = ClusterBy.safeParse(cluster ?? 'case');
-  let comparison: Awaited<ReturnType<typeof loadRunComparison>> | null = null;
+  let comparison: Awaited<ReturnType<typeof compareRuns>> | null = null;
   let error: string | null = null;
   try {
     if (!clusterBy.success) throw new SpecError('cluster: expected case or scenario', [{ path: 'cluster', message: 'case or scenario' }]);
-    comparison = await loadRunComparison(runIds, clusterBy.data);
+    comparison = await compareRuns(runIds, clusterBy.data);
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
     error = e.message;
   }
+  let conditions: ConditionComparison | null = null;
+  let conditionError: string | null = null;
+  if (comparison && a && b)
+    try {
+      conditions = await compareConditions(parseRunCondition(a, 'a'), parseRunCondition(b, 'b'), clusterBy.data ?? 'case');
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      conditionError = e.message;
+    }
+  const side = (i: number) => {
+    const r = comparison?.runs[i];
+    return r ? `${r.runId}:${r.summary.studies[0]?.treatment ?? r.conditions[0]}` : '';
+  };
   return (
     <>
       <h1>Compare runs</h1>
       <p className="small muted">
-        Runs of the same experiment version: Table 1 of each model (its own paired effect of the definitions included) and every model against the first on identical
-        trials. Also on the command line: <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
+        Runs of one experiment, of one version or of several: what changed between the versions, every run against the first on identical trials of the unchanged cases,
+        and Table 1 of each run (its own paired effect of the definitions included). Also on the command line:{' '}
+        <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
       </p>
       {comparison ? (
-        <RunComparison comparison={comparison} />
+        <RunComparison comparison={comparison}>
+          <ConditionCompare
+            ids={comparison.runs.map((r) => r.runId)}
+            runs={comparison.runs}
+            labelOf={(r) => runLabel(comparison, r)}
+            chosen={{ a: a ?? side(0), b: b ?? side(1) }}
+            result={conditions}
+            error={conditionError}
+          />
+        </RunComparison>
       ) : (
         <p className="field-error" role="alert" data-testid="compare-error">
           {error}

@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startRun } from './helpers';
+
+// The tool author's loop (issue 22.1): run the reference study, make one treatment description vague in the
+// designer, save the next version, run it, pick both runs on the runs list and compare: the version diff shows
+// that one change, every case pairs (none changed), a "regressed" count opens those trial pairs, and the page
+// reaches the final numbers while the second run finishes — without a reload.
+
+const PATH = 'studies[selection].conditions[clear].tools.invoice.en[0].description';
+const runIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+
+test('compare v1 and v2 of the reference study, picked on the runs list, live to the final numbers', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\/reference-study-v\d+$/);
+  const v1Url = page.url();
+  const v1 = await startRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 120_000 });
+
+  // one description of the treatment, in the designer → the next version
+  await page.goto(v1Url);
+  await page.getByRole('button', { name: 'Edit in designer' }).click();
+  await page.waitForURL(/\/designer\/reference-study$/);
+  await page
+    .getByRole('group', { name: 'Definition get_payment_status (clear, invoice/en)' })
+    .getByLabel('Description of get_payment_status')
+    .fill('Handles invoice-related requests.');
+  await expect(page.getByTestId('save-state')).toHaveText('draft saved');
+  await page.getByRole('button', { name: /^Save as version \d+$/ }).click();
+  await page.waitForURL(/\/experiments\/reference-study-v\d+\?imported=new/);
+  // slowed down (4 requests a second) so that the comparison opens while this run is still going
+  const v2 = await startRun(page, { requestsPerMinute: '240' });
+  expect(runIdOf(page)).toBe(v2);
+
+  // pick both on the runs list, on a phone-sized screen: the button and the table's box fit the screen (the table scrolls inside it)
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/runs');
+  for (const box of [page.getByTestId('compare-selected'), page.locator('.table-scroll', { has: page.getByTestId('runs') })]) {
+    const b = (await box.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+  }
+  await expect(page.getByTestId('compare-selected')).toBeDisabled();
+  await page.getByLabel(`Compare run ${v1}`).check();
+  await page.getByLabel(`Compare run ${v2}`).check();
+  await page.getByTestId('compare-selected').click();
+  await page.waitForURL(/\/runs\/compare\?ids=/);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(decodeURIComponent(new URL(page.url()).searchParams.get('ids') ?? '')).toBe(`${v1},${v2}`);
+
+  // the v2 run is still going: the page says so and follows it
+  const statuses = page.getByTestId('compared-run-status');
+  await expect(statuses.nth(1)).not.toHaveText('completed');
+  await expect(page.getByTestId('compare-live')).toHaveAttribute('data-live', 'yes');
+
+  // the version diff: that one change; no case changed, so all 24 + 28 pair
+  const diff = page.getByTestId(`version-comparison-${v2}`);
+  await expect(diff.getByTestId('compare-change-path')).toHaveText([PATH]);
+  await expect(diff.getByTestId('paired-cases')).toHaveText('52');
+  await expect(diff.getByTestId('excluded-none')).toBeVisible();
+
+  // the final numbers arrive without a reload: every trial of both runs paired
+  await expect(statuses).toHaveText(['completed', 'completed'], { timeout: 120_000 });
+  await expect(page.getByTestId('compare-live')).toHaveAttribute('data-live', 'no');
+  const clear = page.getByTestId('difference-selection-clear');
+  await expect(clear.getByTestId('difference-pairs')).toHaveText('48');
+  await expect(page.getByTestId('difference-interpretation-code-meanings').getByTestId('difference-pairs')).toHaveText('28');
+  // the baseline sends what it sent: the same answers
+  await expect(page.getByTestId('difference-selection-overlapping').getByTestId('pairs-regressed')).toHaveText('0 regressed');
+
+  // the vague description costs some treatment trials: the count opens those pairs side by side
+  const regressed = clear.getByRole('link', { name: /regressed: the trial pairs/ });
+  const n = Number((await regressed.textContent())?.split(' ')[0]);
+  expect(n).toBeGreaterThan(0);
+  await regressed.click();
+  await page.waitForURL(/\/runs\/compare\/pairs\?/);
+  await expect(page.locator('h1')).toHaveText(`selection / clear: ${n} regressed pair${n === 1 ? '' : 's'}`);
+  const pairs = page.getByTestId('trial-pair');
+  await expect(pairs).toHaveCount(n);
+  await expect(pairs.first().getByTestId('pair-trial-link')).toHaveText(['passed', 'failed']);
+  await pairs.first().getByTestId('pair-trial-link').nth(1).click();
+  await page.waitForURL(new RegExp(`/runs/${v2}/trials/`));
+
+  // condition against condition across runs: v1's baseline against v2's treatment
+  await page.goto(`/runs/compare?ids=${v1},${v2}`);
+  const cond = page.getByTestId('condition-compare');
+  await cond.getByLabel('Condition A').selectOption(`${v1}:overlapping`);
+  await cond.getByLabel('Condition B').selectOption(`${v2}:clear`);
+  await cond.getByRole('button', { name: 'Compare conditions' }).click();
+  await page.waitForURL(/&a=/);
+  const row = page.getByTestId('condition-difference-selection');
+  await expect(row.getByTestId('condition-pairs')).toHaveText('48');
+  await expect(row.getByTestId('condition-changes')).toHaveText(/^\d+ improved · \d+ same · \d+ regressed$/);
+});
