@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb } from '@/lib/db/client';
 import { isUrlId } from '@/lib/url-id';
+import { localSessionCookie } from '@/lib/testing/local-session';
 import { GET as experimentJson } from '@/app/api/experiments/[id]/route';
 import { GET as progress } from '@/app/api/runs/[id]/progress/route';
 import { GET as exportRun } from '@/app/api/runs/[id]/export/[kind]/route';
@@ -20,12 +21,18 @@ import { generateMetadata as designerMeta } from '@/app/designer/[slug]/page';
 
 afterAll(() => closeDb());
 
+// the browser of single-user mode (the one that opened the server's link)
+let cookie = '';
+beforeAll(async () => {
+  cookie = await localSessionCookie();
+});
+
 const BAD = ['\u0000', 'run_\u0000x', 'a\u001bb', '\uD800', 'x'.repeat(300)];
 const origin = 'http://127.0.0.1:3000';
 const req = (path: string, method = 'GET') =>
   new Request(`${origin}${path}`, {
     method,
-    headers: { host: '127.0.0.1:3000', origin, 'content-type': 'application/json' },
+    headers: { host: '127.0.0.1:3000', origin, 'content-type': 'application/json', cookie },
     body: method === 'POST' ? '{"action":"cancel"}' : undefined,
   });
 const p = <T>(v: T) => ({ params: Promise.resolve(v) });

@@ -220,9 +220,10 @@ try {
   detail.authMode = mode;
   const rid = encodeURIComponent(runId);
   if (ONLY.has('exports') || ONLY.has('pages')) {
+    rmSync(path.join(ROOT, '.tclab', `single-user-link-${PORT}`), { force: true }); // an earlier start's
     server = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
       cwd: ROOT,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' },
       detached: true,
       stdio: 'ignore',
     });
@@ -236,11 +237,13 @@ try {
       if (i > 600) throw new Error('next start did not come up');
       await new Promise((r) => setTimeout(r, 100));
     }
+    // single-user mode admits the client that opened the link the server printed (docs/access.md): open it once
+    const cookie = mode === 'single-user' ? await openSingleUserLink(PORT) : '';
     // a redirect (to sign-in) or any status but 200 is an error, never a timed page
     const get = async (p: string) => {
       if (mode !== 'single-user') throw new Error('the database holds accounts, so the server asks for a session: use a database without users');
       const s = performance.now();
-      const res = await fetch(url(p), { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const res = await fetch(url(p), { redirect: 'manual', headers: { cookie }, signal: AbortSignal.timeout(TIMEOUT_MS) });
       let bytes = 0;
       for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
       if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}${res.headers.get('location') ? ` → ${res.headers.get('location')}` : ''}`);
@@ -344,4 +347,17 @@ try {
   ];
   process.stdout.write(`${JSON.stringify({ ...Object.fromEntries(keys.map((k) => [k, result[k] ?? null])), missedTargets, errors, detail: { ...detail, ...load } })}\n`);
   await cleanup();
+}
+
+/** The cookie of the link a single-user server on `port` wrote to .tclab/ (lib/auth/local-link.ts): opened once. */
+async function openSingleUserLink(port: number): Promise<string> {
+  const file = path.join(ROOT, '.tclab', `single-user-link-${port}`);
+  for (let i = 0; !existsSync(file); i++) {
+    if (i > 100) throw new Error(`the server wrote no single-user link to ${file}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const res = await fetch(readFileSync(file, 'utf8').trim(), { redirect: 'manual' });
+  const set = res.headers.get('set-cookie');
+  if (res.status !== 303 || !set) throw new Error(`the single-user link: HTTP ${res.status}`);
+  return set.split(';')[0];
 }

@@ -7,4 +7,6 @@
 # The first admin's password (TCLAB_ADMIN_PASSWORD) is used by a short-lived process and not passed on: the server
 # never carries it in its environment (a process's start-up environment stays readable in /proc/<pid>/environ).
 if [ -n "${TCLAB_ADMIN_PASSWORD:-}" ] && [ -n "${TCLAB_ADMIN_EMAIL:-}" ] && npx tsx "$(dirname "$0")/first-admin.ts"; then unset TCLAB_ADMIN_PASSWORD; fi
-exec npx next start -H "${HOST:-127.0.0.1}" -p "${PORT:-3000}" --keepAliveTimeout 65000
+# the app reads PORT too: the single-user link it prints names the port (lib/auth/local-link.ts)
+export PORT="${PORT:-3000}"
+exec npx next start -H "${HOST:-127.0.0.1}" -p "$PORT" --keepAliveTimeout 65000

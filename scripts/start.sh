@@ -17,5 +17,5 @@ env -u TCLAB_ADMIN_PASSWORD npx tsx workers/trials.ts & worker=$! # the worker n
 PORT=$PORT bash scripts/serve.sh & web=$!
 stop() { kill -TERM -- -"$worker" -"$web" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap stop INT TERM EXIT
-echo "[tclab] Tool Contract Lab on http://$HOST:$PORT (worker pid $worker). Ctrl-C stops both." >&2
+echo "[tclab] Tool Contract Lab on http://$HOST:$PORT (worker pid $worker); on loopback with no account, open the link with ?token= the server prints (docs/access.md). Ctrl-C stops both." >&2
 wait -n "$worker" "$web"

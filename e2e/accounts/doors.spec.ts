@@ -121,8 +121,10 @@ test.afterAll(async () => {
   for (const c of contexts.values()) await c.dispose();
 });
 
-const denied = (need: DoorNeed) => ROLES.filter((r) => need !== 'public' && need !== 'better-auth' && !can(r, need));
-const allowed = (need: DoorNeed) => ROLES.filter((r) => need === 'public' || need === 'better-auth' || can(r, need));
+/** A door with checks of its own, not a permission of a role. */
+const ownCheck = (need: DoorNeed): need is 'public' | 'better-auth' | 'single-user-link' => need === 'public' || need === 'better-auth' || need === 'single-user-link';
+const denied = (need: DoorNeed) => ROLES.filter((r) => !ownCheck(need) && !can(r, need));
+const allowed = (need: DoorNeed) => ROLES.filter((r) => ownCheck(need) || can(r, need));
 
 test('pages: nobody is sent to sign in, every role with the permission sees the page', async () => {
   for (const [file, need] of Object.entries(PAGES)) {
@@ -163,6 +165,11 @@ test('route handlers and server actions: 401 for nobody, 403 for a role without 
         });
       if (need === 'public') {
         expect((await send('nobody')).status(), `${method} ${file} (nobody)`).toBe(200);
+        continue;
+      }
+      if (need === 'single-user-link') {
+        // this app has accounts: the link of single-user mode is no door into it, whoever asks
+        for (const who of ['nobody', ...ROLES] as const) expect((await send(who)).status(), `${method} ${file} (${who})`).toBe(404);
         continue;
       }
       expect((await send('nobody')).status(), `${method} ${file} (nobody)`).toBe(401);

@@ -5,8 +5,9 @@ import type { Permission } from '../../lib/auth/roles';
 //   a permission (lib/auth/roles.ts) — the door calls pageActor / routeActor (app/_auth/guard.ts) / actionActor (components/auth/action-guard.ts) with it
 //   'public'      — anyone (health, sign-in, the set-up link's page and action, which check their token)
 //   'better-auth' — Better Auth's own endpoints (sign-in, sign-out, session): its own checks
+//   'single-user-link' — the link `npm start` prints in single-user mode: its own one-time token; 404 once accounts exist
 
-export type DoorNeed = Permission | 'public' | 'better-auth';
+export type DoorNeed = Permission | 'public' | 'better-auth' | 'single-user-link';
 
 /** Pages, by file under app/ (dynamic segments are filled by the spec). */
 export const PAGES: Record<string, DoorNeed> = {
@@ -28,6 +29,7 @@ export const PAGES: Record<string, DoorNeed> = {
 /** Route handlers: file → method → need. */
 export const ROUTES: Record<string, Record<string, DoorNeed>> = {
   'app/api/health/route.ts': { GET: 'public' },
+  'app/api/single-user-link/route.ts': { GET: 'single-user-link' },
   'app/api/auth/[...all]/route.ts': { GET: 'better-auth', POST: 'better-auth' },
   'app/api/experiments/[id]/route.ts': { GET: 'read' },
   'app/api/runs/[id]/control/route.ts': { POST: 'run.control' },

@@ -2,6 +2,7 @@ import { env } from '../env';
 import { anyUser } from '../db/users';
 import { auth } from './better-auth';
 import { crossSiteRefusal, hostName, isLoopbackHost } from './origin';
+import { hasLocalSession } from './local-link';
 import { decide, isRole, SINGLE_USER_ACTOR, type Access, type Actor, type Permission } from './roles';
 
 // The check every door makes, from the request's headers alone (no framework): the Next adapter in
@@ -24,14 +25,17 @@ export async function authMode(): Promise<AuthMode> {
 }
 
 /**
- * Who sent the request: the local user in single-user mode, the session's account, or nobody. `url`: the
- * request's URL, whose host stands in for a missing Host header (a Request made in a test).
+ * Who sent the request: the local user in single-user mode (the browser that opened the link the server
+ * printed: lib/auth/local-link.ts), the session's account, or nobody. `url`: the request's URL, whose host
+ * stands in for a missing Host header (a Request made in a test).
  */
 export async function resolveActor(headers: Headers, url?: string): Promise<Actor | null> {
   if ((await authMode()) === 'single-user') {
     // a page of another site that resolves its name to 127.0.0.1 (DNS rebinding) sends its own Host
     const host = headers.get('host') ?? (url ? new URL(url).host : null);
-    return host && isLoopbackHost(hostName(host)) ? SINGLE_USER_ACTOR : null;
+    if (!host || !isLoopbackHost(hostName(host))) return null;
+    // another program or user of this machine reaches loopback too: only the link's cookie admits
+    return (await hasLocalSession(headers)) ? SINGLE_USER_ACTOR : null;
   }
   const s = await (await auth()).api.getSession({ headers });
   if (!s) return null;

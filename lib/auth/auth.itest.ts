@@ -8,6 +8,7 @@ import { addAccount, changeRole, createUser } from './users';
 import { SpecError } from '../schema/common';
 import { runCli } from '../testing/engine';
 import { bootstrapAccounts, createFirstAdmin, setupTokenOk } from './bootstrap';
+import { localSessionCookie } from '../testing/local-session';
 
 // Accounts through Better Auth against the real database: sign-in, sessions, the role on the session,
 // single-user mode only on loopback with no account, failed sign-ins slowed down (counted in PostgreSQL).
@@ -106,14 +107,17 @@ describe('exposed (HOST=0.0.0.0)', () => {
 describe('accounts', () => {
   it('is single-user on loopback until an account exists, then needs a session', async () => {
     expect(await authMode()).toBe('single-user');
-    const local = await resolveActor(new Headers({ host: '127.0.0.1:3060' }));
+    // the browser that opened the server's link (app/api/single-user-link/route.itest.ts); another local client is nobody
+    const cookie = await localSessionCookie();
+    const local = await resolveActor(new Headers({ host: '127.0.0.1:3060', cookie }));
     expect(local).toMatchObject({ kind: 'local', role: 'admin' });
+    expect(await resolveActor(new Headers({ host: '127.0.0.1:3060' }))).toBeNull();
     // a rebinding attacker's page reaches 127.0.0.1 under its own name
-    expect(await resolveActor(new Headers({ host: 'evil.example:3060' }))).toBeNull();
+    expect(await resolveActor(new Headers({ host: 'evil.example:3060', cookie }))).toBeNull();
 
     await createUser({ email: 'Res@Lab.example', role: 'researcher', password });
     expect(await authMode()).toBe('accounts');
-    expect(await resolveActor(new Headers({ host: '127.0.0.1:3060' }))).toBeNull();
+    expect(await resolveActor(new Headers({ host: '127.0.0.1:3060', cookie }))).toBeNull();
   });
 
   it('signs in with email and password; the session carries the role; the hash is not the password', async () => {

@@ -3,6 +3,7 @@ import { closeDb, pool } from '@/lib/db/client';
 import { saveExperiment } from '@/lib/db/experiments';
 import { createRun } from '@/lib/runner/start';
 import { tinyExperiment } from '@/lib/testing/tiny-experiment';
+import { localSessionCookie } from '@/lib/testing/local-session';
 import { GET } from './route';
 
 // The TCC download of a trial answers only under the trial's own run: a trial id of another run is 404.
@@ -10,8 +11,10 @@ import { GET } from './route';
 let runA: string;
 let runB: string;
 let trialOfB: string;
+let cookie: string; // single-user mode's browser
 
 beforeAll(async () => {
+  cookie = await localSessionCookie();
   const exp = await saveExperiment(tinyExperiment('tcc-route-itest'));
   runA = (await createRun(exp.id, { provider: 'simulated', model: 'heuristic' })).id;
   runB = (await createRun(exp.id, { provider: 'simulated', model: 'heuristic' })).id;
@@ -21,7 +24,7 @@ beforeAll(async () => {
 afterAll(closeDb);
 
 const get = (runId: string, trialId: string, part = 'card') =>
-  GET(new Request(`http://127.0.0.1/api/runs/${runId}/trials/${trialId}/tcc?part=${part}`), { params: Promise.resolve({ id: runId, trialId }) });
+  GET(new Request(`http://127.0.0.1/api/runs/${runId}/trials/${trialId}/tcc?part=${part}`, { headers: { cookie } }), { params: Promise.resolve({ id: runId, trialId }) });
 
 describe('GET /api/runs/[id]/trials/[trialId]/tcc', () => {
   it('serves the trial under its own run', async () => {
