@@ -9,6 +9,9 @@ import { closeDb, pool } from '../db/client';
 import { getTrialRecord } from '../db/results';
 import { checksCsvStream, runJsonStream, toExportTrial, trialsCsvStream } from './run';
 import { checksCsv, trialsCsv } from './csv';
+import { choiceResolver, type Choice, type ChoiceRow } from '../analysis/choices';
+import { getRun } from '../db/runs';
+import { getExperiment } from '../db/experiments';
 
 // The streamed exports (one text-checked query per page, the redaction walk skipped where the text shows
 // nothing to redact) against the way every trial was exported before: the trial read on its own with the
@@ -27,8 +30,10 @@ async function text(s: Readable): Promise<string> {
   return out;
 }
 
+// each trial line carries its choice (what the model did), resolved against the run's spec
+let choice: (r: ChoiceRow) => Choice;
 async function* before(): AsyncGenerator<ReturnType<typeof toExportTrial>> {
-  for (const id of ids) yield toExportTrial((await getTrialRecord(runId, id))!);
+  for (const id of ids) yield toExportTrial((await getTrialRecord(runId, id))!, false, choice);
 }
 
 beforeAll(async () => {
@@ -37,6 +42,7 @@ beforeAll(async () => {
   const r = await runCli(['run', '--template', 'reference-study', '--out', out]);
   expect(r.code, r.stderr).toBe(0);
   runId = (JSON.parse(await readFile(out, 'utf8')) as { run: { id: string } }).run.id;
+  choice = choiceResolver((await getExperiment((await getRun(runId))!.experimentId))!.spec);
   const planted = await pool().query(
     `UPDATE attempts SET response = $1::json, request = $2::json
       WHERE id = (SELECT id FROM attempts WHERE run_id = $3 AND kind <> 'precheck' ORDER BY started_at, n LIMIT 1) RETURNING trial_id`,
