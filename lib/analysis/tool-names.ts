@@ -20,7 +20,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 export function toolNameSegments(text: string, names: ReadonlyMap<string, string>): NameSegment[] {
   const ids = [...names].filter(([tool, name]) => tool !== name && tool.length > 0).map(([tool]) => tool);
   if (ids.length === 0 || text.length === 0) return text.length > 0 ? [{ text }] : [];
-  const pattern = new RegExp(`(?<![A-Za-z0-9_.-])(?:${ids.sort((a, b) => b.length - a.length).map(escape).join('|')})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, 'g');
+  const pattern = new RegExp(
+    `(?<![A-Za-z0-9_.-])(?:${ids
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join('|')})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`,
+    'g',
+  );
   const out: NameSegment[] = [];
   let at = 0;
   for (const m of text.matchAll(pattern)) {
