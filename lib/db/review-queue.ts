@@ -83,17 +83,6 @@ export interface PairLink {
   treatmentId: string;
 }
 
-/** How many pairs the filter shows (the unreviewed: counted now). */
-export async function reviewFilterCount(runId: string, spec: Spec, show: ReviewFilter | null): Promise<number> {
-  const { cte, params } = await reviewListCte(runId, spec);
-  const where = show === null ? 'true' : show === 'unreviewed' ? UNREVIEWED : `l.class = $${params.length + 1}`;
-  const r = await pool().query<{ n: number }>(
-    `${cte} SELECT count(*)::int AS n FROM l ${COUNTS} WHERE ${where}`,
-    show && show !== 'unreviewed' ? [...params, show] : params,
-  );
-  return r.rows[0].n;
-}
-
 /**
  * The pairs before and after this one (baseline trial → treatment trial) in the list's order, among those
  * the filter shows; the pair itself need not match it (under "unreviewed", a pair just reviewed still has a
