@@ -30,7 +30,9 @@ test('review: failed pairs side by side with the definitions diff; a reviewer ov
   // a failed check of the baseline: the reviewer is who is using the app (single-user mode: the local user);
   // the pair's one form saves every reading (the others as graded)
   const baseline = page.getByTestId('side-by-side').locator('section').first();
-  const reading = baseline.locator('.review-reading:has(input[value="fail"]:checked)').first();
+  // the reading, by its field's name (it stops matching "fail checked" once read as a pass)
+  const failName = await baseline.locator('.review-reading input[value="fail"]:checked').first().getAttribute('name');
+  const reading = page.locator('.review-reading', { has: page.locator(`input[name="${failName}"]`) });
   await expect(page.getByTestId('reviewing-as')).toHaveText('as local user (single-user mode)');
   const n = await page.locator('.review-reading').count();
   await reading.locator('input[value="pass"]').check();

@@ -67,7 +67,7 @@ test('a researcher starts and cancels runs, a reviewer reviews but cannot run; t
   await researcher.goto(`/runs/${encodeURIComponent(runId)}`);
   const audit = researcher.getByTestId('audit');
   await expect(audit.locator('tr', { hasText: 'started the run' })).toContainText(researcherEmail);
-  await expect(audit.locator('tr', { hasText: 'reviewed a check' })).toContainText(reviewerEmail);
+  await expect(audit.locator('tr', { hasText: 'reviewed a check' }).first()).toContainText(reviewerEmail);
   const exported = (await (await researcher.request.get(`/api/runs/${encodeURIComponent(runId)}/export/json`)).json()) as { audit: { actor: string; action: string }[] };
   // one reading per scored check of the pair, all saved at once, each audited under the reviewer
   const audited = exported.audit.map((a) => [a.actor, a.action]);
