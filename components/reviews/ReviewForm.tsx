@@ -1,60 +1,95 @@
 'use client';
 
-import { useActionState } from 'react';
+import { createContext, useActionState, useContext, type ReactNode } from 'react';
 import { saveReviewAction } from './actions';
-import type { ReviewFormState } from './review-form';
+import { readingField, type ReviewFormState } from './review-form';
 
-export interface ReviewFormProps {
+const FormState = createContext<ReviewFormState>({ issues: [], message: null });
+
+export interface PairReviewFormProps {
   runId: string;
+  /** Who is signed in: the readings are saved under this account (the action takes it from the session). */
+  reviewer: string;
+  /** How many readings the form holds (one per scored check of the pair). */
+  count: number;
+  /** How many of them are stored already. */
+  stored: number;
+  children: ReactNode;
+}
+
+/**
+ * One form for a whole pair: each scored check's reading (ReadingFields, anywhere inside) is saved by one
+ * button, in one action call — all or nothing.
+ */
+export function PairReviewForm({ runId, reviewer, count, stored, children }: PairReviewFormProps) {
+  const [state, action, pending] = useActionState<ReviewFormState, FormData>(saveReviewAction, { issues: [], message: null });
+  const general = state.issues.filter((i) => !/^readings\.\d+\./.test(i.path));
+  return (
+    <form action={action} className="review-form" data-testid="pair-review-form">
+      <input type="hidden" name="runId" value={runId} />
+      <FormState.Provider value={state}>{children}</FormState.Provider>
+      {count > 0 && (
+        <div className="review-save panel">
+          <button type="submit" disabled={pending} data-testid="save-readings">
+            {stored > 0 ? 'Update all readings' : 'Save all readings'} ({count})
+          </button>
+          <span className="small muted" data-testid="reviewing-as">
+            as {reviewer}
+          </span>
+          {state.message && (
+            <span className={state.issues.length ? 'field-error' : 'small'} role="status">
+              {state.message}
+            </span>
+          )}
+          {state.issues.length > 0 && (
+            <ul className="field-error small" data-testid="review-issues">
+              {state.issues.map((i) => (
+                <li key={i.path}>{i.message}</li>
+              ))}
+            </ul>
+          )}
+          {general.length === 0 && !state.message && <span className="small muted">{stored > 0 ? `${stored} of ${count} stored` : 'not reviewed yet'}</span>}
+        </div>
+      )}
+    </form>
+  );
+}
+
+export interface ReadingFieldsProps {
+  /** The reading's place in the pair's form. */
+  index: number;
   trialId: string;
   checkId: string;
   graderStatus: string;
   /** The stored review of this check, if any. */
   review: { humanStatus: string; reviewer: string; note: string } | null;
-  /** Who is signed in: the review is saved under this account (the action takes it from the session). */
-  reviewer: string;
 }
 
-/** Confirm or override one verdict: the reviewer's reading is stored beside it, never in its place. */
-export function ReviewForm({ runId, trialId, checkId, graderStatus, review, reviewer }: ReviewFormProps) {
-  const [state, action, pending] = useActionState<ReviewFormState, FormData>(saveReviewAction, { issues: [], message: null });
-  const issue = (path: string) => state.issues.find((i) => i.path === path)?.message;
-  const shown = state.values ?? { humanStatus: review?.humanStatus ?? graderStatus, note: review?.note ?? '' };
+/** Confirm or override one verdict, inside a PairReviewForm: the reading is stored beside it, never in its place. */
+export function ReadingFields({ index, trialId, checkId, graderStatus, review }: ReadingFieldsProps) {
+  const state = useContext(FormState);
+  const issue = state.issues.find((i) => i.path.startsWith(`readings.${index}.`))?.message;
+  const shown = state.values?.[index] ?? { humanStatus: review?.humanStatus ?? graderStatus, note: review?.note ?? '' };
   return (
-    <form action={action} className="review-form" data-testid={`review-${checkId}`}>
-      <input type="hidden" name="runId" value={runId} />
-      <input type="hidden" name="trialId" value={trialId} />
-      <input type="hidden" name="checkId" value={checkId} />
+    <div className="review-reading" data-testid={`review-${checkId}`} data-reviewed={review ? 'yes' : 'no'}>
+      <input type="hidden" name={readingField('trialId', index)} value={trialId} />
+      <input type="hidden" name={readingField('checkId', index)} value={checkId} />
       <fieldset>
         <legend className="small">Reviewer reads this check as</legend>
         {(['pass', 'fail'] as const).map((s) => (
           <label key={s} className="small">
-            <input type="radio" name="humanStatus" value={s} defaultChecked={shown.humanStatus === s} /> {s}
+            <input type="radio" name={readingField('humanStatus', index)} value={s} defaultChecked={shown.humanStatus === s} /> {s}
             {s === graderStatus ? ' (as graded)' : ' (override)'}
           </label>
         ))}
-        {issue('humanStatus') && <div className="field-error">{issue('humanStatus')}</div>}
       </fieldset>
-      <span className="small muted" data-testid="reviewing-as">
-        as {reviewer}
-      </span>
-      <textarea name="note" defaultValue={shown.note} rows={2} placeholder="Why (optional)" aria-label="Note" />
-      {issue('checkId') && <div className="field-error">{issue('checkId')}</div>}
-      <div className="row">
-        <button type="submit" disabled={pending}>
-          {review ? 'Update review' : 'Save review'}
-        </button>
-        {state.message && (
-          <span className={state.issues.length ? 'field-error' : 'small'} role="status">
-            {state.message}
-          </span>
-        )}
-        {!state.message && review && (
-          <span className="small muted" data-testid="stored-review">
-            {review.humanStatus === graderStatus ? 'confirmed' : `overridden to ${review.humanStatus}`} by {review.reviewer}
-          </span>
-        )}
-      </div>
-    </form>
+      <textarea name={readingField('note', index)} defaultValue={shown.note} rows={2} placeholder="Why (optional)" aria-label="Note" />
+      {issue && <div className="field-error">{issue}</div>}
+      {review && (
+        <span className="small muted" data-testid="stored-review">
+          {review.humanStatus === graderStatus ? 'confirmed' : `overridden to ${review.humanStatus}`} by {review.reviewer}
+        </span>
+      )}
+    </div>
   );
 }

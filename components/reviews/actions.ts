@@ -2,32 +2,39 @@
 
 import { revalidatePath } from 'next/cache';
 import { actionActor } from '@/components/auth/action-guard';
-import { saveReview } from '@/lib/db/reviews';
-import { recordAudit } from '@/lib/db/audit';
+import { MAX_READINGS, saveReviews } from '@/lib/db/reviews';
 import { SpecError } from '@/lib/schema/common';
-import type { ReviewFormState } from './review-form';
+import { readingsFromForm, type ReadingValues, type ReviewFormState } from './review-form';
 
-/** Save a reviewer's reading of one check under the signed-in account. The verdict is never changed; bad input names its field. */
+/**
+ * Save every reading of one pair's form under the signed-in account, at once (each audited); any bad reading
+ * stores nothing and is named by its check. The verdicts are never changed.
+ */
 export async function saveReviewAction(_prev: ReviewFormState, form: FormData): Promise<ReviewFormState> {
   const actor = await actionActor('review.write');
-  const field = (k: string) => (typeof form.get(k) === 'string' ? (form.get(k) as string) : '');
-  const values = { humanStatus: field('humanStatus'), note: field('note') };
+  const runId = typeof form.get('runId') === 'string' ? (form.get('runId') as string) : '';
+  const readings = readingsFromForm(form, MAX_READINGS);
+  const values: Record<number, ReadingValues> = Object.fromEntries(readings.map((r) => [r.index, { humanStatus: r.humanStatus, note: r.note }]));
   try {
-    const saved = await saveReview(
-      { runId: field('runId'), trialId: field('trialId'), checkId: field('checkId'), humanStatus: field('humanStatus') as 'pass' | 'fail', note: field('note') },
+    const saved = await saveReviews(
+      runId,
+      readings.map((r) => ({ trialId: r.trialId, checkId: r.checkId, humanStatus: r.humanStatus as 'pass' | 'fail', note: r.note })),
       actor,
     );
-    await recordAudit(
-      actor,
-      'review.saved',
-      { runId: field('runId') },
-      { trialId: saved.trialId, checkId: saved.checkId, humanStatus: saved.humanStatus, graderStatus: saved.graderStatus },
-    );
-    revalidatePath(`/runs/${encodeURIComponent(field('runId'))}`, 'layout');
-    const verb = saved.humanStatus === saved.graderStatus ? 'confirmed' : `overridden to ${saved.humanStatus}`;
-    return { issues: [], message: `Saved: ${verb} by ${saved.reviewer}.`, values };
+    revalidatePath(`/runs/${encodeURIComponent(runId)}`, 'layout');
+    const overridden = saved.filter((r) => r.humanStatus !== r.graderStatus).length;
+    const who = saved[0]?.reviewer ?? '';
+    return {
+      issues: [],
+      message: `Saved ${saved.length} ${saved.length === 1 ? 'reading' : 'readings'} (${overridden} overridden) by ${who}.`,
+      values,
+    };
   } catch (e) {
-    if (e instanceof SpecError) return { issues: e.issues, message: 'Not saved.', values };
+    if (e instanceof SpecError) {
+      // the form's indices, not the list's positions
+      const issues = e.issues.map((i) => ({ ...i, path: i.path.replace(/^readings\.(\d+)/, (_m, n: string) => `readings.${readings[Number(n)]?.index ?? n}`) }));
+      return { issues, message: 'Not saved: nothing was stored.', values };
+    }
     throw e;
   }
 }

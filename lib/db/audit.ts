@@ -30,8 +30,10 @@ export async function recordAudit(
   action: AuditAction,
   target: { experimentId?: string | null; runId?: string | null },
   detail: Record<string, unknown> = {},
+  /** A transaction's client, to record the event with the change it attributes (default: the pool). */
+  db: { query: (sql: string, params: unknown[]) => Promise<unknown> } = pool(),
 ): Promise<void> {
-  await pool().query(`INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`, [
+  await db.query(`INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`, [
     actorLabel(actor),
     actorUserId(actor),
     action,

@@ -69,7 +69,7 @@ async function liveReviewPairsPage(runId: string, spec: Spec, opts: { show: Pair
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row of PAIRS_SQL's p or of review_pairs (same columns)
-function toPair(x: Record<string, any>): ReviewPair {
+export function toPair(x: Record<string, any>): ReviewPair {
   return {
     pairKey: x.pair_key,
     study: x.study,
@@ -142,6 +142,24 @@ async function storedCounts(runId: string, spec: Spec, version: string): Promise
   } finally {
     client.release();
   }
+}
+
+/**
+ * The whole review list as a query's common table `l` (the columns of review_pairs, rn its position in the
+ * list's order): a completed run's stored list, else classed from its trials. Its parameters come first;
+ * the caller's follow from $\{params.length + 1}.
+ */
+export async function reviewListCte(runId: string, spec: Spec): Promise<{ cte: string; params: unknown[] }> {
+  const version = await storedVersion(runId, spec);
+  if (version) {
+    await storedCounts(runId, spec, version); // classed (once)
+    return { cte: `WITH l AS (SELECT * FROM review_pairs WHERE run_id = $1 AND version = $2)`, params: [runId, version] };
+  }
+  const [studies, conditions] = baselineArrays(spec);
+  return {
+    cte: `${PAIRS_SQL}, l AS (SELECT p.*, row_number() OVER (ORDER BY ${ORDER.replace('$5', '$4')})::int AS rn FROM p)`,
+    params: [runId, studies, conditions, [...PAIR_CLASSES]],
+  };
 }
 
 /** How many pairs of each class the run has (a completed run's from its stored list). */

@@ -9,6 +9,7 @@ import type { ClusterBy } from '../schema/table1';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { pool } from './client';
 import { actorLabel, actorUserId, type Actor } from '../auth/roles';
+import { recordAudit } from './audit';
 
 /**
  * Record (or replace) a reviewer's reading of one verdict. The verdict itself is never changed; the grader's
@@ -25,15 +26,92 @@ export async function saveReview(input: ReviewInput, reviewer: Actor): Promise<R
   if (!grader) throw new SpecError(`checkId: no check "${r.checkId}" on trial ${r.trialId} of run ${r.runId}`, [{ path: 'checkId', message: 'not found' }]);
   if (grader !== 'pass' && grader !== 'fail')
     throw new SpecError(`checkId: check "${r.checkId}" is ${grader}: only a scored check (pass or fail) can be reviewed`, [{ path: 'checkId', message: `is ${grader}` }]);
-  const saved = await pool().query<ReviewRow>(
-    `INSERT INTO reviews (trial_id, check_id, run_id, grader_status, human_status, reviewer, reviewer_user_id, note)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (trial_id, check_id) DO UPDATE SET grader_status = EXCLUDED.grader_status, human_status = EXCLUDED.human_status,
-            reviewer = EXCLUDED.reviewer, reviewer_user_id = EXCLUDED.reviewer_user_id, note = EXCLUDED.note, reviewed_at = now()
-     RETURNING ${COLUMNS}`,
-    [r.trialId, r.checkId, r.runId, grader, r.humanStatus, actorLabel(reviewer), actorUserId(reviewer), r.note],
-  );
+  const saved = await pool().query<ReviewRow>(UPSERT, [r.trialId, r.checkId, r.runId, grader, r.humanStatus, actorLabel(reviewer), actorUserId(reviewer), r.note]);
   return toReview(saved.rows[0]);
+}
+
+/** One reading of a pair's form: a check of one of its trials. */
+export type PairReading = Omit<ReviewInput, 'runId'>;
+
+/** At most this many readings in one save (a pair's two trials hold a few checks each). */
+export const MAX_READINGS = 200;
+
+/**
+ * Record every reading of one pair at once, atomically: all are validated first (an error names its check,
+ * path `readings.<i>.<field>`), then stored in one transaction, each with its `review.saved` audit event
+ * (attributed to the actor) — any refusal stores nothing.
+ */
+export async function saveReviews(runId: string, readings: PairReading[], reviewer: Actor): Promise<Review[]> {
+  if (readings.length === 0) throw new SpecError('readings: nothing to save', [{ path: 'readings', message: 'no reading' }]);
+  if (readings.length > MAX_READINGS) throw new SpecError(`readings: at most ${MAX_READINGS}`, [{ path: 'readings', message: `at most ${MAX_READINGS}` }]);
+  const issues: { path: string; message: string }[] = [];
+  const parsed: ReturnType<typeof ReviewInput.parse>[] = [];
+  readings.forEach((x, i) => {
+    const r = ReviewInput.safeParse({ ...x, runId });
+    const name = `check "${String(x.checkId)}" of trial ${String(x.trialId)}`;
+    if (r.success) parsed.push(r.data);
+    else for (const e of r.error.issues) issues.push({ path: `readings.${i}.${e.path.join('.')}`, message: `${name}: ${e.path.join('.')}: ${e.message}` });
+  });
+  const seen = new Set<string>();
+  parsed.forEach((r, i) => {
+    const key = JSON.stringify([r.trialId, r.checkId]);
+    if (seen.has(key)) issues.push({ path: `readings.${i}.checkId`, message: `check "${r.checkId}" of trial ${r.trialId}: read twice` });
+    seen.add(key);
+  });
+  if (issues.length === 0) {
+    const graded = await pool().query<{ trial_id: string; check_id: string; status: string }>(
+      `SELECT v.trial_id, v.check_id, v.status FROM verdicts v JOIN trials t ON t.id = v.trial_id
+        WHERE t.run_id = $1 AND (v.trial_id, v.check_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+      [runId, parsed.map((r) => r.trialId), parsed.map((r) => r.checkId)],
+    );
+    const grader = new Map(graded.rows.map((x) => [JSON.stringify([x.trial_id, x.check_id]), x.status]));
+    parsed.forEach((r, i) => {
+      const g = grader.get(JSON.stringify([r.trialId, r.checkId]));
+      const name = `check "${r.checkId}" of trial ${r.trialId}`;
+      if (!g) issues.push({ path: `readings.${i}.checkId`, message: `${name}: not found in run ${runId}` });
+      else if (g !== 'pass' && g !== 'fail')
+        issues.push({ path: `readings.${i}.checkId`, message: `${name} is ${g}: only a scored check (pass or fail) can be reviewed` });
+    });
+    if (issues.length === 0) return storeReadings(runId, parsed, grader, reviewer);
+  }
+  throw new SpecError(`readings: ${issues.map((i) => i.message).join('; ')}`, issues);
+}
+
+async function storeReadings(runId: string, readings: ReturnType<typeof ReviewInput.parse>[], grader: Map<string, string>, reviewer: Actor): Promise<Review[]> {
+  const client = await pool().connect();
+  try {
+    await client.query('BEGIN');
+    const out: Review[] = [];
+    for (const r of readings) {
+      const graderStatus = grader.get(JSON.stringify([r.trialId, r.checkId]))!;
+      const saved = await client.query<ReviewRow>(UPSERT, [
+        r.trialId,
+        r.checkId,
+        runId,
+        graderStatus,
+        r.humanStatus,
+        actorLabel(reviewer),
+        actorUserId(reviewer),
+        r.note,
+      ]);
+      const review = toReview(saved.rows[0]);
+      await recordAudit(
+        reviewer,
+        'review.saved',
+        { runId },
+        { trialId: review.trialId, checkId: review.checkId, humanStatus: review.humanStatus, graderStatus: review.graderStatus },
+        client,
+      );
+      out.push(review);
+    }
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
 }
 
 /** The reviews of a run, optionally of some trials only. */
@@ -128,6 +206,12 @@ export async function reviewedCells(runId: string, spec: Parameters<typeof store
 }
 
 const COLUMNS = 'trial_id, check_id, grader_status, human_status, reviewer, note, reviewed_at';
+
+const UPSERT = `INSERT INTO reviews (trial_id, check_id, run_id, grader_status, human_status, reviewer, reviewer_user_id, note)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (trial_id, check_id) DO UPDATE SET grader_status = EXCLUDED.grader_status, human_status = EXCLUDED.human_status,
+            reviewer = EXCLUDED.reviewer, reviewer_user_id = EXCLUDED.reviewer_user_id, note = EXCLUDED.note, reviewed_at = now()
+     RETURNING ${COLUMNS}`;
 
 interface ReviewRow {
   trial_id: string;

@@ -5,7 +5,9 @@ import { pageParams } from '@/app/_ids';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
 import { reviewAgreement, reviewAgreementTables, reviewedCells, type AgreementTable } from '@/lib/db/reviews';
-import { reviewPairCounts, reviewPairsPage } from '@/lib/db/review-pairs';
+import { reviewPairCounts } from '@/lib/db/review-pairs';
+import { reviewFilterOf, reviewProgress, reviewQueuePage } from '@/lib/db/review-queue';
+import { pairHref } from '@/components/reviews/links';
 import { cohensKappa2x2 } from '@/lib/stats/kappa';
 import { summarizeCells } from '@/lib/analysis/summary';
 import { Table1 } from '@/components/Table1';
@@ -52,19 +54,21 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   if (!run) notFound();
   const exp = await getExperiment(run.experimentId);
   if (!exp) notFound();
-  const selected = (PAIR_CLASSES as readonly string[]).includes(show ?? '') ? (show as PairClass) : null;
+  const selected = reviewFilterOf(show);
   const page = Math.max(0, Math.min(1_000_000, Number.parseInt(pageParam ?? '0', 10) || 0));
-  const [counts, shown, agreement, tables] = await Promise.all([
+  const [counts, shown, agreement, tables, progress] = await Promise.all([
     reviewPairCounts(id, exp.spec),
-    reviewPairsPage(id, exp.spec, { show: selected, page, size: PAGE_SIZE }),
+    reviewQueuePage(id, exp.spec, { show: selected, page, size: PAGE_SIZE }),
     reviewAgreement(id),
     reviewAgreementTables(id),
+    reviewProgress(id, exp.spec),
   ]);
   const reviewed = agreement.reviewed > 0 ? await reviewedCells(id, exp.spec) : null;
   const runHref = `/runs/${encodeURIComponent(id)}`;
   const count = (c: PairClass) => counts[c];
   const total = PAIR_CLASSES.reduce((n, c) => n + counts[c], 0);
-  const matching = selected ? counts[selected] : total;
+  const unreviewed = progress.pairs - progress.reviewed;
+  const matching = selected === 'unreviewed' ? unreviewed : selected ? counts[selected] : total;
   const pageHref = (p: number) => `${runHref}/review?${new URLSearchParams({ ...(selected && { show: selected }), page: String(p) })}`;
 
   return (
@@ -79,6 +83,12 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       <p className="muted">
         Every baseline → treatment pair with a failed trial on either side. Open one to see both trials side by side with the definitions that differ, and confirm or
         override each verdict; the verdicts themselves (and Table 1) never change.
+      </p>
+      <p data-testid="review-progress">
+        <strong>
+          {progress.reviewed} of {progress.pairs} {progress.pairs === 1 ? 'pair' : 'pairs'} reviewed
+        </strong>{' '}
+        <span className="small muted">(a pair is reviewed when every scored check of both its trials has a reading)</span>
       </p>
       <div className="panel" data-testid="agreement">
         {agreement.reviewed === 0 ? (
@@ -120,6 +130,9 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         <Link href={`${runHref}/review`} aria-current={selected ? undefined : 'page'}>
           all ({total})
         </Link>
+        <Link href={`${runHref}/review?show=unreviewed`} aria-current={selected === 'unreviewed' ? 'page' : undefined} data-testid="show-unreviewed">
+          unreviewed ({unreviewed})
+        </Link>
         {PAIR_CLASSES.map((c) => (
           <Link key={c} href={`${runHref}/review?show=${c}`} aria-current={selected === c ? 'page' : undefined} data-testid={`show-${c}`}>
             {CLASS_LABELS[c]} ({count(c)})
@@ -140,12 +153,13 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                 <th>Baseline</th>
                 <th>Treatment</th>
                 <th>Failure categories</th>
+                <th>Reviewed</th>
                 <th />
               </tr>
             </thead>
             <tbody>
               {shown.map((p) => (
-                <tr key={`${p.pairKey}|${p.treatment.condition}`} data-class={p.class}>
+                <tr key={`${p.pairKey}|${p.treatment.condition}`} data-class={p.class} data-reviewed={p.reviewed >= p.checks ? 'yes' : 'no'}>
                   <td className="mono">{p.study}</td>
                   <td className="mono">
                     {p.scenario} / {p.locale}
@@ -161,12 +175,14 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                     <span className="small mono">{p.treatment.condition}</span> <StatusBadge status={p.treatment.status ?? 'missing'} />
                   </td>
                   <td className="mono small">{[...new Set([...p.baseline.categories, ...p.treatment.categories])].join(', ') || '—'}</td>
+                  <td className="small" data-testid="pair-reviewed">
+                    {p.reviewed >= p.checks ? '✓ ' : ''}
+                    {p.reviewed}/{p.checks} {p.checks === 1 ? 'check' : 'checks'}
+                  </td>
                   <td>
-                    {p.baseline.trialId && p.treatment.trialId ? (
-                      <Link href={`${runHref}/pairs/${encodeURIComponent(p.baseline.trialId)}/${encodeURIComponent(p.treatment.trialId)}`}>side by side</Link>
-                    ) : (
-                      <Link href={`${runHref}/trials/${encodeURIComponent((p.baseline.trialId ?? p.treatment.trialId)!)}`}>trial</Link>
-                    )}
+                    <Link href={pairHref(runHref, { baselineId: p.baseline.trialId, treatmentId: p.treatment.trialId }, selected)}>
+                      {p.baseline.trialId && p.treatment.trialId ? 'side by side' : 'trial'}
+                    </Link>
                   </td>
                 </tr>
               ))}

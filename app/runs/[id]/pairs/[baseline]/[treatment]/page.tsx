@@ -7,13 +7,17 @@ import { getExperiment } from '@/lib/db/experiments';
 import { getTrialRecord, type TrialRecord } from '@/lib/db/results';
 import { runReviews } from '@/lib/db/reviews';
 import { naturalDefinitions } from '@/lib/design/matrix';
-import type { ExperimentSpec } from '@/lib/schema/experiment';
+import type { ExperimentSpec, ToolDefinition } from '@/lib/schema/experiment';
 import type { Review } from '@/lib/schema/review';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { ObservationView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { DefinitionsDiff } from '@/components/reviews/DefinitionsDiff';
-import { ReviewForm } from '@/components/reviews/ReviewForm';
+import { PairReviewForm, ReadingFields } from '@/components/reviews/ReviewForm';
+import { SentNames } from '@/components/reviews/SentNames';
+import { pairHref } from '@/components/reviews/links';
+import { pairNeighbours, reviewFilterOf, reviewProgress } from '@/lib/db/review-queue';
+import { sentNames } from '@/lib/analysis/tool-names';
 import { jsonText } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
 import { actorLabel, can } from '@/lib/auth/roles';
@@ -26,25 +30,113 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export const dynamic = 'force-dynamic';
 
 /** Two trials of one pair (same case, order and replicate; two conditions) side by side, with reviews. */
-export default async function PairPage({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }) {
+export default async function PairPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string; baseline: string; treatment: string }>;
+  searchParams: Promise<{ show?: string }>;
+}) {
   const actor = await pageActor('read');
-  const { id, baseline, treatment } = await pageParams(params);
+  const [{ id, baseline, treatment }, { show }] = await Promise.all([pageParams(params), searchParams]);
+  const filter = reviewFilterOf(show);
   const [run, b, t] = await Promise.all([getRun(id), getTrialRecord(id, baseline), getTrialRecord(id, treatment)]);
   // both trials of this run and of one pair
   if (!run || !b || !t || b.pairKey !== t.pairKey) notFound();
   const [exp, reviews] = await Promise.all([getExperiment(run.experimentId), runReviews(id, [b.id, t.id])]);
   if (!exp) notFound();
+  const [neighbours, progress] = await Promise.all([pairNeighbours(run.id, exp.spec, { baselineId: b.id, treatmentId: t.id }, filter), reviewProgress(run.id, exp.spec)]);
   const study = exp.spec.studies.find((s) => s.id === b.study);
   const kase = study?.cases.find((c) => c.id === b.caseId);
   const runHref = `/runs/${encodeURIComponent(run.id)}`;
   const canReview = can(actor.role, 'review.write');
+  const reviewHref = `${runHref}/review${filter ? `?${new URLSearchParams({ show: filter })}` : ''}`;
+  const names = (r: TrialRecord) => sentNames(definitionsOf(exp.spec, r));
+  // every scored check of both trials, one reading each in the pair's one form
+  const scored = [b, t].flatMap((r) => r.verdicts.filter((v) => v.status === 'pass' || v.status === 'fail').map((v) => `${r.id}|${v.checkId}`));
+  const indexOf = (trialId: string, checkId: string) => scored.indexOf(`${trialId}|${checkId}`);
   const label = (r: TrialRecord) => `${r.condition}${study?.conditions.find((c) => c.id === r.condition)?.baseline ? ' (baseline)' : ''}`;
+
+  const sides = (
+    <div className="side-by-side" data-testid="side-by-side">
+      {[b, t].map((r) => (
+        <section key={r.id} data-testid={`side-${r.condition}`}>
+          <div className="row">
+            <h2>{label(r)}</h2>
+            <StatusBadge status={r.status} />
+            <Link className="small" href={`${runHref}/trials/${encodeURIComponent(r.id)}`}>
+              trial page
+            </Link>
+          </div>
+          <p className="small">
+            Tool order as sent:{' '}
+            <span className="mono">
+              <SentNames text={r.order.join(' > ')} names={names(r)} />
+            </span>
+          </p>
+          <h3>Observation</h3>
+          <ObservationView obs={r.observation} />
+          <h3>Verdicts</h3>
+          {r.verdicts.length === 0 && <p className="muted">No verdicts: the trial was not scored.</p>}
+          {r.verdicts.map((v) => (
+            <div className="panel" key={v.checkId} data-testid={`verdict-${r.condition}-${v.checkId}`}>
+              <div className="row">
+                <span className="mono">{v.checkId}</span>
+                <span className="small muted">{v.axis}</span>
+                <StatusBadge status={v.status} />
+                {v.category && <span className="mono small">{v.category}</span>}
+              </div>
+              <p style={{ whiteSpace: 'pre-wrap', margin: '6px 0', overflowWrap: 'anywhere' }} data-testid="verdict-reason">
+                <SentNames text={v.reason} names={names(r)} />
+              </p>
+              <details>
+                <summary className="small">Evidence</summary>
+                <pre className="text">
+                  <SentNames text={jsonText(v.evidence)} names={names(r)} />
+                </pre>
+              </details>
+              {(v.status === 'pass' || v.status === 'fail') && canReview && (
+                <ReadingFields index={indexOf(r.id, v.checkId)} trialId={r.id} checkId={v.checkId} graderStatus={v.status} review={reviewOf(reviews, r.id, v.checkId)} />
+              )}
+              {!canReview && reviewOf(reviews, r.id, v.checkId) && (
+                <p className="small muted" data-testid="stored-review">
+                  reviewed {reviewOf(reviews, r.id, v.checkId)!.humanStatus} by {reviewOf(reviews, r.id, v.checkId)!.reviewer}
+                </p>
+              )}
+            </div>
+          ))}
+          <h3>Last attempt</h3>
+          {r.attempts.length === 0 ? <p className="muted">Not sent.</p> : <AttemptView a={r.attempts[r.attempts.length - 1]} />}
+        </section>
+      ))}
+    </div>
+  );
 
   return (
     <>
       <p className="small">
-        <Link href={`${runHref}/review`}>← review</Link> · <Link href={runHref}>run {run.id}</Link>
+        <Link href={reviewHref}>← review{filter ? ` (${filter})` : ''}</Link> · <Link href={runHref}>run {run.id}</Link>
       </p>
+      <nav className="row small pair-nav" aria-label="Review queue" data-testid="pair-nav">
+        {neighbours.prev ? (
+          <Link href={pairHref(runHref, neighbours.prev, filter)} data-testid="pair-prev" rel="prev">
+            ← previous
+          </Link>
+        ) : (
+          <span className="muted">← previous</span>
+        )}
+        {neighbours.next ? (
+          <Link href={pairHref(runHref, neighbours.next, filter)} data-testid="pair-next" rel="next">
+            next →
+          </Link>
+        ) : (
+          <span className="muted">next →</span>
+        )}
+        <span className="muted" data-testid="review-progress">
+          {progress.reviewed} of {progress.pairs} {progress.pairs === 1 ? 'pair' : 'pairs'} reviewed
+          {!neighbours.inList && ' · this pair is not in the review list'}
+        </span>
+      </nav>
       <div className="row">
         <h1 style={{ fontSize: '1.3rem' }}>
           {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> · o{b.orderIndex} / r{b.replicate}
@@ -62,58 +154,18 @@ export default async function PairPage({ params }: { params: Promise<{ id: strin
       <h2>Definitions sent</h2>
       <DefinitionsDiff before={definitionsText(exp.spec, b)} after={definitionsText(exp.spec, t)} beforeLabel={label(b)} afterLabel={label(t)} />
 
-      <div className="side-by-side" data-testid="side-by-side">
-        {[b, t].map((r) => (
-          <section key={r.id} data-testid={`side-${r.condition}`}>
-            <div className="row">
-              <h2>{label(r)}</h2>
-              <StatusBadge status={r.status} />
-              <Link className="small" href={`${runHref}/trials/${encodeURIComponent(r.id)}`}>
-                trial page
-              </Link>
-            </div>
-            <p className="small">
-              Tool order as sent: <span className="mono">{r.order.join(' > ')}</span>
-            </p>
-            <h3>Observation</h3>
-            <ObservationView obs={r.observation} />
-            <h3>Verdicts</h3>
-            {r.verdicts.length === 0 && <p className="muted">No verdicts: the trial was not scored.</p>}
-            {r.verdicts.map((v) => (
-              <div className="panel" key={v.checkId} data-testid={`verdict-${r.condition}-${v.checkId}`}>
-                <div className="row">
-                  <span className="mono">{v.checkId}</span>
-                  <span className="small muted">{v.axis}</span>
-                  <StatusBadge status={v.status} />
-                  {v.category && <span className="mono small">{v.category}</span>}
-                </div>
-                <p style={{ whiteSpace: 'pre-wrap', margin: '6px 0' }}>{v.reason}</p>
-                <details>
-                  <summary className="small">Evidence</summary>
-                  <pre className="text">{jsonText(v.evidence)}</pre>
-                </details>
-                {(v.status === 'pass' || v.status === 'fail') && canReview && (
-                  <ReviewForm
-                    runId={run.id}
-                    trialId={r.id}
-                    checkId={v.checkId}
-                    graderStatus={v.status}
-                    review={reviewOf(reviews, r.id, v.checkId)}
-                    reviewer={actorLabel(actor)}
-                  />
-                )}
-                {!canReview && reviewOf(reviews, r.id, v.checkId) && (
-                  <p className="small muted" data-testid="stored-review">
-                    reviewed {reviewOf(reviews, r.id, v.checkId)!.humanStatus} by {reviewOf(reviews, r.id, v.checkId)!.reviewer}
-                  </p>
-                )}
-              </div>
-            ))}
-            <h3>Last attempt</h3>
-            {r.attempts.length === 0 ? <p className="muted">Not sent.</p> : <AttemptView a={r.attempts[r.attempts.length - 1]} />}
-          </section>
-        ))}
-      </div>
+      {canReview ? (
+        <PairReviewForm
+          runId={run.id}
+          reviewer={actorLabel(actor)}
+          count={scored.length}
+          stored={reviews.filter((x) => scored.includes(`${x.trialId}|${x.checkId}`)).length}
+        >
+          {sides}
+        </PairReviewForm>
+      ) : (
+        sides
+      )}
     </>
   );
 }
@@ -121,6 +173,17 @@ export default async function PairPage({ params }: { params: Promise<{ id: strin
 function reviewOf(reviews: Review[], trialId: string, checkId: string): { humanStatus: string; reviewer: string; note: string } | null {
   const r = reviews.find((x) => x.trialId === trialId && x.checkId === checkId);
   return r ? { humanStatus: r.humanStatus, reviewer: r.reviewer, note: r.note } : null;
+}
+
+/** The definitions a trial's condition sends for its scenario and locale (none if the condition is gone). */
+function definitionsOf(spec: ExperimentSpec, r: TrialRecord): ToolDefinition[] {
+  const condition = spec.studies.find((s) => s.id === r.study)?.conditions.find((c) => c.id === r.condition);
+  if (!condition) return [];
+  try {
+    return naturalDefinitions(spec, condition, r.scenario, r.locale);
+  } catch {
+    return []; // the condition sends no tools for this scenario/locale: nothing to translate
+  }
 }
 
 /** The definitions a trial's condition sends for its scenario and locale, as comparable text. */

@@ -1,0 +1,110 @@
+import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../analysis/review';
+import { pool } from './client';
+import { reviewListCte, reviewPairsPage, toPair } from './review-pairs';
+
+// The review list as a queue: per pair, how many of its scored checks (pass or fail, of both trials) carry a
+// reviewer's reading; overall progress; the unreviewed pairs; a pair's previous and next in the list's order
+// and filter. Readings change while the list does not, so they are joined at read time.
+
+/** What the list shows: all pairs (null), one class, or the pairs not fully reviewed. */
+export type ReviewFilter = PairClass | 'unreviewed';
+
+/** The filter named in the URL (`?show=`), or null for all (anything else). */
+export function reviewFilterOf(show: string | undefined | null): ReviewFilter | null {
+  if (show === 'unreviewed') return show;
+  return (PAIR_CLASSES as readonly string[]).includes(show ?? '') ? (show as PairClass) : null;
+}
+
+/** A pair's checks and its reviewed checks, beside l (the list's rows). A pair is reviewed when every check is. */
+const COUNTS = `CROSS JOIN LATERAL (
+    SELECT count(*)::int AS checks, count(r.check_id)::int AS reviewed
+      FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
+     WHERE v.trial_id IN (l.b_id, l.t_id) AND v.status IN ('pass', 'fail')) rc`;
+const UNREVIEWED = 'rc.reviewed < rc.checks';
+
+interface Spec {
+  studies: readonly { id: string; conditions: readonly { id: string; baseline: boolean }[] }[];
+}
+
+export interface ReviewProgress {
+  pairs: number;
+  reviewed: number;
+}
+
+/** How many pairs the list holds and how many of them are fully reviewed. */
+export async function reviewProgress(runId: string, spec: Spec): Promise<ReviewProgress> {
+  const { cte, params } = await reviewListCte(runId, spec);
+  const r = await pool().query<{ pairs: number; reviewed: number }>(
+    `${cte} SELECT count(*)::int AS pairs, count(*) FILTER (WHERE NOT (${UNREVIEWED}))::int AS reviewed FROM l ${COUNTS}`,
+    params,
+  );
+  return r.rows[0];
+}
+
+export interface QueuedPair extends ReviewPair {
+  /** Scored checks of the pair's trials, and how many of them are reviewed. */
+  checks: number;
+  reviewed: number;
+}
+
+/** One page of the list under a filter, each pair with its review counts, in the list's order. */
+export async function reviewQueuePage(runId: string, spec: Spec, opts: { show: ReviewFilter | null; page: number; size: number }): Promise<QueuedPair[]> {
+  const pairs =
+    opts.show === 'unreviewed' ? await unreviewedPage(runId, spec, opts) : await reviewPairsPage(runId, spec, { show: opts.show, page: opts.page, size: opts.size });
+  const ids = [...new Set(pairs.flatMap((p) => [p.baseline.trialId, p.treatment.trialId]).filter((x): x is string => x !== null))];
+  const r = await pool().query<{ trial_id: string; checks: number; reviewed: number }>(
+    `SELECT v.trial_id, count(*)::int AS checks, count(r.check_id)::int AS reviewed
+       FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
+      WHERE v.trial_id = ANY($1::text[]) AND v.status IN ('pass', 'fail') GROUP BY v.trial_id`,
+    [ids],
+  );
+  const of = new Map(r.rows.map((x) => [x.trial_id, x]));
+  const sum = (k: 'checks' | 'reviewed', p: ReviewPair) => (of.get(p.baseline.trialId ?? '')?.[k] ?? 0) + (of.get(p.treatment.trialId ?? '')?.[k] ?? 0);
+  return pairs.map((p) => ({ ...p, checks: sum('checks', p), reviewed: sum('reviewed', p) }));
+}
+
+async function unreviewedPage(runId: string, spec: Spec, opts: { page: number; size: number }): Promise<ReviewPair[]> {
+  const { cte, params } = await reviewListCte(runId, spec);
+  const n = params.length;
+  const r = await pool().query(
+    `${cte}
+     SELECT l.*,
+            COALESCE((SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = l.b_id AND v.category IS NOT NULL), '{}') AS b_categories,
+            COALESCE((SELECT array_agg(DISTINCT v.category) FROM verdicts v WHERE v.trial_id = l.t_id AND v.category IS NOT NULL), '{}') AS t_categories
+       FROM l ${COUNTS} WHERE ${UNREVIEWED} ORDER BY l.rn LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, opts.size, opts.page * opts.size],
+  );
+  return r.rows.map(toPair);
+}
+
+/** Where a pair of the list links: side by side, or the one trial there is. */
+export interface PairLink {
+  baselineId: string | null;
+  treatmentId: string;
+}
+
+/**
+ * The pairs before and after this one (baseline trial → treatment trial) in the list's order, among those
+ * the filter shows; the pair itself need not match it (under "unreviewed", a pair just reviewed still has a
+ * next). Null where there is none, or the pair is not in the list.
+ */
+export async function pairNeighbours(
+  runId: string,
+  spec: Spec,
+  pair: { baselineId: string; treatmentId: string },
+  show: ReviewFilter | null,
+): Promise<{ inList: boolean; prev: PairLink | null; next: PairLink | null }> {
+  const { cte, params } = await reviewListCte(runId, spec);
+  const n = params.length;
+  const where = show === null ? 'true' : show === 'unreviewed' ? UNREVIEWED : `l.class = $${n + 3}`;
+  const r = await pool().query<{ at: number | null; prev: PairLink | null; next: PairLink | null }>(
+    `${cte}, cur AS (SELECT l.rn FROM l WHERE l.b_id = $${n + 1} AND l.t_id = $${n + 2} LIMIT 1),
+     f AS (SELECT l.rn, l.b_id, l.t_id FROM l ${COUNTS} WHERE ${where})
+     SELECT (SELECT rn FROM cur) AS at,
+            (SELECT json_build_object('baselineId', f.b_id, 'treatmentId', f.t_id) FROM f WHERE f.rn < (SELECT rn FROM cur) ORDER BY f.rn DESC LIMIT 1) AS prev,
+            (SELECT json_build_object('baselineId', f.b_id, 'treatmentId', f.t_id) FROM f WHERE f.rn > (SELECT rn FROM cur) ORDER BY f.rn LIMIT 1) AS next`,
+    [...params, pair.baselineId, pair.treatmentId, ...(show && show !== 'unreviewed' ? [show] : [])],
+  );
+  const x = r.rows[0];
+  return { inList: x.at !== null, prev: x.prev, next: x.next };
+}
