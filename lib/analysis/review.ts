@@ -1,31 +1,8 @@
 import type { TrialOutcome } from '../schema/table1';
 import type { SummarySpec } from './summary';
 
-/** How a pair's two sides came out (baseline → treatment), for the pairs with a failure on either side. */
-export const PAIR_CLASSES = ['regressed', 'both-failed', 'improved', 'unpaired'] as const;
-export type PairClass = (typeof PAIR_CLASSES)[number];
-
-export interface ReviewSide {
-  condition: string;
-  /** Absent when the pair has no trial of this condition. */
-  trialId: string | null;
-  status: string | null;
-  categories: string[];
-}
-
-export interface ReviewPair {
-  pairKey: string;
-  study: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  order: number;
-  replicate: number;
-  baseline: ReviewSide;
-  treatment: ReviewSide;
-  /** regressed: passed → failed; improved: failed → passed; unpaired: one side failed, the other not decided. */
-  class: PairClass;
-}
+export { PAIR_CLASSES, type PairClass, type ReviewPair, type ReviewSide } from '../schema/review-pair';
+import { PAIR_CLASSES, type PairClass, type ReviewPair, type ReviewSide } from '../schema/review-pair';
 
 /**
  * Every pair (baseline vs. each treatment condition of its study, joined on pairKey) with a failed trial on

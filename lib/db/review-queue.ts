@@ -1,4 +1,4 @@
-import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../analysis/review';
+import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../schema/review-pair';
 import { pool } from './client';
 import { reviewListCte, reviewPairsPage, toPair } from './review-pairs';
 
