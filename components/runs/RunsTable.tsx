@@ -32,7 +32,13 @@ export function RunsTable({ items, showExperiment = true }: { items: RunListItem
             return (
               <tr key={run.id}>
                 <td className="mono">
-                  <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.id}</Link>
+                  <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.name ?? run.id}</Link>
+                  {run.name && <div className="small muted">{run.id}</div>}
+                  {run.note && (
+                    <div className="small muted" style={{ fontFamily: 'inherit' }} data-testid="run-note">
+                      {run.note.length > 120 ? `${run.note.slice(0, 119)}…` : run.note}
+                    </div>
+                  )}
                 </td>
                 {showExperiment && (
                   <td>

@@ -18,6 +18,9 @@ export interface RunRow {
   finishedAt: Date | null;
   /** Shared by the runs one Run created for several provider/model targets; null for a run on its own. */
   groupId: string | null;
+  /** A researcher's name and note for the run (null: none given). */
+  name: string | null;
+  note: string | null;
 }
 
 export function newRunGroupId(): string {
@@ -32,7 +35,15 @@ function toRunRow(r: { settings: unknown; status: string } & Omit<RunRow, 'setti
   return { ...r, settings: RunSettingsSchema.parse(r.settings), status: r.status as RunStatus };
 }
 
-export async function insertRun(run: { id: string; experimentId: string; settings: RunSettings; totalTrials: number; groupId?: string | null }): Promise<RunRow> {
+export async function insertRun(run: {
+  id: string;
+  experimentId: string;
+  settings: RunSettings;
+  totalTrials: number;
+  groupId?: string | null;
+  name?: string | null;
+  note?: string | null;
+}): Promise<RunRow> {
   const prisma = await db();
   const row = await prisma.run.create({
     data: {
@@ -43,6 +54,8 @@ export async function insertRun(run: { id: string; experimentId: string; setting
       settings: run.settings as object,
       totalTrials: run.totalTrials,
       groupId: run.groupId ?? null,
+      name: run.name ?? null,
+      note: run.note ?? null,
     },
   });
   return toRunRow(row);
@@ -64,9 +77,11 @@ export async function getRun(id: string): Promise<RunRow | null> {
     started_at: string | null;
     finished_at: string | null;
     group_id: string | null;
+    name: string | null;
+    note: string | null;
   }>(
     `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
-            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id
+            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id, name, note
        FROM runs WHERE id = $1`,
     [id],
   );
@@ -85,6 +100,8 @@ export async function getRun(id: string): Promise<RunRow | null> {
     startedAt: utcTimestamp(x.started_at),
     finishedAt: utcTimestamp(x.finished_at),
     groupId: x.group_id,
+    name: x.name,
+    note: x.note,
   });
 }
 
@@ -94,9 +111,26 @@ export async function listRunGroup(groupId: string): Promise<RunRow[]> {
   return rows.map(toRunRow);
 }
 
-export async function listRuns(experimentId?: string): Promise<RunRow[]> {
-  const rows = await (await db()).run.findMany({ where: experimentId ? { experimentId } : {}, orderBy: { createdAt: 'desc' }, take: 200 });
+/** The newest 200 runs (of one experiment); `q`: only those whose name or note contains it (any case). */
+export async function listRuns(experimentId?: string, q?: string): Promise<RunRow[]> {
+  const term = q?.trim();
+  const rows = await (
+    await db()
+  ).run.findMany({
+    where: {
+      ...(experimentId ? { experimentId } : {}),
+      ...(term ? { OR: [{ name: { contains: term, mode: 'insensitive' as const } }, { note: { contains: term, mode: 'insensitive' as const } }] } : {}),
+    },
+    orderBy: { createdAt: 'desc' },
+    take: 200,
+  });
   return rows.map(toRunRow);
+}
+
+/** Set a run's name and note (already checked: lib/schema/run-label.ts). False when there is no such run. */
+export async function setRunLabel(id: string, label: { name: string | null; note: string | null }): Promise<boolean> {
+  const r = await pool().query(`UPDATE runs SET name = $2, note = $3 WHERE id = $1`, [id, label.name, label.note]);
+  return (r.rowCount ?? 0) > 0;
 }
 
 /** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
