@@ -3,6 +3,7 @@ import type { RunSettings } from '../schema/run';
 import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
 import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
+import { log } from '../log/logger';
 
 export interface RunRow {
   id: string;
@@ -136,8 +137,21 @@ export async function setRunLabel(id: string, label: { name: string | null; note
 /** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
 export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<boolean> {
   const stamps = to === 'running' ? ', started_at = COALESCE(started_at, now())' : FINISHED_STAMP_STATUSES.includes(to) ? ', finished_at = now()' : '';
-  const r = await pool().query(`UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])`, [id, to, reason, from]);
-  return (r.rowCount ?? 0) > 0;
+  const r = await pool().query<{ from_status: string }>(
+    `UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])
+     RETURNING (SELECT status FROM runs WHERE id = $1) AS from_status`,
+    [id, to, reason, from],
+  );
+  const changed = (r.rowCount ?? 0) > 0;
+  // the console says when a run changes status (lib/log/logger.ts); a final one is the run's finish
+  if (changed)
+    log('info', FINISHED_STAMP_STATUSES.includes(to) ? 'run finished' : `run ${to}`, {
+      runId: id,
+      status: to,
+      from: r.rows[0].from_status,
+      ...(reason ? { reason } : {}),
+    });
+  return changed;
 }
 
 /**
@@ -156,10 +170,20 @@ export async function completeRunIfDone(id: string): Promise<boolean> {
               THEN (SELECT n FROM u) || ' of ' || total_trials || ' trials unresolved (every attempt failed in transport)' END,
             final_progress = (${PROGRESS_SQL.replaceAll('$1', 'ARRAY[$1]')})
        WHERE id = $1 AND status = 'running'
-         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status = ANY($4::text[]))`,
+         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status = ANY($4::text[]))
+     RETURNING status, status_reason, total_trials, round(extract(epoch FROM finished_at - started_at) * 1000)::bigint::text AS ms`,
     [id, 'completed' satisfies RunStatus, 'completed_with_unresolved' satisfies RunStatus, PENDING_TRIAL_STATUSES],
   );
-  return (r.rowCount ?? 0) > 0;
+  const done = r.rows[0] as { status: string; status_reason: string | null; total_trials: number; ms: string | null } | undefined;
+  if (done)
+    log('info', 'run finished', {
+      runId: id,
+      status: done.status,
+      trials: done.total_trials,
+      ...(done.ms !== null ? { durationMs: Number(done.ms) } : {}),
+      ...(done.status_reason ? { reason: done.status_reason } : {}),
+    });
+  return done !== undefined;
 }
 
 /**

@@ -18,6 +18,7 @@ import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } fro
 import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
 import { primeRunContext } from './context';
 import { retryDelayMs } from './retry';
+import { log } from '../log/logger';
 
 /** Write the run and all its trial rows first; nothing is enqueued until pre-checks pass. */
 export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown, groupId: string | null = null): Promise<RunRow> {
@@ -124,6 +125,7 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
       return { ok: false, reason: `its pre-checks are being sent by another process (lease until ${claim.leaseExpiresAt?.toISOString()})` };
     return { ok: false, reason: `run is ${claim.status}` };
   }
+  log('info', 'run starting', { runId, experimentId: run.experimentId, provider: run.provider, model: run.model, trials: run.totalTrials, name: run.name ?? undefined });
   const exp = await getExperiment(run.experimentId);
   if (!exp) return fail(runId, owner, `experiment ${run.experimentId} not found`);
   const provider = getProvider(run.settings.provider);
@@ -153,6 +155,7 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
     tries = 0;
   }
   if (!(await finishPrecheck(runId, owner))) return stopped(runId);
+  log('info', 'run started', { runId, status: 'running', trials: run.totalTrials });
   primeRunContext(runId, exp.spec, run.settings); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
   await enqueuePending(runId, { first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB), afterFirst: async (jobs) => void (await firstChunkSent(jobs)) });
@@ -181,7 +184,7 @@ export async function firstChunkSent(jobs: TrialJob[]): Promise<'sent' | 'timeou
 }
 
 async function fail(runId: string, owner: string, reason: string): Promise<StartResult> {
-  await failPrecheck(runId, owner, reason);
+  if (await failPrecheck(runId, owner, reason)) log('info', 'run finished', { runId, status: 'failed', reason });
   return { ok: false, reason };
 }
 
