@@ -9,6 +9,7 @@ import { SpecError } from '../schema/common';
 import { runCli } from '../testing/engine';
 import type { Actor } from '../auth/roles';
 import { labelRun } from './label';
+import { table1Document } from '../export/table1';
 
 // Issue 22.8a: a run's name and note — given at `tclab run --name --note`, edited later under an account
 // (recorded in the audit log), found by the runs list's search, and in the JSON export's `run`.
@@ -50,6 +51,9 @@ describe('run name and note', () => {
     const exported = RunExport.parse(JSON.parse(await text(await runJsonStream(id))));
     expect(exported.run.name).toBe(`v2 ${tag}`);
     expect(exported.run.note).toBeUndefined();
+    // Table 1 for a report is titled with the run's name (issue 22.8h)
+    expect((await table1Document(id, 'md')).split('\n')[0]).toMatch(new RegExp(`^## Table 1 — v2 ${tag} \\(Reference study.* v1, simulated/${stored.model}\\)$`));
+    expect(await table1Document(id, 'tex')).toMatch(new RegExp(`\\\\caption\\{Table 1 --- v2 ${tag} \\(Reference study.* v1, simulated/${stored.model}\\)\\}`));
   }, 120_000);
 
   it('refuses bad input naming the field, and stores nothing', async () => {

@@ -74,6 +74,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <a className="button" href={`${exportBase}/choices.csv`} download data-testid="download-choices-csv">
             Choices CSV
           </a>
+          <a className="button" href={`${exportBase}/table1.md`} download data-testid="download-table1-md">
+            Table 1 (Markdown)
+          </a>
+          <a className="button" href={`${exportBase}/table1.tex`} download data-testid="download-table1-tex">
+            Table 1 (LaTeX)
+          </a>
         </div>
       </div>
       {progress.done < progress.total && (
