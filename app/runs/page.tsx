@@ -33,7 +33,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           </>
         )}
       </form>
-      <RunsTable items={items} />
+      <RunsTable items={items} empty={q ? `No run's name or note contains “${q}”.` : undefined} />
     </>
   );
 }

@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PercentBarChart } from './PercentBarChart';
+import { SvgDownload } from './SvgDownload';
 
 export interface RateBar {
   name: string;
@@ -38,21 +39,24 @@ export interface FlowBar {
 export function PairedFlowChart({ bars }: { bars: FlowBar[] }) {
   if (bars.length === 0) return null;
   return (
-    <div className="chart chart-short" data-testid="chart-paired-flow" aria-label="Paired outcomes per study">
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={bars} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 24 }}>
-          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-          <XAxis type="number" tick={{ fontSize: 11 }} allowDecimals={false} />
-          <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={180} />
-          <Tooltip />
-          <Legend />
-          <Bar dataKey="improved" stackId="p" name="improved (fail → pass)" fill="#15803d" isAnimationActive={false} />
-          <Bar dataKey="same" stackId="p" name="same" fill="#9aa6bb" isAnimationActive={false} />
-          <Bar dataKey="regressed" stackId="p" name="regressed (pass → fail)" fill="#b91c1c" isAnimationActive={false} />
-          <Bar dataKey="incomplete" stackId="p" name="incomplete" fill="#e5e7eb" isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <>
+      <div className="chart chart-short" data-testid="chart-paired-flow" aria-label="Paired outcomes per study">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={bars} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 24 }}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" tick={{ fontSize: 11 }} allowDecimals={false} />
+            <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={180} />
+            <Tooltip />
+            <Legend />
+            <Bar dataKey="improved" stackId="p" name="improved (fail → pass)" fill="#15803d" isAnimationActive={false} />
+            <Bar dataKey="same" stackId="p" name="same" fill="#9aa6bb" isAnimationActive={false} />
+            <Bar dataKey="regressed" stackId="p" name="regressed (pass → fail)" fill="#b91c1c" isAnimationActive={false} />
+            <Bar dataKey="incomplete" stackId="p" name="incomplete" fill="#e5e7eb" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <SvgDownload chartTestId="chart-paired-flow" fileName="chart-paired-flow" />
+    </>
   );
 }
 

@@ -10,8 +10,13 @@ export interface RunListItem {
 }
 
 /** Runs with status and progress (done / total), newest first. */
-export function RunsTable({ items, showExperiment = true }: { items: RunListItem[]; showExperiment?: boolean }) {
-  if (items.length === 0) return <p className="muted">No runs yet.</p>;
+export function RunsTable({ items, showExperiment = true, empty = 'No runs yet.' }: { items: RunListItem[]; showExperiment?: boolean; empty?: string }) {
+  if (items.length === 0)
+    return (
+      <p className="muted" data-testid="runs-empty">
+        {empty}
+      </p>
+    );
   return (
     <div className="table-scroll">
       <table data-testid="runs">
