@@ -7,8 +7,13 @@
 export function SvgDownload({ chartTestId, fileName }: { chartTestId: string; fileName: string }) {
   function download(button: HTMLButtonElement) {
     // the chart drawn just before this button (several charts may share a test id on one page)
-    const svg = button.previousElementSibling?.querySelector('svg.recharts-surface');
-    if (!(svg instanceof SVGSVGElement)) return;
+    // the drawing, not a legend icon (recharts draws each legend icon as a small svg.recharts-surface too)
+    const svgs = [...(button.previousElementSibling?.querySelectorAll('svg.recharts-surface') ?? [])].filter(
+      (x): x is SVGSVGElement => x instanceof SVGSVGElement && !x.closest('.recharts-legend-wrapper'),
+    );
+    const area = (x: SVGSVGElement) => x.getBoundingClientRect().width * x.getBoundingClientRect().height;
+    const svg = svgs.sort((a, b) => area(b) - area(a))[0];
+    if (!svg) return;
     const copy = svg.cloneNode(true) as SVGSVGElement;
     const { width, height } = svg.getBoundingClientRect();
     copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
