@@ -3,7 +3,6 @@ import type { RunSettings } from '../schema/run';
 import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
 import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
-import { log } from '../log/logger';
 
 export interface RunRow {
   id: string;
@@ -136,22 +135,19 @@ export async function setRunLabel(id: string, label: { name: string | null; note
 
 /** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
 export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<boolean> {
+  return (await changeRunStatus(id, from, to, reason)) !== null;
+}
+
+/** setRunStatus, saying which status the run left (null: it was in none of `from`, nothing changed). */
+export async function changeRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<{ from: RunStatus } | null> {
   const stamps = to === 'running' ? ', started_at = COALESCE(started_at, now())' : FINISHED_STAMP_STATUSES.includes(to) ? ', finished_at = now()' : '';
-  const r = await pool().query<{ from_status: string }>(
+  // the subquery reads the statement's snapshot: the status before this update
+  const r = await pool().query<{ from_status: RunStatus }>(
     `UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])
      RETURNING (SELECT status FROM runs WHERE id = $1) AS from_status`,
     [id, to, reason, from],
   );
-  const changed = (r.rowCount ?? 0) > 0;
-  // the console says when a run changes status (lib/log/logger.ts); a final one is the run's finish
-  if (changed)
-    log('info', FINISHED_STAMP_STATUSES.includes(to) ? 'run finished' : `run ${to}`, {
-      runId: id,
-      status: to,
-      from: r.rows[0].from_status,
-      ...(reason ? { reason } : {}),
-    });
-  return changed;
+  return r.rows[0] ? { from: r.rows[0].from_status } : null;
 }
 
 /**
@@ -160,6 +156,19 @@ export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus,
  * Cheap: uses (run_id, status).
  */
 export async function completeRunIfDone(id: string): Promise<boolean> {
+  return (await completeRun(id)) !== null;
+}
+
+/** How a run finished: its final status and reason, its trials, and how long it ran (null: unknown). */
+export interface RunFinish {
+  status: RunStatus;
+  reason: string | null;
+  trials: number;
+  durationMs: number | null;
+}
+
+/** completeRunIfDone, saying how the run finished (null: it did not finish now). */
+export async function completeRun(id: string): Promise<RunFinish | null> {
   // The progress is frozen in the same statement (one snapshot): nothing is pending, and a completed run has
   // no way back, so its trials and formal attempts change no more (runsProgress and resultsVersion read it).
   const r = await pool().query(
@@ -174,16 +183,8 @@ export async function completeRunIfDone(id: string): Promise<boolean> {
      RETURNING status, status_reason, total_trials, round(extract(epoch FROM finished_at - started_at) * 1000)::bigint::text AS ms`,
     [id, 'completed' satisfies RunStatus, 'completed_with_unresolved' satisfies RunStatus, PENDING_TRIAL_STATUSES],
   );
-  const done = r.rows[0] as { status: string; status_reason: string | null; total_trials: number; ms: string | null } | undefined;
-  if (done)
-    log('info', 'run finished', {
-      runId: id,
-      status: done.status,
-      trials: done.total_trials,
-      ...(done.ms !== null ? { durationMs: Number(done.ms) } : {}),
-      ...(done.status_reason ? { reason: done.status_reason } : {}),
-    });
-  return done !== undefined;
+  const done = r.rows[0] as { status: RunStatus; status_reason: string | null; total_trials: number; ms: string | null } | undefined;
+  return done ? { status: done.status, reason: done.status_reason, trials: done.total_trials, durationMs: done.ms === null ? null : Number(done.ms) } : null;
 }
 
 /**

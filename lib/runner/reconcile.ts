@@ -1,4 +1,5 @@
-import { activeRunIds, completeRunIfDone, pendingBatchCount } from '../db/runs';
+import { activeRunIds, pendingBatchCount } from '../db/runs';
+import { completeRunIfDone } from './run-events';
 import { openTrialJobs } from '../queue/enqueue';
 import { stalePrecheckRunIds } from '../db/prechecks';
 import { log } from '../log/logger';
