@@ -17,8 +17,9 @@ function start(cwd: string, program: string) {
   const seen: { text: string; then: () => void }[] = [];
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
-    for (const s of seen.splice(0)) if (stderr.includes(s.text)) s.then();
-    else seen.push(s);
+    for (const s of seen.splice(0))
+      if (stderr.includes(s.text)) s.then();
+      else seen.push(s);
   });
   const exited = new Promise<number | null>((r) => child.on('exit', r));
   const waitFor = (text: string) => new Promise<void>((then) => (stderr.includes(text) ? then() : seen.push({ text, then })));
@@ -29,7 +30,10 @@ describe('the build step of npm start', () => {
   it('streams each line, prefixed, while the build is still running, and logs inside the checkout', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tclab-build-'));
     // the "build" prints a line, then goes on only once the test has seen that line on the terminal
-    const b = start(dir, `console.log('Creating an optimized production build'); const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync('go')) { clearInterval(t); console.error('Compiled successfully'); } }, 20);`);
+    const b = start(
+      dir,
+      `console.log('Creating an optimized production build'); const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync('go')) { clearInterval(t); console.error('Compiled successfully'); } }, 20);`,
+    );
     await b.waitFor('[build] Creating an optimized production build');
     writeFileSync(path.join(dir, 'go'), '');
     expect(await b.exited).toBe(0);
