@@ -2,10 +2,12 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnFiltersState, type PaginationState, type SortingState } from '@tanstack/react-table';
 import { TRIAL_FILTER_KEYS, type TrialPage, type TrialRow } from './runs/trial-query';
 import { StatusBadge } from './StatusBadge';
 import { formatInt } from './format';
+import { TRIAL_PAGE_SIZES, trialStateFromParams, withTrialState } from './runs/trial-url';
 
 const col = createColumnHelper<TrialRow>();
 
@@ -14,9 +16,12 @@ const col = createColumnHelper<TrialRow>();
  * done server-side, so a 20k-trial run never ships whole to the browser). Each row links to its trial page.
  */
 export function TrialsTable({ runId, refreshKey }: { runId: string; refreshKey?: string }) {
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [filters, setFilters] = useState<ColumnFiltersState>([]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 50 });
+  // filters, sort and page start from the URL and are written back to it (components/runs/trial-url.ts)
+  const searchParams = useSearchParams();
+  const [initial] = useState(() => trialStateFromParams(new URLSearchParams(searchParams.toString())));
+  const [sorting, setSorting] = useState<SortingState>(initial.sorting);
+  const [filters, setFilters] = useState<ColumnFiltersState>(initial.filters);
+  const [pagination, setPagination] = useState<PaginationState>(initial.pagination);
   const [data, setData] = useState<TrialPage | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -52,6 +57,21 @@ export function TrialsTable({ runId, refreshKey }: { runId: string; refreshKey?:
     }
     for (const f of filters) if (typeof f.value === 'string' && f.value) q.set(f.id, f.value);
     return q.toString();
+  }, [sorting, filters, pagination]);
+
+  useEffect(() => {
+    // the browser's own history (Next keeps useSearchParams in step) — not router.replace, which would
+    // render the whole run page on the server again for every filter change
+    const current = new URLSearchParams(window.location.search);
+    const next = withTrialState(current, {
+      sorting,
+      filters: filters.flatMap((f) => (typeof f.value === 'string' ? [{ id: f.id, value: f.value }] : [])),
+      pagination,
+    });
+    if (next.toString() !== current.toString()) {
+      const qs = next.toString();
+      window.history.replaceState(null, '', `${window.location.pathname}${qs ? `?${qs}` : ''}${window.location.hash}`);
+    }
   }, [sorting, filters, pagination]);
 
   useEffect(() => {
@@ -156,7 +176,7 @@ export function TrialsTable({ runId, refreshKey }: { runId: string; refreshKey?:
           Next →
         </button>
         <select aria-label="rows per page" value={pagination.pageSize} onChange={(e) => table.setPageSize(Number(e.target.value))}>
-          {[25, 50, 100, 200].map((n) => (
+          {TRIAL_PAGE_SIZES.map((n) => (
             <option key={n} value={n}>
               {n} per page
             </option>

@@ -42,6 +42,7 @@ test('pause stops new requests, resume continues, cancel ends the run', async ({
   await expect.poll(() => apiDone(request, runId), { timeout: 30_000 }).toBeGreaterThan(paused);
 
   await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Stop the run for good' }).click();
   await expect(page.getByTestId('run-status')).toHaveText('cancelled');
   await expect(page.getByTestId('control-message')).toContainText('cancelled');
   for (const name of ['Pause', 'Resume', 'Cancel']) await expect(page.getByRole('button', { name })).toBeDisabled();

@@ -6,8 +6,7 @@ npx tsx scripts/migrate.ts
 npx tsx prisma/seed.ts
 
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.ts proxy.ts instrumentation.ts package-lock.json -newer .next/BUILD_ID -type f -print -quit 2>/dev/null)" ]; then
-  echo "[tclab] building the app…" >&2
-  npx next build >/tmp/tclab-build.log 2>&1 || { tail -40 /tmp/tclab-build.log >&2; exit 1; }
+  bash scripts/build-app.sh || exit 1 # streams the build, logs to .next-build.log in this checkout
 fi
 
 PORT=${PORT:-3000}

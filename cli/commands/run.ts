@@ -22,6 +22,9 @@ import { err, errControl, out, setExitCode, stderrIsTty } from '../output';
 import { isFinalRunStatus, runStatusLabel, runSucceeded } from '../../lib/schema/run-status';
 import { recordAudit } from '../../lib/db/audit';
 import { cliActor } from './shared';
+import { labelRun } from '../../lib/runs/label';
+import { parseRunLabel, type RunLabel } from '../../lib/schema/run-label';
+import { SpecError } from '../../lib/schema/common';
 import { runSettingsFromOptions, runTargetsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
 import { clusterByOption, exportRun, printSummary, shutdown } from './shared';
 import { ciOptions, ciOutputs, parseGates, type CiOptions } from './ci-outputs';
@@ -42,6 +45,8 @@ interface RunOptions extends SettingsOptions, CiOptions {
   budgetRequests?: string;
   budgetTokens?: string;
   budgetCost?: string;
+  name?: string;
+  note?: string;
 }
 
 export function register(program: Command): void {
@@ -62,7 +67,9 @@ export function register(program: Command): void {
     .option('--max-requests <n>', 'confirm a run of up to N paid requests (refused when it would send more)')
     .option('--budget-requests <n>', 'stop sending once the run has sent N requests (the run ends cancelled: "budget reached")')
     .option('--budget-tokens <n>', 'stop sending once the answers have used N tokens (input + output)')
-    .option('--budget-cost <amount>', "stop sending once the estimated cost (price table's row for the model) reaches this amount");
+    .option('--budget-cost <amount>', "stop sending once the estimated cost (price table's row for the model) reaches this amount")
+    .option('--name <text>', "the run's name (shown in the runs list, the run page and the export; editable later)")
+    .option('--note <text>', 'a note on the run: what it is for, what changed');
   settingsOptions(cmd);
   ciOptions(cmd);
   cmd.action(async (opts: RunOptions) => {
@@ -72,11 +79,22 @@ export function register(program: Command): void {
   });
 }
 
+/** --name / --note, checked before anything is stored (a usage error naming the option). */
+function labelFromOptions(opts: RunOptions): RunLabel {
+  try {
+    return parseRunLabel({ name: opts.name ?? null, note: opts.note ?? null });
+  } catch (e) {
+    if (e instanceof SpecError) throw new UsageError(e.issues.map((i) => `--${i.path}: ${i.message}`).join('; '));
+    throw e;
+  }
+}
+
 async function runCommand(opts: RunOptions): Promise<number> {
   const sources = [opts.template, opts.experiment, opts.experimentId].filter(Boolean).length;
   if (sources !== 1) throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
   const settings = runSettingsFromOptions(opts, templateOf(opts.template)?.simulated.model);
   const targets = runTargetsFromOptions(opts);
+  const label = labelFromOptions(opts);
   if (targets.length > 1 && (opts.junit || opts.summaryMd))
     throw new UsageError('--junit and --summary-md describe one run: with several targets use tclab export on each run');
   // a spec file is read and validated before the database is touched: invalid input stores nothing
@@ -94,6 +112,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
     throw e;
   });
   for (const run of runs) {
+    if (label.name !== null || label.note !== null) await labelRun(cliActor(), run.id, label);
     await recordAudit(cliActor(), 'run.started', { experimentId, runId: run.id }, { provider: run.provider, model: run.model });
     err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
   }

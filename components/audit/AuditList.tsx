@@ -7,6 +7,7 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'run.paused': 'paused',
   'run.resumed': 'resumed',
   'run.cancelled': 'cancelled',
+  'run.labelled': 'named the run',
   'review.saved': 'reviewed a check',
   'user.added': 'added a user',
   'user.role_changed': 'changed a role',
@@ -18,6 +19,7 @@ function what(e: AuditEntry): string {
   if (e.action === 'run.started') return `${String(d.provider ?? '')} / ${String(d.model ?? '')}`;
   if (e.action === 'review.saved')
     return `${String(d.checkId ?? '')} of ${String(d.trialId ?? '')}: ${String(d.humanStatus ?? '')} (graded ${String(d.graderStatus ?? '')})`;
+  if (e.action === 'run.labelled') return `name: ${d.name == null ? '—' : String(d.name)}; note: ${d.note == null ? '—' : String(d.note)}`;
   if (e.action === 'user.added') return `${String(d.email ?? '')} (${String(d.role ?? '')})`;
   if (e.action === 'user.role_changed') return `${String(d.email ?? '')}: ${String(d.from ?? '')} → ${String(d.to ?? '')}`;
   return typeof d.status === 'string' ? `→ ${d.status}` : '';

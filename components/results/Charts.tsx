@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PercentBarChart } from './PercentBarChart';
+import { SvgDownload } from './SvgDownload';
 
 export interface RateBar {
   name: string;
@@ -59,6 +60,7 @@ export function PairedFlowChart({ bars }: { bars: FlowBar[] }) {
           </BarChart>
         </ResponsiveContainer>
       </div>
+      <SvgDownload chartTestId="chart-paired-flow" fileName="chart-paired-flow" />
       <figcaption className="small muted">Bars: complete baseline → treatment pairs per study, stacked by outcome (counts, not rates: no interval).</figcaption>
     </figure>
   );

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from 'react';
 import { BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { SvgDownload } from './SvgDownload';
 
 const LABEL_CHARS = 44; // recharts wraps a label over two lines; past that, cut
 const short = (s: string) => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
@@ -43,6 +44,7 @@ export function PercentBarChart({
           </BarChart>
         </ResponsiveContainer>
       </div>
+      <SvgDownload chartTestId={testId} fileName={testId} />
       <figcaption className="small muted" data-testid={`${testId}-legend`}>
         {legend}
       </figcaption>

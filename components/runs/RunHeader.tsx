@@ -25,6 +25,16 @@ export function RunHeader({ run, experimentName, destination }: { run: RunRow; e
         </h1>
         {run.provider === 'simulated' && <SimulatedBadge />}
       </div>
+      {run.name && (
+        <p className="run-name" data-testid="run-name">
+          <strong>{run.name}</strong>
+        </p>
+      )}
+      {run.note && (
+        <p className="muted" style={{ whiteSpace: 'pre-wrap' }} data-testid="run-note">
+          {run.note}
+        </p>
+      )}
       <div className="panel grid-2">
         <dl className="kv">
           <dt>Experiment</dt>

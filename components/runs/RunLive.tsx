@@ -17,6 +17,8 @@ export function RunLive({ runId, initial, canControl }: { runId: string; initial
   const [state, setState] = useState(initial);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Cancel is for good: it asks first. */
+  const [confirming, setConfirming] = useState(false);
   const [polling, setPolling] = useState(!isFinalRunStatus(initial.status));
   const lastRefresh = useRef({ at: 0, status: initial.status, done: initial.progress.done });
   useEffect(() => {
@@ -108,13 +110,37 @@ export function RunLive({ runId, initial, canControl }: { runId: string; initial
                 type="button"
                 className={a === 'cancel' ? 'danger' : undefined}
                 disabled={busy || !controlAllowed(a, state.status)}
-                onClick={() => control(a)}
+                onClick={() => (a === 'cancel' ? setConfirming(true) : control(a))}
               >
                 {a[0].toUpperCase() + a.slice(1)}
               </button>
             ))}
         </div>
       </div>
+      {confirming && canControl && controlAllowed('cancel', state.status) && (
+        <div className="notice" role="alertdialog" aria-labelledby="cancel-confirm-text" data-testid="cancel-confirm" style={{ marginTop: 12 }}>
+          <p id="cancel-confirm-text" style={{ margin: 0 }}>
+            <strong>Cancel this run for good?</strong> It stops new requests: trials not yet sent are cancelled and the run cannot be resumed. Nothing already sent is
+            undone — those requests and their answers stay recorded.
+          </p>
+          <div className="row" style={{ marginTop: 8 }}>
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => {
+                setConfirming(false);
+                void control('cancel');
+              }}
+            >
+              Stop the run for good
+            </button>
+            <button type="button" onClick={() => setConfirming(false)} autoFocus>
+              Keep it
+            </button>
+          </div>
+        </div>
+      )}
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={p.total} aria-valuenow={p.done} aria-label="trials done" style={{ marginTop: 12 }}>
         <span className="done" style={{ width: `${(100 * p.done) / total}%` }} />
         <span className="inflight" style={{ width: `${(100 * p.inFlight) / total}%` }} />

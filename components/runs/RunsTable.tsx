@@ -11,8 +11,13 @@ export interface RunListItem {
 }
 
 /** Runs with status and progress (done / total), newest first; a checkbox per run picks runs to compare. */
-export function RunsTable({ items, showExperiment = true }: { items: RunListItem[]; showExperiment?: boolean }) {
-  if (items.length === 0) return <p className="muted">No runs yet.</p>;
+export function RunsTable({ items, showExperiment = true, empty = 'No runs yet.' }: { items: RunListItem[]; showExperiment?: boolean; empty?: string }) {
+  if (items.length === 0)
+    return (
+      <p className="muted" data-testid="runs-empty">
+        {empty}
+      </p>
+    );
   return (
     <CompareSelection>
       <div className="table-scroll">
@@ -38,7 +43,13 @@ export function RunsTable({ items, showExperiment = true }: { items: RunListItem
                     <input type="checkbox" name={COMPARE_FIELD} value={run.id} aria-label={`Compare run ${run.id}`} />
                   </td>
                   <td className="mono">
-                    <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.id}</Link>
+                    <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.name ?? run.id}</Link>
+                    {run.name && <div className="small muted">{run.id}</div>}
+                    {run.note && (
+                      <div className="small muted" style={{ fontFamily: 'inherit' }} data-testid="run-note">
+                        {run.note.length > 120 ? `${run.note.slice(0, 119)}…` : run.note}
+                      </div>
+                    )}
                   </td>
                   {showExperiment && (
                     <td>

@@ -23,6 +23,7 @@ test('a researcher starts and cancels runs, a reviewer reviews but cannot run; t
   // a run to cancel: one request a minute, so it is still going
   const cancelled = await startRun(researcher, { concurrency: '1', requestsPerMinute: '1' });
   await researcher.getByRole('button', { name: 'Cancel' }).click();
+  await researcher.getByRole('button', { name: 'Stop the run for good' }).click();
   await expect(researcher.getByTestId('run-status')).toHaveText('cancelled');
   await researcher.reload();
   const cancelAudit = researcher.getByTestId('audit');

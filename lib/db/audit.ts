@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'run.paused',
   'run.resumed',
   'run.cancelled',
+  'run.labelled',
   'review.saved',
   'user.added',
   'user.role_changed',

@@ -1,6 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
-import { checkDraft, createDraft, draftFromVersion, freezeDraft, getDraft, getPriceTable, listVersions, saveDraft, savePriceTable, setArchived } from './drafts';
+import {
+  checkDraft,
+  createDraft,
+  designerDestination,
+  draftFromVersion,
+  freezeDraft,
+  getDraft,
+  getPriceTable,
+  listVersions,
+  saveDraft,
+  savePriceTable,
+  setArchived,
+} from './drafts';
 import { getExperiment, listExperiments } from './experiments';
 import { tinyExperiment } from '../testing/tiny-experiment';
 import { DEFAULT_PRICE_TABLE } from '../design/cost';
@@ -31,6 +43,19 @@ describe('designer drafts', () => {
     expect(v2).toMatchObject({ id: 'draft-itest-v2', version: 2 });
     expect((await getExperiment(v1.id))!.spec.studies[0].conditions[1].tools.invoice.en[0].description).toBe('Read-only: looks up an invoice.');
     expect((await listVersions('draft-itest')).map((v) => v.version)).toEqual([1, 2]);
+  });
+
+  it('a designer link leads to its draft, then — once saved — to the version it became; an unknown id leads nowhere', async () => {
+    await createDraft('designer-link-itest', tinyExperiment('designer-link-itest'));
+    expect((await designerDestination('designer-link-itest'))?.kind).toBe('draft');
+    const v1 = await freezeDraft('designer-link-itest');
+    expect(await designerDestination('designer-link-itest')).toEqual({ kind: 'version', experimentId: v1.id });
+    await draftFromVersion(v1.id);
+    await saveDraft('designer-link-itest', { ...tinyExperiment('designer-link-itest'), name: 'second' });
+    const v2 = await freezeDraft('designer-link-itest');
+    expect(v2.id).not.toBe(v1.id);
+    expect(await designerDestination('designer-link-itest')).toEqual({ kind: 'version', experimentId: v2.id });
+    expect(await designerDestination('designer-link-itest-never')).toBeNull();
   });
 
   it('an invalid draft names every field and cannot be frozen: no experiment row is written', async () => {

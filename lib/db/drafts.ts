@@ -132,6 +132,17 @@ export async function freezeDraft(slug: string): Promise<ExperimentRow & { creat
   return stored;
 }
 
+/**
+ * Where a designer link leads: its draft; or, once the draft became a version (freezing removes it), the
+ * newest stored version of that experiment; null when the id is neither (a 404).
+ */
+export async function designerDestination(slug: string): Promise<{ kind: 'draft'; draft: Draft } | { kind: 'version'; experimentId: string } | null> {
+  const draft = await getDraft(slug);
+  if (draft) return { kind: 'draft', draft };
+  const latest = (await listVersions(slug)).at(-1);
+  return latest ? { kind: 'version', experimentId: latest.id } : null;
+}
+
 // ── archive and versions ──────────────────────────────────────────────────────────────────────────────
 
 /** Hide an experiment (every version) from the list, or show it again; its versions and runs stay. */

@@ -20,6 +20,9 @@ export interface RunRow {
   groupId: string | null;
   /** What the run may spend (null: no budget); see lib/db/budget.ts. */
   budget: StoredRunBudget | null;
+  /** A researcher's name and note for the run (null: none given). */
+  name: string | null;
+  note: string | null;
 }
 
 export function newRunGroupId(): string {
@@ -52,6 +55,8 @@ export async function insertRun(run: {
   totalTrials: number;
   groupId?: string | null;
   budget?: StoredRunBudget | null;
+  name?: string | null;
+  note?: string | null;
 }): Promise<RunRow> {
   const prisma = await db();
   const row = await prisma.run.create({
@@ -64,6 +69,8 @@ export async function insertRun(run: {
       totalTrials: run.totalTrials,
       groupId: run.groupId ?? null,
       ...(run.budget ? { budget: run.budget as object } : {}),
+      name: run.name ?? null,
+      note: run.note ?? null,
     },
   });
   return toRunRow(row);
@@ -86,9 +93,11 @@ export async function getRun(id: string): Promise<RunRow | null> {
     finished_at: string | null;
     group_id: string | null;
     budget: unknown;
+    name: string | null;
+    note: string | null;
   }>(
     `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
-            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id, budget
+            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id, budget, name, note
        FROM runs WHERE id = $1`,
     [id],
   );
@@ -108,6 +117,8 @@ export async function getRun(id: string): Promise<RunRow | null> {
     finishedAt: utcTimestamp(x.finished_at),
     groupId: x.group_id,
     budget: x.budget,
+    name: x.name,
+    note: x.note,
   });
 }
 
@@ -117,16 +128,43 @@ export async function listRunGroup(groupId: string): Promise<RunRow[]> {
   return rows.map(toRunRow);
 }
 
-export async function listRuns(experimentId?: string): Promise<RunRow[]> {
-  const rows = await (await db()).run.findMany({ where: experimentId ? { experimentId } : {}, orderBy: { createdAt: 'desc' }, take: 200 });
+/** The newest 200 runs (of one experiment); `q`: only those whose name or note contains it (any case). */
+export async function listRuns(experimentId?: string, q?: string): Promise<RunRow[]> {
+  const term = q?.trim();
+  const rows = await (
+    await db()
+  ).run.findMany({
+    where: {
+      ...(experimentId ? { experimentId } : {}),
+      ...(term ? { OR: [{ name: { contains: term, mode: 'insensitive' as const } }, { note: { contains: term, mode: 'insensitive' as const } }] } : {}),
+    },
+    orderBy: { createdAt: 'desc' },
+    take: 200,
+  });
   return rows.map(toRunRow);
+}
+
+/** Set a run's name and note (already checked: lib/schema/run-label.ts). False when there is no such run. */
+export async function setRunLabel(id: string, label: { name: string | null; note: string | null }): Promise<boolean> {
+  const r = await pool().query(`UPDATE runs SET name = $2, note = $3 WHERE id = $1`, [id, label.name, label.note]);
+  return (r.rowCount ?? 0) > 0;
 }
 
 /** Compare-and-set of the run's status: returns false when the run was not in one of `from`. */
 export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<boolean> {
+  return (await changeRunStatus(id, from, to, reason)) !== null;
+}
+
+/** setRunStatus, saying which status the run left (null: it was in none of `from`, nothing changed). */
+export async function changeRunStatus(id: string, from: RunStatus[], to: RunStatus, reason: string | null = null): Promise<{ from: RunStatus } | null> {
   const stamps = to === 'running' ? ', started_at = COALESCE(started_at, now())' : FINISHED_STAMP_STATUSES.includes(to) ? ', finished_at = now()' : '';
-  const r = await pool().query(`UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])`, [id, to, reason, from]);
-  return (r.rowCount ?? 0) > 0;
+  // the subquery reads the statement's snapshot: the status before this update
+  const r = await pool().query<{ from_status: RunStatus }>(
+    `UPDATE runs SET status = $2, status_reason = $3${stamps} WHERE id = $1 AND status = ANY($4::text[])
+     RETURNING (SELECT status FROM runs WHERE id = $1) AS from_status`,
+    [id, to, reason, from],
+  );
+  return r.rows[0] ? { from: r.rows[0].from_status } : null;
 }
 
 /**
@@ -135,6 +173,19 @@ export async function setRunStatus(id: string, from: RunStatus[], to: RunStatus,
  * Cheap: uses (run_id, status).
  */
 export async function completeRunIfDone(id: string): Promise<boolean> {
+  return (await completeRun(id)) !== null;
+}
+
+/** How a run finished: its final status and reason, its trials, and how long it ran (null: unknown). */
+export interface RunFinish {
+  status: RunStatus;
+  reason: string | null;
+  trials: number;
+  durationMs: number | null;
+}
+
+/** completeRunIfDone, saying how the run finished (null: it did not finish now). */
+export async function completeRun(id: string): Promise<RunFinish | null> {
   // The progress is frozen in the same statement (one snapshot): nothing is pending, and a completed run has
   // no way back, so its trials and formal attempts change no more (runsProgress and resultsVersion read it).
   const r = await pool().query(
@@ -145,10 +196,12 @@ export async function completeRunIfDone(id: string): Promise<boolean> {
               THEN (SELECT n FROM u) || ' of ' || total_trials || ' trials unresolved (every attempt failed in transport)' END,
             final_progress = (${PROGRESS_SQL.replaceAll('$1', 'ARRAY[$1]')})
        WHERE id = $1 AND status = 'running'
-         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status = ANY($4::text[]))`,
+         AND NOT EXISTS (SELECT 1 FROM trials WHERE run_id = $1 AND status = ANY($4::text[]))
+     RETURNING status, status_reason, total_trials, round(extract(epoch FROM finished_at - started_at) * 1000)::bigint::text AS ms`,
     [id, 'completed' satisfies RunStatus, 'completed_with_unresolved' satisfies RunStatus, PENDING_TRIAL_STATUSES],
   );
-  return (r.rowCount ?? 0) > 0;
+  const done = r.rows[0] as { status: RunStatus; status_reason: string | null; total_trials: number; ms: string | null } | undefined;
+  return done ? { status: done.status, reason: done.status_reason, trials: done.total_trials, durationMs: done.ms === null ? null : Number(done.ms) } : null;
 }
 
 /**

@@ -129,6 +129,8 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
       ...run.settings,
       id: run.id,
       experimentId: run.experimentId,
+      ...(run.name !== null ? { name: run.name } : {}),
+      ...(run.note !== null ? { note: run.note } : {}),
       status: run.status,
       statusLabel: runStatusLabel(run.status),
       statusReason: run.statusReason,

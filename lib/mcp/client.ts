@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { readToolFile, toolsHash, type ImportedTool } from './tools';
 import { AddressRefused, checkUrl, guardedFetch } from './guarded-fetch';
+import { stderrReason } from './stderr';
 
 // List a live MCP server's tools with the official SDK (1.x): over stdio (the server runs as a child
 // process of ours) or Streamable HTTP. Everything is bounded by one time limit; whatever goes wrong
@@ -76,6 +77,9 @@ export interface McpClientOptions {
   guard?: { allowedUrls: string[] };
 }
 const MAX_PAGES = 1000;
+/** Characters of a stdio server's stderr kept from its start, and from its end. */
+const STDERR_HEAD = 16_000;
+const STDERR_TAIL = 4_000;
 
 /** `"node server.js --flag 'a b'"` → command and args (quotes group; no shell is involved). */
 export function splitCommandLine(line: string): { command: string; args: string[] } {
@@ -137,14 +141,22 @@ export async function withMcpClient<T>(
   }
   const where = target.kind === 'stdio' ? `stdio server "${[target.command, ...target.args].join(' ')}"` : `MCP server at ${target.url}`;
 
-  let stderr = '';
+  // the start of stderr (where a failing server says why) and its end (where a long-running one does)
+  let stderrHead = '';
+  let stderrTail = '';
+  const said = () => {
+    const reason = stderrReason(`${stderrHead}\n${stderrTail}`);
+    return reason ? `; its stderr says: ${reason}` : '';
+  };
   let exited = false;
   let protocolVersion: string | null = null;
   let transport: Transport;
   if (target.kind === 'stdio') {
     const t = new StdioClientTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, stderr: 'pipe' });
     t.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+      const text = chunk.toString('utf8');
+      if (stderrHead.length < STDERR_HEAD) stderrHead += text.slice(0, STDERR_HEAD - stderrHead.length);
+      else stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
     });
     transport = t;
   } else {
@@ -185,7 +197,7 @@ export async function withMcpClient<T>(
     if (e instanceof McpListError) return e;
     for (let c: unknown = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++) if (c instanceof AddressRefused) return new McpListError(c.message, 'refused');
     const msg = messageOf(e);
-    const tail = stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
+    const tail = said();
     if (target.kind === 'stdio' && (exited || /ENOENT|closed|EPIPE/i.test(msg))) return new McpListError(`${where} exited before answering (${msg})${tail}`, 'exited');
     if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|fetch failed|ECONNRESET|EHOSTUNREACH/i.test(msg))
       return new McpListError(`nothing answered at ${target.kind === 'http' ? target.url : where}: ${msg}`, 'unreachable');
@@ -196,7 +208,7 @@ export async function withMcpClient<T>(
     const request = { signal: abort.signal, timeout: timeoutMs };
     // a stdio server that exits at once closes the transport: fail then rather than at the time limit
     const gone = closed.then(() => {
-      throw new McpListError(`${where} exited before answering${stderr.trim() ? `; its stderr ends: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`, 'exited');
+      throw new McpListError(`${where} exited before answering${said()}`, 'exited');
     });
     gone.catch(() => undefined);
     await Promise.race([client.connect(transport, request), gone]);

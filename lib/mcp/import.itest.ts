@@ -145,6 +145,15 @@ describe('MCP import from live reference servers', () => {
     await expect(hang).rejects.toMatchObject({ reason: 'timeout', message: expect.stringMatching(/did not answer within 1500 ms/) });
     const exits = importServerTools({ kind: 'stdio', command: process.execPath, args: ['-e', 'console.error("no config"); process.exit(3)'] }, { timeoutMs: 10_000 });
     await expect(exits).rejects.toMatchObject({ reason: 'exited', message: expect.stringMatching(/exited before answering.*no config/) });
+    // a Node server that throws: the message says the error line, not the tail ("Node.js v20…") of its stderr
+    const throws = importServerTools(
+      { kind: 'stdio', command: process.execPath, args: ['-e', 'console.error("mcp-demo starting"); throw new Error("MCP_DEMO_TOKEN is not set")'] },
+      { timeoutMs: 10_000 },
+    );
+    const thrown = (await throws.catch((e: unknown) => e)) as McpListError;
+    expect(thrown.reason).toBe('exited');
+    expect(thrown.message).toMatch(/its stderr says: Error: MCP_DEMO_TOKEN is not set$/);
+    expect(thrown.message).not.toMatch(/Node\.js v\d/);
     const port = await freePort();
     const nobody = importServerTools({ kind: 'http', url: `http://127.0.0.1:${port}/mcp` }, { timeoutMs: 10_000 });
     await expect(nobody).rejects.toMatchObject({

@@ -1,6 +1,6 @@
 import { cancelQueuedTrials, markSending, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
 import { releaseBudgetedRequest, reserveBudgetedRequest } from '../db/budget';
-import { setRunStatus } from '../db/runs';
+import { setRunStatus } from './run-events';
 import { haltRun } from '../queue/halt';
 import type { RunContext } from './context';
 

@@ -1,5 +1,6 @@
 import { RUN_CONTROL, type ControlAction } from '../schema/run-status';
-import { getRun, setRunStatus } from '../db/runs';
+import { getRun } from '../db/runs';
+import { setRunStatus } from './run-events';
 import { cancelQueuedTrials } from '../db/trials';
 import { clearHalt, haltRun } from '../queue/halt';
 import { enqueuePending, startRun } from './start';

@@ -1,4 +1,5 @@
-import { activeRunIds, completeRunIfDone, pendingBatchCount } from '../db/runs';
+import { activeRunIds, pendingBatchCount } from '../db/runs';
+import { completeRunIfDone } from './run-events';
 import { enqueueTrials, openTrialJobs } from '../queue/enqueue';
 import { takeoverJobId } from '../queue/contracts';
 import { stalePrecheckRunIds } from '../db/prechecks';

@@ -27,6 +27,7 @@ export interface CreateRunOptions {
   /** What each run may spend (requests, tokens, estimated cost); the engine stops sending once it is reached. */
   budget?: RunBudgetInput | null;
 }
+import { log } from '../log/logger';
 
 /** Write the run and all its trial rows first; nothing is enqueued until pre-checks pass. */
 export async function createRun(experimentId: string, settingsInput: RunSettingsInput | unknown, opts: CreateRunOptions = {}): Promise<RunRow> {
@@ -157,6 +158,7 @@ async function precheckAndEnqueue(run: RunRow, owner: string, opts: StartOptions
       return { ok: false, reason: `its pre-checks are being sent by another process (lease until ${claim.leaseExpiresAt?.toISOString()})` };
     return { ok: false, reason: `run is ${claim.status}` };
   }
+  log('info', 'run starting', { runId, experimentId: run.experimentId, provider: run.provider, model: run.model, trials: run.totalTrials, name: run.name ?? undefined });
   const exp = await getExperiment(run.experimentId);
   if (!exp) return fail(runId, owner, `experiment ${run.experimentId} not found`);
   const provider = getProvider(run.settings.provider);
@@ -186,6 +188,7 @@ async function precheckAndEnqueue(run: RunRow, owner: string, opts: StartOptions
     tries = 0;
   }
   if (!(await finishPrecheck(runId, owner))) return stopped(runId);
+  log('info', 'run started', { runId, status: 'running', trials: run.totalTrials });
   primeRunContext(runId, exp.spec, run.settings, run.budget !== null); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
   await enqueuePending(runId, { first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB), afterFirst: async (jobs) => void (await firstChunkSent(jobs)) });
@@ -214,7 +217,7 @@ export async function firstChunkSent(jobs: TrialJob[]): Promise<'sent' | 'timeou
 }
 
 async function fail(runId: string, owner: string, reason: string): Promise<StartResult> {
-  await failPrecheck(runId, owner, reason);
+  if (await failPrecheck(runId, owner, reason)) log('info', 'run finished', { runId, status: 'failed', reason });
   return { ok: false, reason };
 }
 

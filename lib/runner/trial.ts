@@ -3,7 +3,7 @@ import type { TccCheck } from '../schema/tcc';
 import { trialStatusOf } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
-import { setRunStatus } from '../db/runs';
+import { setRunStatus } from './run-events';
 import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
 import { kindModule } from '../studies/registry';

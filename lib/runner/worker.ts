@@ -6,7 +6,7 @@ import { log } from '../log/logger';
 import { QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { warmRunResults } from '../db/warm-results';
-import { completeRunIfDone } from '../db/runs';
+import { completeRunIfDone } from './run-events';
 import { isDatabaseUnavailable } from '../db/client';
 import { stillPending, warmUpTrialStatements } from '../db/trials';
 import { processTrial, type TrialOutcome, type TrialWorkerOptions } from './trial';

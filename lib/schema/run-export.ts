@@ -107,6 +107,9 @@ const Timestamp = z.union([z.iso.datetime({ offset: true }), z.date().transform(
 
 export const ExportRun = RunSettings.extend({
   id: z.string(),
+  /** A researcher's name and note for the run (absent when none was given). */
+  name: z.string().optional(),
+  note: z.string().optional(),
   status: RunStatus,
   /** How the status reads (`completed with unresolved trials`). */
   statusLabel: z.string().optional(),

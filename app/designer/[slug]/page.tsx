@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
-import { checkDraft, getDraft, getPriceTable, listVersions } from '@/lib/db/drafts';
+import { checkDraft, designerDestination, getPriceTable, listVersions } from '@/lib/db/drafts';
 import { Designer } from '@/components/designer/Designer';
 import { pageActor } from '@/app/_auth/guard';
 
@@ -15,8 +15,11 @@ export const dynamic = 'force-dynamic';
 export default async function DesignerPage({ params }: { params: Promise<{ slug: string }> }) {
   await pageActor('experiment.write');
   const { slug } = await pageParams(params);
-  const draft = await getDraft(slug);
-  if (!draft) notFound();
+  const to = await designerDestination(slug);
+  if (!to) notFound();
+  // a link to a draft that has since been saved as a version opens that version
+  if (to.kind === 'version') redirect(`/experiments/${encodeURIComponent(to.experimentId)}?from=designer`);
+  const draft = to.draft;
   const prices = await getPriceTable();
   const versions = await listVersions(slug);
   const nextVersion = (versions.at(-1)?.version ?? 0) + 1;

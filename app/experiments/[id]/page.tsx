@@ -33,10 +33,10 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export const dynamic = 'force-dynamic';
 
-export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string }> }) {
+export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string; from?: string }> }) {
   const actor = await pageActor('read');
   const { id } = await pageParams(params);
-  const { imported } = await searchParams;
+  const { imported, from } = await searchParams;
   let exp: Awaited<ReturnType<typeof getExperiment>>;
   try {
     exp = await getExperiment(id);
@@ -75,6 +75,11 @@ export default async function ExperimentPage({ params, searchParams }: { params:
       {imported && (
         <div className="notice" role="status">
           {imported === 'new' ? `Imported as ${exp.id} (version ${exp.version}).` : `This content is already stored as ${exp.id}; nothing new was stored.`}
+        </div>
+      )}
+      {from === 'designer' && (
+        <div className="notice" role="status" data-testid="designer-moved">
+          That designer draft was saved as a version: this is {exp.id} (version {exp.version}), the newest. Edit it to start a new draft.
         </div>
       )}
       <div className="spread">

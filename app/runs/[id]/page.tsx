@@ -11,6 +11,7 @@ import { REFERENCE_STUDY_ID } from '@/lib/templates';
 import { RunHeader } from '@/components/runs/RunHeader';
 import { destinationText } from '@/lib/providers/precheck';
 import { RunLive } from '@/components/runs/RunLive';
+import { RunLabelForm } from '@/components/runs/RunLabelForm';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { Table1 } from '@/components/Table1';
 import { AblationTable } from '@/components/runs/AblationTable';
@@ -46,6 +47,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   return (
     <>
       <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} destination={destinationText(run.provider, run.settings.baseUrl)} />
+      {can(actor.role, 'run.control') && <RunLabelForm runId={id} name={run.name} note={run.note} />}
       <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} canControl={can(actor.role, 'run.control')} />
       {group.length > 1 && (
         <p className="notice" data-testid="run-group">
@@ -71,6 +73,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </a>
           <a className="button" href={`${exportBase}/choices.csv`} download data-testid="download-choices-csv">
             Choices CSV
+          </a>
+          <a className="button" href={`${exportBase}/table1.md`} download data-testid="download-table1-md">
+            Table 1 (Markdown)
+          </a>
+          <a className="button" href={`${exportBase}/table1.tex`} download data-testid="download-table1-tex">
+            Table 1 (LaTeX)
           </a>
         </div>
       </div>

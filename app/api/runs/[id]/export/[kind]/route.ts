@@ -2,6 +2,7 @@ import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { Readable } from 'node:stream';
 import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
+import { table1Stream } from '@/lib/export/table1';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,20 +11,22 @@ const KINDS = {
   'trials.csv': { stream: trialsCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-trials.csv` },
   'checks.csv': { stream: checksCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-checks.csv` },
   'choices.csv': { stream: choicesCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-choices.csv` },
+  'table1.md': { stream: table1Stream('md'), type: 'text/markdown; charset=utf-8', file: (id: string) => `run-${id}-table1.md` },
+  'table1.tex': { stream: table1Stream('tex'), type: 'application/x-tex; charset=utf-8', file: (id: string) => `run-${id}-table1.tex` },
 } as const;
 
 function isKind(k: string): k is keyof typeof KINDS {
   return Object.prototype.hasOwnProperty.call(KINDS, k);
 }
 
-/** GET /api/runs/[id]/export/json | trials.csv | checks.csv | choices.csv — streamed as an attachment. */
+/** GET /api/runs/[id]/export/json | trials.csv | checks.csv | choices.csv | table1.md | table1.tex — streamed as an attachment. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
   const ids = await routeParams(params);
   if (!ids) return notFoundResponse();
   const { id, kind } = ids;
-  if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv, choices.csv)` }, { status: 404 });
+  if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv, choices.csv, table1.md, table1.tex)` }, { status: 404 });
   const k = KINDS[kind];
   let stream: Readable;
   try {
