@@ -12,7 +12,7 @@ describe('heartbeat settings', () => {
     delete process.env.TCLAB_HEARTBEAT_MS;
     delete process.env.TCLAB_HEARTBEAT_TTL_MS;
     resetEnvCache();
-    expect([env().TCLAB_HEARTBEAT_MS, env().TCLAB_HEARTBEAT_TTL_MS]).toEqual([1000, 3000]);
+    expect([env().TCLAB_HEARTBEAT_MS, env().TCLAB_HEARTBEAT_TTL_MS]).toEqual([1000, 5000]);
   });
 
   it('refuse a TTL shorter than two renewals, naming it', () => {

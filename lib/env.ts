@@ -57,7 +57,7 @@ const EnvSchema = z
      * renewal; then its claims are taken over. The TTL must be at least twice the interval.
      */
     TCLAB_HEARTBEAT_MS: z.preprocess(empty, z.coerce.number().int().min(100).max(60_000).default(1000)),
-    TCLAB_HEARTBEAT_TTL_MS: z.preprocess(empty, z.coerce.number().int().min(200).max(600_000).default(3000)),
+    TCLAB_HEARTBEAT_TTL_MS: z.preprocess(empty, z.coerce.number().int().min(200).max(600_000).default(5000)),
     TCLAB_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(200).default(10_000)),
     /** The most formal trials one run of a spec may make; a spec over it is refused when read (lib/experiments/parse.ts). */
     TCLAB_MAX_TRIALS_PER_RUN: z.preprocess(empty, z.coerce.number().int().min(1).default(1_000_000)),
