@@ -67,6 +67,10 @@ test('compare v1 and v2 of the reference study, picked on the runs list, live to
   await expect(page.getByTestId('difference-interpretation-code-meanings').getByTestId('difference-pairs')).toHaveText('28');
   // the baseline sends what it sent: the same answers
   await expect(page.getByTestId('difference-selection-overlapping').getByTestId('pairs-regressed')).toHaveText('0 regressed');
+  // what the model did, both runs side by side: one grid each, a chip per trial of the section (6 cases × 2 orders × 2 conditions)
+  const grids = page.getByTestId('compare-grids').getByTestId('choice-grid');
+  await expect(grids).toHaveCount(2);
+  for (const g of await grids.all()) await expect(g.getByTestId('choice-cell')).toHaveCount(24);
 
   // the vague description costs some treatment trials: the count opens those pairs side by side
   const regressed = clear.getByRole('link', { name: /regressed: the trial pairs/ });

@@ -21,29 +21,26 @@ export function ChoiceGrid({
   sections,
   current,
   grid,
+  sectionHref,
 }: {
   runId: string;
-  sections: ChoiceSectionRef[];
+  /** Omitted: no section links (the compare page draws them once above its grids). */
+  sections?: ChoiceSectionRef[];
   current: ChoiceSectionRef;
   grid: ChoiceGridSection | null;
+  /** Where a section link goes (default: this run's page). */
+  sectionHref?: (s: ChoiceSectionRef) => string;
 }) {
   const runHref = `/runs/${encodeURIComponent(runId)}`;
   return (
-    <section data-testid="choice-grid">
-      <nav className="row small" aria-label="Grid section">
-        {sections.map((s) => {
-          const here = sectionParam(s) === sectionParam(current);
-          return here ? (
-            <strong key={sectionParam(s)} aria-current="true">
-              {s.study} · {s.scenario} · {s.locale}
-            </strong>
-          ) : (
-            <Link key={sectionParam(s)} href={`${runHref}?choices=${encodeURIComponent(sectionParam(s))}#what-the-model-did`} scroll={false}>
-              {s.study} · {s.scenario} · {s.locale}
-            </Link>
-          );
-        })}
-      </nav>
+    <section data-testid="choice-grid" data-run={runId}>
+      {sections && (
+        <ChoiceSections
+          sections={sections}
+          current={current}
+          href={sectionHref ?? ((s) => `${runHref}?choices=${encodeURIComponent(sectionParam(s))}#what-the-model-did`)}
+        />
+      )}
       {!grid ? (
         <p className="muted small">No trials in this section.</p>
       ) : (
@@ -95,6 +92,25 @@ export function ChoiceGrid({
         a reported label, text, or no answer. Green passed, red failed, amber untested or unresolved.
       </p>
     </section>
+  );
+}
+
+/** Links to the grid's sections (study × scenario × locale); the current one in bold. */
+export function ChoiceSections({ sections, current, href }: { sections: ChoiceSectionRef[]; current: ChoiceSectionRef; href: (s: ChoiceSectionRef) => string }) {
+  return (
+    <nav className="row small" aria-label="Grid section">
+      {sections.map((s) =>
+        sectionParam(s) === sectionParam(current) ? (
+          <strong key={sectionParam(s)} aria-current="true">
+            {s.study} · {s.scenario} · {s.locale}
+          </strong>
+        ) : (
+          <Link key={sectionParam(s)} href={href(s)} scroll={false}>
+            {s.study} · {s.scenario} · {s.locale}
+          </Link>
+        ),
+      )}
+    </nav>
   );
 }
 

@@ -10,7 +10,7 @@ import { RunExport } from '../schema/run-export';
 import type { ExperimentSpec } from '../schema/experiment';
 import { completedReferenceRun } from '../testing/engine';
 import type { WorkerHandle } from '../runner/worker';
-import { gridSections, loadRunChoices } from './choices';
+import { gridSections, loadCompareGrids, loadRunChoices } from './choices';
 
 // Issue 22.2: the run page's grid, matrix and positions, the JSON export's `choices` and the choices CSV equal
 // what the stored trials say — recomputed here from the trial records (observation, order, case card) alone.
@@ -125,5 +125,13 @@ describe('what the model did', () => {
       const r = recomputed(trials.find((x) => x.id === row.trialId)!);
       expect([row.chosen, row.expected, row.position]).toEqual([r.chosen, r.expected ?? '', r.position === null ? '' : String(r.position)]);
     }
+  });
+
+  it("the compare page reads the same section of each run: the grid equals the run page's", async () => {
+    const section = 'selection|invoice|en';
+    const { grid } = await loadRunChoices(runId, spec, section);
+    const compared = await loadCompareGrids([runId, runId], section);
+    expect(compared.current).toEqual({ study: 'selection', scenario: 'invoice', locale: 'en' });
+    expect(compared.grids.map((g) => g.grid)).toEqual([grid, grid]);
   });
 });

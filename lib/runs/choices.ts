@@ -2,6 +2,8 @@ import type { ExperimentSpec } from '../schema/experiment';
 import type { ExportChoices } from '../schema/choices';
 import { choiceGrid, choicesOf, choiceSummary, type ChoiceGridSection } from '../analysis/choices';
 import { choiceRowsOf, groupedChoiceRows } from '../db/choices';
+import { getRun } from '../db/runs';
+import { getExperiment } from '../db/experiments';
 
 // Use case: what the model did in a run (issue 22.2) — one section of the grid (study × scenario × locale,
 // read alone, so a large run's page reads a few hundred trials) and the run's matrices and positions
@@ -38,4 +40,31 @@ export async function loadRunChoices(
   const [rows, grouped] = await Promise.all([current ? choiceRowsOf(runId, current) : Promise.resolve([]), groupedChoiceRows(runId)]);
   const grid = choiceGrid(spec, choicesOf(spec, rows))[0] ?? null;
   return { sections, current, grid, ...choiceSummary(spec, choicesOf(spec, grouped)) };
+}
+
+/**
+ * The compare page's grids: one section (study × scenario × locale, the same for every run) of each run's grid,
+ * side by side. Sections come from the first run's spec; a run whose version lacks the section shows none.
+ */
+export async function loadCompareGrids(
+  runIds: readonly string[],
+  section?: string,
+): Promise<{ sections: GridSectionRef[]; current: GridSectionRef | null; grids: { runId: string; grid: ChoiceGridSection | null }[] }> {
+  const specs = await Promise.all(
+    runIds.map(async (id) => {
+      const run = await getRun(id);
+      return run ? ((await getExperiment(run.experimentId))?.spec ?? null) : null;
+    }),
+  );
+  const sections = specs[0] ? gridSections(specs[0]) : [];
+  const current = sections.find((s) => `${s.study}|${s.scenario}|${s.locale}` === section) ?? sections[0] ?? null;
+  const grids = await Promise.all(
+    runIds.map(async (runId, i) => {
+      const spec = specs[i];
+      if (!spec || !current) return { runId, grid: null };
+      const rows = await choiceRowsOf(runId, current);
+      return { runId, grid: choiceGrid(spec, choicesOf(spec, rows))[0] ?? null };
+    }),
+  );
+  return { sections, current, grids };
 }

@@ -7,6 +7,8 @@ import { SpecError } from '@/lib/schema/common';
 import { ClusterBy } from '@/lib/schema/table1';
 import { RunComparison } from '@/components/runs/RunComparison';
 import { pageActor } from '@/app/_auth/guard';
+import { loadCompareGrids } from '@/lib/runs/choices';
+import { ChoiceGrid, ChoiceSections, sectionParam, type ChoiceSectionRef } from '@/components/runs/ChoiceViews';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Compare runs' };
@@ -20,7 +22,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export default async function ComparePage({
   searchParams,
 }: {
-  searchParams: Promise<{ ids?: string | string[]; cluster?: string; a?: string | string[]; b?: string | string[] }>;
+  searchParams: Promise<{ ids?: string | string[]; cluster?: string; a?: string | string[]; b?: string | string[]; choices?: string | string[] }>;
 }) {
   await pageActor('read');
   const { ids, cluster, ...q } = await searchParams;
@@ -48,6 +50,21 @@ export default async function ComparePage({
       if (!(e instanceof SpecError)) throw e;
       conditionError = e.message;
     }
+  // what the model did: one grid section of every run, side by side
+  const grids = comparison
+    ? await loadCompareGrids(
+        comparison.runs.map((r) => r.runId),
+        first(q.choices),
+      )
+    : null;
+  const gridHref = (sec: ChoiceSectionRef) => {
+    const p = new URLSearchParams({ ids: runIds.join(',') });
+    if (cluster) p.set('cluster', cluster);
+    if (a) p.set('a', a);
+    if (b) p.set('b', b);
+    p.set('choices', sectionParam(sec));
+    return `/runs/compare?${p.toString()}#what-the-model-did`;
+  };
   const side = (i: number) => {
     const r = comparison?.runs[i];
     return r ? `${r.runId}:${r.summary.studies[0]?.treatment ?? r.conditions[0]}` : '';
@@ -71,7 +88,25 @@ export default async function ComparePage({
             error={conditionError}
           />
         </RunComparison>
-      ) : (
+      ) : null}
+      {comparison && grids?.current && (
+        <>
+          <h2 id="what-the-model-did">What the model did, side by side</h2>
+          <ChoiceSections sections={grids.sections} current={grids.current} href={gridHref} />
+          <div className="side-by-side" data-testid="compare-grids">
+            {grids.grids.map((g) => {
+              const r = comparison.runs.find((x) => x.runId === g.runId)!;
+              return (
+                <section key={g.runId}>
+                  <h3>{runLabel(comparison, r)}</h3>
+                  <ChoiceGrid runId={g.runId} current={grids.current!} grid={g.grid} />
+                </section>
+              );
+            })}
+          </div>
+        </>
+      )}
+      {comparison ? null : (
         <p className="field-error" role="alert" data-testid="compare-error">
           {error}
         </p>
