@@ -62,8 +62,8 @@ describe('Table 1 for reports', () => {
     const lines = md.split('\n');
     expect(lines[0]).toBe('## Run r_1 — v2 descriptions');
     expect(lines).toContain('| scenario / locale | selection: over_lapping → clear |');
-    expect(md).toMatch(/\| book_&_pay \/ en \| 2\/4 50% \[\d+–\d+\] → 4\/4 100% \[\d+–100\] \|/);
-    expect(md).toMatch(/\| \*\*Total\*\* \| 3\/6 50% .* → 6\/6 100% .* \|/);
+    expect(md).toMatch(/\| book_&_pay \/ en \| 2\/4 50\.0% \[[\d.]+%, [\d.]+%\] → 4\/4 100\.0% \[[\d.]+%, 100\.0%\] \|/);
+    expect(md).toMatch(/\| \*\*Total\*\* \| 3\/6 50\.0% .* → 6\/6 100\.0% .* \|/);
     expect(md).toContain('| pairs improved / same / regressed | 3 / 3 / 0 |');
   });
 
@@ -72,8 +72,8 @@ describe('Table 1 for reports', () => {
     expect(tex).toContain('\\caption{Run r\\_1: 100\\% \\& more}');
     expect(tex).toContain('\\begin{tabular}{ll}');
     expect(tex).toContain('scenario / locale & selection: over\\_lapping $\\rightarrow$ clear \\\\');
-    expect(tex).toMatch(/\nbook\\_\\&\\_pay \/ en & 2\/4 50\\% \[\d+--\d+\] \$\\rightarrow\$ 4\/4 100\\% \[\d+--100\] \\\\\n/);
-    expect(tex).toMatch(/\nTotal & 3\/6 50\\% .* \$\\rightarrow\$ 6\/6 100\\% .* \\\\\n/);
+    expect(tex).toMatch(/\nbook\\_\\&\\_pay \/ en & 2\/4 50\.0\\% \[[\d.]+\\%, [\d.]+\\%\] \$\\rightarrow\$ 4\/4 100\.0\\% \[[\d.]+\\%, 100\.0\\%\] \\\\\n/);
+    expect(tex).toMatch(/\nTotal & 3\/6 50\.0\\% .* \$\\rightarrow\$ 6\/6 100\.0\\% .* \\\\\n/);
     expect(tex).toContain('pairs improved / same / regressed & 3 / 3 / 0 \\\\');
     // balanced: every row has as many cells as the header, and the environments close
     for (const l of tex.split('\n').filter((x) => x.endsWith('\\\\'))) expect(l.split(' & ')).toHaveLength(2);
