@@ -63,8 +63,10 @@ test('every page fits a 390 px screen; no zero-width interval anywhere', async (
   const pairUrl = await page.getByTestId('review-pairs').getByRole('link', { name: 'side by side' }).first().getAttribute('href');
 
   // a draft in the designer, from the reference study (its widest content)
-  await page.goto('/');
-  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('button', { name: 'Edit in designer' }).click();
+  // (from the experiment page: other specs may have stored later versions of the template, and the home page
+  // lists each experiment once, at its latest version)
+  await page.goto(experimentUrl);
+  await page.getByRole('button', { name: 'Edit in designer' }).click();
   await page.waitForURL(/\/designer\//);
   const designerUrl = new URL(page.url()).pathname;
 
