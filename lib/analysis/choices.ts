@@ -1,6 +1,7 @@
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import { findStudyCase, naturalDefinitions } from '../design/matrix';
 import type { ChoiceMatrix, ChoicePositions, ChoiceRow, ExportChoices } from '../schema/choices';
+import type { TrialPlace } from '../schema/trial-place';
 
 export type { ChoiceMatrix, ChoicePositions, ChoiceRow };
 
@@ -51,15 +52,8 @@ export function expectedOf(
 }
 
 /** A row with its decision, position and expectation resolved: one line of the choices CSV and export. */
-export interface Choice {
+export interface Choice extends Omit<TrialPlace, 'id'> {
   trialId: string;
-  study: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
-  orderIndex: number;
-  replicate: number;
   status: string;
   expected: string | null;
   /** The expected tool's scenario id, where a tool is expected. */

@@ -1,17 +1,11 @@
 import { z } from 'zod';
+import type { TrialPlace } from './trial-place';
 
 // The row that lib/db/choices.ts reads and lib/analysis/choices.ts counts (issue 22.2: what the model did).
 
 /** One trial as the choice views need it (read by lib/db/choices.ts from the stored trials). */
-export interface ChoiceRow {
+export interface ChoiceRow extends Omit<TrialPlace, 'id'> {
   trialId: string;
-  study: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
-  orderIndex: number;
-  replicate: number;
   /** Tool names in the order they were sent. */
   order: string[];
   /** The trial's status: passed, failed, untested, unresolved, or not final yet (queued, running, …). */
