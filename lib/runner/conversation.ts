@@ -1,3 +1,4 @@
+import { haltRun } from '../queue/halt';
 import { attemptIdOf, recordResult, renewLease, type SendingTrial } from '../db/trials';
 import { markSendingWithinBudget } from './budget';
 import { haltKey } from '../queue/halt';
@@ -65,6 +66,8 @@ export async function sendConversation(ctx: RunContext, first: SendingTrial, opt
       if (turnN > 1) await setAttemptTurn(claim.id, claim.attemptN, turnN);
       if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
       const result = await ctx.provider.send(request, { settings: ctx.settings });
+      // a configuration error stops the run: halted before the slot is handed on (as lib/runner/trial.ts does)
+      if (result.outcome !== 'ok' && result.error.kind === 'http_4xx') await haltRun(ctx.runId);
       release(result.outcome === 'ok');
       if (opts.afterSend) await opts.afterSend(claim.id);
       return result;

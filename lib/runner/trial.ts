@@ -115,6 +115,9 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
   if (kindModule(prep.study.kind).turns === 'conversation') return sendConversation(ctx, claim, opts, slot, prep);
   if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
   const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
+  // a configuration error (4xx) repeats for every trial: the run is halted before this slot is handed on, so a
+  // claim waiting for it is given back instead of sending into the same error (afterTransportError stops the run)
+  if (result.outcome !== 'ok' && result.error.kind === 'http_4xx') await haltRun(ctx.runId);
   // not awaited: the slot is freed while the result is being recorded
   void slot?.release(result.outcome === 'ok' ? 'ok' : result.error.kind === 'http_429' ? 'throttled' : 'error').catch(() => {});
   if (opts.afterSend) await opts.afterSend(claim.id);
