@@ -3,7 +3,7 @@
 // resolves every import (relative in any spelling, the tsconfig alias `@/`, packages) to the file it loads, so
 // `'./../db/aggregate'`, `'../db/aggregate'` and `'@/lib/db/aggregate'` are one dependency and one verdict.
 // `npm run lint` runs it with --ignore-known: the violations that were there when the rules came are listed in
-// .dependency-cruiser-known-violations.json (issue 25 items 1 and 4 remove them); any other one fails.
+// .dependency-cruiser-known-violations.json (issue 25 items 1 and 2 remove them); any other one fails.
 // Only lib/env.ts reads process.env: that one stays an ESLint rule (eslint.config.mjs), being no import.
 
 /** a path regex for files of these rooms of lib/ (folders; `env` is lib/env.ts) */
@@ -18,6 +18,27 @@ const FRAMEWORK = pkg('next', 'react', 'react-dom', '@types/react', '@types/reac
 const REDIS = pkg('bullmq', 'ioredis');
 const CORE = lib('design', 'scoring', 'stats', 'analysis', 'schema');
 const ACTIONS = '^components.*[/-]actions\\.ts$';
+/** our own files (what "imports nothing of ours" forbids): every folder of the project, not packages or node's modules */
+const OURS = '^(lib|app|components|cli|workers|scripts|prisma|e2e)/|^[^/]+\\.(ts|mjs|cjs)$';
+/**
+ * The core rooms in their one-way order, lowest first: a room imports only rooms of a lower step (and the
+ * ground), so no room-level circle can form among them. dependency-cruiser checks circles of files, and of
+ * folders only with tests counted (a test may wire any rooms together), so the order is the rule.
+ * The ground (schema, hash, stats) imports nothing of ours at all: `ground-imports-nothing-of-ours`.
+ */
+const CORE_ORDER = [['schema', 'hash', 'stats'], ['fixture'], ['scoring'], ['studies'], ['design'], ['analysis']];
+/** one rule per step between the ground and the top: its rooms import no room of a higher step */
+const coreOneWay = CORE_ORDER.slice(1, -1).map((step, i) => ({
+  name: `core-one-way (${step.join(', ')})`,
+  comment: `The core rooms import one way (${CORE_ORDER.map((s) => s.join(' | ')).join(' < ')}): lib/${step.join(', lib/')} imports no core room above it (${CORE_ORDER.slice(
+    i + 2,
+  )
+    .flat()
+    .join(', ')}). Move the shared piece down, or the caller up.`,
+  severity: 'error',
+  from: { path: lib(...step), pathNot: TESTS },
+  to: { path: lib(...CORE_ORDER.slice(i + 2).flat()) },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,6 +66,15 @@ module.exports = {
       from: { path: CORE, pathNot: TESTS },
       to: { path: [lib('db', 'providers', 'queue', 'env'), ...PRISMA, VENDOR_SDKS, REDIS, FRAMEWORK] },
     },
+    {
+      name: 'ground-imports-nothing-of-ours',
+      comment:
+        'The ground floor imports nothing of ours: lib/schema (zod schemas and types, the one source every floor stands on), lib/hash (canonical JSON, SHA-256) and lib/stats (the formulas) import only packages and their own files. (Their tests may wire them to other rooms.)',
+      severity: 'error',
+      from: { path: '^lib/(schema|hash|stats)/', pathNot: TESTS },
+      to: { path: OURS, pathNot: '^lib/$1/' },
+    },
+    ...coreOneWay,
     {
       name: 'components-render-only',
       comment:
@@ -85,10 +115,10 @@ module.exports = {
     {
       name: 'db-imports-no-room-above',
       comment:
-        'lib/db is repositories: rows in, rows out. It imports lib/schema, its client (lib/generated, Prisma, pg) and the environment, and composes nothing (no analysis, auth, mcp, export, templates, …).',
+        'lib/db is repositories: rows in, rows out. It imports the ground (lib/schema, lib/hash), its client (lib/generated, Prisma, pg) and the environment, and composes nothing (no analysis, auth, mcp, export, templates, …).',
       severity: 'error',
       from: { path: '^lib/db/', pathNot: TESTS },
-      to: { path: '^lib/', pathNot: [lib('db', 'schema', 'env', 'generated')] },
+      to: { path: '^lib/', pathNot: [lib('db', 'schema', 'hash', 'env', 'generated')] },
     },
     {
       name: 'resolvable',

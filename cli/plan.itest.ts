@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../lib/testing/engine';
-import { ExperimentSpec } from '../lib/schema/experiment';
+import { ExperimentSpec } from '../lib/design/experiment-spec';
 import { getTemplate } from '../lib/templates';
 import { planExperiment } from '../lib/design/plan';
 import { PriceTable } from '../lib/design/cost';

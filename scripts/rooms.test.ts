@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // The room rules (.dependency-cruiser.cjs) as `npm run lint` runs them, on files written into the tree for
 // the test and removed afterwards: a forbidden import fails however it is spelled (the rules see resolved
-// files, not import strings), a new circle fails, an allowed import passes, and the known-violation baseline
+// files, not import strings), a new circle fails, a core room importing upward fails, an allowed import
+// passes, and the known-violation baseline
 // lists only violations that are still there.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -50,7 +51,7 @@ const key = (v: Violation) =>
     : `${v.rule.name}: ${v.from} -> ${v.to}`;
 
 describe('the room rules (dependency-cruiser, npm run lint)', () => {
-  it('fail on every spelling of a forbidden import, on a new circle and a door importing a door, pass what is allowed; the baseline is exact', () => {
+  it('fail on every spelling of a forbidden import, on a new circle, a core room importing upward and a door importing a door, pass what is allowed; the baseline is exact', () => {
     const files = {
       dotSlashDotDot: probe(`lib/scoring/${TAG}-a.ts`, "import { x } from './../db/aggregate';\nexport const y = x;\n"),
       dotDot: probe(`lib/scoring/${TAG}-b.ts`, "import { x } from '../db/aggregate';\nexport const y = x;\n"),
@@ -65,6 +66,15 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
       dbUpward: probe(`lib/db/${TAG}-k.ts`, "import { x } from './../analysis/cells';\nexport const y = x;\n"),
       allowed: probe(`lib/scoring/${TAG}-l.ts`, "import { x } from './../stats/mcnemar';\nexport const y = x;\n"),
       unresolvable: probe(`lib/scoring/${TAG}-m.ts`, "import { x } from './../stats/no-such-file';\nexport const y = x;\n"),
+      // the core rooms: the ground imports nothing of ours, the others one way (fixture < scoring < studies < design < analysis)
+      schemaUpward: probe(`lib/schema/${TAG}-n.ts`, "import { STUDY_KINDS } from '@/lib/studies/registry';\nexport const y = STUDY_KINDS;\n"),
+      hashUpward: probe(`lib/hash/${TAG}-o.ts`, "import { StudyKind } from '../schema/study-kind';\nexport const y = StudyKind;\n"),
+      fixtureUpward: probe(`lib/fixture/${TAG}-p.ts`, "import { countMatrix } from './../design/matrix';\nexport const y = countMatrix;\n"),
+      designUpward: probe(`lib/design/${TAG}-q.ts`, "import { summarizeRun } from '../analysis/summary';\nexport const y = summarizeRun;\n"),
+      coreDownward: probe(
+        `lib/analysis/${TAG}-r.ts`,
+        "import { countMatrix } from '../design/matrix';\nimport { canonicalJson } from '../hash';\nexport const y = [countMatrix, canonicalJson];\n",
+      ),
     };
     // as `npm run lint` runs it: the known violations softened to 'ignore', every other one an error
     const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', 'app', 'components', 'lib', 'cli', 'workers', 'scripts', 'prisma', 'e2e']);
@@ -87,6 +97,11 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
     expect(rulesOf(files.dbUpward)).toEqual(['db-imports-no-room-above']);
     expect(rulesOf(files.allowed)).toEqual([]);
     expect(rulesOf(files.unresolvable)).toEqual(['resolvable']);
+    expect(rulesOf(files.schemaUpward)).toEqual(['ground-imports-nothing-of-ours']);
+    expect(rulesOf(files.hashUpward)).toEqual(['ground-imports-nothing-of-ours']);
+    expect(rulesOf(files.fixtureUpward)).toEqual(['core-one-way (fixture)']);
+    expect(rulesOf(files.designUpward)).toEqual(['core-one-way (design)']);
+    expect(rulesOf(files.coreDownward)).toEqual([]);
     // no error but the probes' (the tree itself passes the lint)
     expect(errors.filter((v) => !v.from.includes(TAG)).map(key)).toEqual([]);
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../../lib/schema/experiment';
+import { ExperimentSpec } from '../../lib/design/experiment-spec';
 import { SpecError } from '../../lib/schema/common';
 import { UsageError } from '../errors';
 import { runBfclImport, runBfclScore } from './bfcl';

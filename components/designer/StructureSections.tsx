@@ -1,6 +1,6 @@
 'use client';
 
-import { STUDY_KINDS } from '@/lib/studies/kinds';
+import { STUDY_KINDS } from '@/lib/schema/study-kind';
 import { ErrorsAt, SelectField, TextField, useDesigner } from './context';
 import { ORDER_POLICIES, type DStudy } from './draft-types';
 

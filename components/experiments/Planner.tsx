@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { MatrixCount } from '@/lib/design/matrix';
-import { planTrials } from '@/lib/analysis/planner';
+import { planTrials } from '@/lib/design/planner';
 import { formatInt } from '../format';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { tinyExperiment } from '../testing/tiny-experiment';
 import { comparableCases } from './case-changes';
 

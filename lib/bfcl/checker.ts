@@ -1,4 +1,5 @@
-import { matchArguments } from '../scoring/arguments';
+import { noCallMatch } from '../scoring/arguments';
+import { matchBfclArguments } from './arguments';
 import { isPlainObject } from '../scoring/pyvalue';
 import type { BfclExpectedCall, BfclFunction } from './data';
 import { parsePyJson } from './pyjson';
@@ -8,7 +9,7 @@ import { parsePyJson } from './pyjson';
  * ShishirPatil/gorilla bfcl_eval/eval_checker/ast_eval/ast_checker.py and eval_runner.py): category
  * dispatch ("parallel" → any order; "multiple" → exactly one call; otherwise simple), decoding of a result
  * the way a function-calling handler does, and relevance / irrelevance. Parameter rules live in
- * lib/scoring (matchArguments, `bfcl` mode).
+ * ./arguments.ts (`matchBfclArguments`).
  */
 
 export type DecodedCall = Record<string, Record<string, unknown>>;
@@ -77,7 +78,8 @@ export function checkSimpleCall(fn: BfclFunction, call: DecodedCall, expected: B
   const possible = Object.values(expected)[0] ?? {};
   const name = convertName(fn.name, opts);
   if (!Object.hasOwn(call, name)) return invalid('simple_function_checker:wrong_func_name', `Function name '${name}' not found in model output.`);
-  const m = matchArguments(possible, call[name], fn.parameters, 'bfcl');
+  const observed = call[name];
+  const m = observed === null ? noCallMatch(possible) : matchBfclArguments(possible, observed, fn.parameters);
   return m.ok ? valid() : { valid: false, errorType: m.errorType, error: m.errors ?? [m.reason] };
 }
 

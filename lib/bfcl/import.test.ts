@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { emptyObservation } from '../schema/observation';
 import { scoreTrial } from '../scoring/score';
 import { toPlainJson } from '../scoring/pyvalue';

@@ -1,7 +1,7 @@
 import { ExperimentSpecShape, type ExperimentSpec } from '../schema/experiment';
 import { orThrow, parseSpecValue } from '../experiments/parse';
 import { formatIssues, zodIssues } from '../schema/common';
-import { canonicalJson, sha256 } from '../design/hash';
+import { canonicalJson, sha256 } from '../hash';
 import { db, pool, utcTimestamp } from './client';
 
 export interface ExperimentRow {

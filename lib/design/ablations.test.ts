@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from './experiment-spec';
 import { getTemplate } from '../templates';
 import { countMatrix } from './matrix';
 import { proposeAblations, withAblations } from './ablations';

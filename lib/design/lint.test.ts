@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec, type ToolDefinition } from '../schema/experiment';
+import type { ToolDefinition } from '../schema/experiment';
+import { ExperimentSpec } from './experiment-spec';
 import { getTemplate } from '../templates';
 import { lintCatalog, lintExperiment } from './lint';
 import { catalogCosts } from './tokens';

@@ -1,7 +1,7 @@
 import type { Case, Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../schema/experiment';
 import type { ProviderRequest, WireTool } from '../schema/request';
 import { kindModule } from '../studies/registry';
-import { sha256, toolSetRef } from './hash';
+import { sha256, toolSetRef } from '../hash';
 import { matrixSize, orderCount, type MatrixSize } from '../schema/bounds';
 
 /** One formal request of the matrix: study × scenario × locale × case × condition × order × replicate. */

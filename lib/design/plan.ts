@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ExperimentSpec } from '../schema/experiment';
-import { planTrials } from '../analysis/planner';
+import { planTrials } from './planner';
 import { catalogCosts, TOKENIZER, type CatalogCost } from './tokens';
 import { lintExperiment } from './lint';
 import { MAX_PERMUTATION_TOOLS, naturalDefinitions, orderCount, type MatrixCount } from './matrix';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { env } from '../env';
 import { SpecError, formatIssues, zodIssues, type Issue } from '../schema/common';
 import { readJson, checkJsonValue, type Parsed, type ReadOptions } from '../schema/input';
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { TccCard, TccObservations } from '../schema/tcc';
 import { checkSpecBounds, type SpecBounds } from '../schema/bounds';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolSetRef } from '../design/hash';
+import { toolSetRef } from '../hash';
 import { TccCard, TccObservations } from '../schema/tcc';
 import { compareCard } from '../scoring/compare';
 import { scoreTrial } from '../scoring/score';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { toolSetRef } from '../design/hash';
+import { toolSetRef } from '../hash';
 import type { Observation } from '../schema/observation';
 import { TccCard, TccObservations, type EvidenceGateItem, type TccCheck } from '../schema/tcc';
 import { observationToTcc, type ScoringTool } from '../scoring/observe';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalJson, sha256 } from '../design/hash';
+import { canonicalJson, sha256 } from '../hash';
 import { checkJsonValue } from '../schema/input';
 
 // Tool files as people have them: an MCP `tools/list` result (`{"tools": […]}`, possibly with the

@@ -11,7 +11,7 @@ import { TRIALS_PER_JOB } from '../queue/contracts';
 import { benchSpec } from '../testing/bench-spec';
 import { waitFor, waitForRunStatus } from '../testing/engine';
 import { iterateTrials, toWireTool, naturalDefinitions, candidateOrders, trialKeyOf, pairKeyOf, trialIdOf, type TrialSpec } from '../design/matrix';
-import { toolSetRef } from '../design/hash';
+import { toolSetRef } from '../hash';
 import { emptyObservation } from '../schema/observation';
 import type { ExperimentSpec } from '../schema/experiment';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ExperimentSpecShape, OrderPolicy } from './experiment';
-import type { PathIssue } from './spec-semantics';
+import type { PathIssue } from './common';
 
 // How big a spec's matrix is, computed arithmetically (never by expanding it), and the bounds a spec must
 // stay within: a page that counts a matrix of a million trials does a few multiplications.

@@ -133,6 +133,12 @@ export interface Issue {
   message: string;
 }
 
+/** An issue at a zod-style path (the semantic and bounds checks of a spec; `Issue` once the path is a string). */
+export interface PathIssue {
+  path: (string | number)[];
+  message: string;
+}
+
 /** `['studies', 0, 'cases']` → `studies.0.cases`; the root is `(root)`. */
 export function pathString(path: readonly PropertyKey[]): string {
   return path.map(String).join('.') || '(root)';

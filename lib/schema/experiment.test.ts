@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec, checksFor } from './experiment';
+import { checksFor } from './experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { referenceStudyInput } from '../templates/reference-study';
 
 const seedCard = JSON.parse(readFileSync(new URL('../scoring/fixtures/example-read-record.card.json', import.meta.url), 'utf8'));

@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import { Id, JsonObject, LIST_MAX, Locale, TEXT_MAX, dict, list, strict, text } from './common';
 import { EVIDENCE_GATE_SHAPE, TCC_CHECK_SHAPE, TCC_EXPECTED_SHAPE, TccCard } from './tcc';
-import { checkSpecSemantics } from './spec-semantics';
-import { StudyKind } from '../studies/kinds';
-import { kindCaseFields, kindScenarioFields } from '../studies/specs';
+import { StudyKind } from './study-kind';
+import { kindCaseFields, kindScenarioFields } from './kind-fields';
 
 // The experiment spec (`tclab.experiment/v1`). Every object is strict (an unknown key is an error naming
 // its path), every text and list has a stated maximum (lib/schema/common.ts), every object keyed by ids is
-// a null-prototype object. `ExperimentSpec` adds the semantic checks (spec-semantics.ts); read specs from
-// bytes with `parseSpecBytes` (lib/experiments/parse.ts), the one parse every door calls.
+// a null-prototype object. This file is its shape; the validated spec, `ExperimentSpec` in
+// lib/design/experiment-spec.ts, adds the semantic checks (lib/design/spec-semantics.ts), which need the study
+// kinds' modules. Read specs from bytes with `parseSpecBytes` (lib/experiments/parse.ts), the one parse
+// every door calls.
 
 /** A tool as the model sees it. `tool` is hidden metadata linking it to the scenario's tool; never sent. */
 export const ToolDefinition = strict({
   tool: Id,
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'a function name: letters, digits, "_", ".", "-", at most 64'),
   description: text(TEXT_MAX.description),
-  /** JSON Schema of the arguments (type object); must compile (Ajv, see spec-semantics.ts). */
+  /** JSON Schema of the arguments (type object); must compile (Ajv, see lib/design/spec-semantics.ts). */
   parameters: JsonObject.refine((s) => s.type === 'object', 'parameters must be a JSON Schema with type "object"'),
 });
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
@@ -32,7 +33,7 @@ export const Scenario = strict({
   title: text(TEXT_MAX.short, 1),
   tools: list(ScenarioTool, LIST_MAX.tools, 1),
   source: ScenarioSource.optional(),
-  /** The fields study kinds add (lib/studies/<kind>/spec.ts), e.g. task's fixture back-end. */
+  /** The fields study kinds add (kind-fields.ts; checked by lib/studies/<kind>/spec.ts), e.g. task's fixture back-end. */
   ...kindScenarioFields,
 });
 export type Scenario = z.infer<typeof Scenario>;
@@ -73,7 +74,7 @@ export const CaseFields = strict({
   scenario: Id,
   locale: Locale,
   task: text(TEXT_MAX.long, 1),
-  /** The fields study kinds add (lib/studies/<kind>/spec.ts, strict like these), e.g. interpretation's fixedCall and toolResult. */
+  /** The fields study kinds add (kind-fields.ts, strict like these; checked by lib/studies/<kind>/spec.ts), e.g. interpretation's fixedCall and toolResult. */
   ...kindCaseFields,
   evidenceGate: list(SpecEvidenceGateItem, LIST_MAX.evidence).default([]),
   /** The case card's checks (TCC v0.1), fixed before any run. */
@@ -151,12 +152,12 @@ export const ExperimentSpecShape = strict({
   prechecks: list(PrecheckRef, LIST_MAX.prechecks).default([]),
 });
 
-/** The experiment spec: its shape, then every reference resolved and every parameters schema compiled. */
-export const ExperimentSpec = ExperimentSpecShape.superRefine((spec, ctx) => {
-  for (const i of checkSpecSemantics(spec)) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
-});
-export type ExperimentSpec = z.infer<typeof ExperimentSpec>;
-export type ExperimentSpecInput = z.input<typeof ExperimentSpec>;
+/**
+ * The experiment spec's type (the validated spec has this shape too: its semantic checks add issues, no
+ * fields). To validate, parse with `ExperimentSpec` from lib/design/experiment-spec.ts.
+ */
+export type ExperimentSpec = z.infer<typeof ExperimentSpecShape>;
+export type ExperimentSpecInput = z.input<typeof ExperimentSpecShape>;
 
 export function baselineOf(study: Study): Condition {
   return study.conditions.find((c) => c.baseline) ?? study.conditions[0];

@@ -1,7 +1,7 @@
 import type { Markers } from './experiment';
 import type { Observation } from './observation';
 import type { TransportErrorKind } from './run';
-import type { StudyKind } from '../studies/kinds';
+import type { StudyKind } from './study-kind';
 
 // The provider-neutral request and result: what lib/design builds from a trial, what lib/runner hands to a
 // provider and gets back, and what lib/db stores as an attempt. Every adapter in lib/providers turns a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { StudyKind } from '../studies/kinds';
-import { ExperimentSpec } from './experiment';
+import { StudyKind } from './study-kind';
+import { ExperimentSpecShape } from './experiment';
 import { RUN_EXPORT_FORMAT, StudySummary } from './table1';
 import { Marker, ToolCall } from './observation';
 import { RunSettings, RunStatus, TransportErrorKind, TrialStatus } from './run';
@@ -141,7 +141,7 @@ export type ExportAuditEntry = z.input<typeof ExportAuditEntry>;
 
 export const RunExport = z.object({
   format: z.literal(RUN_EXPORT_FORMAT),
-  experiment: ExperimentSpec,
+  experiment: ExperimentSpecShape,
   run: ExportRun,
   prechecks: z.array(ExportPrecheck),
   trials: z.array(ExportTrial),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StudyKind } from '../studies/kinds';
+import { StudyKind } from './study-kind';
 import type { TrialPlace } from './trial-place';
 
 /** `{pass, n}` — n excludes unresolved and untested trials, which are counted beside it. */

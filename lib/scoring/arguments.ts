@@ -1,8 +1,8 @@
-import { matchBfclArguments } from './bfcl-arguments';
 import { isPlainObject, PyFloat } from './pyvalue';
 
 /**
- * Argument matching, DESIGN §6 — the one module both the case-card comparison and the BFCL scorer use.
+ * Argument matching, DESIGN §6 — the case-card comparison's matcher; its `ArgumentMatch` is also what the BFCL
+ * mode (lib/bfcl/arguments.ts, `matchBfclArguments`) returns.
  *
  * `tcc` mode (case cards): `expected` is the complete call.
  *  - every expected key must be present with an acceptable value: the value itself, or — when the expected
@@ -15,10 +15,11 @@ import { isPlainObject, PyFloat } from './pyvalue';
  *    strings are compared after Unicode NFC and trimming; dates are compared as the `YYYY-MM-DD` strings
  *    they are; objects key by key, lists item by item in order.
  *
- * `bfcl` mode: BFCL's AST checker rules for one call (see bfcl-arguments.ts); `expected` is the possible
- * answer (`{param: [acceptable values]}`) and `schema` the BFCL parameters object.
+ * BFCL's AST checker rules for one call are lib/bfcl/arguments.ts (`matchBfclArguments`), in the BFCL room
+ * that uses them: this core module does not know BFCL.
  */
-export type MatchMode = 'tcc' | 'bfcl';
+/** The mode of this matcher: `tcc` (BFCL's is `matchBfclArguments` in lib/bfcl/arguments.ts). */
+export type MatchMode = 'tcc';
 
 export interface ArgumentMatch {
   ok: boolean;
@@ -41,9 +42,13 @@ export function matchArguments(
   schema: Record<string, unknown> | null | undefined,
   mode: MatchMode = 'tcc',
 ): ArgumentMatch {
-  if (observed === null) return { ok: false, fields: Object.keys(expected), reason: 'no call arguments observed', errorType: 'no_call' };
-  if (mode === 'bfcl') return matchBfclArguments(expected, observed, schema ?? {});
-  return matchTcc(expected, observed, schema ?? null);
+  if (observed === null) return noCallMatch(expected);
+  return mode === 'tcc' ? matchTcc(expected, observed, schema ?? null) : (mode satisfies never);
+}
+
+/** The match of an expectation when no call (or no arguments) was observed. */
+export function noCallMatch(expected: Record<string, unknown>): ArgumentMatch {
+  return { ok: false, fields: Object.keys(expected), reason: 'no call arguments observed', errorType: 'no_call' };
 }
 
 export function normalizeText(s: string): string {

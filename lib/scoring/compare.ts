@@ -3,7 +3,7 @@ import type { TccAxis, TccCard, TccCheck, TccObservations, TccObservedEntry } fr
 import { matchArguments, normalizeText, tccValueEquals, type ArgumentMatch } from './arguments';
 import { isPlainObject } from './pyvalue';
 import { verifyState, type ExpectedState } from '../fixture/verify';
-import type { FixtureState } from '../fixture/schema';
+import type { FixtureState } from '../schema/fixture';
 
 /**
  * Comparing a case card with an observation file (TCC v0.1). The one implementation behind both

@@ -4,7 +4,7 @@ import { checksFor } from '../schema/experiment';
 import { buildRequest, countMatrix, expandTrials, naturalDefinitions } from '../design/matrix';
 import { simulate, observationOf } from '../providers/simulated';
 import { compareCard, scoreTrial } from './score';
-import { canonicalJson } from '../design/hash';
+import { canonicalJson } from '../hash';
 import { tinyExperiment } from '../testing/tiny-experiment';
 
 // Issue 14.4: ids that name Object.prototype members are ordinary ids. A spec whose scenario, tools,

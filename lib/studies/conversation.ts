@@ -1,4 +1,4 @@
-import { canonicalJson } from '../design/hash';
+import { canonicalJson } from '../hash';
 import type { Observation } from '../schema/observation';
 import { GENERATED_CALL_ID, type HistoryStep, type ProviderAnswer, type ProviderRequest, type ProviderResult, type ProviderTransportError } from '../schema/request';
 import type { Conversation, ConversationScore, StoredTurn } from './types';

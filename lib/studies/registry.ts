@@ -1,10 +1,10 @@
-import type { StudyKind } from './kinds';
+import type { StudyKind } from '../schema/study-kind';
 import type { KindModule } from './types';
 import { selection } from './selection';
 import { interpretation } from './interpretation';
 import { task } from './task';
 
-export { STUDY_KINDS, StudyKind } from './kinds';
+export { STUDY_KINDS, StudyKind } from '../schema/study-kind';
 export type { ConversationKind, KindModule, SingleTurnKind, StoredTurn } from './types';
 
 /** Every study kind's module. A kind is one folder here plus one line in ./kinds.ts and this map. */

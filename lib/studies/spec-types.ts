@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { StudyKind } from './kinds';
+import type { StudyKind } from '../schema/study-kind';
 
 /** Reports one problem at a zod-style path (relative to the spec root). */
 export type IssueFn = (path: (string | number)[], message: string) => void;
@@ -20,8 +20,9 @@ export interface ScenarioForValidation {
 }
 
 /**
- * The spec part of a study kind: imported by lib/schema/experiment.ts, so it may import only zod and
- * lib/schema leaf modules (common, tcc) — never experiment.ts itself.
+ * The spec part of a study kind: the fields it adds (their shapes are in lib/schema/kind-fields.ts, which the
+ * experiment schema spreads in) and their semantic checks, which the spec's semantic validation
+ * (lib/design/spec-semantics.ts) calls.
  */
 export interface KindSpec {
   kind: StudyKind;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../analysis/summary';
 import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { runOffline } from '../testing/offline-run';
 import { observed } from '../testing/provider-fixtures';
 import { politelyIgnored, politelyIgnoredInput } from './politely-ignored';

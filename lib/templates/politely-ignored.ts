@@ -1,5 +1,6 @@
 import { parseOrThrow } from '../schema/common';
-import { ExperimentSpec, type CaseInput, type ExperimentSpecInput } from '../schema/experiment';
+import type { CaseInput, ExperimentSpecInput } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 
 /**
  * The second built-in template, from seed 001 ("Politely Ignored"): a server's six Amazon tools, described

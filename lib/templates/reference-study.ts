@@ -1,5 +1,6 @@
 import { parseOrThrow } from '../schema/common';
-import { ExperimentSpec, type ExperimentSpecInput } from '../schema/experiment';
+import type { ExperimentSpecInput } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { CONDITION, LOCALES, SCENARIO, STUDY, TOOL } from './reference-study/common';
 import { interpretationCaseId, interpretationCases, interpretationTools } from './reference-study/interpretation';
 import { INTERPRETATION_PROTOCOL, SELECTION_PROTOCOL } from './reference-study/protocols';

@@ -1,4 +1,5 @@
-import { ExperimentSpec, type ExperimentSpecInput } from '../schema/experiment';
+import type { ExperimentSpecInput } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { parseOrThrow } from '../schema/common';
 import { BRANCH, tool, type ToolDefinitionInput } from './reference-study/common';
 

@@ -1,4 +1,4 @@
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from '../design/experiment-spec';
 import { tinyExperiment } from './tiny-experiment';
 import type { TrialExportRow } from '../schema/run-export';
 import { pairKeyOf } from '../design/matrix';

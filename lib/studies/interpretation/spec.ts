@@ -1,17 +1,11 @@
-import { z } from 'zod';
-import { Id, JsonObject, strict } from '../../schema/common';
+import { KIND_CASE_FIELDS } from '../../schema/kind-fields';
 import type { KindSpec } from '../spec-types';
 
 /** interpretation: the lookup call is fixed and its result injected; the model must report a label. */
-export const interpretationCaseFields = {
-  /** The lookup call, fixed, and the tool result injected after it. */
-  fixedCall: strict({ tool: Id, arguments: JsonObject }).optional(),
-  toolResult: z.unknown().optional(),
-};
-
 export const interpretationSpec: KindSpec = {
   kind: 'interpretation',
-  caseFields: interpretationCaseFields,
+  /** The lookup call, fixed, and the tool result injected after it (shapes: lib/schema/kind-fields.ts). */
+  caseFields: KIND_CASE_FIELDS.interpretation,
   validateCase(c, path, issue, scenario) {
     const fixed = c.fixedCall as { tool: string } | undefined;
     if (!fixed) issue([...path, 'fixedCall'], 'an interpretation case needs the fixed lookup call');

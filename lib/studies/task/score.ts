@@ -1,5 +1,5 @@
 import { appliedWrites, duplicateWrites, injectedInstructionFollowed, unauthorizedCalls, type LogEntry } from '../../fixture/backend';
-import type { FixtureSpec, FixtureState } from '../../fixture/schema';
+import type { FixtureSpec, FixtureState } from '../../schema/fixture';
 import type { Markers } from '../../schema/experiment';
 import type { Observation } from '../../schema/observation';
 import type { TccCheck, TccObservedEntry } from '../../schema/tcc';

@@ -1,25 +1,17 @@
-import { z } from 'zod';
-import { Fault, FixtureSpec, Principal } from '../../fixture/schema';
-import { LIST_MAX, list } from '../../schema/common';
+import type { Fault, FixtureSpec } from '../../schema/fixture';
+import { KIND_CASE_FIELDS, KIND_SCENARIO_FIELDS } from '../../schema/kind-fields';
 import type { KindSpec } from '../spec-types';
 
-/** task: a scenario's back-end, declared once per scenario (initial state and a handler per tool). */
-export const taskScenarioFields = { fixture: FixtureSpec.optional() };
-
 export const DEFAULT_MAX_TURNS = 6;
-
-/** task: who acts (principal and permissions), the injected faults, and how many model turns at most. */
-export const taskCaseFields = {
-  principal: Principal.optional(),
-  faults: list(Fault, LIST_MAX.checks).optional(),
-  maxTurns: z.number().int().min(1).max(20).optional(),
-};
 
 const WRITES = new Set(['create', 'update', 'delete']);
 
 export const taskSpec: KindSpec = {
   kind: 'task',
-  caseFields: taskCaseFields,
+  /** Who acts (principal and permissions), the injected faults, how many model turns at most (shapes: lib/schema/kind-fields.ts). */
+  caseFields: KIND_CASE_FIELDS.task,
+  /** A scenario's back-end, declared once per scenario: initial state and a handler per tool. */
+  scenarioFields: KIND_SCENARIO_FIELDS.task,
   validateCase(c, path, issue, scenario) {
     const fixture = scenario?.fixture as FixtureSpec | undefined;
     if (scenario && !fixture) issue([...path, 'scenario'], `a task case needs a fixture back-end: scenario "${scenario.id}" declares none`);

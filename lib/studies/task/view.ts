@@ -1,5 +1,5 @@
 import type { GateResult, LogEntry } from '../../fixture/backend';
-import type { FixtureState } from '../../fixture/schema';
+import type { FixtureState } from '../../schema/fixture';
 import { diffState, type FieldDiff } from '../../fixture/verify';
 import type { StoredTurn } from '../types';
 import type { TaskDetails } from './index';

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 
+// The hashing of content, a utility room on the ground floor: canonical JSON and SHA-256, used wherever equal
+// content must hash equal (spec_hash, tool_set_ref, tool snapshots, fixture state, conversation keys). It
+// imports nothing of ours, so every floor may use it (docs/architecture.md).
+
 /** Canonical JSON: object keys sorted, no whitespace — so equal content hashes equal. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ExperimentSpec } from '../schema/experiment';
+import { ExperimentSpec } from './experiment-spec';
 import { getTemplate } from '../templates';
-import { countMatrix } from '../design/matrix';
+import { countMatrix } from './matrix';
 import { planTrials } from './planner';
 
 describe('planTrials', () => {

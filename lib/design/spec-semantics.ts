@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import type { z } from 'zod';
-import type { ExperimentSpecShape } from './experiment';
-import type { Issue } from './common';
+import type { ExperimentSpecShape } from '../schema/experiment';
+import type { Issue, PathIssue } from '../schema/common';
 import { KIND_SPECS } from '../studies/specs';
-import { expectedValueProblems, parameterTypes, wantedDefs } from '../design/argument-types';
+import { expectedValueProblems, parameterTypes, wantedDefs } from './argument-types';
 
 // Semantic validation of an experiment spec whose shape is right: every reference (tool, parameter, label,
 // condition, check, case, scenario, locale) resolves, ids are unique where they are keys, every
@@ -16,10 +16,7 @@ type Study = Spec['studies'][number];
 type Kase = Study['cases'][number];
 type Expected = Kase['checks'][number]['expected'];
 type Path = (string | number)[];
-export interface PathIssue {
-  path: Path;
-  message: string;
-}
+export type { PathIssue };
 
 function dupes(xs: readonly string[]): string[] {
   const seen = new Set<string>();

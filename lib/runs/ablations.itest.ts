@@ -8,7 +8,7 @@ import { closeQueues } from '../queue/connection';
 import { waitForRunStatus } from '../testing/engine';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { getTemplate } from '../templates';
-import { proposeAblations, withAblations } from './ablations';
+import { proposeAblations, withAblations } from '../design/ablations';
 
 // Single-field ablations of the reference study's selection study run offline (simulated provider, the real
 // queue and worker) and each ablation condition gets its paired comparison with the baseline, beside the

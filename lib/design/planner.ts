@@ -1,5 +1,5 @@
 import { ALPHA_95, trialsForBound, zeroFailureUpperBound } from '../stats/bounds';
-import type { MatrixCount } from '../design/matrix';
+import type { MatrixCount } from './matrix';
 
 /** One condition of one study: what its trials can claim now, and what a target claim needs (DESIGN §7). */
 export interface PlanRow {

@@ -1,8 +1,9 @@
-import { isPlainObject, pyEquals, pyIn, pyRepr, pyType, PyFloat, type PyTypeName } from './pyvalue';
-import type { ArgumentMatch } from './arguments';
+import { isPlainObject, pyEquals, pyIn, pyRepr, pyType, PyFloat, type PyTypeName } from '../scoring/pyvalue';
+import type { ArgumentMatch } from '../scoring/arguments';
 
 /**
- * The BFCL mode of the argument matcher: our own implementation of the parameter rules of the Berkeley
+ * The BFCL mode of argument matching (beside lib/scoring/arguments.ts, the TCC mode, whose `ArgumentMatch` it
+ * returns): our own implementation of the parameter rules of the Berkeley
  * Function Calling Leaderboard's AST checker for Python-style categories (ShishirPatil/gorilla,
  * bfcl_eval/eval_checker/ast_eval/ast_checker.py, `simple_function_checker` and its helpers), including
  * its quirks (the type of the first acceptable value decides whether a value is a "variable"; nested type
