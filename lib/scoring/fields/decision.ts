@@ -1,4 +1,5 @@
 import type { Observation } from '../../schema/observation';
+import { Decision } from '../../schema/tcc';
 import { cardExpects, malformedCall, selection, SELECTION_CATEGORIES } from '../categories';
 import { exact } from './shared';
 import type { AnswerField, DerivedDecision, ScoringTool } from './types';
@@ -41,5 +42,5 @@ export const decision: AnswerField<'decision'> = {
   },
   // a read or write decision needs a sent tool of that effect
   visibleIn: (expected, tools) => !(expected === 'read' || expected === 'write') || tools.some((t) => t.effect === expected),
-  designer: { label: 'decision', input: 'decision' },
+  designer: { label: 'decision', input: 'select', options: Decision.options },
 };

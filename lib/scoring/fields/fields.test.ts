@@ -80,7 +80,7 @@ describe('the check-field registry', () => {
 
   it('gives the designer its inputs: the single-value fields in registry order, then the arguments form', () => {
     expect(designerFields().map((f) => `${f.name}:${f.designer.input}`)).toEqual([
-      'decision:decision',
+      'decision:select',
       'tool:tool',
       'call_count:number',
       'label:text',

@@ -9,7 +9,7 @@ import { label } from './label';
 import { exact } from './shared';
 import { state } from './state';
 import { tool } from './tool';
-import type { AnswerField, Categorized, CategoryContext, CheckField, CheckResult, DesignerField, FieldResult, FixtureField, FixtureRun } from './types';
+import type { AnswerField, Categorized, CategoryContext, CheckField, CheckResult, DesignerFieldSpec, FieldResult, FixtureField, FixtureRun } from './types';
 import { unauthorizedCallsField } from './unauthorized-calls';
 import { writeCount } from './write-count';
 
@@ -35,7 +35,7 @@ export const CHECK_FIELDS = {
   unauthorized_calls: unauthorizedCallsField,
 } as const satisfies { readonly [K in ExpectedField]: CheckField<K> };
 
-export type { AnswerField, CheckField, CheckResult, FieldResult, FixtureField, FixtureRun } from './types';
+export type { AnswerField, CheckField, CheckResult, DesignerFieldSpec, FieldResult, FixtureField, FixtureRun } from './types';
 export { EXPECTED_FIELDS };
 
 /** The registered fields, in canonical order. */
@@ -102,7 +102,7 @@ export function fixtureObserved(run: FixtureRun): TccObservedEntry {
 }
 
 /** The fields the designer edits, in the order it shows them: the single-value inputs, then the arguments form. */
-export function designerFields(): { name: ExpectedField; designer: DesignerField }[] {
+export function designerFields(): DesignerFieldSpec[] {
   const all = FIELDS.flatMap((f) => (f.designer ? [{ name: f.name, designer: f.designer }] : []));
   return [...all.filter((f) => f.designer.input !== 'arguments'), ...all.filter((f) => f.designer.input === 'arguments')];
 }

@@ -109,8 +109,16 @@ export interface FixtureCategoryContext {
 export interface DesignerField {
   /** Shown after the check's label, e.g. "Expected (c1): call count". */
   label: string;
-  /** decision: a select of the decisions; tool: a select of the scenario's tools; arguments: the arguments form. */
-  input: 'decision' | 'tool' | 'number' | 'text' | 'arguments';
+  /** select: one of `options`; tool: a select of the case scenario's tools; arguments: the arguments form. */
+  input: 'select' | 'tool' | 'number' | 'text' | 'arguments';
+  /** For `select`: the values offered (an empty choice is added: the field left out). */
+  options?: readonly string[];
+}
+
+/** A field as the designer receives it (plain data: the page hands it to the client components). */
+export interface DesignerFieldSpec {
+  name: ExpectedField;
+  designer: DesignerField;
 }
 
 interface FieldCommon<K extends ExpectedField> {
