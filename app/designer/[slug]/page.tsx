@@ -4,6 +4,7 @@ import { pageParams } from '@/app/_ids';
 import { checkDraft, designerDestination, getPriceTable, listVersions } from '@/lib/db/drafts';
 import { Designer } from '@/components/designer/Designer';
 import { pageActor } from '@/app/_auth/guard';
+import { designerFields } from '@/lib/scoring/fields';
 
 export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
   const { slug } = await pageParams(params);
@@ -31,6 +32,7 @@ export default async function DesignerPage({ params }: { params: Promise<{ slug:
       prices={prices}
       baseVersion={draft.baseVersion}
       nextVersion={nextVersion}
+      fields={designerFields()}
     />
   );
 }
