@@ -65,6 +65,11 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
       dbUpward: probe(`lib/db/${TAG}-k.ts`, "import { x } from './../analysis/cells';\nexport const y = x;\n"),
       allowed: probe(`lib/scoring/${TAG}-l.ts`, "import { x } from './../stats/mcnemar';\nexport const y = x;\n"),
       unresolvable: probe(`lib/scoring/${TAG}-m.ts`, "import { x } from './../stats/no-such-file';\nexport const y = x;\n"),
+      dbToUseCase: probe(`lib/db/${TAG}-n.ts`, "import { loadRunSummary } from '@/lib/runs/summary';\nexport const y = loadRunSummary;\n"),
+      roomToUseCase: probe(`lib/runner/${TAG}-o.ts`, "import { saveExperiment } from './../experiments/versions';\nexport const y = saveExperiment;\n"),
+      roomToParse: probe(`lib/runner/${TAG}-p.ts`, "import { parseSpecValue } from '../experiments/parse';\nexport const y = parseSpecValue;\n"),
+      doorToExportRoom: probe(`cli/${TAG}-q.ts`, "import { runJson } from '../lib/export/run';\nexport const y = runJson;\n"),
+      doorToExportUseCase: probe(`cli/${TAG}-r.ts`, "import { exportStream } from '../lib/runs/export';\nexport const y = exportStream;\n"),
     };
     // as `npm run lint` runs it: the known violations softened to 'ignore', every other one an error
     const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', 'app', 'components', 'lib', 'cli', 'workers', 'scripts', 'prisma', 'e2e']);
@@ -87,6 +92,12 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
     expect(rulesOf(files.dbUpward)).toEqual(['db-imports-no-room-above']);
     expect(rulesOf(files.allowed)).toEqual([]);
     expect(rulesOf(files.unresolvable)).toEqual(['resolvable']);
+    // the use-case floor: no room (nor lib/db) imports a use case; the one parse is not one; doors export through it
+    expect(rulesOf(files.dbToUseCase)).toEqual(['db-imports-no-room-above', 'rooms-import-no-use-case']);
+    expect(rulesOf(files.roomToUseCase)).toEqual(['rooms-import-no-use-case']);
+    expect(rulesOf(files.roomToParse)).toEqual([]);
+    expect(rulesOf(files.doorToExportRoom)).toEqual(['doors-export-through-the-use-case']);
+    expect(rulesOf(files.doorToExportUseCase)).toEqual([]);
     // no error but the probes' (the tree itself passes the lint)
     expect(errors.filter((v) => !v.from.includes(TAG)).map(key)).toEqual([]);
 

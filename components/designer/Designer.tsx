@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DraftCheck } from '@/lib/db/drafts';
+import type { DraftCheck } from '@/lib/experiments/drafts';
 import type { PriceTable } from '@/lib/design/cost';
 import { DesignerContext, type DesignerApi } from './context';
 import { normalize, type DSpec } from './draft-types';

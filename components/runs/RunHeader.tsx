@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { RunRow } from '@/lib/db/runs';
 import { SimulatedBadge } from '../StatusBadge';
 import { formatDate } from '../format';
+import { urls } from '@/lib/urls';
 
 /** Experiment, provider + model, settings and timestamps of a run. Status is live in RunLive. */
 export function RunHeader({ run, experimentName, destination }: { run: RunRow; experimentName: string; destination: string }) {
@@ -39,7 +40,7 @@ export function RunHeader({ run, experimentName, destination }: { run: RunRow; e
         <dl className="kv">
           <dt>Experiment</dt>
           <dd>
-            <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`}>{experimentName}</Link> <span className="mono small muted">{run.experimentId}</span>
+            <Link href={urls.experiment(run.experimentId)}>{experimentName}</Link> <span className="mono small muted">{run.experimentId}</span>
           </dd>
           <dt>Provider / model</dt>
           <dd className="mono" data-testid="run-provider">

@@ -3,6 +3,9 @@ import type { Observation, ToolCall } from '../schema/observation';
 import type { HistoryStep, ProviderRequest, WireToolResult } from '../schema/request';
 import type { ScoreTrialInput, ScoringTool, TrialScore } from '../scoring/score';
 import type { KindSpec } from './spec-types';
+import type { StoredTurn } from '../schema/turn';
+
+export type { StoredTurn } from '../schema/turn';
 
 /** What building a trial's request gives a kind to work with. */
 export interface RequestContext {
@@ -37,18 +40,6 @@ export interface ConversationContext {
   condition: string;
   /** The tools sent, in order, with their hidden metadata and the schema sent. */
   tools: ScoringTool[];
-}
-
-/** One completed turn as stored: the model's answer, and what its calls did. */
-export interface StoredTurn {
-  n: number;
-  attemptN: number;
-  observation: Observation;
-  /** The calls of the answer, each with the id used on the wire. */
-  calls: (ToolCall & { id: string })[];
-  results: HistoryStep['results'];
-  /** Kind-specific evidence of the turn (task: the fixture log entries of its calls). */
-  evidence: unknown;
 }
 
 /** One trial's conversation in progress (task: the fixture back-end behind it). */
