@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import type { ClusterBy, RunSummary } from '../schema/table1';
@@ -59,10 +59,7 @@ export interface ExportFormat {
   stream(s: ExportSession): Promise<Readable>;
 }
 
-const table1Stream = (format: 'md' | 'tex') => async (s: ExportSession) => {
-  const { Readable } = await import('node:stream');
-  return Readable.from([table1Text(s.loaded, await s.table1(), format)]);
-};
+const table1Stream = (format: 'md' | 'tex') => async (s: ExportSession) => Readable.from([table1Text(s.loaded, await s.table1(), format)]);
 
 /** The one table of export formats, in the order the run page shows them. */
 export const EXPORT_FORMATS = [
