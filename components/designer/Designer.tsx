@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DraftCheck } from '@/lib/db/drafts';
+import type { DraftCheck } from '@/lib/experiments/drafts';
 import type { PriceTable } from '@/lib/design/cost';
 import type { DesignerFieldSpec } from '@/lib/scoring/fields/types';
 import { DesignerContext, type DesignerApi } from './context';

@@ -1,12 +1,10 @@
-import { summarizeCells, type SummarySpec } from '../analysis/summary';
-import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
 import { pool } from './client';
-import { DECISION_SQL, storedRunCells } from './aggregate';
+import { DECISION_SQL } from './aggregate';
 import type { TrialIdentity } from './trials';
-import type { StoredTurn } from '../studies/types';
-import type { JunitTrial } from '../export/junit';
+import type { StoredTurn } from '../schema/turn';
+import type { JunitTrial } from '../schema/trial-place';
 
 /** The columns of `trials` that place a trial in the matrix. */
 export const TRIAL_PLACE_COLUMNS = 't.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate';
@@ -247,14 +245,6 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
     startedAt: (a.started_at as Date).toISOString(),
     finishedAt: a.finished_at ? (a.finished_at as Date).toISOString() : null,
   }));
-}
-
-/**
- * Table 1 of a run: per-cluster counts from grouped queries in PostgreSQL (stored per results version, so a
- * finished run is aggregated once), summarised by lib/analysis (pure).
- */
-export async function loadRunSummary(runId: string, spec: SummarySpec & { replicates?: number }, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
-  return summarizeCells(spec, await storedRunCells(runId, spec, clusterBy), { clusterBy });
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { TrialSpec } from '../design/matrix';
-import { trialIdOf } from '../design/matrix';
 import type { Observation } from '../schema/observation';
 import type { CheckStatus, Checkpoint, Verdict } from '../schema/verdict';
 import type { TrialStatus } from '../schema/run';
@@ -28,13 +26,30 @@ import { lapsedHolder } from './holders';
 /** Rows per INSERT when a run's trials are created: memory is bounded by one chunk, whatever the run's size. */
 export const INSERT_CHUNK = 5000;
 
+/** A trial to insert: a trial of the design (lib/design/matrix.ts TrialSpec) with its id (trialIdOf). */
+export interface NewTrial {
+  id: string;
+  trialKey: string;
+  pairKey: string;
+  study: string;
+  kind: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  order: string[];
+  orderIndex: number;
+  replicate: number;
+  toolSetRef: string;
+}
+
 /**
  * The trials of a run, in the design's order, numbered into delivery batches of `trialsPerJob` (trials.batch:
  * one queue job delivers a batch). Taken from `trials` (a generator: lib/design/matrix.ts iterateTrials) one
  * chunk at a time: at most `INSERT_CHUNK` rows are held at once. Returns how many were given.
  */
-export async function insertTrials(runId: string, trials: Iterable<TrialSpec>, trialsPerJob: number, chunk = INSERT_CHUNK): Promise<number> {
-  let part: TrialSpec[] = [];
+export async function insertTrials(runId: string, trials: Iterable<NewTrial>, trialsPerJob: number, chunk = INSERT_CHUNK): Promise<number> {
+  let part: NewTrial[] = [];
   let first = 0;
   for (const t of trials) {
     part.push(t);
@@ -48,7 +63,7 @@ export async function insertTrials(runId: string, trials: Iterable<TrialSpec>, t
   return first + part.length;
 }
 
-async function insertChunk(runId: string, part: TrialSpec[], first: number, trialsPerJob: number): Promise<void> {
+async function insertChunk(runId: string, part: NewTrial[], first: number, trialsPerJob: number): Promise<void> {
   await pool().query(
     `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch)
      SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch
@@ -57,7 +72,7 @@ async function insertChunk(runId: string, part: TrialSpec[], first: number, tria
      ON CONFLICT (run_id, trial_key) DO NOTHING`,
     [
       runId,
-      part.map((t) => trialIdOf(runId, t.trialKey)),
+      part.map((t) => t.id),
       part.map((t) => t.trialKey),
       part.map((t) => t.pairKey),
       part.map((t) => t.study),
