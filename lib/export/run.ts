@@ -4,7 +4,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import { TccObservations, type TccCard } from '../schema/tcc';
-import { findStudyCase, naturalDefinitions } from '../design/matrix';
+import { findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
 import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
 import type { TaskDetails } from '../studies/task';
@@ -30,6 +31,7 @@ import { checksCsv, choicesCsv, trialsCsv } from './csv';
 import { choiceResolver, choicesOf, choiceSummary, type Choice, type ChoiceRow } from '../analysis/choices';
 import { groupedChoiceRows, iterateChoiceRows } from '../db/choices';
 import { writeRunJson } from './json';
+import { loadRunFunnel, type RunFunnel } from '../runs/funnel';
 import { runStatusLabel } from '../schema/run-status';
 import { runAudit } from '../db/audit';
 
@@ -81,6 +83,9 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
     pairKey: t.pairKey,
     status: t.status as TrialExportRow['status'],
     toolSetRef: t.toolSetRef,
+    ...(t.catalogSize !== null && { catalogSize: t.catalogSize }),
+    ...(t.discovery !== null && { discovery: t.discovery }),
+    visible: t.visible,
     checkpoints: t.checkpoints as TrialExportRow['checkpoints'],
     attempts: t.attempts.map((a) => toExportAttempt(a, clean)),
     observation: t.observation ? (redact(t.observation, clean) as TrialExportRow['observation']) : null,
@@ -108,6 +113,12 @@ async function* exportTrials(runId: string, opts: { bodies?: boolean; spec?: Exp
   for await (const { record, text } of iterateTrialRecordsWithText(runId, 100, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text), choice);
 }
 
+/** A funnel row as exported: per condition recall@k, selection given visibility, arguments, end result, tokens. */
+function exportFunnelRow(r: RunFunnel['rows'][number]) {
+  const { stages, ...rest } = r;
+  return { ...rest, recallAtK: stages.visible, selectedGivenVisible: stages.selected, argumentsGivenSelected: stages.arguments, result: stages.result };
+}
+
 export class RunNotFoundError extends Error {}
 
 /** The whole run as `tclab.run/v1` JSON, streamed. `summary`: its Table 1 when the caller has it already (loadRunSummary). */
@@ -116,11 +127,12 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
   if (!run) throw new RunNotFoundError(`no run "${runId}"`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks, audit, grouped] = await Promise.all([
+  const [summary, prechecks, audit, grouped, funnel] = await Promise.all([
     known ?? loadRunSummary(runId, exp.spec, clusterBy),
     precheckAttempts(runId),
     runAudit(runId),
     groupedChoiceRows(runId),
+    loadRunFunnel(runId),
   ]);
   const out = new PassThrough();
   const parts = {
@@ -144,6 +156,7 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
     choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
+    funnel: funnel?.rows.map(exportFunnelRow),
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));
@@ -195,10 +208,7 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
   const condition = study.conditions.find((c) => c.id === t.condition)!;
   const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
   const effects = new Map(spec.scenarios.find((s) => s.id === t.scenario)?.tools.map((x) => [x.id, x.effect]));
-  const tools = t.order.map((name) => {
-    const d = defs.find((x) => x.name === name)!;
-    return { id: d.tool, name: d.name, description: d.description, parameters: d.parameters, effect: effects.get(d.tool) ?? ('read' as const) };
-  });
+  const tools = resolveSent(study, defs, t.scenario, t.order).map((x) => toScoringTool(x, effects));
   const s = run.settings;
   const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
   const observation: Observation | null = t.observation ? { ...t.observation, marker: t.observation.marker as Observation['marker'], finishReason: null } : null;

@@ -1,7 +1,8 @@
 import { checksFor, type Case, type Study } from '../schema/experiment';
 import type { TccCheck } from '../schema/tcc';
 import { trialStatusOf } from '../schema/verdict';
-import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
+import { buildRequest, findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
 import { setRunStatus } from './run-events';
 import { haltKey, haltRun } from '../queue/halt';
@@ -134,6 +135,7 @@ async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: 
       markers: study.protocol.markers,
       labels: study.protocol.labels,
       task: kase.task,
+      visible: prep.visible,
     });
     const status = trialStatusOf(verdicts);
     const won = await recordResult(claim, result, result.observation, verdicts, checkpoints, status);
@@ -172,6 +174,7 @@ export interface Prepared {
   request: ProviderRequest;
   checks: TccCheck[];
   tools: ScoreTrialInput['tools'];
+  visible: ScoreTrialInput['visible'];
 }
 
 // Trials that differ only in replicate send the same request and are scored against the same checks:
@@ -201,18 +204,20 @@ function prepare(ctx: RunContext, claim: ClaimedTrial): Prepared {
   const condition = study.conditions.find((c) => c.id === claim.condition);
   if (!condition) throw new Error(`run ${claim.runId}: unknown condition ${claim.condition}`);
   const defs = naturalDefinitions(ctx.spec, condition, claim.scenario, claim.locale);
-  const sent = claim.order.map((name) => {
-    const d = defs.find((x) => x.name === name);
-    if (!d) throw new Error(`trial ${claim.id}: tool "${name}" is not defined in condition ${condition.id}`);
-    return d;
-  });
-  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, toolOrder: sent.map((d) => d.tool) });
+  // the names stored with the trial: the condition's tools, and catalog distractors for a study with a catalog
+  const sent = resolveSent(study, defs, claim.scenario, claim.order);
+  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, names: claim.order });
   const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
+  const effects = ctx.effects.get(claim.scenario);
   return {
     study,
     kase,
     request,
     checks: checksFor(kase, claim.condition),
-    tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),
+    visible: claim.visible ?? undefined,
+    tools: sent.map((t) => {
+      const { description: _, ...tool } = toScoringTool(t, effects);
+      return tool;
+    }),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, JsonObject, LIST_MAX, Locale, TEXT_MAX, dict, list, strict, text } from './common';
 import { EVIDENCE_GATE_SHAPE, TCC_CHECK_SHAPE, TCC_EXPECTED_SHAPE, TccCard } from './tcc';
 import { checkSpecSemantics } from './spec-semantics';
+import { StudyCatalog } from './catalog';
 import { StudyKind } from '../studies/kinds';
 import { kindCaseFields, kindScenarioFields } from '../studies/specs';
 
@@ -130,6 +131,8 @@ export const Study = strict({
   protocol: Protocol,
   conditions: list(Condition, LIST_MAX.conditions, 2),
   cases: list(Case, LIST_MAX.cases, 1),
+  /** Distractor tools from a real catalog, N and the discovery mechanism crossed as factors (lib/schema/catalog.ts). */
+  catalog: StudyCatalog.optional(),
 });
 export type Study = z.infer<typeof Study>;
 

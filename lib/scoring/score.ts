@@ -23,6 +23,11 @@ export interface ScoreTrialInput {
   labels: string[];
   /** The task text (to tell an invented argument value from a wrong one). */
   task: string;
+  /**
+   * Names the model could see before it decided, as observed (the tools sent, a retriever's top-k, a vendor
+   * search's references); absent: every tool sent was visible; `unknown`: it cannot be known.
+   */
+  visible?: readonly string[] | 'unknown';
 }
 
 export interface TrialScore {
@@ -87,14 +92,38 @@ function cardTool(checks: readonly TccCheck[], tools: readonly ScoringTool[], de
   return same.length === 1 ? same[0] : null;
 }
 
-function visibility(checks: readonly TccCheck[], tools: readonly ScoringTool[]): CheckStatus {
-  if (tools.length === 0) return 'untested';
+/**
+ * Candidate visibility (checkpoint 1), observed: pass when every tool the card needs was among the names the
+ * model could see before it decided, fail when one was not, untested when that cannot be known. When it
+ * fails, the selection and parameters verdicts become untested: the model could not have chosen the tool.
+ * (One function, so that it can move to the check-field registry as a unit.)
+ */
+function visibility(
+  checks: readonly TccCheck[],
+  tools: readonly ScoringTool[],
+  visible: ScoreTrialInput['visible'],
+  verdicts: Verdict[],
+): { status: CheckStatus; verdicts: Verdict[] } {
+  if (tools.length === 0 || visible === 'unknown') return { status: 'untested', verdicts };
+  const seen = new Set(visible ?? tools.map((t) => t.name));
+  const candidates = tools.filter((t) => !t.distractor && seen.has(t.name));
+  let missing: string | null = null;
   for (const c of checks) {
     const { tool, decision } = c.expected;
-    if (tool && !tools.some((t) => t.id === tool)) return 'fail';
-    if ((decision === 'read' || decision === 'write') && !tools.some((t) => t.effect === decision)) return 'fail';
+    if (tool && !candidates.some((t) => t.id === tool)) missing = `tool "${tool}"`;
+    else if ((decision === 'read' || decision === 'write') && !candidates.some((t) => t.effect === decision)) missing = `a ${decision} tool`;
+    if (missing) break;
   }
-  return 'pass';
+  if (!missing) return { status: 'pass', verdicts };
+  const reason = `not visible: the card needs ${missing}, which was not among the ${seen.size} tools the model could see`;
+  return {
+    status: 'fail',
+    verdicts: verdicts.map((v) =>
+      v.checkpoint === 'selection' || v.checkpoint === 'parameters'
+        ? { ...v, status: 'untested', category: null, reason, evidence: { ...v.evidence, rule: `untested: ${reason} (visibility failed, DESIGN §3)` } }
+        : v,
+    ),
+  };
 }
 
 /**
@@ -112,7 +141,7 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
       ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels }
       : null;
 
-  const verdicts = checks.map((check): Verdict => {
+  const scored = checks.map((check): Verdict => {
     const entry = Object.hasOwn(file, check.id) ? file[check.id] : undefined;
     const r = compareCheck(check, entry);
     const checkpoint = checkpointOf(check, r);
@@ -142,12 +171,14 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
     return { checkId: check.id, axis: check.axis, checkpoint, status: r.status, category: cat?.category ?? null, reason: r.reason, evidence };
   });
 
+  const seen = visibility(checks, tools, input.visible, scored);
+  const verdicts = seen.verdicts;
   const of = (cp: Checkpoint): CheckStatus => {
     const mine = verdicts.filter((v) => v.checkpoint === cp);
     return mine.length === 0 ? 'untested' : trialStatusFromVerdicts(mine);
   };
   const checkpoints: Record<Checkpoint, CheckStatus> = {
-    visibility: visibility(checks, tools),
+    visibility: seen.status,
     selection: of('selection'),
     parameters: of('parameters'),
     interpretation: of('interpretation'),

@@ -1,4 +1,5 @@
-import { buildRequest, expandTrials, findStudyCase, naturalDefinitions } from '../design/matrix';
+import { buildRequest, expandTrials, findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { simulatedProvider } from '../providers/simulated';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import { RunSettings } from '../schema/run';
@@ -23,16 +24,20 @@ export async function runOffline(spec: ExperimentSpec, model?: string): Promise<
     const { study, kase } = findStudyCase(spec, t.study, t.caseId);
     const condition = study.conditions.find((c) => c.id === t.condition)!;
     const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
-    const order = t.order.map((name) => defs.find((d) => d.name === name)!);
-    const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: order.map((d) => d.tool) });
+    const order = resolveSent(study, defs, t.scenario, t.order);
+    const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, names: t.order });
     const result = await simulatedProvider.send(request, { settings });
     results.push(result);
-    sent.push(order.map((d) => d.name));
+    sent.push([...t.order]);
     const { verdicts } = scoreTrial({
       checks: checksFor(kase, t.condition),
       observation: observed(result),
       attemptN: 1,
-      tools: order.map((d) => ({ id: d.tool, name: d.name, effect: effects.get(t.scenario)!.get(d.tool)!, parameters: d.parameters })),
+      tools: order.map((d) => {
+        const { description: _, ...tool } = toScoringTool(d, effects.get(t.scenario));
+        return tool;
+      }),
+      visible: t.visible ?? 'unknown',
       markers: study.protocol.markers,
       labels: study.protocol.labels,
       task: kase.task,
