@@ -45,7 +45,7 @@ describe('distractor catalogs', () => {
     expect(req.tools.map((t) => t.name)).toEqual(all8.order);
     const n0 = trials.find((t) => t.discovery === 'all' && t.catalogSize === 0 && t.caseId === all8.caseId && t.condition === all8.condition)!;
     expect(n0.toolSetRef).not.toBe(all8.toolSetRef);
-  });
+  }, 30_000); // CPU only: expanding 144 trials builds 48 BM25 indexes (≈ 1.5 s idle, more on a loaded machine)
 
   it('refuses a distractor named like a scenario tool, naming both', () => {
     const input = tinyExperiment('clash', 'Show invoice INV-7.', { names: { read: 'get_me', write: 'pay_invoice' } });
@@ -85,7 +85,7 @@ describe('bm25-top-k', () => {
       { name: 'a_tool', description: 'same words', parameters: { type: 'object' } },
     ];
     expect(rankTools('same words', tools).map((r) => r.name)).toEqual(['b_tool', 'a_tool']);
-  });
+  }, 30_000); // CPU only: two expansions of the template
 
   it('leaves out a needed tool whose words share nothing with the task: visibility fails, selection is untested, the funnel stops at the first stage', async () => {
     const spec = unseenSpec();

@@ -33,12 +33,19 @@ const seededKey = (seed: string, scenario: string, key: string) => sha256(`${see
 /** The distractors of a study's catalog, in its seeded order for a scenario (the first N are a draw of size N). */
 export function seededCatalog(study: Study, scenario: string): DistractorTool[] {
   if (!study.catalog) return [];
+  const mine = seededMemo.get(study) ?? seededMemo.set(study, new Map()).get(study)!;
+  const hit = mine.get(scenario);
+  if (hit) return hit;
   const seed = study.catalog.seed;
-  return catalogTools(study.catalog.source)
+  const sorted = catalogTools(study.catalog.source)
     .map((t) => ({ t, k: seededKey(seed, scenario, t.name) }))
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
     .map((x) => x.t);
+  mine.set(scenario, sorted);
+  return sorted;
 }
+/** A parsed study is not changed after parsing: its seeded catalogs are computed once per scenario. */
+const seededMemo = new WeakMap<Study, Map<string, DistractorTool[]>>();
 
 /** How many distractors a size means (`all`: the whole catalog). */
 export function resolveSize(study: Study, size: CatalogSize): number {
