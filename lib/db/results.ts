@@ -80,6 +80,11 @@ export interface TrialRecord extends TrialIdentity {
   pairKey: string;
   status: string;
   toolSetRef: string;
+  /** Distractors added and the discovery variant (issue 23); null for a study without a catalog. */
+  catalogSize: number | null;
+  discovery: string | null;
+  /** Names the model could see before it decided; null when not recorded. */
+  visible: string[] | null;
   /** The five checkpoints of the formal result (null until scored). */
   checkpoints: Record<string, string> | null;
   attempts: AttemptRecord[];
@@ -113,6 +118,7 @@ const trialSelect = (bodies: boolean, text = false) => {
   const c = text ? '::text' : '';
   return `
   SELECT ${TRIAL_PLACE_COLUMNS}, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.kind, t."order", t.pair_key, t.status, t.tool_set_ref,
+    t.catalog_size, t.discovery, t.visible,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
@@ -162,6 +168,9 @@ function toRecord(x: Raw): TrialRecord {
     pairKey: x.pair_key as string,
     status: x.status as string,
     toolSetRef: x.tool_set_ref as string,
+    catalogSize: (x.catalog_size as number | null) ?? null,
+    discovery: (x.discovery as string | null) ?? null,
+    visible: (x.visible as string[] | null) ?? null,
     checkpoints: (x.checkpoints as Record<string, string> | null) ?? null,
     attempts: x.attempts.map((a) => ({ ...a, startedAt: isoTimestamp(a.startedAt), finishedAt: a.finishedAt ? isoTimestamp(a.finishedAt) : null })),
     turns: x.turns as StoredTurn[],

@@ -4,7 +4,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import { TccObservations, type TccCard } from '../schema/tcc';
-import { findStudyCase, naturalDefinitions } from '../design/matrix';
+import { findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
 import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
 import type { TaskDetails } from '../studies/task';
@@ -80,6 +81,9 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
     pairKey: t.pairKey,
     status: t.status as TrialExportRow['status'],
     toolSetRef: t.toolSetRef,
+    ...(t.catalogSize !== null && { catalogSize: t.catalogSize }),
+    ...(t.discovery !== null && { discovery: t.discovery }),
+    visible: t.visible,
     checkpoints: t.checkpoints as TrialExportRow['checkpoints'],
     attempts: t.attempts.map((a) => toExportAttempt(a, clean)),
     observation: t.observation ? (redact(t.observation, clean) as TrialExportRow['observation']) : null,
@@ -113,8 +117,11 @@ export interface RunAndExperiment {
   experiment: ExperimentRow & { spec: ExperimentSpec };
 }
 
-/** The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`, computed by the caller). */
-export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary): Promise<Readable> {
+/**
+ * The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`, computed by the caller) and, for
+ * catalog studies, the visibility funnel's rows as exported (`funnel`, computed by the caller; omitted when empty).
+ */
+export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, funnel?: readonly unknown[]): Promise<Readable> {
   const runId = run.id;
   const [prechecks, audit, grouped] = await Promise.all([precheckAttempts(runId), runAudit(runId), groupedChoiceRows(runId)]);
   const out = new PassThrough();
@@ -139,6 +146,7 @@ export async function runJson({ run, experiment: exp }: RunAndExperiment, summar
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
     choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
+    funnel,
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));
@@ -181,10 +189,7 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
   const condition = study.conditions.find((c) => c.id === t.condition)!;
   const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
   const effects = new Map(spec.scenarios.find((s) => s.id === t.scenario)?.tools.map((x) => [x.id, x.effect]));
-  const tools = t.order.map((name) => {
-    const d = defs.find((x) => x.name === name)!;
-    return { id: d.tool, name: d.name, description: d.description, parameters: d.parameters, effect: effects.get(d.tool) ?? ('read' as const) };
-  });
+  const tools = resolveSent(study, defs, t.scenario, t.order).map((x) => toScoringTool(x, effects));
   const s = run.settings;
   const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
   const observation: Observation | null = t.observation ? { ...t.observation, marker: t.observation.marker as Observation['marker'], finishReason: null } : null;

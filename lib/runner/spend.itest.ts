@@ -169,6 +169,9 @@ function expandedBefore(spec: ExperimentSpec): TrialSpec[] {
               toolOrder: sent.map((d) => d.tool),
               order: sent.map((d) => d.name),
               toolSetRef: toolSetRef(sent.map(toWireTool)),
+              catalogSize: null,
+              discovery: null,
+              visible: sent.map((d) => d.name),
             });
           }
         });

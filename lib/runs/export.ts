@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import type { ClusterBy, RunSummary } from '../schema/table1';
+import { exportFunnelRow, runFunnel } from './funnel';
 import { checksCsvOf, choicesCsvOf, junitOf, runJson, trialsCsvOf, trialTccOf, writeRunTccOf, type RunAndExperiment } from '../export/run';
 import { table1Text } from '../export/table1';
 import { loadRunSummary } from './summary';
@@ -70,7 +71,7 @@ export const EXPORT_FORMATS = [
     extension: 'json',
     cli: { option: 'out', flag: '--out <file>', description: 'JSON file' },
     download: true,
-    stream: async (s) => runJson(s.loaded, await s.table1()),
+    stream: async (s) => runJson(s.loaded, await s.table1(), (await runFunnel(s.loaded.run, s.loaded.experiment.spec)).rows.map(exportFunnelRow)),
   },
   {
     name: 'trials.csv',

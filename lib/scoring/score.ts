@@ -7,7 +7,7 @@ import { compareCheck } from './compare';
 import { answerField, categorizeAnswer, checkpointOfField, expectedFields, ruleOfField } from './fields';
 import type { CheckResult } from './fields/types';
 import { deriveDecision, observationToTcc, type ScoringTool } from './observe';
-import { visibility } from './visibility';
+import { untestedWhenNotVisible, visibility } from './visibility';
 
 export { compareCard, compareCheck, type CardComparison, type CheckComparison } from './compare';
 export { observationToTcc, deriveDecision, type ScoringTool, type ObservedDecision } from './observe';
@@ -25,6 +25,11 @@ export interface ScoreTrialInput {
   labels: string[];
   /** The task text (to tell an invented argument value from a wrong one). */
   task: string;
+  /**
+   * Names the model could see before it decided, as observed (the tools sent, a retriever's top-k, a vendor
+   * search's references); absent: every tool sent was visible; `unknown`: it cannot be known.
+   */
+  visible?: readonly string[] | 'unknown';
 }
 
 export interface TrialScore {
@@ -61,7 +66,7 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
       ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels }
       : null;
 
-  const verdicts = checks.map((check): Verdict => {
+  const scored = checks.map((check): Verdict => {
     const entry = Object.hasOwn(file, check.id) ? file[check.id] : undefined;
     const r = compareCheck(check, entry);
     const checkpoint = checkpointOf(check, r);
@@ -91,12 +96,14 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
     return { checkId: check.id, axis: check.axis, checkpoint, status: r.status, category: cat?.category ?? null, reason: r.reason, evidence };
   });
 
+  const seen = visibility({ checks, tools, visible: input.visible });
+  const verdicts = seen.status === 'fail' ? untestedWhenNotVisible(scored, seen.reason) : scored;
   const of = (cp: Checkpoint): CheckStatus => {
     const mine = verdicts.filter((v) => v.checkpoint === cp);
     return mine.length === 0 ? 'untested' : trialStatusFromVerdicts(mine);
   };
   const checkpoints: Record<Checkpoint, CheckStatus> = {
-    visibility: visibility({ checks, tools }),
+    visibility: seen.status,
     selection: of('selection'),
     parameters: of('parameters'),
     interpretation: of('interpretation'),

@@ -23,6 +23,11 @@ export interface ConversationContext {
   condition: string;
   /** The tools sent, in order, with their hidden metadata and the schema sent. */
   tools: ScoringTool[];
+  /**
+   * Names the model could see before it decided, as observed (the tools sent, a retriever's top-k); absent:
+   * every tool sent; `unknown`: it cannot be known (lib/scoring/visibility.ts).
+   */
+  visible?: readonly string[] | 'unknown';
 }
 
 /**

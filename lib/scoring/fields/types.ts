@@ -17,6 +17,8 @@ export interface ScoringTool {
   name: string;
   effect: 'read' | 'write';
   parameters: Record<string, unknown>;
+  /** A catalog distractor (issue 23): never a card's expected tool; its effect is read from its MCP annotations. */
+  distractor?: boolean;
 }
 
 /** What the model decided: a TCC decision, or no decision (`none`), an unusable call, or a refusal. */
