@@ -1,9 +1,10 @@
 import { baselineOf, type ExperimentSpec } from '../schema/experiment';
 import type { StopWhenDecided } from '../schema/run';
 import { FINAL_TRIAL_STATUSES } from '../schema/run-status';
-import type { StopDecisions } from '../schema/stopping';
-import { mixtureRhoFor, stopCheck, streamState, type SequenceInterval, type SequentialStream, type StopRule, type StreamDecision } from '../stats/sequential';
-import { diffCi, pct, plural, pts } from './format';
+import type { ComparisonStop, StopDecisions, StoppingReport, StudyStop } from '../schema/stopping';
+import { mixtureRhoFor, stopCheck, streamState, type SequentialStream, type StopRule, type StreamDecision } from '../stats/sequential';
+import { diffCi, differenceCi, pct, plural, pts } from './format';
+import type { RunSummary } from '../schema/table1';
 
 // Stop when decided (docs/statistics.md): the pure part. From a run's trials (their study, pair, condition,
 // status and delivery batch — the stored random order) the comparisons' outcome sequences; the look that
@@ -99,40 +100,6 @@ export function lookAtRun(
   return { decisions, stoppedStudies };
 }
 
-export interface ComparisonStop {
-  treatment: string;
-  decision: (StreamDecision & { text: string }) | null;
-  /** over every complete pair at the end of the run (in-flight pairs included): still valid, the sequence holds at every time */
-  improved: number;
-  regressed: number;
-  pairs: number;
-  eValue: number;
-  anytimeValid: { label: string; interval: SequenceInterval; text: string };
-}
-
-export interface StudyStop {
-  study: string;
-  plannedPairs: number;
-  stopped: boolean;
-  /** "stopped: decided after n pairs" (null: it ran every pair) */
-  headline: string | null;
-  decidedAfterPairs: number | null;
-  trialsNotSent: number;
-  comparisons: ComparisonStop[];
-}
-
-export interface StoppingReport {
-  alpha: number;
-  precision: number | null;
-  seed: number | null;
-  /** the level of the anytime-valid intervals, e.g. "anytime-valid 95% confidence sequence" */
-  intervalLabel: string;
-  trialsPlanned: number;
-  /** trials never sent because their study was decided (requests saved, at least one per trial) */
-  trialsNotSent: number;
-  studies: StudyStop[];
-}
-
 function decisionText(d: StreamDecision, alpha: number, precision: number | null): string {
   if (d.reason === 'e-value')
     return `e-value ${d.maxEValue.toFixed(1)} ≥ ${d.threshold!.toFixed(0)} (1/α = ${(1 / alpha).toFixed(0)}, Holm across the run's comparisons): ${d.improved} improved, ${d.regressed} regressed — ${d.improved > d.regressed ? 'improved more often than regressed' : 'regressed more often than improved'}`;
@@ -182,4 +149,31 @@ export function stoppingReport(spec: ExperimentSpec, trials: readonly StoppingTr
     trialsNotSent: studies.reduce((s, x) => s + x.trialsNotSent, 0),
     studies,
   };
+}
+
+/** The report as text (the CLI): one line per study, then each comparison's decision and both intervals, labelled. */
+export function formatStopping(r: StoppingReport, fixedN: ReadonlyMap<string, string>): string {
+  const lines = [
+    `Stop when decided (α = ${r.alpha}${r.precision === null ? '' : `, precision ${pts(r.precision).replace('+', '')}`}, order seed ${r.seed ?? '—'}): ${r.trialsNotSent} of ${r.trialsPlanned} trials not sent`,
+  ];
+  for (const s of r.studies) {
+    lines.push(`  ${s.study}: ${s.headline ?? `not decided: every one of its ${s.plannedPairs} pairs was sent`}`);
+    for (const c of s.comparisons) {
+      if (c.decision) lines.push(`    ${c.treatment}: ${c.decision.text}`);
+      lines.push(`    ${c.treatment}: ${c.anytimeValid.label} ${c.anytimeValid.text} (${c.pairs} pairs)`);
+      const f = fixedN.get(comparisonKey(s.study, c.treatment));
+      if (f) lines.push(`    ${c.treatment}: fixed-n 95% interval ${f} (not valid after an early stop; shown for comparison)`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The fixed-n paired differences of Table 1 (CR1 t interval), keyed like the comparisons: shown beside the anytime-valid ones, never mixed with them. */
+export function fixedNIntervals(summary: RunSummary): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of summary.studies) {
+    if (!s.difference || s.difference.estimate === null) continue;
+    out.set(comparisonKey(s.study, s.treatment), `${pts(s.difference.estimate)} ${differenceCi(s.difference).text}`);
+  }
+  return out;
 }

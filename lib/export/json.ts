@@ -3,6 +3,7 @@ import type { ExperimentSpec } from '../schema/experiment';
 import { RUN_EXPORT_FORMAT } from '../schema/table1';
 import type { ExportAuditEntry, ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../schema/run-export';
 import type { ExportChoices } from '../schema/choices';
+import type { StoppingReport } from '../schema/stopping';
 
 export interface RunJsonParts {
   experiment: ExperimentSpec;
@@ -14,6 +15,8 @@ export interface RunJsonParts {
   summary: ExportSummary;
   /** What the model did (matrices and positions); omitted when not given. */
   choices?: ExportChoices;
+  /** Stop when decided: the report (omitted for runs without the option). */
+  stopping?: StoppingReport | null;
   /** Who did what to the run, when (attribution); none when omitted. */
   audit?: readonly ExportAuditEntry[];
 }
@@ -41,7 +44,8 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
     first = false;
   }
   const choices = parts.choices ? `"choices":${JSON.stringify(parts.choices)},\n` : '';
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
+  const stopping = parts.stopping ? `"stopping":${JSON.stringify(parts.stopping)},\n` : '';
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${stopping}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
   if (options.end ?? true) await finish(out);
 }
 

@@ -32,6 +32,7 @@ import { groupedChoiceRows, iterateChoiceRows } from '../db/choices';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
 import { runAudit } from '../db/audit';
+import { loadStoppingReport } from '../runs/stopping';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -116,11 +117,12 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
   if (!run) throw new RunNotFoundError(`no run "${runId}"`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks, audit, grouped] = await Promise.all([
+  const [summary, prechecks, audit, grouped, stopping] = await Promise.all([
     known ?? loadRunSummary(runId, exp.spec, clusterBy),
     precheckAttempts(runId),
     runAudit(runId),
     groupedChoiceRows(runId),
+    loadStoppingReport(run, exp.spec),
   ]);
   const out = new PassThrough();
   const parts = {
@@ -144,6 +146,7 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
     choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
+    stopping,
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));

@@ -5,7 +5,11 @@ import { getExperiment } from '../db/experiments';
 import { loadRunSummary } from '../db/results';
 import { loadStoppingReport } from '../runs/stopping';
 import { getRun } from '../db/runs';
-import { engineViolations, waitForRunStatus } from '../testing/engine';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { engineViolations, runCli, waitForRunStatus } from '../testing/engine';
+import { RunExport } from '../schema/run-export';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { createRun, startRun } from './start';
 import { startWorker, type WorkerHandle } from './worker';
@@ -85,4 +89,27 @@ describe('stop when decided', () => {
       `stop when decided, reference study (seed 7): ${sentStop} of ${sentFull} requests sent (${sentFull - sentStop} saved); ${report.studies.map((s) => `${s.study}: ${s.headline}`).join('; ')}`,
     );
   });
+
+  it('tclab run --stop-when-decided says when and why each study stopped, and the JSON export carries it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tclab-stop-'));
+    const file = path.join(dir, 'run.json');
+    const r = await runCli(['run', '--template', 'reference-study', '--stop-when-decided', '--stop-seed', '7', '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Stop when decided (α = 0.05, order seed 7)');
+    expect(r.stdout).toMatch(/selection: stopped: decided after \d+ pairs of 48/);
+    expect(r.stdout).toMatch(/clear: e-value [\d.]+ ≥ 40 \(1\/α = 20, Holm across the run's comparisons\)/);
+    expect(r.stdout).toContain('anytime-valid 95% confidence sequence');
+    expect(r.stdout).toContain('fixed-n 95% interval');
+    const doc = RunExport.parse(JSON.parse(readFileSync(file, 'utf8')));
+    expect(doc.run.stopWhenDecided).toEqual({ alpha: 0.05, precision: null, seed: 7 });
+    expect(doc.stopping!.studies.every((s) => s.stopped && s.headline!.startsWith('stopped: decided after'))).toBe(true);
+    // the export's count of trials not sent is the database's
+    const notSent = doc.trials.filter((t) => t.status === 'cancelled').length;
+    expect(doc.stopping!.trialsNotSent).toBe(notSent);
+    expect(notSent).toBeGreaterThan(0);
+    // bad input names the flag
+    const bad = await runCli(['run', '--template', 'reference-study', '--stop-precision', '10']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--stop-precision and --stop-seed need --stop-when-decided');
+  }, 300_000); // two CLI processes, each loading the bundle
 });

@@ -1,4 +1,5 @@
-import { stoppingReport, type StoppingReport } from '../analysis/stopping';
+import { stoppingReport } from '../analysis/stopping';
+import type { StoppingReport } from '../schema/stopping';
 import type { ExperimentSpec } from '../schema/experiment';
 import type { RunSettings } from '../schema/run';
 import { stoppingTrials, storedStopDecisions } from '../db/stopping';

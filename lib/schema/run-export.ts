@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StoppingReport } from './stopping';
 import { StudyKind } from '../studies/kinds';
 import { ExperimentSpec } from './experiment';
 import { RUN_EXPORT_FORMAT, StudySummary } from './table1';
@@ -148,6 +149,8 @@ export const RunExport = z.object({
   summary: ExportSummary,
   /** What the model did, per study × condition: expected × chosen counts and the chosen tool's positions. */
   choices: ExportChoices.optional(),
+  /** Stop when decided: when and why each study stopped, with its anytime-valid intervals (absent for runs without the option). */
+  stopping: StoppingReport.optional(),
   audit: z.array(ExportAuditEntry),
 });
 export type RunExport = z.infer<typeof RunExport>;

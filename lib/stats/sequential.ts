@@ -132,15 +132,19 @@ export interface StreamState {
 export function streamState(s: SequentialStream, rule: Pick<StopRule, 'alpha' | 'rho'>): StreamState {
   let improved = 0;
   let regressed = 0;
+  let logE = 0;
   let maxLogE = 0;
   let used = 0;
+  // E updated one discordant pair at a time (a = 1): an improved pair multiplies it by 2·(1 + b)/(2 + b + c),
+  // a regressed one by 2·(1 + c)/(2 + b + c) — the predictive probability of that outcome against ½
   for (const x of s.outcomes) {
     if (x === null) continue;
     used++;
     if (x === 0) continue;
+    logE += Math.log((2 * (1 + (x === 1 ? improved : regressed))) / (2 + improved + regressed));
     if (x === 1) improved++;
     else regressed++;
-    maxLogE = Math.max(maxLogE, logBetaMixtureEValue(improved, regressed));
+    if (logE > maxLogE) maxLogE = logE;
   }
   const sum = improved - regressed;
   return {
