@@ -12,6 +12,9 @@ import { createRuns, startRun } from '../../lib/runner/start';
 import { SpendConfirmationRequired, type SpendConfirmation } from '../../lib/runner/spend';
 import type { RunBudgetInput } from '../../lib/schema/run';
 import { compareRuns } from '../../lib/runs/compare';
+import { loadStoppingReport } from '../../lib/runs/stopping';
+import { fixedNIntervals, formatStopping } from '../../lib/analysis/stopping';
+import type { RunSummary } from '../../lib/schema/table1';
 import { formatComparison } from '../../lib/analysis/format-compare';
 import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
@@ -49,6 +52,9 @@ interface RunOptions extends SettingsOptions, CiOptions {
   budgetCost?: string;
   name?: string;
   note?: string;
+  stopWhenDecided?: boolean;
+  stopPrecision?: string;
+  stopSeed?: string;
 }
 
 export function register(program: Command): void {
@@ -70,6 +76,9 @@ export function register(program: Command): void {
     .option('--budget-requests <n>', 'stop sending once the run has sent N requests (the run ends cancelled: "budget reached")')
     .option('--budget-tokens <n>', 'stop sending once the answers have used N tokens (input + output)')
     .option('--budget-cost <amount>', "stop sending once the estimated cost (price table's row for the model) reaches this amount")
+    .option('--stop-when-decided', 'send the pairs in a random order fixed now, and stop each study once an anytime-valid test has decided it (docs/statistics.md)')
+    .option('--stop-precision <points>', 'with --stop-when-decided: also stop a study once its anytime-valid interval is narrower than this many percentage points')
+    .option('--stop-seed <n>', 'with --stop-when-decided: the seed of the pair order (default: drawn and stored with the run)')
     .option('--name <text>', "the run's name (shown in the runs list, the run page and the export; editable later)")
     .option('--note <text>', 'a note on the run: what it is for, what changed');
   settingsOptions(cmd);
@@ -94,7 +103,7 @@ function labelFromOptions(opts: RunOptions): RunLabel {
 async function runCommand(opts: RunOptions): Promise<number> {
   const sources = [opts.template, opts.experiment, opts.experimentId].filter(Boolean).length;
   if (sources !== 1) throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
-  const settings = runSettingsFromOptions(opts, templateOf(opts.template)?.simulated.model);
+  const settings = { ...runSettingsFromOptions(opts, templateOf(opts.template)?.simulated.model), ...stopWhenDecidedOf(opts) };
   const targets = runTargetsFromOptions(opts);
   const label = labelFromOptions(opts);
   if (targets.length > 1 && (opts.junit || opts.summaryMd))
@@ -143,6 +152,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
     // the run and its experiment read once; Table 1 computed once for the summary, the exports and the gates
     const session = await withDatabaseRetry(async () => new ExportSession(await loadRunForExport(final.id), clusterBy), reconnecting());
     const printed = await withDatabaseRetry(() => printSummary(session), reconnecting());
+    if (final.settings.stopWhenDecided) await withDatabaseRetry(() => printStopping(session, printed.summary), reconnecting());
     const files = runs.length > 1 ? perRunFiles(opts, final.id) : { json: opts.out, 'trials.csv': opts.csv, 'checks.csv': opts.checksCsv };
     if (Object.values(files).some(Boolean)) await withDatabaseRetry(() => exportRun(session, files), reconnecting());
     const gatesHeld = await withDatabaseRetry(() => ciOutputs(session, printed.title, printed.summary, gates, opts), reconnecting());
@@ -165,6 +175,32 @@ async function runCommand(opts: RunOptions): Promise<number> {
     err(`compare again: tclab runs compare ${finals.map((r) => r.id).join(' ')}\n`);
   }
   return ok ? 0 : 1;
+}
+
+/** --stop-when-decided [--stop-precision POINTS] [--stop-seed N] → the run setting (nothing without the switch). */
+function stopWhenDecidedOf(opts: RunOptions): { stopWhenDecided?: { precision: number | null; seed?: number } } {
+  if (!opts.stopWhenDecided) {
+    if (opts.stopPrecision !== undefined || opts.stopSeed !== undefined) throw new UsageError('--stop-precision and --stop-seed need --stop-when-decided');
+    return {};
+  }
+  let precision: number | null = null;
+  if (opts.stopPrecision !== undefined) {
+    const p = Number(opts.stopPrecision);
+    if (!(Number.isFinite(p) && p > 0 && p <= 200))
+      throw new UsageError(`--stop-precision: percentage points, more than 0 and at most 200 (got "${opts.stopPrecision}")`);
+    precision = p / 100;
+  }
+  if (opts.stopSeed === undefined) return { stopWhenDecided: { precision } };
+  const seed = Number(opts.stopSeed);
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 2_147_483_647) throw new UsageError(`--stop-seed: a whole number from 0 to 2147483647 (got "${opts.stopSeed}")`);
+  return { stopWhenDecided: { precision, seed } };
+}
+
+/** A stop-when-decided run: when and why each study stopped, both intervals labelled. */
+async function printStopping(session: ExportSession, summary: RunSummary): Promise<void> {
+  const { run, experiment } = session.loaded;
+  const report = await loadStoppingReport(run, experiment.spec);
+  if (report) out(`\n${formatStopping(report, fixedNIntervals(summary))}\n`);
 }
 
 /** --yes / --max-requests N → the spend confirmation; a bad number names the flag. */

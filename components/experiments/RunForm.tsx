@@ -32,6 +32,7 @@ const FIELD_PATHS = new Set<string>([
   'baseUrl',
   'targets',
   'confirmRequests',
+  'stopPrecision',
   ...RUN_FORM_FIELDS.map((f) => f.name),
   ...RUN_BUDGET_FIELDS.map((f) => f.name),
 ]);
@@ -146,6 +147,22 @@ export function RunForm({
               {errorOf(f.name) && <div className="field-error">{errorOf(f.name)}</div>}
             </div>
           ))}
+        </div>
+      </fieldset>
+      <fieldset className="field" data-testid="run-stop-when-decided">
+        <legend>
+          Stop when decided{' '}
+          <span className="hint">pairs go out in a random order fixed now; a study stops once an anytime-valid test has decided it (docs/statistics.md)</span>
+        </legend>
+        <label className="small" style={{ display: 'block' }}>
+          <input id="run-stopWhenDecided" type="checkbox" name="stopWhenDecided" /> Stop each study when decided (e-value ≥ 1/α, Holm; α = 5%)
+        </label>
+        <div className="field">
+          <label htmlFor="run-stopPrecision">
+            Or when precise to <span className="hint">percentage points: the anytime-valid interval&apos;s width; empty: the test only</span>
+          </label>
+          <input id="run-stopPrecision" name="stopPrecision" type="number" min="0" step="any" defaultValue="" />
+          {errorOf('stopPrecision') && <div className="field-error">{errorOf('stopPrecision')}</div>}
         </div>
       </fieldset>
       {errorOf('confirmRequests') && (

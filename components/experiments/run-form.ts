@@ -45,6 +45,9 @@ const RunForm = z.object({
   requestsPerMinute: numberField(true),
   maxAttempts: numberField(false),
   timeoutMs: numberField(false),
+  /** the "Stop when decided" switch (a checkbox: "on" when ticked) and its optional precision, in percentage points */
+  stopWhenDecided: text.transform((s) => s === 'on'),
+  stopPrecision: numberField(true),
 });
 
 export type RunFormResult = { ok: true; value: RunSettingsInput } | { ok: false; issues: { path: string; message: string }[] };
@@ -75,9 +78,17 @@ export function runFormToSettings(form: FormData): RunFormResult {
   const raw = Object.fromEntries(Object.keys(RunForm.shape).map((k) => [k, form.get(k)]));
   const parsed = RunForm.safeParse(raw);
   if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
-  const input = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined && v !== ''));
+  const { stopWhenDecided, stopPrecision, ...fields } = parsed.data;
+  const input: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
+  if (stopWhenDecided) input.stopWhenDecided = { precision: stopPrecision === null || stopPrecision === undefined ? null : stopPrecision / 100 };
+  else if (stopPrecision !== null && stopPrecision !== undefined)
+    return { ok: false, issues: [{ path: 'stopPrecision', message: 'a precision needs "Stop when decided" ticked' }] };
   const checked = RunSettings.safeParse(input);
-  if (!checked.success) return { ok: false, issues: checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  if (!checked.success)
+    return {
+      ok: false,
+      issues: checked.error.issues.map((i) => ({ path: i.path[0] === 'stopWhenDecided' ? 'stopPrecision' : i.path.join('.'), message: i.message })),
+    };
   return { ok: true, value: checked.data };
 }
 

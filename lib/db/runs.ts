@@ -38,8 +38,9 @@ function toRunRow(r: { settings: unknown; status: string; budget?: unknown } & O
     budgetSent: _s,
     budgetInputTokens: _i,
     budgetOutputTokens: _o,
+    stopping: _stopping, // read through lib/db/stopping.ts
     ...rest
-  } = r as typeof r & Record<'budgetSent' | 'budgetInputTokens' | 'budgetOutputTokens', unknown>;
+  } = r as typeof r & Record<'budgetSent' | 'budgetInputTokens' | 'budgetOutputTokens' | 'stopping', unknown>;
   return {
     ...rest,
     settings: RunSettingsSchema.parse(r.settings),

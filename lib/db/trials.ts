@@ -52,24 +52,31 @@ export interface NewTrial {
 /**
  * The trials of a run, in the design's order, numbered into delivery batches of `trialsPerJob` (trials.batch:
  * one queue job delivers a batch). Taken from `trials` (a generator: lib/design/matrix.ts iterateTrials) one
- * chunk at a time: at most `INSERT_CHUNK` rows are held at once. Returns how many were given.
+ * chunk at a time: at most `INSERT_CHUNK` rows are held at once. Returns how many were given. `batchOf`
+ * numbers the batches otherwise (by the trial's index in `trials`): a stop-when-decided run has one per pair.
  */
-export async function insertTrials(runId: string, trials: Iterable<NewTrial>, trialsPerJob: number, chunk = INSERT_CHUNK): Promise<number> {
+export async function insertTrials(
+  runId: string,
+  trials: Iterable<NewTrial>,
+  trialsPerJob: number,
+  chunk = INSERT_CHUNK,
+  batchOf?: (index: number) => number,
+): Promise<number> {
   let part: NewTrial[] = [];
   let first = 0;
   for (const t of trials) {
     part.push(t);
     if (part.length >= chunk) {
-      await insertChunk(runId, part, first, trialsPerJob);
+      await insertChunk(runId, part, first, trialsPerJob, batchOf);
       first += part.length;
       part = [];
     }
   }
-  if (part.length > 0) await insertChunk(runId, part, first, trialsPerJob);
+  if (part.length > 0) await insertChunk(runId, part, first, trialsPerJob, batchOf);
   return first + part.length;
 }
 
-async function insertChunk(runId: string, part: NewTrial[], first: number, trialsPerJob: number): Promise<void> {
+async function insertChunk(runId: string, part: NewTrial[], first: number, trialsPerJob: number, batchOf?: (index: number) => number): Promise<void> {
   await pool().query(
     `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch, catalog_size, discovery, visible)
      SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch,
@@ -93,7 +100,7 @@ async function insertChunk(runId: string, part: NewTrial[], first: number, trial
       part.map((t) => t.orderIndex),
       part.map((t) => t.replicate),
       part.map((t) => t.toolSetRef),
-      part.map((_, j) => Math.floor((first + j) / trialsPerJob)),
+      part.map((_, j) => (batchOf ? batchOf(first + j) : Math.floor((first + j) / trialsPerJob))),
       part.map((t) => t.catalogSize),
       part.map((t) => t.discovery),
       part.map((t) => (t.visible ? JSON.stringify(t.visible) : null)),

@@ -3,6 +3,7 @@ import type { ExperimentSpec } from '../schema/experiment';
 import { RUN_EXPORT_FORMAT } from '../schema/table1';
 import type { ExportAuditEntry, ExportPrecheck, ExportRunInput, ExportSummary, TrialExportRow } from '../schema/run-export';
 import type { ExportChoices } from '../schema/choices';
+import type { StoppingReport } from '../schema/stopping';
 
 export interface RunJsonParts {
   experiment: ExperimentSpec;
@@ -16,6 +17,8 @@ export interface RunJsonParts {
   choices?: ExportChoices;
   /** The visibility funnel per catalog study × discovery × N × condition (lib/analysis/funnel.ts); omitted without catalogs. */
   funnel?: readonly unknown[];
+  /** Stop when decided: the report (omitted for runs without the option). */
+  stopping?: StoppingReport | null;
   /** Who did what to the run, when (attribution); none when omitted. */
   audit?: readonly ExportAuditEntry[];
 }
@@ -44,7 +47,8 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
   }
   const choices = parts.choices ? `"choices":${JSON.stringify(parts.choices)},\n` : '';
   const funnel = parts.funnel?.length ? `"funnel":${JSON.stringify(parts.funnel)},\n` : '';
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
+  const stopping = parts.stopping ? `"stopping":${JSON.stringify(parts.stopping)},\n` : '';
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}${stopping}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
   if (options.end ?? true) await finish(out);
 }
 

@@ -32,6 +32,7 @@ import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
 import { runAudit } from '../db/audit';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
+import type { StoppingReport } from '../schema/stopping';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -117,11 +118,16 @@ export interface RunAndExperiment {
   experiment: ExperimentRow & { spec: ExperimentSpec };
 }
 
-/**
- * The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`, computed by the caller) and, for
- * catalog studies, the visibility funnel's rows as exported (`funnel`, computed by the caller; omitted when empty).
- */
-export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, funnel?: readonly unknown[]): Promise<Readable> {
+/** What only some runs' JSON carries, computed by the use case: omitted when absent or empty. */
+export interface RunJsonExtras {
+  /** Catalog studies: the visibility funnel's rows as exported. */
+  funnel?: readonly unknown[];
+  /** Stop when decided: when and why each study stopped. */
+  stopping?: StoppingReport | null;
+}
+
+/** The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`, computed by the caller). */
+export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, extras: RunJsonExtras = {}): Promise<Readable> {
   const runId = run.id;
   const [prechecks, audit, grouped] = await Promise.all([precheckAttempts(runId), runAudit(runId), groupedChoiceRows(runId)]);
   const out = new PassThrough();
@@ -146,7 +152,8 @@ export async function runJson({ run, experiment: exp }: RunAndExperiment, summar
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
     choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
-    funnel,
+    funnel: extras.funnel,
+    stopping: extras.stopping,
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));

@@ -3,6 +3,8 @@ import { transportFailureOf } from '../schema/request';
 import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, iterateTrials, trialIdOf, type TrialSpec } from '../design/matrix';
+import { stoppingOrder } from '../design/stopping-order';
+import { randomInt } from 'node:crypto';
 import { matrixSize } from '../schema/bounds';
 import { getPriceTable } from './price-table';
 import { checkSpendConfirmation, estimateSpend, storedBudget, type SpendConfirmation } from './spend';
@@ -83,16 +85,29 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
   const runs: RunRow[] = [];
   for (const [i, settings] of planned.entries()) {
     const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: total, groupId, budget: budgets[i] });
+    if (settings.stopWhenDecided) await insertInStoppingOrder(run.id, exp.spec, settings.stopWhenDecided.seed!);
     // streamed: the matrix is generated lazily and inserted a chunk at a time (bounded memory)
-    await insertTrials(run.id, withTrialIds(run.id, iterateTrials(exp.spec)), TRIALS_PER_JOB);
+    else await insertTrials(run.id, withTrialIds(run.id, iterateTrials(exp.spec)), TRIALS_PER_JOB);
     runs.push(run);
   }
   return runs;
 }
 
+/**
+ * Stop when decided: the pairs in a random order fixed now (seeded, the seed stored in the settings), one
+ * delivery batch per pair in that order — both members of a pair go out together, and the pairs in order.
+ */
+async function insertInStoppingOrder(runId: string, spec: Parameters<typeof iterateTrials>[0], seed: number): Promise<void> {
+  const pairs = stoppingOrder(iterateTrials(spec), seed);
+  const pairOf = pairs.flatMap((p, i) => p.map(() => i));
+  await insertTrials(runId, withTrialIds(runId, pairs.flat()), TRIALS_PER_JOB, undefined, (index) => pairOf[index]);
+}
+
 /** Run settings parsed, the provider known, the base URL allowed — or a SpecError naming the field. */
 function checkedSettings(settingsInput: RunSettingsInput | unknown): RunSettings {
   const settings = parseOrThrow(RunSettings, settingsInput ?? {}, 'run settings');
+  // the order of a stop-when-decided run is drawn once and stored: its seed is part of the settings
+  if (settings.stopWhenDecided && settings.stopWhenDecided.seed === undefined) settings.stopWhenDecided.seed = randomInt(0, 2_147_483_647);
   let provider: ReturnType<typeof getProvider>;
   try {
     provider = getProvider(settings.provider);

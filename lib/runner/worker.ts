@@ -15,6 +15,8 @@ import { reconcile, sweepLapsedHolders } from './reconcile';
 import { heartbeat } from './heartbeat';
 import { Limiter } from '../queue/limiter';
 import { limiterSlots } from './slot';
+import { runContext } from './context';
+import { lookAfterPair } from './stopping';
 
 const FETCH_LOOPS = 8;
 const WARM_CONNECTIONS = 3;
@@ -83,6 +85,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       checkDone(runId);
     }
     touched.add(runId);
+    if (outs.some((o) => o.status === 'fulfilled' && o.value.kind === 'done')) lookWhenDecided(runId);
     const kinds: Partial<Record<TrialOutcome['kind'], number>> = {};
     let retryAt = Infinity;
     for (const [i, o] of outs.entries()) {
@@ -161,6 +164,18 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       })
       .catch((e: Error) => log('warn', 'completion check failed', { runId, err: e.message }));
   };
+  // stop-when-decided runs: a look after each recorded pair (not awaited: the job's slot goes on); a look that
+  // cancelled the rest of the run may have left nothing pending, so the run's completion is checked after it
+  const looking = new Set<Promise<unknown>>();
+  const lookWhenDecided = (runId: string) => {
+    const l = runContext(runId)
+      .then(async (ctx) => {
+        if (await lookAfterPair(ctx)) checkDone(runId);
+      })
+      .catch((e: Error) => log('warn', 'stop-when-decided look failed', { runId, err: e.message }))
+      .finally(() => looking.delete(l));
+    looking.add(l);
+  };
   const doneTimer = setInterval(() => {
     for (const runId of touched) {
       touched.delete(runId);
@@ -204,6 +219,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       clearInterval(sweepTimer);
       await Promise.allSettled([...trialWorkers.map((w) => w.close()), runs.close()]);
       (await holding)();
+      await Promise.allSettled([...looking]);
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));
       await Promise.allSettled([...warming]);
       limiter.close();

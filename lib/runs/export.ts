@@ -3,6 +3,7 @@ import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import { exportFunnelRow, runFunnel } from './funnel';
+import { loadStoppingReport } from './stopping';
 import { checksCsvOf, choicesCsvOf, junitOf, runJson, trialsCsvOf, trialTccOf, writeRunTccOf, type RunAndExperiment } from '../export/run';
 import { table1Text } from '../export/table1';
 import { loadRunSummary } from './summary';
@@ -71,7 +72,11 @@ export const EXPORT_FORMATS = [
     extension: 'json',
     cli: { option: 'out', flag: '--out <file>', description: 'JSON file' },
     download: true,
-    stream: async (s) => runJson(s.loaded, await s.table1(), (await runFunnel(s.loaded.run, s.loaded.experiment.spec)).rows.map(exportFunnelRow)),
+    stream: async (s) => {
+      const { run, experiment } = s.loaded;
+      const [summary, funnel, stopping] = await Promise.all([s.table1(), runFunnel(run, experiment.spec), loadStoppingReport(run, experiment.spec)]);
+      return runJson(s.loaded, summary, { funnel: funnel.rows.map(exportFunnelRow), stopping });
+    },
   },
   {
     name: 'trials.csv',

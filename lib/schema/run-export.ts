@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StoppingReport } from './stopping';
 import { StudyKind } from './study-kind';
 import { ExperimentSpecShape } from './experiment';
 import { RUN_EXPORT_FORMAT, StudySummary } from './table1';
@@ -156,6 +157,8 @@ export const RunExport = z.object({
   choices: ExportChoices.optional(),
   /** Catalog studies: the visibility funnel per discovery × N × condition (recall@k, chosen | visible, arguments, result, tokens). */
   funnel: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** Stop when decided: when and why each study stopped, with its anytime-valid intervals (absent for runs without the option). */
+  stopping: StoppingReport.optional(),
   audit: z.array(ExportAuditEntry),
 });
 export type RunExport = z.infer<typeof RunExport>;

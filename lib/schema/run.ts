@@ -3,6 +3,19 @@ import { z } from 'zod';
 export const ProviderId = z.enum(['simulated', 'openai', 'gemini', 'openai-compatible', 'anthropic']);
 export type ProviderId = z.infer<typeof ProviderId>;
 
+/**
+ * Stop when decided (docs/statistics.md): pairs go out in a random order fixed at the start (from `seed`,
+ * drawn when the run is created if not given), and a study stops sending new pairs once its anytime-valid
+ * e-value crosses its Holm threshold at level `alpha`, or its confidence sequence for the paired difference
+ * is narrower than `precision` (a width as a difference of proportions: 0.2 = 20 points; null: the e-value only).
+ */
+export const StopWhenDecided = z.object({
+  alpha: z.number().gt(0).max(0.5).default(0.05),
+  precision: z.number().gt(0).max(2).nullable().default(null),
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
+});
+export type StopWhenDecided = z.infer<typeof StopWhenDecided>;
+
 /** Run settings: chosen in the Run dialog or on the CLI; stored on the run and exported. */
 export const RunSettings = z.object({
   provider: ProviderId.default('simulated'),
@@ -18,6 +31,8 @@ export const RunSettings = z.object({
   timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
   /** First retry delay; doubles per attempt with jitter, never below the server's Retry-After. */
   retryBaseMs: z.number().int().min(0).max(60_000).default(1000),
+  /** absent: every pair of the matrix is sent (the exports of such runs do not name it) */
+  stopWhenDecided: StopWhenDecided.optional(),
 });
 export type RunSettings = z.infer<typeof RunSettings>;
 export type RunSettingsInput = z.input<typeof RunSettings>;

@@ -23,6 +23,9 @@ import { runAudit } from '@/lib/db/audit';
 import { AuditList } from '@/components/audit/AuditList';
 import { can } from '@/lib/auth/roles';
 import { loadRunChoices } from '@/lib/runs/choices';
+import { loadStoppingReport } from '@/lib/runs/stopping';
+import { fixedNIntervals } from '@/lib/analysis/stopping';
+import { StoppingPanel } from '@/components/runs/StoppingPanel';
 import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 import { urls } from '@/lib/urls';
@@ -43,7 +46,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if (!run) notFound();
   const [exp, progress, prechecks, audit] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id), runAudit(id)]);
   if (!exp) notFound();
-  const [summary, choices] = await Promise.all([loadRunSummary(id, exp.spec, clusterBy), loadRunChoices(id, exp.spec, choiceSection)]);
+  const [summary, choices, stopping] = await Promise.all([
+    loadRunSummary(id, exp.spec, clusterBy),
+    loadRunChoices(id, exp.spec, choiceSection),
+    loadStoppingReport(run, exp.spec),
+  ]);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
 
@@ -57,6 +64,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       />
       {can(actor.role, 'run.control') && <RunLabelForm runId={id} name={run.name} note={run.note} />}
       <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} canControl={can(actor.role, 'run.control')} />
+      {stopping && stopping.studies.some((s) => s.stopped) && (
+        <p className="notice" data-testid="stopped-when-decided">
+          Stop when decided:{' '}
+          {stopping.studies
+            .filter((s) => s.stopped)
+            .map((s) => `${s.study} ${s.headline}`)
+            .join('; ')}{' '}
+          — <a href="#stopping">why</a>
+        </p>
+      )}
       {group.length > 1 && (
         <p className="notice" data-testid="run-group">
           One of {group.length} runs started together ({group.map((r) => `${r.provider}/${r.model}`).join(', ')}):{' '}
@@ -81,6 +98,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>
       )}
       <Table1 summary={summary} published={published} />
+      {stopping && <StoppingPanel report={stopping} fixedN={fixedNIntervals(summary)} />}
       {summary.ablations && summary.ablations.length > 0 && <AblationTable ablations={summary.ablations} />}
       {summary.studies.some((s) => s.orderConsistency) && (
         <>
