@@ -3,6 +3,9 @@ import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
 import { pool } from './client';
+import { getPriceTable } from './drafts';
+import { getRun } from './runs';
+import { storedTrialUsage } from './usage';
 import { DECISION_SQL, storedRunCells } from './aggregate';
 import type { TrialIdentity } from './trials';
 import type { StoredTurn } from '../studies/types';
@@ -254,7 +257,9 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
  * finished run is aggregated once), summarised by lib/analysis (pure).
  */
 export async function loadRunSummary(runId: string, spec: SummarySpec & { replicates?: number }, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
-  return summarizeCells(spec, await storedRunCells(runId, spec, clusterBy), { clusterBy });
+  const [cells, trials, run, table] = await Promise.all([storedRunCells(runId, spec, clusterBy), storedTrialUsage(runId), getRun(runId), getPriceTable()]);
+  const price = run ? { table, provider: run.provider, model: run.model } : null;
+  return summarizeCells(spec, cells, { clusterBy, outcomes: { trials, replicates: spec.replicates ?? 1, price } });
 }
 
 /**
