@@ -224,3 +224,21 @@ export function withOutcomes(summary: RunSummary, spec: OutcomeSpec, trials: rea
     }),
   };
 }
+
+/** Per study, the cases every run of a comparison flagged unpassable (failed by every condition of every run). */
+export function unpassableAcrossRuns(summaries: readonly RunSummary[]): { study: string; cases: UnpassableCase[] }[] {
+  if (summaries.length === 0) return [];
+  const [first, ...rest] = summaries;
+  const out: { study: string; cases: UnpassableCase[] }[] = [];
+  for (const s of first.studies) {
+    if (out.some((o) => o.study === s.study)) continue;
+    const cases = (s.unpassable ?? [])
+      .filter((c) => rest.every((r) => r.studies.some((x) => x.study === s.study && (x.unpassable ?? []).some((u) => caseKey(u) === caseKey(c)))))
+      .map((c) => ({
+        ...c,
+        trials: c.trials + rest.reduce((a, r) => a + (r.studies.find((x) => x.study === s.study)?.unpassable?.find((u) => caseKey(u) === caseKey(c))?.trials ?? 0), 0),
+      }));
+    if (cases.length > 0) out.push({ study: s.study, cases });
+  }
+  return out;
+}

@@ -1,3 +1,4 @@
+import { unpassableAcrossRuns } from '../analysis/outcomes';
 import { comparableCases, type CaseRef } from '../analysis/case-changes';
 import { modelDifferencesFromCells } from '../analysis/compare-runs';
 import { diffSpecs } from '../design/spec-diff';
@@ -104,7 +105,8 @@ export async function compareRuns(runIds: readonly string[], clusterBy: ClusterB
     // the reference's studies and conditions: a condition or study only in the other version has no twin trials
     differences.push(...modelDifferencesFromCells(ref.experiment.spec.studies, ref.run.id, other.run.id, cells));
   }
-  return { format: COMPARE_FORMAT, experimentId: ref.experiment.id, clusterBy, runs, differences, versions };
+  const unpassable = unpassableAcrossRuns(runs.map((r) => r.summary));
+  return { format: COMPARE_FORMAT, experimentId: ref.experiment.id, clusterBy, runs, differences, versions, ...(unpassable.length > 0 && { unpassable }) };
 }
 
 export const PAIR_CHANGES = ['improved', 'same', 'regressed'] as const satisfies readonly PairChange[];

@@ -1,3 +1,4 @@
+import { CostTable } from '@/components/results/Outcomes';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -98,6 +99,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </>
       )}
       <ResultCharts summary={summary} />
+      {summary.studies.some((s) => s.cost) && (
+        <>
+          <h2 id="cost">Cost as an outcome</h2>
+          <div className="grid-2">
+            {summary.studies.map((s) => (
+              <CostTable key={s.study + s.treatment} s={s} />
+            ))}
+          </div>
+        </>
+      )}
 
       <h2 id="what-the-model-did">What the model did</h2>
       {choices.current && <ChoiceGrid runId={id} sections={choices.sections} current={choices.current} grid={choices.grid} />}
