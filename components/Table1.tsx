@@ -8,6 +8,7 @@ import { Table1Chart, type ChartRow } from './Table1Chart';
 import type { Clustered, Difference } from '@/lib/schema/table1';
 import { ClusteredLine, DifferenceText, IntervalNote, PairedLine } from './results/Statistics';
 import { Interval } from './Interval';
+import { OutcomeLines } from './results/Outcomes';
 
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
 
@@ -191,6 +192,7 @@ function StudyFooter({ s, pub }: { s: StudySummary; pub?: StudyComparison }) {
         <span title="exact McNemar test: two-sided binomial on the discordant pairs">exact McNemar {formatP(s.mcnemarP)}</span>
       </p>
       <PairedLine s={s} />
+      <OutcomeLines s={s} />
       {s.passK && (
         <p
           className="small"

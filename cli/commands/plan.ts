@@ -9,6 +9,9 @@ import { UsageError } from '../errors';
 import { zodIssues } from '../../lib/schema/common';
 import { fileValue, readInputFile } from './compare';
 import { out } from '../output';
+import { planFromPilot, type PilotPlan } from '../../lib/runs/power';
+import { pct, pts } from '../../lib/analysis/format';
+import { shutdown } from './shared';
 
 export function register(program: Command): void {
   program
@@ -20,23 +23,83 @@ export function register(program: Command): void {
       '--price <file>',
       'a price table JSON: {"currency": "USD", "outputTokensPerRequest": 150, "prices": [{"provider", "model", "inputPerMTok", "outputPerMTok"}]}',
     )
+    .option('--pilot <runId>', "power from a pilot run: the pairs each comparison needs (Connor's formula on the pilot's discordant share, times its design effect)")
+    .option('--delta <d>', 'with --pilot: the difference to detect, a share (0.1 = 10 points; default 0.1)')
+    .option('--power <p>', 'with --pilot: the power 1 − β (default 0.8)')
+    .option('--alpha <a>', 'with --pilot: the two-sided significance level (default 0.05)')
     .option('--json', 'print the plan as JSON')
-    .action((file: string | undefined, opts: { template?: string; price?: string; json?: boolean }) => {
-      if (Boolean(file) === Boolean(opts.template)) throw new UsageError('give one experiment: a spec file, or --template');
-      let spec: ExperimentSpec;
-      if (opts.template) {
-        let build: () => unknown;
-        try {
-          build = getTemplate(opts.template).build;
-        } catch (e) {
-          throw new UsageError(`--template: ${(e as Error).message}`);
+    .action(
+      async (file: string | undefined, opts: { template?: string; price?: string; json?: boolean; pilot?: string; delta?: string; power?: string; alpha?: string }) => {
+        if (opts.pilot !== undefined) {
+          if (file || opts.template) throw new UsageError("--pilot plans from the pilot run's experiment: give no spec file or --template");
+          try {
+            const plan = await planFromPilot(opts.pilot, {
+              delta: share(opts.delta, '--delta'),
+              power: share(opts.power, '--power'),
+              alpha: share(opts.alpha, '--alpha'),
+            });
+            out(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPilotPlan(plan));
+          } finally {
+            await shutdown();
+          }
+          return;
         }
-        spec = fileValue(parseSpecValue(build()), `template ${opts.template}`, 'experiment spec');
-      } else spec = fileValue(parseSpecBytes(readInputFile(file!)), file!, 'experiment spec');
-      const prices = opts.price ? priceTable(opts.price) : DEFAULT_PRICE_TABLE;
-      const plan = planExperiment(spec, prices);
-      out(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
-    });
+        if (opts.delta !== undefined || opts.power !== undefined || opts.alpha !== undefined) throw new UsageError('--delta, --power and --alpha go with --pilot');
+        if (Boolean(file) === Boolean(opts.template)) throw new UsageError('give one experiment: a spec file, or --template');
+        let spec: ExperimentSpec;
+        if (opts.template) {
+          let build: () => unknown;
+          try {
+            build = getTemplate(opts.template).build;
+          } catch (e) {
+            throw new UsageError(`--template: ${(e as Error).message}`);
+          }
+          spec = fileValue(parseSpecValue(build()), `template ${opts.template}`, 'experiment spec');
+        } else spec = fileValue(parseSpecBytes(readInputFile(file!)), file!, 'experiment spec');
+        const prices = opts.price ? priceTable(opts.price) : DEFAULT_PRICE_TABLE;
+        const plan = planExperiment(spec, prices);
+        out(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+      },
+    );
+}
+
+/** A share option: a number strictly between 0 and 1 (undefined when not given). */
+function share(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || x <= 0 || x >= 1) throw new UsageError(`${flag}: expected a share between 0 and 1, e.g. 0.1 (got "${v}")`);
+  return x;
+}
+
+const pctOrDash = (x: number | null) => (x === null ? '—' : pct(x));
+
+export function formatPilotPlan(plan: PilotPlan): string {
+  const lines = [
+    `pilot ${plan.pilot.runId}: pairs to detect δ = ${pts(plan.delta)} with power ${pct(plan.power)} at α ${plan.alpha} (Connor; design effect 1 + (m − 1)·ICC)`,
+    '',
+    'study: baseline → treatment             pilot pairs   ψ        ICC     m      DE     pairs needed   with DE   replicates   could detect',
+  ];
+  for (const s of plan.studies)
+    lines.push(
+      [
+        `${s.study}: ${s.baseline} → ${s.treatment}`.padEnd(38),
+        String(s.pilot.pairs).padStart(11),
+        pctOrDash(s.pilot.psi).padStart(8),
+        (s.icc === null ? '—' : s.icc.toFixed(3)).padStart(7),
+        s.pairsPerCluster.toFixed(1).padStart(6),
+        s.designEffect.toFixed(2).padStart(6),
+        (s.pairsNeeded === null ? '—' : int(s.pairsNeeded)).padStart(14),
+        (s.pairsNeededWithDesignEffect === null ? '—' : int(s.pairsNeededWithDesignEffect)).padStart(9),
+        (s.replicatesNeeded === null ? '—' : String(s.replicatesNeeded)).padStart(12),
+        (s.minimumDetectable === null ? '—' : `≥ ${pts(s.minimumDetectable).replace('+', '')}`).padStart(15),
+      ].join(' '),
+    );
+  for (const s of plan.studies) if (s.reason) lines.push(`  ${s.study}/${s.treatment}: ${s.reason}`);
+  lines.push(
+    '',
+    `"could detect": the smallest difference the experiment as designed (${plan.pilot.replicates} replicates) detects at this power, design effect included.`,
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 /** A price table file, read the way every door reads JSON (lib/schema/input.ts). */

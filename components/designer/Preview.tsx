@@ -5,6 +5,7 @@ import type { ExperimentPlan } from '@/lib/design/plan';
 import type { DraftCheck } from '@/lib/experiments/drafts';
 import type { PriceTable } from '@/lib/design/cost';
 import { savePricesAction } from './actions';
+import { PowerPreview } from './PowerPreview';
 
 const int = (n: number) => n.toLocaleString('en');
 
@@ -82,6 +83,7 @@ export function Preview({ slug, plan, prices, onPrices }: { slug: string; plan: 
               ))}
             </tbody>
           </table>
+          <PowerPreview plan={plan} />
           <h3>Estimated cost</h3>
           <p className="small muted">
             input ≈ {int(plan.inputTokens)} tokens; output ≈ {int(plan.costs[0]?.outputTokens ?? 0)} tokens assumed

@@ -1,3 +1,4 @@
+import { UnpassableNotice } from '../results/Outcomes';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { ModelDifferenceCell, RunComparison as Comparison } from '@/lib/schema/compare';
@@ -60,6 +61,9 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
         .map((v) => (
           <VersionDiff key={v.otherRunId} version={v} fromLabel={versionOf.get(v.referenceRunId)!} toLabel={versionOf.get(v.otherRunId)!} />
         ))}
+      {comparison.unpassable?.map((u) => (
+        <UnpassableNotice key={u.study} study={u.study} cases={u.cases} scope="every condition of every run" />
+      ))}
       <h2>Run vs run on identical trials</h2>
       <p className="small muted">
         Each run against <span className="mono">{labelOf.get(ref.runId)}</span> on the trials both runs decided with the same case, condition, candidate order and

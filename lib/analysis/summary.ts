@@ -1,3 +1,5 @@
+import type { TrialUsage } from '../schema/outcomes';
+import { withOutcomes, type OutcomePrice } from './outcomes';
 import type {
   Ablation,
   ClusterBy,
@@ -37,6 +39,8 @@ export interface SummarySpec {
 export interface SummaryOptions {
   /** The cluster of the cluster-robust statistics: the case (default) or the scenario. */
   clusterBy?: ClusterBy;
+  /** One row per trial with its usage: adds each study's noise floor, cost, power and unpassable cases (./outcomes.ts). */
+  outcomes?: { trials: readonly TrialUsage[]; replicates: number; price: OutcomePrice | null };
 }
 
 /**
@@ -88,7 +92,9 @@ export function summarizeCells(spec: SummarySpec, cells: RunCells, options: Summ
     const shown = options.everyCondition ? treatments : treatments.slice(0, 1);
     return shown.map((treatment) => toStudySummary(spec, study, cells, mine, baseline, treatment, clusterBy));
   });
-  return ablations.length ? { studies, ablations } : { studies };
+  const summary = ablations.length ? { studies, ablations } : { studies };
+  const o = options.outcomes;
+  return o ? withOutcomes(summary, { studies: spec.studies, replicates: o.replicates }, o.trials, o.price) : summary;
 }
 
 type Mine = { status: StatusCell[]; pairs: PairCell[]; orders: OrderCell[] };

@@ -4,7 +4,7 @@ import { closeQueues } from '../queue/connection';
 import { getRun } from './runs';
 import { getExperiment } from './experiments';
 import { trialOutcomes } from './results';
-import { loadRunSummary, reviewedCells } from '../runs/summary';
+import { loadTable1, reviewedCells } from '../runs/summary';
 import { runCells, storedRunCells } from './aggregate';
 import { liveResultsVersion, resultsVersion } from './result-cache';
 import { runProgress } from './runs';
@@ -70,7 +70,7 @@ describe('pass^k from PostgreSQL', () => {
       expect(fromSql.tasks.length).toBeGreaterThan(0);
       expect(fromSql.tasks.every((t) => t.decided === 3)).toBe(true); // every task holds its three replicates
       expect(sortCells(fromSql.tasks)).toEqual(sortCells(fromJs.tasks));
-      const summary = await loadRunSummary(run.id, taskSpec, by);
+      const summary = await loadTable1(run.id, taskSpec, by);
       expect(summary).toEqual(summarizeRun(taskSpec, outcomes, { clusterBy: by }));
       expect(summary.studies.find((s) => s.passK)?.passK?.k).toBe(3);
     }
@@ -87,7 +87,7 @@ describe('stored cells (result_cache) equal the computed ones', () => {
       const second = await storedRunCells(runId, spec, by); // read back
       expect(sortRunCells(first)).toEqual(sortRunCells(computed));
       expect(sortRunCells(second)).toEqual(sortRunCells(computed));
-      expect(await loadRunSummary(runId, spec, by)).toEqual(summarizeRun(spec, await trialOutcomes(runId), { clusterBy: by }));
+      expect(await loadTable1(runId, spec, by)).toEqual(summarizeRun(spec, await trialOutcomes(runId), { clusterBy: by }));
     });
 
   it('never reads an entry of another version: a stale one is recomputed', async () => {
@@ -176,11 +176,11 @@ describe('SQL-side aggregation', () => {
       expect(sortCells(fromSql.categories)).toEqual(sortCells(fromJs.categories));
       expect(sortCells(fromSql.orders)).toEqual(sortCells(fromJs.orders));
       expect(sortCells(fromSql.flipped)).toEqual(sortCells(fromJs.flipped));
-      expect(await loadRunSummary(runId, spec, by)).toEqual(summarizeRun(spec, outcomes, { clusterBy: by }));
+      expect(await loadTable1(runId, spec, by)).toEqual(summarizeRun(spec, outcomes, { clusterBy: by }));
     });
 
   it('reports the reference study (simulated) with clustered intervals, the paired difference, both McNemar p and order consistency', async () => {
-    const summary = await loadRunSummary(runId, spec);
+    const summary = await loadTable1(runId, spec);
     const [sel, int] = summary.studies;
     // the simulated provider's figures (docs/providers.md): selection 11/48 → 47/48, interpretation 12/28 → 28/28
     expect([sel.total.baseline.pass, sel.total.baseline.n, sel.total.treatment.pass, sel.total.treatment.n]).toEqual([11, 48, 47, 48]);

@@ -1,3 +1,4 @@
+import { unpassableAcrossRuns } from '../analysis/outcomes';
 import { comparableCases, type CaseRef } from '../analysis/case-changes';
 import { modelDifferencesFromCells } from '../analysis/compare-runs';
 import { diffSpecs } from '../design/spec-diff';
@@ -93,7 +94,7 @@ export async function compareRuns(runIds: readonly string[], clusterBy: ClusterB
       experimentId: experiment.id,
       version: experiment.version,
       conditions: [...new Set(experiment.spec.studies.flatMap((st) => st.conditions.map((x) => x.id)))],
-      summary: await loadRunSummary(run.id, experiment.spec, clusterBy),
+      summary: await loadRunSummary(run, experiment.spec, clusterBy),
     })),
   );
   const differences: RunComparison['differences'] = [];
@@ -105,7 +106,8 @@ export async function compareRuns(runIds: readonly string[], clusterBy: ClusterB
     // the reference's studies and conditions: a condition or study only in the other version has no twin trials
     differences.push(...modelDifferencesFromCells(ref.experiment.spec.studies, ref.run.id, other.run.id, cells));
   }
-  return { format: COMPARE_FORMAT, experimentId: ref.experiment.id, clusterBy, runs, differences, versions };
+  const unpassable = unpassableAcrossRuns(runs.map((r) => r.summary));
+  return { format: COMPARE_FORMAT, experimentId: ref.experiment.id, clusterBy, runs, differences, versions, ...(unpassable.length > 0 && { unpassable }) };
 }
 
 export const PAIR_CHANGES = ['improved', 'same', 'regressed'] as const satisfies readonly PairChange[];

@@ -42,7 +42,7 @@ export class ExportSession {
   }
   /** The run's Table 1, computed once. */
   table1(): Promise<RunSummary> {
-    this.summary ??= loadRunSummary(this.loaded.run.id, this.loaded.experiment.spec, this.clusterBy);
+    this.summary ??= loadRunSummary(this.loaded.run, this.loaded.experiment.spec, this.clusterBy);
     return this.summary;
   }
 }

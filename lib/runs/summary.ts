@@ -1,6 +1,9 @@
 import { summarizeCells, type SummarySpec } from '../analysis/summary';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import { storedRunCells } from '../db/aggregate';
+import { getRun, type RunRow } from '../db/runs';
+import { storedTrialUsage } from '../db/usage';
+import { getPriceTable } from '../runner/price-table';
 import { trialOutcomes } from '../db/results';
 import { reviewedCheckStatuses, reviewedPairPlaces, withReviewedStatuses } from '../db/reviews';
 import { cellsWithStatusChanges, type RunCells } from '../analysis/cells';
@@ -11,9 +14,26 @@ import { trialKeyOf } from '../design/matrix';
 
 type Spec = SummarySpec & { replicates?: number };
 
-/** Table 1 of a run, for the run's experiment spec (the caller has loaded the experiment once). */
-export async function loadRunSummary(runId: string, spec: Spec, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
+/** Table 1 alone (the cells from PostgreSQL, no outcomes beside them): what the in-memory path computes too. */
+export async function loadTable1(runId: string, spec: Spec, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
   return summarizeCells(spec, await storedRunCells(runId, spec, clusterBy), { clusterBy });
+}
+
+/**
+ * Table 1 of a run, for the run's experiment spec (the caller has loaded the experiment once), with each
+ * study's outcomes beside it (noise floor, cost, power, cards no one passes: lib/analysis/outcomes.ts). `run`:
+ * its id, or the row when the caller has loaded it (then it is not read again).
+ */
+export async function loadRunSummary(run: string | Pick<RunRow, 'id' | 'provider' | 'model'>, spec: Spec, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
+  const runId = typeof run === 'string' ? run : run.id;
+  const [cells, trials, row, table] = await Promise.all([
+    storedRunCells(runId, spec, clusterBy),
+    storedTrialUsage(runId),
+    typeof run === 'string' ? getRun(runId) : run,
+    getPriceTable(),
+  ]);
+  const price = row ? { table, provider: row.provider, model: row.model } : null;
+  return summarizeCells(spec, cells, { clusterBy, outcomes: { trials, replicates: spec.replicates ?? 1, price } });
 }
 
 /**

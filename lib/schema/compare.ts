@@ -1,3 +1,4 @@
+import { UnpassableCase } from './outcomes';
 import { z } from 'zod';
 import { Difference, McNemarResult, RunSummary } from './table1';
 
@@ -87,6 +88,8 @@ export const RunComparison = z.object({
   differences: z.array(ModelDifference),
   /** One per run after the first: its version against the reference's. */
   versions: z.array(VersionComparison),
+  /** Per study, cases failed by every condition of every run: check the case card (issue 24 item 6). */
+  unpassable: z.array(z.object({ study: z.string(), cases: z.array(UnpassableCase) })).optional(),
 });
 export type RunComparison = z.infer<typeof RunComparison>;
 

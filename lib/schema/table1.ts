@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StudyKind } from './study-kind';
 import type { TrialPlace } from './trial-place';
+import { StudyCost, StudyNoise, StudyPower, UnpassableCase } from './outcomes';
 
 /** `{pass, n}` — n excludes unresolved and untested trials, which are counted beside it. */
 export const PassCount = z.object({ pass: z.number().int(), n: z.number().int(), unresolved: z.number().int().default(0), untested: z.number().int().default(0) });
@@ -113,6 +114,14 @@ export const StudySummary = z.object({
   categories: z.record(z.string(), z.object({ baseline: z.number().int(), treatment: z.number().int() })).default({}),
   /** With replicates (k > 1): pass^k beside the plain rate, per condition. */
   passK: z.object({ k: z.number().int().min(2), baseline: PassK, treatment: PassK }).optional(),
+  /** The noise floor from replicates: per condition flip rate and ICC, and the difference noise alone reaches (issue 24). */
+  noise: StudyNoise.optional(),
+  /** Cost as an outcome: tokens, tool calls and turns per condition, paired against the baseline, priced. */
+  cost: StudyCost.optional(),
+  /** The minimum detectable difference of this run's pairs (α 0.05, power 0.8, design effect included). */
+  power: StudyPower.optional(),
+  /** Cases every condition failed: check the case card. */
+  unpassable: z.array(UnpassableCase).optional(),
 });
 export type StudySummary = z.infer<typeof StudySummary>;
 

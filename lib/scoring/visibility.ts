@@ -1,5 +1,5 @@
 import type { TccCheck } from '../schema/tcc';
-import type { CheckStatus, Verdict } from '../schema/verdict';
+import type { Verdict } from '../schema/verdict';
 import { ANSWER_FIELDS } from './fields';
 import type { ScoringTool } from './fields/types';
 

@@ -1,3 +1,4 @@
+import { CostTable } from '@/components/results/Outcomes';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -47,7 +48,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const [exp, progress, prechecks, audit] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id), runAudit(id)]);
   if (!exp) notFound();
   const [summary, choices, stopping] = await Promise.all([
-    loadRunSummary(id, exp.spec, clusterBy),
+    loadRunSummary(run, exp.spec, clusterBy),
     loadRunChoices(id, exp.spec, choiceSection),
     loadStoppingReport(run, exp.spec),
   ]);
@@ -111,6 +112,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </>
       )}
       <ResultCharts summary={summary} />
+      {summary.studies.some((s) => s.cost) && (
+        <>
+          <h2 id="cost">Cost as an outcome</h2>
+          <div className="grid-2">
+            {summary.studies.map((s) => (
+              <CostTable key={s.study + s.treatment} s={s} />
+            ))}
+          </div>
+        </>
+      )}
 
       <h2 id="what-the-model-did">What the model did</h2>
       {choices.current && <ChoiceGrid runId={id} sections={choices.sections} current={choices.current} grid={choices.grid} />}

@@ -1,0 +1,62 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startRun } from './helpers';
+import { formatNoiseFloor, formatPower } from '../lib/analysis/format-outcomes';
+import { planPower } from '../lib/analysis/power-plan';
+import type { RunSummary } from '../lib/schema/table1';
+
+// Issue 24 items 1, 3, 4, 6 in the browser: the run page says what the run could detect, its noise floor (or
+// why there is none) and its cost per condition — each the same text as the figure in the run's JSON export —
+// and the designer's preview gives the pairs Connor's formula gives for the assumed rates. At 1440 and 390 px.
+
+const WIDE = { width: 1440, height: 900 };
+const NARROW = { width: 390, height: 844 };
+
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+test('power, noise floor and cost on the run page; pairs needed in the designer preview', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize(WIDE);
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\//);
+  const experimentUrl = new URL(page.url()).pathname;
+  const runId = await startRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 120_000 });
+  await page.reload();
+
+  const json = await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}/export/json`)).json();
+  const studies = (json.summary as RunSummary).studies;
+  for (const s of studies) {
+    await expect(page.getByTestId(`power-${s.study}`)).toHaveText(formatPower(s.power!));
+    await expect(page.getByTestId(`noise-floor-${s.study}`)).toHaveText(formatNoiseFloor(s.noise!));
+    for (const c of s.cost!.conditions) await expect(page.getByTestId(`cost-${s.study}-${c.condition}`)).toContainText(`${c.trials} trials`);
+  }
+  // one replicate: no noise floor, and the page says why; the simulated provider reports no tokens
+  await expect(page.getByTestId('noise-floor-selection')).toContainText('one replicate');
+  await expect(page.getByTestId('cost-selection-overlapping-inputTokens')).toHaveText('—');
+  await expect(page.getByTestId('cost-selection-clear-toolCalls')).toContainText(/^\d+/);
+  await expect(page.getByTestId('power-selection')).toContainText(/this run could detect ≥ \d+\.\d points|minimum detectable difference —/);
+
+  await page.setViewportSize(NARROW);
+  await expect(page.getByTestId('power-selection')).toBeVisible();
+  expect(await pageWidth(page)).toBeLessThanOrEqual(NARROW.width);
+
+  // the designer: ψ 30%, δ 10 pts, power 80%, ICC 0.2 → Connor 233.09 → 234 pairs; the selection study has
+  // 2 pairs per case (two orders), so the design effect is 1.2 → 279.7 → 280
+  await page.setViewportSize(WIDE);
+  await page.goto(experimentUrl);
+  await page.getByRole('button', { name: 'Edit in designer' }).click();
+  await page.waitForURL(/\/designer\//);
+  await page.getByLabel('ICC of pairs within a case').fill('0.2');
+  await expect(page.getByTestId('power-needed-selection')).toHaveText('234');
+  await expect(page.getByTestId('power-needed-de-selection')).toHaveText('280');
+  const expected = planPower({ psi: 0.3, delta: 0.1, alpha: 0.05, power: 0.8, icc: 0.2, pairsPerCluster: 2 }, 48);
+  expect([expected.pairsNeeded, expected.pairsNeededWithDesignEffect]).toEqual([234, 280]);
+  await expect(page.getByTestId('power-mdd-selection')).toHaveText(`≥ ${(100 * expected.minimumDetectable!).toFixed(1)} pts`);
+  await page.getByLabel('Power (%)').fill('150');
+  await expect(page.getByTestId('power-preview')).toContainText('power: a percentage between 0 and 100');
+  await page.setViewportSize(NARROW);
+  await page.getByLabel('Power (%)').fill('80');
+  await expect(page.getByTestId('power-needed-selection')).toBeVisible();
+  expect(await pageWidth(page)).toBeLessThanOrEqual(NARROW.width);
+});

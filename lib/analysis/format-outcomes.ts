@@ -1,0 +1,81 @@
+import type { ConditionCost, CostMetric, MetricDifference, StudyCost, StudyNoise, StudyPower } from '../schema/outcomes';
+import type { StudySummary } from '../schema/table1';
+import { pct, plural, pts } from './format';
+
+// The outcomes beside Table 1 (lib/analysis/outcomes.ts) as text, in the one format (./format.ts): rates in %,
+// differences in percentage points, counts as integers. The run page, the CLI and the tests read the same strings.
+
+/** `12,345`: a count. */
+export function count(n: number): string {
+  return Math.round(n).toLocaleString('en');
+}
+
+/** `1,234.5`: a mean count per trial (one decimal). */
+export function perTrial(x: number): string {
+  return x.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+/** `+12.5` / `-3.0`: a signed difference of means per trial. */
+export function signedPerTrial(x: number): string {
+  const v = perTrial(x);
+  return x >= 0 && !v.startsWith('-') ? `+${v}` : v;
+}
+
+/** The noise floor beside a paired difference: `noise floor ±9.8 pts — within noise` (or why there is none). */
+export function formatNoiseFloor(n: StudyNoise): string {
+  if (n.noiseFloor === null) return `noise floor — (${n.reason ?? 'not estimable'})`;
+  const verdict = n.withinNoise === null ? '' : n.withinNoise ? ' — within noise' : ' — beyond noise';
+  return `noise floor ±${pts(n.noiseFloor).replace('+', '')}${verdict}`;
+}
+
+/** `flip rate 3/8 tasks 37.5%, ICC 0.41`: how often identical trials of a condition disagreed. */
+export function formatFlipRate(c: StudyNoise['conditions'][number]): string {
+  if (c.flipRate === null) return 'flip rate — (no task with two decided replicates)';
+  return `flip rate ${c.flipped}/${plural(c.tasks, 'task')} ${pct(c.flipRate)}, ICC ${c.icc === null ? '—' : c.icc.toFixed(2)}`;
+}
+
+/** `this run could detect ≥ 14.2 points (α 0.05, power 80%, design effect 1.35)`, or why it cannot say. */
+export function formatPower(p: StudyPower): string {
+  if (p.minimumDetectable === null) return `minimum detectable difference — (${p.reason ?? 'not estimable'})`;
+  return `this run could detect ≥ ${(100 * p.minimumDetectable).toFixed(1)} points (α ${p.alpha}, power ${pct(p.power).replace('.0%', '%')}, ${plural(p.pairs, 'pair')}, design effect ${p.designEffect.toFixed(2)})`;
+}
+
+export const COST_LABELS: Record<CostMetric, string> = {
+  inputTokens: 'input tokens',
+  outputTokens: 'output tokens',
+  cachedTokens: 'cached tokens',
+  toolCalls: 'tool calls',
+  turns: 'turns',
+};
+
+/** A metric's total, `—` when no trial reported it. */
+export function formatTotal(c: ConditionCost, m: CostMetric): string {
+  const x = c.metrics[m];
+  return x.total === null ? '—' : count(x.total);
+}
+
+/** `+12.5 per trial [+3.1, +21.9]` over pairs, or `—` and why. */
+export function formatMetricDifference(d: MetricDifference): string {
+  if (d.estimate === null) return '—';
+  const ci =
+    d.ci95 && perTrial(d.ci95[0]) !== perTrial(d.ci95[1]) ? ` [${signedPerTrial(d.ci95[0])}, ${signedPerTrial(d.ci95[1])}]` : ` — (${d.ciReason ?? 'no interval'})`;
+  return `${signedPerTrial(d.estimate)} per trial${ci}`;
+}
+
+/** `USD 0.0123`, or `—` when the model is not priced. */
+export function formatCost(c: ConditionCost, cost: StudyCost): string {
+  return c.cost === null || !cost.price ? '—' : `${cost.price.currency} ${c.cost.toFixed(4)}`;
+}
+
+/** The outcomes of a study as plain text lines (CLI; the page shows the same strings). */
+export function formatOutcomes(s: StudySummary): string[] {
+  const out: string[] = [];
+  if (s.power) out.push(`${s.study}: ${formatPower(s.power)}`);
+  if (s.noise) {
+    out.push(`${s.study}: ${formatNoiseFloor(s.noise)}`);
+    for (const c of s.noise.conditions) out.push(`  ${c.condition}: ${formatFlipRate(c)}`);
+  }
+  if (s.unpassable && s.unpassable.length > 0)
+    out.push(`${s.study}: check this case card — failed by every condition: ${s.unpassable.map((u) => `${u.scenario}/${u.locale}/${u.caseId}`).join(', ')}`);
+  return out;
+}
