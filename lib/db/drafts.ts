@@ -3,7 +3,8 @@ import { parseSpecValue } from '../experiments/parse';
 import { Id, SpecError } from '../schema/common';
 import { planExperiment, type ExperimentPlan } from '../design/plan';
 import { lintExperiment, type LintFinding } from '../design/lint';
-import { DEFAULT_PRICE_TABLE, PriceTable, type PriceTableInput } from '../design/cost';
+import { PriceTable, priceTableOf, type PriceTableInput } from '../design/cost';
+import { storedPriceTable } from './prices';
 import { getExperiment, saveExperiment, type ExperimentRow } from './experiments';
 import { pool, utcTimestamp } from './client';
 
@@ -173,9 +174,7 @@ export async function listVersions(slug: string): Promise<VersionRow[]> {
 
 /** The price table the designer edits (the default when none was saved or the stored one no longer parses). */
 export async function getPriceTable(): Promise<PriceTable> {
-  const r = await pool().query<{ prices: unknown }>(`SELECT prices FROM price_tables WHERE id = 'default'`);
-  const parsed = PriceTable.safeParse(r.rows[0]?.prices);
-  return parsed.success ? parsed.data : DEFAULT_PRICE_TABLE;
+  return priceTableOf(await storedPriceTable());
 }
 
 export async function savePriceTable(input: PriceTableInput): Promise<PriceTable> {

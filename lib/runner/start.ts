@@ -4,7 +4,8 @@ import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, iterateTrials } from '../design/matrix';
 import { matrixSize } from '../schema/bounds';
-import { getPriceTable } from '../db/drafts';
+import { storedPriceTable } from '../db/prices';
+import { priceTableOf } from '../design/cost';
 import { checkSpendConfirmation, estimateSpend, storedBudget, type SpendConfirmation } from './spend';
 import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../experiments/parse';
@@ -75,7 +76,7 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
       `experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`,
       over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
     );
-  const prices = await getPriceTable();
+  const prices = priceTableOf(await storedPriceTable());
   checkSpendConfirmation(await estimateSpend(exp.spec, planned, prices), opts.confirm);
   const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices));
   const groupId = planned.length > 1 ? newRunGroupId() : null;
