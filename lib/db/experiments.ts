@@ -18,23 +18,33 @@ export interface ExperimentRow {
  * becomes the next version — nothing stored is ever edited in place.
  */
 export async function storeExperimentVersion(spec: ExperimentSpec, specHash: string, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {
-  const prisma = await db();
+  // plain SQL (as getExperiment): `tclab run` stores its spec through here, and Prisma's query compiler
+  // alone would add ~50 MB to a CLI process that creates a million trial rows (docs/spend-guards.md)
+  type Row = { id: string; slug: string; version: number; name: string; spec_hash: string; template: string | null; created_at: string };
+  const columns = `id, slug, version, name, spec_hash, template, created_at::text AS created_at`;
+  const rowOf = (x: Row): ExperimentRow => ({
+    id: x.id,
+    slug: x.slug,
+    version: x.version,
+    name: x.name,
+    specHash: x.spec_hash,
+    template: x.template,
+    createdAt: utcTimestamp(x.created_at),
+  });
   for (let tries = 0; tries < 3; tries++) {
     // the same content is the version already stored, whichever it is (an edited v2 must not make the
     // template's next seeding store the template again as v3)
-    const same = await prisma.experiment.findFirst({ where: { slug: spec.id, specHash }, orderBy: { version: 'desc' } });
-    if (same) return { ...same, created: false };
-    const latest = await prisma.experiment.findFirst({ where: { slug: spec.id }, orderBy: { version: 'desc' } });
-    const version = (latest?.version ?? 0) + 1;
-    try {
-      const row = await prisma.experiment.create({
-        data: { id: `${spec.id}-v${version}`, slug: spec.id, version, name: spec.name, spec: spec as object, specHash, template: opts.template ?? null },
-      });
-      return { ...row, created: true };
-    } catch (e) {
-      // two savers raced for the same version: read again
-      if ((e as { code?: string }).code !== 'P2002') throw e;
-    }
+    const same = await pool().query<Row>(`SELECT ${columns} FROM experiments WHERE slug = $1 AND spec_hash = $2 ORDER BY version DESC LIMIT 1`, [spec.id, specHash]);
+    if (same.rows[0]) return { ...rowOf(same.rows[0]), created: false };
+    const latest = await pool().query<{ version: number }>(`SELECT max(version) AS version FROM experiments WHERE slug = $1`, [spec.id]);
+    const version = (latest.rows[0]?.version ?? 0) + 1;
+    // a racing saver of the same version: nothing inserted (the unique slug+version), read again
+    const row = await pool().query<Row>(
+      `INSERT INTO experiments (id, slug, version, name, spec, spec_hash, template) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT DO NOTHING RETURNING ${columns}`,
+      [`${spec.id}-v${version}`, spec.id, version, spec.name, JSON.stringify(spec), specHash, opts.template ?? null],
+    );
+    if (row.rows[0]) return { ...rowOf(row.rows[0]), created: true };
   }
   throw new Error(`could not store experiment "${spec.id}": version conflict`);
 }

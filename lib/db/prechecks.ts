@@ -1,4 +1,5 @@
 import { transportFailureOf, type ProviderResult } from '../schema/request';
+import { splitCatalog } from './catalogs';
 import { pool } from './client';
 import { lapsedHolder, precheckHolderOf } from './holders';
 
@@ -76,14 +77,19 @@ export async function markPrecheckSending(runId: string, owner: string, leaseMs:
 /** The answer of pre-check attempt n (always stored: it happened). */
 export async function recordPrecheckAttempt(runId: string, n: number, result: ProviderResult): Promise<void> {
   const failure = transportFailureOf(result);
+  // the request's tool catalog is stored once (lib/db/catalogs.ts); the attempt refers to it
+  const { request, catalog } = splitCatalog(result.requestJson ?? JSON.stringify(result.request ?? {}));
   await pool().query(
-    `UPDATE attempts SET request = $3::json, response = $4::json, outcome = $5, error_kind = $6, error_message = $7,
+    `WITH c AS (
+       INSERT INTO tool_catalogs (ref, body) SELECT $13::text, $15::text WHERE $13::text IS NOT NULL ON CONFLICT (ref) DO NOTHING
+     )
+     UPDATE attempts SET request = $3::json, catalog_ref = $13, catalog_at = $14, response = $4::json, outcome = $5, error_kind = $6, error_message = $7,
             http_status = $8, retry_after_ms = $9, latency_ms = $10, input_tokens = $11, output_tokens = $12, finished_at = now()
       WHERE id = $1 || '-pc' || $2`,
     [
       runId,
       n,
-      result.requestJson ?? JSON.stringify(result.request ?? {}),
+      request,
       result.responseJson ?? (result.response == null ? null : JSON.stringify(result.response)),
       result.outcome,
       failure?.kind ?? null,
@@ -93,6 +99,9 @@ export async function recordPrecheckAttempt(runId: string, n: number, result: Pr
       Math.round(result.latencyMs),
       result.usage?.inputTokens ?? null,
       result.usage?.outputTokens ?? null,
+      catalog?.ref ?? null,
+      catalog?.at ?? null,
+      catalog?.body ?? null,
     ],
   );
 }

@@ -1,6 +1,7 @@
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
 import { pool } from './client';
+import { attemptRequestSql } from './catalogs';
 import { DECISION_SQL } from './aggregate';
 import type { TrialIdentity } from './trials';
 import type { StoredTurn } from '../schema/turn';
@@ -123,7 +124,7 @@ const trialSelect = (bodies: boolean, text = false) => {
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
-        'request', ${bodies ? 'a.request' : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
+        'request', ${bodies ? attemptRequestSql('a') : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json)${c} AS attempts,
     (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
        FROM observations o WHERE o.trial_id = t.id)${c} AS observation,
@@ -233,8 +234,9 @@ export async function getTrialRecord(runId: string, trialId: string): Promise<Tr
 
 export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> {
   const r = await pool().query(
-    `SELECT n, turn, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, request, response, started_at, finished_at
-       FROM attempts WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
+    `SELECT n, turn, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, ${attemptRequestSql('a')} AS request,
+            response, started_at, finished_at
+       FROM attempts a WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
     [runId],
   );
   return r.rows.map((a) => ({

@@ -59,22 +59,25 @@ export async function insertRun(run: {
   name?: string | null;
   note?: string | null;
 }): Promise<RunRow> {
-  const prisma = await db();
-  const row = await prisma.run.create({
-    data: {
-      id: run.id,
-      experimentId: run.experimentId,
-      provider: run.settings.provider,
-      model: run.settings.model,
-      settings: run.settings as object,
-      totalTrials: run.totalTrials,
-      groupId: run.groupId ?? null,
-      ...(run.budget ? { budget: run.budget as object } : {}),
-      name: run.name ?? null,
-      note: run.note ?? null,
-    },
-  });
-  return toRunRow(row);
+  // plain SQL (as getRun): a CLI that creates a run never loads Prisma's query engine
+  await pool().query(
+    `INSERT INTO runs (id, experiment_id, provider, model, settings, total_trials, group_id, budget, name, note) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      run.id,
+      run.experimentId,
+      run.settings.provider,
+      run.settings.model,
+      JSON.stringify(run.settings),
+      run.totalTrials,
+      run.groupId ?? null,
+      run.budget ? JSON.stringify(run.budget) : null,
+      run.name ?? null,
+      run.note ?? null,
+    ],
+  );
+  const row = await getRun(run.id);
+  if (!row) throw new Error(`run ${run.id} was not stored`);
+  return row;
 }
 
 // Plain SQL rather than Prisma: workers read runs all the time, and a process that never queries

@@ -67,6 +67,7 @@ describe('migrations match prisma/schema.prisma', () => {
       'reviews',
       'runs',
       'sessions',
+      'tool_catalogs',
       'tool_snapshots',
       'trials',
       'turns',

@@ -6,6 +6,7 @@ import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { pool } from './client';
 import { Batcher } from './batcher';
 import { lapsedHolder } from './holders';
+import { splitCatalog } from './catalogs';
 
 // The hot path of a run, in hand-written SQL: three statements per attempt (claim, sending mark, record),
 // batched across concurrent trials. Fencing: a claim bumps lease_token; the sending mark and every write of a
@@ -410,18 +411,20 @@ const RECORD_SQL = `
   WITH x AS (
     SELECT * FROM json_to_recordset($1::json) AS x(
       i int, trial_id text, run_id text, n int, lease_token int, started_ms float8,
-      request json, response json, outcome text, error_kind text, error_message text, http_status int,
+      request json, catalog_ref text, catalog_at int, catalog json, response json, outcome text, error_kind text, error_message text, http_status int,
       retry_after_ms int, latency_ms int, input_tokens int, output_tokens int,
       scored boolean, status text, not_before_ms float8, checkpoints jsonb, obs jsonb, verdicts jsonb)
+  ), c AS (
+    INSERT INTO tool_catalogs (ref, body) SELECT x.catalog_ref, x.catalog::text FROM x WHERE x.catalog IS NOT NULL ON CONFLICT (ref) DO NOTHING
   ), a AS (
-    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, response, outcome, error_kind, error_message, http_status,
+    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, catalog_ref, catalog_at, response, outcome, error_kind, error_message, http_status,
                           retry_after_ms, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
-    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', x.request, x.response, x.outcome, x.error_kind,
+    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', x.request, x.catalog_ref, x.catalog_at, x.response, x.outcome, x.error_kind,
            x.error_message, x.http_status, x.retry_after_ms, x.latency_ms, x.input_tokens, x.output_tokens, x.lease_token,
            to_timestamp(x.started_ms / 1000), now()
       FROM x
-    ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, response = EXCLUDED.response, outcome = EXCLUDED.outcome,
-           error_kind = EXCLUDED.error_kind, error_message = EXCLUDED.error_message, http_status = EXCLUDED.http_status,
+    ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_ref = EXCLUDED.catalog_ref, catalog_at = EXCLUDED.catalog_at,
+           response = EXCLUDED.response, outcome = EXCLUDED.outcome, error_kind = EXCLUDED.error_kind, error_message = EXCLUDED.error_message, http_status = EXCLUDED.http_status,
            retry_after_ms = EXCLUDED.retry_after_ms, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
            output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, started_at = EXCLUDED.started_at,
            finished_at = EXCLUDED.finished_at
@@ -453,7 +456,8 @@ function jsonText(value: unknown, text: string | undefined, ifNone: string): str
   return value === undefined || value === null ? ifNone : JSON.stringify(value);
 }
 
-function recordRow(i: number, r: RecordInput): string {
+/** `known`: catalogs already given in this batch (each goes to tool_catalogs with its first row only). */
+function recordRow(i: number, r: RecordInput, known: Set<string>): string {
   const { holder: h, result, scored, next } = r;
   const status = scored ? scored.status : next?.kind === 'unresolved' ? 'unresolved' : 'queued';
   const failure = transportFailureOf(result);
@@ -497,16 +501,20 @@ function recordRow(i: number, r: RecordInput): string {
         }))
       : null,
   };
-  // request and response are spliced in as text: the provider may already hold them as JSON text
-  const head = JSON.stringify(fields);
-  return `${head.slice(0, -1)},"request":${jsonText(result.request, result.requestJson, '{}')},"response":${jsonText(result.response, result.responseJson, 'null')}}`;
+  // request and response are spliced in as text: the provider may already hold them as JSON text; the
+  // request's tool catalog is cut out and stored once (lib/db/catalogs.ts), spliced in as JSON text too
+  const { request, catalog } = splitCatalog(jsonText(result.request, result.requestJson, '{}'));
+  const head = JSON.stringify({ ...fields, catalog_ref: catalog?.ref ?? null, catalog_at: catalog?.at ?? null });
+  const body = catalog && !known.has(catalog.ref) ? (known.add(catalog.ref), catalog.body) : 'null';
+  return `${head.slice(0, -1)},"request":${request},"catalog":${body},"response":${jsonText(result.response, result.responseJson, 'null')}}`;
 }
 
 async function recordBatch(items: RecordInput[]): Promise<boolean[]> {
+  const known = new Set<string>();
   const r = await pool().query<{ i: number }>({
-    name: 'tclab_record_v1',
+    name: 'tclab_record_v2',
     text: RECORD_SQL,
-    values: [`[${items.map((x, i) => recordRow(i, x)).join(',')}]`, items.map((x) => x.holder.id)],
+    values: [`[${items.map((x, i) => recordRow(i, x, known)).join(',')}]`, items.map((x) => x.holder.id)],
   });
   const won = new Array<boolean>(items.length).fill(false);
   for (const row of r.rows) won[row.i] = true;

@@ -1,6 +1,7 @@
 import type { ProviderAnswer } from '../schema/request';
 import type { StoredTurn } from '../schema/turn';
 import { pool } from './client';
+import { attemptRequestSql, splitCatalog } from './catalogs';
 import { attemptIdOf, type SendingTrial } from './trials';
 
 // Turns of a conversation trial (task studies): stored one by one as they complete, each fenced on the
@@ -26,14 +27,18 @@ function bodyText(value: unknown, text: string | undefined, ifNone: string): str
  * False: fenced out.
  */
 export async function storeTurn(h: Holder, turn: StoredTurn, result: ProviderAnswer | null, details: unknown = null): Promise<boolean> {
+  // the request's tool catalog is stored once (lib/db/catalogs.ts); the attempt refers to it
+  const { request, catalog } = splitCatalog(bodyText(result?.request, result?.requestJson, '{}'));
   const r = await pool().query(
     `WITH fence AS (
        SELECT id FROM trials WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE
+     ), c AS (
+       INSERT INTO tool_catalogs (ref, body) SELECT $20::text, $22::text FROM fence WHERE $14::boolean AND $20::text IS NOT NULL ON CONFLICT (ref) DO NOTHING
      ), a AS (
-       INSERT INTO attempts (id, run_id, trial_id, n, kind, turn, request, response, outcome, http_status, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
-       SELECT $4, $3, f.id, $5, 'formal', $6, $7::json, $8::json, 'ok', $9, $10, $11, $12, $2, to_timestamp($13::float8 / 1000), now()
+       INSERT INTO attempts (id, run_id, trial_id, n, kind, turn, request, catalog_ref, catalog_at, response, outcome, http_status, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
+       SELECT $4, $3, f.id, $5, 'formal', $6, $7::json, $20, $21, $8::json, 'ok', $9, $10, $11, $12, $2, to_timestamp($13::float8 / 1000), now()
          FROM fence f WHERE $14::boolean
-       ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, response = EXCLUDED.response, outcome = EXCLUDED.outcome, turn = EXCLUDED.turn,
+       ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_ref = EXCLUDED.catalog_ref, catalog_at = EXCLUDED.catalog_at, response = EXCLUDED.response, outcome = EXCLUDED.outcome, turn = EXCLUDED.turn,
               http_status = EXCLUDED.http_status, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
               output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, finished_at = EXCLUDED.finished_at
      ), t AS (
@@ -51,7 +56,7 @@ export async function storeTurn(h: Holder, turn: StoredTurn, result: ProviderAns
       attemptIdOf(h.id, turn.attemptN),
       turn.attemptN,
       turn.n,
-      bodyText(result?.request, result?.requestJson, '{}'),
+      request,
       bodyText(result?.response, result?.responseJson, 'null'),
       result?.httpStatus ?? null,
       result ? Math.round(result.latencyMs) : null,
@@ -64,6 +69,9 @@ export async function storeTurn(h: Holder, turn: StoredTurn, result: ProviderAns
       JSON.stringify(turn.results),
       JSON.stringify(turn.evidence ?? null),
       details === null ? null : JSON.stringify(details),
+      catalog?.ref ?? null,
+      catalog?.at ?? null,
+      catalog?.body ?? null,
     ],
   );
   return r.rows[0].won === 1;
@@ -77,7 +85,7 @@ export async function setAttemptTurn(trialId: string, attemptN: number, turn: nu
 /** A stored attempt's exchange as a provider result (a resumed trial scoring a turn stored before the crash). */
 export async function loadAttemptResult(trialId: string, attemptN: number, observation: ProviderAnswer['observation']): Promise<ProviderAnswer> {
   const r = await pool().query(
-    `SELECT request::text AS request, response::text AS response, http_status, latency_ms, input_tokens, output_tokens FROM attempts WHERE id = $1`,
+    `SELECT ${attemptRequestSql('a')}::text AS request, a.response::text AS response, http_status, latency_ms, input_tokens, output_tokens FROM attempts a WHERE a.id = $1`,
     [attemptIdOf(trialId, attemptN)],
   );
   const x = r.rows[0];

@@ -38,6 +38,12 @@ export const DEFAULT_PRICE_TABLE: PriceTable = {
   prices: [{ provider: 'simulated', model: 'heuristic', inputPerMTok: 0, outputPerMTok: 0 }],
 };
 
+/** The price table as stored (lib/db/drafts.ts priceTableJson, read by lib/runner/price-table.ts): the default when none was saved or the stored one no longer parses. */
+export function priceTableOf(stored: unknown): PriceTable {
+  const parsed = PriceTable.safeParse(stored);
+  return parsed.success ? parsed.data : DEFAULT_PRICE_TABLE;
+}
+
 export interface CostEstimate extends PriceRow {
   inputTokens: number;
   outputTokens: number;

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
@@ -115,10 +115,15 @@ const exchangeFetch = (input: string | URL | Request, init?: RequestInit): Promi
   return recordingFetch(exchange, undefined, { textOnly: true })(input, init);
 };
 
-function clientFor(baseURL: string, apiKey: string): Anthropic {
+// the SDK is loaded on the first request (a process that never sends to this provider, e.g. `tclab run` on
+// another one, does not hold it: each SDK is 15–25 MB resident)
+let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+
+async function clientFor(baseURL: string, apiKey: string): Promise<Anthropic> {
   const key = JSON.stringify([baseURL, apiKey]);
   let client = clients.get(key);
   if (!client) {
+    const { default: Anthropic } = await (sdk ??= import('@anthropic-ai/sdk'));
     client = new Anthropic({
       apiKey,
       // explicit, so that the SDK reads neither ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL nor a profile
@@ -147,7 +152,7 @@ export const anthropicProvider: Provider = {
     const ctx = newAttempt(anthropicDescriptor, built, signal);
     try {
       const fetchOptions = Object.assign<SdkFetchOptions, ExchangeInit>({}, { [EXCHANGE]: ctx.exchange });
-      const message: unknown = await clientFor(endpoint.baseUrl, endpoint.key).messages.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
+      const message: unknown = await (await clientFor(endpoint.baseUrl, endpoint.key)).messages.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
       const reshaped = reshapeAnthropicResponse(message, request);
       if (!reshaped) return failedResult(ctx, new Error('the body is not a Messages API message'));
       return okResult(ctx, reshaped.observation, reshaped.usage);

@@ -1,4 +1,4 @@
-import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part } from '@google/genai';
+import type { GoogleGenAI, Content, FunctionDeclaration, GenerateContentConfig, Part } from '@google/genai';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
@@ -132,10 +132,15 @@ function geminiUsage(meta: unknown): TokenUsage | null {
 // variables are set, which must not happen once per request. The per-request fetch and timeout go in
 // config.httpOptions, which the SDK merges over the client's options.
 const clients = new Map<string, GoogleGenAI>();
-function clientFor(apiKey: string, baseUrl: string): GoogleGenAI {
+// the SDK is loaded on the first request (a process that never sends to this provider, e.g. `tclab run` on
+// another one, does not hold it: each SDK is 15–25 MB resident)
+let sdk: Promise<typeof import('@google/genai')> | undefined;
+
+async function clientFor(apiKey: string, baseUrl: string): Promise<GoogleGenAI> {
   const cacheKey = `${baseUrl}\u0000${apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
+    const { GoogleGenAI } = await (sdk ??= import('@google/genai'));
     client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl } });
     clients.set(cacheKey, client);
   }
@@ -155,7 +160,7 @@ export const geminiProvider: Provider = {
 
     const ctx = newAttempt(geminiDescriptor, built, signal);
     try {
-      const ai = clientFor(endpoint.key, endpoint.baseUrl);
+      const ai = await clientFor(endpoint.key, endpoint.baseUrl);
       const response: unknown = await ai.models.generateContent({
         model: settings.model,
         contents,

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
@@ -139,10 +139,15 @@ const exchangeFetch = (input: string | URL | Request, init?: RequestInit): Promi
   return recordingFetch(exchange, undefined, { textOnly: true })(input, init);
 };
 
-function clientFor(connection: OpenAIConnection): OpenAI {
+// the SDK is loaded on the first request (a process that never sends to this provider, e.g. `tclab run` on
+// another one, does not hold it: each SDK is 15–25 MB resident)
+let sdk: Promise<typeof import('openai')> | undefined;
+
+async function clientFor(connection: OpenAIConnection): Promise<OpenAI> {
   const key = JSON.stringify([connection.baseURL, connection.apiKey]);
   let client = clients.get(key);
   if (!client) {
+    const { default: OpenAI } = await (sdk ??= import('openai'));
     client = new OpenAI({
       apiKey: connection.apiKey ?? 'no-key',
       baseURL: connection.baseURL,
@@ -175,7 +180,7 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
       const ctx = newAttempt(descriptor, built, signal);
       try {
         const fetchOptions = Object.assign<SdkFetchOptions, ExchangeInit>({}, { [EXCHANGE]: ctx.exchange });
-        const completion: unknown = await clientFor(connection).chat.completions.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
+        const completion: unknown = await (await clientFor(connection)).chat.completions.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
         const reshaped = reshapeOpenAIResponse(completion, request);
         if (!reshaped) return failedResult(ctx, new Error('the body is not a chat completion'));
         // a chat completion is the SDK's JSON parse of the body: stored without parsing it again

@@ -1,13 +1,12 @@
 import { SpecError } from '../schema/common';
-import { DEFAULT_PRICE_TABLE, PriceTable, type PriceTableInput } from '../design/cost';
+import { PriceTable, priceTableOf, type PriceTableInput } from '../design/cost';
 import { priceTableJson, storePriceTable } from '../db/drafts';
 
 // The stored price table: what the designer's preview and a run's spend estimate (./spend.ts) price requests with.
 
 /** The price table the designer edits (the default when none was saved or the stored one no longer parses). */
 export async function getPriceTable(): Promise<PriceTable> {
-  const parsed = PriceTable.safeParse(await priceTableJson());
-  return parsed.success ? parsed.data : DEFAULT_PRICE_TABLE;
+  return priceTableOf(await priceTableJson());
 }
 
 export async function savePriceTable(input: PriceTableInput): Promise<PriceTable> {

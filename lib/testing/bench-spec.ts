@@ -2,9 +2,11 @@ import type { ExperimentSpecInput } from '../schema/experiment';
 
 /**
  * A synthetic experiment of exactly `n` formal trials (n a multiple of 2): one selection study, two
- * conditions, fixed order, cases × replicates = n / 2. For benchmarks and load tests.
+ * conditions, fixed order, cases × replicates = n / 2. For benchmarks and load tests. `tools`: the size of
+ * the catalog sent (default 2; more adds read-only distractors of ~400 bytes each, as a discovery study's).
  */
-export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-swap' } = {}): ExperimentSpecInput {
+export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-swap'; tools?: number } = {}): ExperimentSpecInput {
+  const distractors = Array.from({ length: Math.max(0, (opts.tools ?? 2) - 2) }, (_, i) => `d${i}`);
   const orders = opts.orderPolicy === 'reverse-swap' ? 2 : 1;
   const perCondition = n / 2 / orders;
   if (!Number.isInteger(perCondition)) throw new Error(`n must be a multiple of ${2 * orders}`);
@@ -21,6 +23,19 @@ export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-sw
           description: `${desc} Writes.`,
           parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
         },
+        ...distractors.map((id, i) => ({
+          tool: id,
+          name: `inventory_report_${i}`,
+          description: `${desc} Reports stock level ${i} for one warehouse: the quantity on hand, reserved and in transit for each SKU, as of the last nightly count. Read-only; it never changes stock, orders or refunds.`,
+          parameters: {
+            type: 'object',
+            properties: {
+              warehouse_id: { type: 'string', description: 'The warehouse, e.g. W-12.' },
+              sku: { type: 'string', description: 'One SKU; all when omitted.' },
+            },
+            required: ['warehouse_id'],
+          },
+        })),
       ],
     },
   });
@@ -33,10 +48,7 @@ export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-sw
       {
         id: 'shop',
         title: 'Shop',
-        tools: [
-          { id: 'lookup', effect: 'read' },
-          { id: 'refund', effect: 'write' },
-        ],
+        tools: [{ id: 'lookup', effect: 'read' }, { id: 'refund', effect: 'write' }, ...distractors.map((id) => ({ id, effect: 'read' as const }))],
       },
     ],
     replicates,

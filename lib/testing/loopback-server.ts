@@ -44,6 +44,8 @@ export interface ScriptRequest {
   wire: WireId;
   /** The parsed JSON body. */
   body: unknown;
+  /** The body's text exactly as received. */
+  raw: string;
   headers: IncomingHttpHeaders;
   /** From the body, or from the path where the wire puts it there (Gemini). */
   model: string;
@@ -265,7 +267,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
       return sendBody(res, 400, defaultErrorBody(found.wire, 400));
     }
     const bodyModel = body !== null && typeof body === 'object' && 'model' in body && typeof body.model === 'string' ? body.model : '';
-    const sreq: ScriptRequest = { wire: found.wire, body, headers: req.headers, model: found.pathModel ?? bodyModel, path };
+    const sreq: ScriptRequest = { wire: found.wire, body, raw, headers: req.headers, model: found.pathModel ?? bodyModel, path };
     count += 1;
     if (record) requests.push(sreq);
     let reply: Reply;
