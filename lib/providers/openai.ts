@@ -168,7 +168,8 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
   return {
     descriptor,
     async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
-      if (request.toolSearch?.mechanism === 'openai') return sendResponses(descriptor, request, options);
+      // the Responses path only where the descriptor declares OpenAI's tool search (not OpenAI-compatible servers)
+      if (request.toolSearch?.mechanism === 'openai' && descriptor.toolSearch.includes('openai')) return sendResponses(descriptor, request, options);
       const { settings, signal } = options;
       const built = buildOpenAIBody(request, settings, config.maxTokensField);
       const endpoint = resolveEndpoint(descriptor, settings);

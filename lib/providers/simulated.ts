@@ -2,7 +2,7 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
-import type { ProviderRequest, ProviderResult, SimulatedRules } from '../schema/request';
+import { TOOL_SEARCH_MECHANISMS, type ProviderRequest, type ProviderResult, type SimulatedRules } from '../schema/request';
 import { decideTask, type TaskTrace } from './simulated/task';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 import { splitDeferred, termSearch, visibleNames } from './tool-search';
@@ -140,6 +140,7 @@ export const simulatedDescriptor: ProviderDescriptor = {
   secretParams: [],
   wire: null,
   errorShape: null,
+  toolSearch: TOOL_SEARCH_MECHANISMS,
 };
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DISTRACTORS, OPAQUE_LOOKUP, searchRequest } from '../testing/tool-search-fixtures';
 import { INVOICE_TOOLS, selectionRequest } from '../testing/provider-fixtures';
 import { simulatedProvider, throughToolSearch } from './simulated';
+import { getDescriptor, PROVIDER_IDS } from './registry';
 import { regexSearch, searchableText, terms, termSearch } from './tool-search';
 import { settingsFor } from '../testing/provider-fixtures';
 
@@ -49,5 +50,17 @@ describe('the simulated provider under tool search', () => {
     expect(throughToolSearch(selectionRequest()).visible).toBeNull();
     const r = await simulatedProvider.send(selectionRequest(), { settings });
     expect(r.outcome === 'ok' && 'visible' in r).toBe(false);
+  });
+});
+
+describe('which provider speaks which tool search (descriptor.toolSearch)', () => {
+  it('OpenAI: tool_search; Anthropic: regex and BM25; Gemini and OpenAI-compatible servers: none; the simulator: all', () => {
+    expect(Object.fromEntries(PROVIDER_IDS.map((id) => [id, [...getDescriptor(id).toolSearch]]))).toEqual({
+      openai: ['openai'],
+      anthropic: ['anthropic-regex', 'anthropic-bm25'],
+      gemini: [],
+      'openai-compatible': [],
+      simulated: ['anthropic-regex', 'anthropic-bm25', 'openai'],
+    });
   });
 });
