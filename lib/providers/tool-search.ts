@@ -64,7 +64,8 @@ export function termSearch(tools: readonly WireTool[], query: string, limit = TO
 export function regexSearch(tools: readonly WireTool[], pattern: string, limit = TOOL_SEARCH_LIMIT): WireTool[] {
   let re: RegExp;
   try {
-    re = new RegExp(pattern, 'i');
+    // Python's inline flag (the regex tool takes re.search syntax): case-insensitive anyway
+    re = new RegExp(pattern.replace(/^\(\?i\)/, ''), 'i');
   } catch {
     return [];
   }
