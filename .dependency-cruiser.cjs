@@ -121,6 +121,22 @@ module.exports = {
       to: { path: '^lib/', pathNot: [lib('db', 'schema', 'hash', 'env', 'generated')] },
     },
     {
+      name: 'rooms-import-no-use-case',
+      comment:
+        'The use cases (lib/runs, lib/experiments) sit above the rooms: a room (or lib/db) never imports one. lib/experiments/parse.ts is the one parse of every door and floor, not a use case. (Tests and lib/testing may wire use cases in.)',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: [TESTS, lib('runs', 'experiments', 'testing', 'generated')] },
+      to: { path: lib('runs', 'experiments'), pathNot: '^lib/experiments/parse\\.ts$' },
+    },
+    {
+      name: 'doors-export-through-the-use-case',
+      comment:
+        "A door exports a run through the use case (lib/runs/export.ts: the run and its experiment loaded once, the one table of formats), never the export room's streams directly.",
+      severity: 'error',
+      from: { path: '^(app|components|cli|workers)/', pathNot: TESTS },
+      to: { path: '^lib/export/(run|table1)\\.ts$' },
+    },
+    {
       name: 'resolvable',
       comment: 'Every import resolves to a file: one that does not would escape every rule above.',
       severity: 'error',

@@ -13,6 +13,7 @@ import { bfclCategories } from '@/lib/bfcl/categories';
 import { pageActor } from '@/app/_auth/guard';
 import { can } from '@/lib/auth/roles';
 import { configuredServerNames, mayRunAnyCommand } from '@/lib/mcp/policy';
+import { urls } from '@/lib/urls';
 
 // the layout's title template applies to child segments only, not to the page beside it
 export const metadata: Metadata = { title: { absolute: 'Experiments · Tool Contract Lab' } };
@@ -40,7 +41,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
           <ul data-testid="drafts">
             {drafts.map((d) => (
               <li key={d.slug}>
-                <Link href={`/designer/${encodeURIComponent(d.slug)}`}>{typeof d.content.name === 'string' && d.content.name ? d.content.name : d.slug}</Link>{' '}
+                <Link href={urls.designer(d.slug)}>{typeof d.content.name === 'string' && d.content.name ? d.content.name : d.slug}</Link>{' '}
                 <span className="mono small muted">
                   {d.slug} {d.baseVersion ? `(from v${d.baseVersion})` : '(new)'} · saved {formatDate(d.updatedAt)}
                 </span>
@@ -73,7 +74,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
               {details.map((e) => (
                 <tr key={e.id}>
                   <td data-label="Name">
-                    <Link href={`/experiments/${encodeURIComponent(e.id)}`}>{e.name}</Link>
+                    <Link href={urls.experiment(e.id)}>{e.name}</Link>
                     {e.template && (
                       <span className="badge" style={{ marginLeft: 8 }}>
                         template: {e.template}
@@ -107,7 +108,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
                   </td>
                   <td data-label="Actions">
                     {e.versions === e.version && can(actor.role, 'experiment.write') && <RowActions experimentId={e.id} slug={e.slug} archived={showArchived} />}
-                    <Link className="small" href={`/experiments/${encodeURIComponent(e.id)}/versions`}>
+                    <Link className="small" href={urls.experimentVersions(e.id)}>
                       versions
                     </Link>
                   </td>

@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRunsFromForm } from '@/components/experiments/start-actions';
 import { SINGLE_USER_ACTOR } from '../lib/auth/roles';
 import { closeDb, pool } from '../lib/db/client';
-import { saveExperiment } from '../lib/db/experiments';
+import { saveExperiment } from '../lib/experiments/versions';
 import { createRun, startRun } from '../lib/runner/start';
 import { SpecError } from '../lib/schema/common';
 import { runCli } from '../lib/testing/engine';
 import { startLoopbackServer, type LoopbackServer } from '../lib/testing/loopback-server';
 import { failure, selectionRequest, setProviderEnv, settingsFor } from '../lib/testing/provider-fixtures';
 import { getProvider } from '../lib/providers/registry';
-import { ensureTemplateExperiment } from '../lib/db/templates';
+import { ensureTemplateExperiment } from '../lib/experiments/templates';
 import { tinyExperiment } from '../lib/testing/tiny-experiment';
 
 // Base URLs are configuration, not input (issue 15 item 1): a run that names a base URL neither configured

@@ -8,6 +8,7 @@ import { TRIAL_FILTER_KEYS, type TrialPage, type TrialRow } from './runs/trial-q
 import { StatusBadge } from './StatusBadge';
 import { formatInt } from './format';
 import { TRIAL_PAGE_SIZES, trialStateFromParams, withTrialState } from './runs/trial-url';
+import { urls } from '@/lib/urls';
 
 const col = createColumnHelper<TrialRow>();
 
@@ -40,7 +41,7 @@ export function TrialsTable({ runId, refreshKey }: { runId: string; refreshKey?:
         id: 'open',
         header: '',
         cell: (c) => (
-          <Link href={`/runs/${encodeURIComponent(runId)}/trials/${encodeURIComponent(c.row.original.id)}`} data-testid="trial-link">
+          <Link href={urls.trial(runId, c.row.original.id)} data-testid="trial-link">
             open
           </Link>
         ),
@@ -76,7 +77,7 @@ export function TrialsTable({ runId, refreshKey }: { runId: string; refreshKey?:
 
   useEffect(() => {
     const ctrl = new AbortController();
-    fetch(`/api/runs/${encodeURIComponent(runId)}/trials?${query}`, { signal: ctrl.signal, cache: 'no-store' })
+    fetch(urls.api.runTrials(runId, query), { signal: ctrl.signal, cache: 'no-store' })
       .then(async (res) => {
         if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? `HTTP ${res.status}`);
         setData((await res.json()) as TrialPage);

@@ -1,5 +1,5 @@
 // Loads the built-in templates (the reference study of seed 000) as experiments. Idempotent.
-import { ensureTemplateExperiment } from '../lib/db/templates';
+import { ensureTemplateExperiment } from '../lib/experiments/templates';
 import { TEMPLATES } from '../lib/templates';
 import { closeDb } from '../lib/db/client';
 

@@ -60,11 +60,12 @@ const log = (m: string) => process.stderr.write(`bench-results: ${m} (load ${loa
 if (named && process.env.BENCH_REBUILD) await dropDatabase(process.env.DATABASE_URL);
 await ensureDatabase(process.env.DATABASE_URL);
 await migrate(process.env.DATABASE_URL);
-const { saveExperiment, getExperiment } = await import('../lib/db/experiments');
+const { getExperiment } = await import('../lib/db/experiments');
+const { saveExperiment } = await import('../lib/experiments/versions');
 const { createRun } = await import('../lib/runner/start');
 const { processTrial } = await import('../lib/runner/trial');
 const { setRunStatus, completeRunIfDone } = await import('../lib/db/runs');
-const { loadRunSummary } = await import('../lib/db/results');
+const { loadRunSummary } = await import('../lib/runs/summary');
 const { anyUser } = await import('../lib/db/users');
 const { closeDb, pool } = await import('../lib/db/client');
 const { closeQueues } = await import('../lib/queue/connection');

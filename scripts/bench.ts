@@ -57,7 +57,7 @@ resetEnvCache();
 await ensureDatabase(process.env.DATABASE_URL);
 await migrate(process.env.DATABASE_URL);
 const { startLoopbackServer, echoScript } = await import('../lib/testing/loopback-server');
-const { saveExperiment } = await import('../lib/db/experiments');
+const { saveExperiment } = await import('../lib/experiments/versions');
 const { createRun } = await import('../lib/runner/start');
 const { enqueueRunStart } = await import('../lib/queue/enqueue');
 const { getRun } = await import('../lib/db/runs');

@@ -75,6 +75,11 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
         `lib/analysis/${TAG}-r.ts`,
         "import { countMatrix } from '../design/matrix';\nimport { canonicalJson } from '../hash';\nexport const y = [countMatrix, canonicalJson];\n",
       ),
+      dbToUseCase: probe(`lib/db/${TAG}-s.ts`, "import { loadRunSummary } from '@/lib/runs/summary';\nexport const y = loadRunSummary;\n"),
+      roomToUseCase: probe(`lib/runner/${TAG}-t.ts`, "import { saveExperiment } from './../experiments/versions';\nexport const y = saveExperiment;\n"),
+      roomToParse: probe(`lib/runner/${TAG}-u.ts`, "import { parseSpecValue } from '../experiments/parse';\nexport const y = parseSpecValue;\n"),
+      doorToExportRoom: probe(`cli/${TAG}-v.ts`, "import { runJson } from '../lib/export/run';\nexport const y = runJson;\n"),
+      doorToExportUseCase: probe(`cli/${TAG}-w.ts`, "import { exportStream } from '../lib/runs/export';\nexport const y = exportStream;\n"),
     };
     // as `npm run lint` runs it: the known violations softened to 'ignore', every other one an error
     const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', 'app', 'components', 'lib', 'cli', 'workers', 'scripts', 'prisma', 'e2e']);
@@ -102,6 +107,12 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
     expect(rulesOf(files.fixtureUpward)).toEqual(['core-one-way (fixture)']);
     expect(rulesOf(files.designUpward)).toEqual(['core-one-way (design)']);
     expect(rulesOf(files.coreDownward)).toEqual([]);
+    // the use-case floor: no room (nor lib/db) imports a use case; the one parse is not one; doors export through it
+    expect(rulesOf(files.dbToUseCase)).toEqual(['db-imports-no-room-above', 'rooms-import-no-use-case']);
+    expect(rulesOf(files.roomToUseCase)).toEqual(['rooms-import-no-use-case']);
+    expect(rulesOf(files.roomToParse)).toEqual([]);
+    expect(rulesOf(files.doorToExportRoom)).toEqual(['doors-export-through-the-use-case']);
+    expect(rulesOf(files.doorToExportUseCase)).toEqual([]);
     // no error but the probes' (the tree itself passes the lint)
     expect(errors.filter((v) => !v.from.includes(TAG)).map(key)).toEqual([]);
 

@@ -6,7 +6,7 @@ import { checkGateNames, evaluateGates, formatGateResults, gateValues, GateNameE
 import { summarizeCells, type SummarySpec } from '../../lib/analysis/summary';
 import { formatTable1Markdown } from '../../lib/analysis/format';
 import type { RunSummary } from '../../lib/schema/table1';
-import { junitStream } from '../../lib/export/run';
+import { exportFormat, type ExportSession } from '../../lib/runs/export';
 import { UsageError } from '../errors';
 import { err } from '../output';
 
@@ -50,9 +50,9 @@ export function parseGates(opts: CiOptions, spec: SummarySpec): Gate[] {
 }
 
 /** Write the JUnit and Markdown files, evaluate the gates (on stderr); false when a gate failed. */
-export async function ciOutputs(runId: string, title: string, summary: RunSummary, gates: Gate[], opts: CiOptions): Promise<boolean> {
+export async function ciOutputs(session: ExportSession, title: string, summary: RunSummary, gates: Gate[], opts: CiOptions): Promise<boolean> {
   if (opts.junit) {
-    await pipeline(await junitStream(runId), createWriteStream(opts.junit));
+    await pipeline(await exportFormat('junit.xml')!.stream(session), createWriteStream(opts.junit));
     err(`wrote junit → ${opts.junit}\n`);
   }
   if (opts.summaryMd) {

@@ -63,6 +63,15 @@ export function formatPlan(plan: ExperimentPlan): string {
   lines.push('', `tokens per catalog (≈, ${plan.tokenizer})`);
   for (const c of plan.catalogs)
     lines.push(`  ${`${c.study}/${c.condition}/${c.scenario}/${c.locale}`.padEnd(46)} ${String(c.tools).padStart(3)} tools ${int(c.tokens).padStart(7)}`);
+  if (plan.catalogScale.length > 0) {
+    lines.push('', `tokens per catalog size (≈ tools sent per request, ${plan.tokenizer}; cost of those requests)`);
+    for (const r of plan.catalogScale) {
+      const cost = r.costs.map((c) => `${c.provider}/${c.model} ${plan.currency} ${c.cost.toFixed(4)}`).join(', ');
+      lines.push(
+        `  ${`${r.study}/${r.discovery}/N=${r.size}/${r.condition}`.padEnd(46)} ${r.tools.toFixed(1).padStart(6)} tools ${int(r.toolTokens).padStart(7)} tokens × ${int(r.requests)} requests  ${cost}`,
+      );
+    }
+  }
   lines.push('', `estimated cost of the formal requests (input ≈ ${int(plan.inputTokens)} tokens; output ≈ ${int(plan.costs[0]?.outputTokens ?? 0)} tokens assumed)`);
   if (plan.costs.length === 0) lines.push('  (no prices: give --price FILE)');
   for (const c of plan.costs) lines.push(`  ${`${c.provider}/${c.model}`.padEnd(40)} ${plan.currency} ${c.cost.toFixed(4)}`);

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { env } from '../../lib/env';
 import { ensureDatabase, migrate } from '../../lib/db/migrate';
-import { ensureTemplateExperiment } from '../../lib/db/templates';
+import { ensureTemplateExperiment } from '../../lib/experiments/templates';
 import { templateOf } from '../../lib/templates';
-import { saveExperiment, getExperiment } from '../../lib/db/experiments';
+import { getExperiment } from '../../lib/db/experiments';
+import { saveParsedExperiment } from '../../lib/experiments/versions';
 import { getRun, runProgress, type RunRow } from '../../lib/db/runs';
 import { withDatabaseRetry, type DatabaseRetryOptions } from '../../lib/db/client';
 import path from 'node:path';
@@ -26,7 +27,8 @@ import { labelRun } from '../../lib/runs/label';
 import { parseRunLabel, type RunLabel } from '../../lib/schema/run-label';
 import { SpecError } from '../../lib/schema/common';
 import { runSettingsFromOptions, runTargetsFromOptions, settingsOptions, type SettingsOptions } from './settings-options';
-import { clusterByOption, exportRun, printSummary, shutdown } from './shared';
+import { clusterByOption, exportRun, printSummary, shutdown, type ExportFiles } from './shared';
+import { ExportSession, loadRunForExport } from '../../lib/runs/export';
 import { ciOptions, ciOutputs, parseGates, type CiOptions } from './ci-outputs';
 
 interface RunOptions extends SettingsOptions, CiOptions {
@@ -104,7 +106,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   await migrate(url);
 
   const clusterBy = clusterByOption(opts.cluster);
-  const experimentId = spec ? (await saveExperiment(spec)).id : await resolveExperiment(opts);
+  const experimentId = spec ? (await saveParsedExperiment(spec)).id : await resolveExperiment(opts);
   const exp = await getExperiment(experimentId);
   const gates = parseGates(opts, exp!.spec); // a gate naming nothing stops here, before anything is sent
   const runs = await createRuns(experimentId, settings, targets, { confirm: confirmationOf(opts), budget: budgetOf(opts) }).catch((e: unknown) => {
@@ -138,10 +140,12 @@ async function runCommand(opts: RunOptions): Promise<number> {
   let ok = !startFailed;
   for (const final of finals) {
     // the database may restart at any point while we wait: reconnect with backoff, never a stack trace
-    const printed = await withDatabaseRetry(() => printSummary(final, clusterBy), reconnecting());
-    const files = runs.length > 1 ? perRunFiles(opts, final.id) : { json: opts.out, csv: opts.csv, checksCsv: opts.checksCsv };
-    if (files.json || files.csv || files.checksCsv) await withDatabaseRetry(() => exportRun(final.id, files, clusterBy), reconnecting());
-    const gatesHeld = printed ? await withDatabaseRetry(() => ciOutputs(final.id, printed.title, printed.summary, gates, opts), reconnecting()) : gates.length === 0;
+    // the run and its experiment read once; Table 1 computed once for the summary, the exports and the gates
+    const session = await withDatabaseRetry(async () => new ExportSession(await loadRunForExport(final.id), clusterBy), reconnecting());
+    const printed = await withDatabaseRetry(() => printSummary(session), reconnecting());
+    const files = runs.length > 1 ? perRunFiles(opts, final.id) : { json: opts.out, 'trials.csv': opts.csv, 'checks.csv': opts.checksCsv };
+    if (Object.values(files).some(Boolean)) await withDatabaseRetry(() => exportRun(session, files), reconnecting());
+    const gatesHeld = await withDatabaseRetry(() => ciOutputs(session, printed.title, printed.summary, gates, opts), reconnecting());
     ok = ok && runSucceeded(final.status, { allowUnresolved: opts.allowUnresolved }) && gatesHeld;
     if (final.status !== 'completed')
       err(
@@ -187,13 +191,13 @@ function wholeNumber(text: string, flag: string): number {
 }
 
 /** With several runs, each export file gets the run id before its extension (run.json → run.r_….json). */
-function perRunFiles(opts: RunOptions, runId: string): { json?: string; csv?: string; checksCsv?: string } {
+function perRunFiles(opts: RunOptions, runId: string): ExportFiles {
   const withId = (f: string | undefined) => {
     if (!f) return undefined;
     const ext = path.extname(f);
     return `${f.slice(0, f.length - ext.length)}.${runId}${ext}`;
   };
-  return { json: withId(opts.out), csv: withId(opts.csv), checksCsv: withId(opts.checksCsv) };
+  return { json: withId(opts.out), 'trials.csv': withId(opts.csv), 'checks.csv': withId(opts.checksCsv) };
 }
 
 async function resolveExperiment(opts: RunOptions): Promise<string> {

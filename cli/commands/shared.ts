@@ -4,13 +4,10 @@ import { commandLineActor, type Actor } from '../../lib/auth/roles';
 import { pipeline } from 'node:stream/promises';
 import { closeDb } from '../../lib/db/client';
 import { closeQueues } from '../../lib/queue/close';
-import { getExperiment } from '../../lib/db/experiments';
-import { loadRunSummary } from '../../lib/db/results';
-import type { RunRow } from '../../lib/db/runs';
+import { EXPORT_FORMATS, type ExportFormatName, type ExportSession } from '../../lib/runs/export';
 import { formatTable1 } from '../../lib/analysis/format';
 import { ClusterBy, type RunSummary } from '../../lib/schema/table1';
 import { UsageError } from '../errors';
-import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream } from '../../lib/export/run';
 import { err, out } from '../output';
 import { isSimulatedProvider } from '../../lib/providers/vendor-descriptors';
 
@@ -25,10 +22,9 @@ export async function shutdown(): Promise<void> {
 }
 
 /** Table 1 to stdout (the CLI's result); everything else goes to stderr. Returns the summary and its title. */
-export async function printSummary(run: RunRow, clusterBy: ClusterBy = 'case'): Promise<{ summary: RunSummary; title: string } | null> {
-  const exp = await getExperiment(run.experimentId);
-  if (!exp) return null;
-  const summary = await loadRunSummary(run.id, exp.spec, clusterBy);
+export async function printSummary(session: ExportSession): Promise<{ summary: RunSummary; title: string }> {
+  const { run, experiment: exp } = session.loaded;
+  const summary = await session.table1();
   const note = isSimulatedProvider(run.provider) ? ' — simulated: a heuristic, not a language model' : '';
   const title = `Run ${run.id} · ${exp.name} · ${run.provider}/${run.model}${note}`;
   out(`${title}\n\n${formatTable1(summary)}\n`);
@@ -42,16 +38,21 @@ export function clusterByOption(v: string | undefined): ClusterBy {
   return r.data;
 }
 
-/** `summary`: the run's Table 1 if already loaded (printSummary), so the JSON export does not compute it again. */
-export async function exportRun(
-  runId: string,
-  files: { json?: string; csv?: string; checksCsv?: string; choicesCsv?: string },
-  clusterBy: ClusterBy = 'case',
-  summary?: RunSummary,
-): Promise<void> {
-  if (files.json) await pipeline(await runJsonStream(runId, clusterBy, summary), createWriteStream(files.json));
-  if (files.csv) await pipeline(await trialsCsvStream(runId), createWriteStream(files.csv));
-  if (files.checksCsv) await pipeline(await checksCsvStream(runId), createWriteStream(files.checksCsv));
-  if (files.choicesCsv) await pipeline(await choicesCsvStream(runId), createWriteStream(files.choicesCsv));
+/** The export files asked for, by format (lib/runs/export.ts EXPORT_FORMATS): each written from the one loaded run. */
+export type ExportFiles = Partial<Record<ExportFormatName, string>>;
+
+/** The CLI's export options (`--out`, `--csv`, … as the format table names them) as files by format. */
+export function exportFilesOf(opts: Record<string, unknown>): ExportFiles {
+  const files: ExportFiles = {};
+  for (const f of EXPORT_FORMATS) if ('cli' in f && typeof opts[f.cli.option] === 'string') files[f.name] = opts[f.cli.option] as string;
+  return files;
+}
+
+/** Write the export files of one loaded run (Table 1 computed once, in the session). */
+export async function exportRun(session: ExportSession, files: ExportFiles): Promise<void> {
+  for (const f of EXPORT_FORMATS) {
+    const file = files[f.name];
+    if (file) await pipeline(await f.stream(session), createWriteStream(file));
+  }
   for (const [what, f] of Object.entries(files)) if (f) err(`wrote ${what} → ${f}\n`);
 }

@@ -3,7 +3,7 @@
 import { ErrorsAt, SelectField, TextField, useDesigner } from './context';
 import { JsonEditor } from './JsonEditor';
 import { ArgumentsForm } from './ArgumentsForm';
-import { DECISIONS, argumentTypesFor, fixedCallTypesFor, type ArgType, type DCase, type DExpected, type DStudy } from './draft-types';
+import { argumentTypesFor, fixedCallTypesFor, type ArgType, type DCase, type DExpected, type DStudy } from './draft-types';
 
 function ExpectedForm({
   path,
@@ -21,46 +21,53 @@ function ExpectedForm({
   /** The types of the parameters the expected call may pass (from the tools' schemas). */
   argTypes: ReadonlyMap<string, ArgType>;
 }) {
-  const set = (k: keyof DExpected, v: unknown) => {
+  const set = (k: string, v: unknown) => {
     const next = { ...expected } as Record<string, unknown>;
     if (v === undefined || v === '') delete next[k];
     else next[k] = v;
     onChange(next as DExpected);
   };
+  const { fields } = useDesigner();
+  const value = (name: string): unknown => (expected as Record<string, unknown>)[name];
+  // one input per check field the registry gives the designer (lib/scoring/fields), in its order
   return (
     <div className="form-grid" aria-label={label}>
-      <SelectField
-        label={`${label}: decision`}
-        path={`${path}.decision`}
-        value={expected.decision ?? ''}
-        options={['', ...DECISIONS]}
-        onChange={(v) => set('decision', v)}
-      />
-      <SelectField label={`${label}: tool`} path={`${path}.tool`} value={expected.tool ?? ''} options={['', ...tools]} onChange={(v) => set('tool', v)} />
-      <div className="field">
-        <label htmlFor={`${path}-cc`}>{label}: call count</label>
-        <input
-          id={`${path}-cc`}
-          type="number"
-          min={0}
-          value={expected.call_count ?? ''}
-          onChange={(e) => set('call_count', e.target.value === '' ? undefined : Number(e.target.value))}
-        />
-        <ErrorsAt path={`${path}.call_count`} />
-      </div>
-      <TextField label={`${label}: label`} path={`${path}.label`} value={expected.label ?? ''} onChange={(v) => set('label', v)} />
-      <div className="field">
-        <label htmlFor={`${path}-wc`}>{label}: write count</label>
-        <input
-          id={`${path}-wc`}
-          type="number"
-          min={0}
-          value={expected.write_count ?? ''}
-          onChange={(e) => set('write_count', e.target.value === '' ? undefined : Number(e.target.value))}
-        />
-        <ErrorsAt path={`${path}.write_count`} />
-      </div>
-      <ArgumentsForm label={`${label}: arguments`} path={`${path}.arguments`} args={expected.arguments} types={argTypes} onChange={(a) => set('arguments', a)} />
+      {fields.map(({ name, designer }) => {
+        const fieldLabel = `${label}: ${designer.label}`;
+        const fieldPath = `${path}.${name}`;
+        switch (designer.input) {
+          case 'select':
+          case 'tool':
+            return (
+              <SelectField
+                key={name}
+                label={fieldLabel}
+                path={fieldPath}
+                value={String(value(name) ?? '')}
+                options={['', ...(designer.input === 'tool' ? tools : (designer.options ?? []))]}
+                onChange={(v) => set(name, v)}
+              />
+            );
+          case 'number':
+            return (
+              <div className="field" key={name}>
+                <label htmlFor={`${path}-${name}`}>{fieldLabel}</label>
+                <input
+                  id={`${path}-${name}`}
+                  type="number"
+                  min={0}
+                  value={typeof value(name) === 'number' ? (value(name) as number) : ''}
+                  onChange={(e) => set(name, e.target.value === '' ? undefined : Number(e.target.value))}
+                />
+                <ErrorsAt path={fieldPath} />
+              </div>
+            );
+          case 'text':
+            return <TextField key={name} label={fieldLabel} path={fieldPath} value={String(value(name) ?? '')} onChange={(v) => set(name, v)} />;
+          case 'arguments':
+            return <ArgumentsForm key={name} label={fieldLabel} path={fieldPath} args={expected.arguments} types={argTypes} onChange={(a) => set(name, a)} />;
+        }
+      })}
       <ErrorsAt path={path} />
     </div>
   );

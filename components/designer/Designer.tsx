@@ -1,8 +1,9 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DraftCheck } from '@/lib/db/drafts';
+import type { DraftCheck } from '@/lib/experiments/drafts';
 import type { PriceTable } from '@/lib/design/cost';
+import type { DesignerFieldSpec } from '@/lib/scoring/fields/types';
 import { DesignerContext, type DesignerApi } from './context';
 import { normalize, type DSpec } from './draft-types';
 import { OverviewSection, PrechecksSection, ScenariosSection, StudyFields } from './StructureSections';
@@ -24,6 +25,7 @@ export function Designer({
   prices,
   baseVersion,
   nextVersion,
+  fields,
 }: {
   slug: string;
   initial: Record<string, unknown>;
@@ -31,6 +33,8 @@ export function Designer({
   prices: PriceTable;
   baseVersion: number | null;
   nextVersion: number;
+  /** The check fields' designer metadata (lib/scoring/fields `designerFields()`, read by the page). */
+  fields: readonly DesignerFieldSpec[];
 }) {
   const [draft, setDraft] = useState<DSpec>(() => normalize(initial));
   const [check, setCheck] = useState<DraftCheck>(initialCheck);
@@ -69,7 +73,7 @@ export function Designer({
     return () => clearTimeout(t);
   }, [draft, slug]);
 
-  const api: DesignerApi = { draft, update, issues: check.issues, findings: check.findings };
+  const api: DesignerApi = { draft, update, issues: check.issues, findings: check.findings, fields };
   const doFreeze = async (run: boolean) => {
     setFreezing(true);
     setFreeze(await freezeDraftAction(slug, run));

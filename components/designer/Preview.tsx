@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { ExperimentPlan } from '@/lib/design/plan';
-import type { DraftCheck } from '@/lib/db/drafts';
+import type { DraftCheck } from '@/lib/experiments/drafts';
 import type { PriceTable } from '@/lib/design/cost';
 import { savePricesAction } from './actions';
 

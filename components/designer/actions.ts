@@ -3,21 +3,11 @@
 import { forbidden, redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import {
-  checkDraft,
-  createDraft,
-  discardDraft,
-  draftFromVersion,
-  freezeDraft,
-  getDraft,
-  getPriceTable,
-  saveDraft,
-  savePriceTable,
-  setArchived,
-  type DraftCheck,
-} from '@/lib/db/drafts';
+import { createDraft, discardDraft, draftFromVersion, getDraft, saveDraft, setArchived } from '@/lib/db/drafts';
+import { checkDraft, freezeDraft, type DraftCheck } from '@/lib/experiments/drafts';
+import { getPriceTable, savePriceTable } from '@/lib/runner/price-table';
 import { getExperiment } from '@/lib/db/experiments';
-import { getToolSnapshot, importServerTools, importToolFile, type StoredToolSnapshot } from '@/lib/db/tool-snapshots';
+import { getToolSnapshot, importServerTools, importToolFile, type StoredToolSnapshot } from '@/lib/experiments/tool-snapshots';
 import { getTemplate } from '@/lib/templates';
 import { emptyExperiment } from '@/lib/design/empty';
 import { importBfclCategory } from '@/lib/bfcl/categories';
@@ -33,6 +23,7 @@ import { SpecError } from '@/lib/schema/common';
 import type { PriceTable, PriceTableInput } from '@/lib/design/cost';
 import { actionActor } from '@/components/auth/action-guard';
 import { recordAudit } from '@/lib/db/audit';
+import { urls } from '@/lib/urls';
 
 // The designer's doors: thin — parse the form, call lib/, redirect or return what the page shows.
 
@@ -123,14 +114,14 @@ export async function newExperimentAction(_prev: FormState, form: FormData): Pro
     // shown where the pick was made: the tools stay listed, the refusal (e.g. the draft limit) under them
     return { ...fail(e), listed: picked };
   }
-  redirect(`/designer/${encodeURIComponent(v.id)}`);
+  redirect(urls.designer(v.id));
 }
 
 /** Edit a stored version in the designer (the draft being edited, or a new one from this version). */
 export async function editInDesignerAction(experimentId: string): Promise<void> {
   await actionActor('experiment.write');
   const d = await draftFromVersion(experimentId);
-  redirect(`/designer/${encodeURIComponent(d.slug)}`);
+  redirect(urls.designer(d.slug));
 }
 
 /** Duplicate a version under a new id, as a draft. */
@@ -144,7 +135,7 @@ export async function duplicateAction(experimentId: string, _prev: FormState, fo
   } catch (e) {
     return fail(e);
   }
-  redirect(`/designer/${encodeURIComponent(id)}`);
+  redirect(urls.designer(id));
 }
 
 export async function archiveAction(slug: string, archived: boolean): Promise<void> {
@@ -171,7 +162,7 @@ export async function freezeDraftAction(slug: string, run: boolean): Promise<For
   }
   if (stored.created) await recordAudit(actor, 'experiment.stored', { experimentId: stored.id }, { version: stored.version, via: 'designer' });
   revalidatePath('/');
-  redirect(`/experiments/${encodeURIComponent(stored.id)}?imported=${stored.created ? 'new' : 'existing'}${run ? '#run' : ''}`);
+  redirect(`${urls.experiment(stored.id, { imported: stored.created ? 'new' : 'existing' })}${run ? '#run' : ''}`);
 }
 
 export async function discardDraftAction(slug: string): Promise<void> {

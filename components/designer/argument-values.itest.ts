@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../../lib/db/client';
-import { createDraft, freezeDraft } from '../../lib/db/drafts';
+import { createDraft } from '../../lib/db/drafts';
+import { freezeDraft } from '../../lib/experiments/drafts';
 import { getExperiment } from '../../lib/db/experiments';
 import { createRun, startRun } from '../../lib/runner/start';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';

@@ -2,6 +2,7 @@
 
 import { createContext, useContext } from 'react';
 import type { LintFinding } from '@/lib/design/lint';
+import type { DesignerFieldSpec } from '@/lib/scoring/fields/types';
 import type { DSpec } from './draft-types';
 
 export interface DesignerApi {
@@ -10,6 +11,8 @@ export interface DesignerApi {
   update(fn: (d: DSpec) => void): void;
   issues: { path: string; message: string }[];
   findings: LintFinding[];
+  /** The check fields the case cards edit, as their modules describe them (lib/scoring/fields). */
+  fields: readonly DesignerFieldSpec[];
 }
 
 export const DesignerContext = createContext<DesignerApi | null>(null);

@@ -106,7 +106,6 @@ export function normalize(content: Record<string, unknown>): DSpec {
   };
 }
 
-export const DECISIONS = ['read', 'write', 'clarify', 'stop'] as const;
 export const ORDER_POLICIES = ['fixed', 'reverse-swap', 'rotations', 'all-permutations'] as const;
 
 /**

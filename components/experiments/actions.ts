@@ -5,6 +5,7 @@ import { revalidatePath } from 'next/cache';
 import { actionActor } from '@/components/auth/action-guard';
 import { importExperimentForm, type ActionState } from '@/lib/experiments/import';
 import { startRunsFromForm } from './start-actions';
+import { urls } from '@/lib/urls';
 
 export type { ActionState, FieldIssue } from '@/lib/experiments/import';
 
@@ -13,7 +14,7 @@ export async function importExperiment(_prev: ActionState, form: FormData): Prom
   const r = await importExperimentForm(await actionActor('experiment.write'), form);
   if (!r.ok) return r.state;
   revalidatePath('/');
-  redirect(`/experiments/${encodeURIComponent(r.id)}?imported=${r.created ? 'new' : 'existing'}`);
+  redirect(urls.experiment(r.id, { imported: r.created ? 'new' : 'existing' }));
 }
 
 /**
@@ -24,5 +25,5 @@ export async function startRunAction(experimentId: string, _prev: ActionState, f
   const r = await startRunsFromForm(await actionActor('run.control'), experimentId, form);
   if (!r.ok) return r.state;
   revalidatePath('/runs');
-  redirect(r.runIds.length > 1 ? `/runs/compare?ids=${r.runIds.map(encodeURIComponent).join(',')}` : `/runs/${encodeURIComponent(r.runIds[0])}`);
+  redirect(r.runIds.length > 1 ? urls.compare(r.runIds) : urls.run(r.runIds[0]));
 }

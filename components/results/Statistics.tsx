@@ -4,6 +4,7 @@ import { wilson } from '@/lib/stats/wilson';
 import { clusteredCi, differenceCi, formatP, pct, plural, pts, wilsonCi } from '../format';
 import { Interval } from '../Interval';
 import { OrderConsistencyChart, PairedFlowChart, PassRateChart, type FlowBar, type OrderBar, type RateBar } from './Charts';
+import { urls } from '@/lib/urls';
 
 /** What the page says about its intervals (DESIGN §7: say which is shown, and why). */
 export function IntervalNote({ clusterBy }: { clusterBy: 'case' | 'scenario' }) {
@@ -97,7 +98,7 @@ function FirstText({ o }: { o: OrderConsistency | null }) {
 export function OrderConsistencyPanel({ s, runId }: { s: StudySummary; runId: string }) {
   const oc = s.orderConsistency;
   if (!oc) return null;
-  const trialHref = (id: string) => `/runs/${encodeURIComponent(runId)}/trials/${encodeURIComponent(id)}`;
+  const trialHref = (id: string) => urls.trial(runId, id);
   return (
     <div className="panel" data-testid={`order-consistency-${s.study}`}>
       <h3 style={{ marginTop: 0 }}>

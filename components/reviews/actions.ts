@@ -5,6 +5,7 @@ import { actionActor } from '@/components/auth/action-guard';
 import { MAX_READINGS, saveReviews } from '@/lib/db/reviews';
 import { SpecError } from '@/lib/schema/common';
 import { readingsFromForm, type ReadingValues, type ReviewFormState } from './review-form';
+import { urls } from '@/lib/urls';
 
 /**
  * Save every reading of one pair's form under the signed-in account, at once (each audited); any bad reading
@@ -21,7 +22,7 @@ export async function saveReviewAction(_prev: ReviewFormState, form: FormData): 
       readings.map((r) => ({ trialId: r.trialId, checkId: r.checkId, humanStatus: r.humanStatus as 'pass' | 'fail', note: r.note })),
       actor,
     );
-    revalidatePath(`/runs/${encodeURIComponent(runId)}`, 'layout');
+    revalidatePath(urls.run(runId), 'layout');
     const overridden = saved.filter((r) => r.humanStatus !== r.graderStatus).length;
     const who = saved[0]?.reviewer ?? '';
     return {

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ChoiceGridSection, ChoiceMatrix, ChoicePositions } from '@/lib/analysis/choices';
+import { urls } from '@/lib/urls';
 
 // What the model did (issue 22.2): the grid of cases × conditions for one study × scenario × locale (each cell
 // a trial's decision per order and replicate, coloured by its verdict, linking to the trial), the expected ×
@@ -31,15 +32,10 @@ export function ChoiceGrid({
   /** Where a section link goes (default: this run's page). */
   sectionHref?: (s: ChoiceSectionRef) => string;
 }) {
-  const runHref = `/runs/${encodeURIComponent(runId)}`;
   return (
     <section data-testid="choice-grid" data-run={runId}>
       {sections && (
-        <ChoiceSections
-          sections={sections}
-          current={current}
-          href={sectionHref ?? ((s) => `${runHref}?choices=${encodeURIComponent(sectionParam(s))}#what-the-model-did`)}
-        />
+        <ChoiceSections sections={sections} current={current} href={sectionHref ?? ((s) => urls.run(runId, { choices: sectionParam(s) }, '#what-the-model-did'))} />
       )}
       {!grid ? (
         <p className="muted small">No trials in this section.</p>
@@ -68,7 +64,7 @@ export function ChoiceGrid({
                       {cell.map((c) => (
                         <Link
                           key={c.trialId}
-                          href={`${runHref}/trials/${encodeURIComponent(c.trialId)}`}
+                          href={urls.trial(runId, c.trialId)}
                           className={`badge choice status-${c.status}`}
                           data-testid="choice-cell"
                           data-trial={c.trialId}

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useRouter } from 'next/navigation';
 import type { RunLiveState } from './live';
 import { formatInt, isFinalRunStatus } from '../format';
+import { urls } from '@/lib/urls';
 
 const POLL_MS = 1000;
 /** While runs progress, re-render the comparison at most this often (a change of status re-renders at once). */
@@ -38,7 +39,7 @@ export function CompareLive({ runs }: { runs: { runId: string; label: string; st
         tracked.map(async (r): Promise<Tracked> => {
           if (isFinalRunStatus(r.status)) return r;
           try {
-            const res = await fetch(`/api/runs/${encodeURIComponent(r.runId)}/progress`, { cache: 'no-store' });
+            const res = await fetch(urls.api.runProgress(r.runId), { cache: 'no-store' });
             if (!res.ok) return r;
             const s = (await res.json()) as RunLiveState;
             return { ...r, status: s.status, done: s.progress.done, total: s.progress.total };

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useRouter } from 'next/navigation';
+import { urls } from '@/lib/urls';
 
 /** The name of the runs table's checkboxes: without script the form still sends /runs/compare?ids=A&ids=B. */
 export const COMPARE_FIELD = 'ids';
@@ -18,7 +19,7 @@ export function CompareSelection({ children }: { children: ReactNode }) {
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const ids = checkedIds(e.currentTarget);
-    if (ids.length >= 2) router.push(`/runs/compare?ids=${ids.map(encodeURIComponent).join(',')}`);
+    if (ids.length >= 2) router.push(urls.compare(ids));
   }
   return (
     <form action="/runs/compare" method="get" onSubmit={submit} onChange={(e) => setCount(checkedIds(e.currentTarget).length)} aria-label="Pick runs to compare">

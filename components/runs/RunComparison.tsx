@@ -9,6 +9,7 @@ import { Table1 } from '../Table1';
 import { SimulatedBadge } from '../StatusBadge';
 import { CompareLive } from './CompareLive';
 import { VersionDiff } from './VersionDiff';
+import { urls } from '@/lib/urls';
 
 function pts(estimate: number | null): string {
   return estimate === null ? '—' : points(estimate);
@@ -16,7 +17,7 @@ function pts(estimate: number | null): string {
 
 /** The trial pairs of one cell and kind of change, side by side (app/runs/compare/pairs). */
 export function pairsHref(ref: string, other: string, study: string, condition: string, change: 'improved' | 'same' | 'regressed'): string {
-  return `/runs/compare/pairs?${new URLSearchParams({ a: ref, b: other, study, condition, change })}`;
+  return urls.comparePairs({ a: ref, b: other, study, condition, change });
 }
 
 /** improved · same · regressed, each a link to those trial pairs (none: plain text). */
@@ -116,8 +117,8 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
             {r.simulated && <SimulatedBadge />}
           </div>
           <p className="small muted">
-            <Link href={`/runs/${encodeURIComponent(r.runId)}`}>run {r.runId}</Link> ·{' '}
-            <Link href={`/experiments/${encodeURIComponent(r.experimentId)}`}>{r.experimentId}</Link> · <span data-testid="compared-run-status">{r.status}</span>
+            <Link href={urls.run(r.runId)}>run {r.runId}</Link> · <Link href={urls.experiment(r.experimentId)}>{r.experimentId}</Link> ·{' '}
+            <span data-testid="compared-run-status">{r.status}</span>
           </p>
           <Table1 summary={r.summary} published={null} />
         </section>

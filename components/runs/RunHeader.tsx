@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { RunRow } from '@/lib/db/runs';
 import { SimulatedBadge } from '../StatusBadge';
 import { formatDate } from '../format';
+import { urls } from '@/lib/urls';
 
 /** Experiment, provider + model, settings and timestamps of a run. Status is live in RunLive. */
 /** `simulated`: the run's provider is a simulation (its descriptor says so). */
@@ -40,7 +41,7 @@ export function RunHeader({ run, experimentName, destination, simulated }: { run
         <dl className="kv">
           <dt>Experiment</dt>
           <dd>
-            <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`}>{experimentName}</Link> <span className="mono small muted">{run.experimentId}</span>
+            <Link href={urls.experiment(run.experimentId)}>{experimentName}</Link> <span className="mono small muted">{run.experimentId}</span>
           </dd>
           <dt>Provider / model</dt>
           <dd className="mono" data-testid="run-provider">

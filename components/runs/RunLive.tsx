@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { CONTROL_ACTIONS, controlAllowed, type ControlAction, type RunLiveState } from './live';
 import { StatusBadge } from '../StatusBadge';
 import { formatInt, isFinalRunStatus } from '../format';
+import { urls } from '@/lib/urls';
 
 const POLL_MS = 1000;
 /** While running, re-render the server parts (Table 1) at most this often. */
@@ -25,7 +26,7 @@ export function RunLive({ runId, initial, canControl }: { runId: string; initial
     lastRefresh.current.at = Date.now(); // the page was rendered just now
   }, []);
 
-  const url = `/api/runs/${encodeURIComponent(runId)}`;
+  const url = urls.api.run(runId);
 
   const apply = useCallback(
     (next: RunLiveState) => {

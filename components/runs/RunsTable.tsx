@@ -3,6 +3,7 @@ import type { RunRow, RunProgress } from '@/lib/db/runs';
 import { StatusBadge } from '../StatusBadge';
 import { formatDate, formatInt } from '../format';
 import { COMPARE_FIELD, CompareSelection } from './CompareSelection';
+import { urls } from '@/lib/urls';
 
 export interface RunListItem {
   run: RunRow;
@@ -43,7 +44,7 @@ export function RunsTable({ items, showExperiment = true, empty = 'No runs yet.'
                     <input type="checkbox" name={COMPARE_FIELD} value={run.id} aria-label={`Compare run ${run.id}`} />
                   </td>
                   <td className="mono">
-                    <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.name ?? run.id}</Link>
+                    <Link href={urls.run(run.id)}>{run.name ?? run.id}</Link>
                     {run.name && <div className="small muted">{run.id}</div>}
                     {run.note && (
                       <div className="small muted" style={{ fontFamily: 'inherit' }} data-testid="run-note">
@@ -53,7 +54,7 @@ export function RunsTable({ items, showExperiment = true, empty = 'No runs yet.'
                   </td>
                   {showExperiment && (
                     <td>
-                      <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`}>{experimentName ?? run.experimentId}</Link>
+                      <Link href={urls.experiment(run.experimentId)}>{experimentName ?? run.experimentId}</Link>
                     </td>
                   )}
                   <td>

@@ -5,6 +5,7 @@ import { actionActor } from '@/components/auth/action-guard';
 import { labelRun } from '@/lib/runs/label';
 import { SpecError } from '@/lib/schema/common';
 import type { RunLabelFormState } from './run-label-form';
+import { urls } from '@/lib/urls';
 
 /** Name and note a run: who may control runs may label them; recorded in the audit log. Bad input names its field. */
 export async function labelRunAction(runId: string, _prev: RunLabelFormState, form: FormData): Promise<RunLabelFormState> {
@@ -13,7 +14,7 @@ export async function labelRunAction(runId: string, _prev: RunLabelFormState, fo
   const values = { name: field('name'), note: field('note') };
   try {
     const saved = await labelRun(actor, runId, values);
-    revalidatePath(`/runs/${encodeURIComponent(runId)}`);
+    revalidatePath(urls.run(runId));
     revalidatePath('/runs');
     return { issues: [], message: 'Saved.', values: { name: saved.name ?? '', note: saved.note ?? '' } };
   } catch (e) {

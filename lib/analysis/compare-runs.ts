@@ -1,4 +1,5 @@
-import type { ModelDifference, ModelDifferenceCell } from '../schema/compare';
+import type { ModelDifference, ModelDifferenceCell, ModelPairCell } from '../schema/compare';
+export type { ModelPairCell } from '../schema/compare';
 import type { ClusterBy, TrialOutcome } from '../schema/table1';
 import { pairedDifference, type PairCluster } from '../stats/clustered';
 import { mcnemar } from '../stats/mcnemar';
@@ -20,19 +21,6 @@ export function trialIdentity(t: Pick<TrialOutcome, 'study' | 'pairKey' | 'condi
 export interface StudyConditions {
   id: string;
   conditions: readonly { id: string; baseline: boolean }[];
-}
-
-/** Identical trials of one study, condition and cluster decided in both runs, counted (the compare page's cells). */
-export interface ModelPairCell {
-  study: string;
-  condition: string;
-  cluster: string;
-  pairs: number;
-  /** b: the other model passed where the reference failed; c (`regressed`): the reverse. */
-  improved: number;
-  regressed: number;
-  refPass: number;
-  otherPass: number;
 }
 
 /** The model-vs-model cells from both runs' trial outcomes in memory (lib/db/compare.ts computes them in SQL). */

@@ -1,8 +1,8 @@
 // Who may do what: the roles, what each permits, and the decision every door asks for. Framework-free:
 // pages, route handlers, server actions and the CLI all come here (through a thin adapter: app/_auth/guard.ts, components/auth/action-guard.ts).
 
-export const ROLES = ['admin', 'researcher', 'reviewer', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Actor, type Role } from '../schema/actor';
+export { ROLES, actorLabel, actorUserId, type Actor, type Role } from '../schema/actor';
 
 export const PERMISSIONS = {
   /** see experiments, runs, trials, reviews and exports */
@@ -51,25 +51,10 @@ export function rolesWith(permission: Permission): Role[] {
   return ROLES.filter((r) => can(r, permission));
 }
 
-/**
- * Who is acting. `user`: a signed-in account. `local`: nobody signed in because nobody needs to — the app runs
- * in single-user mode on loopback, or a command line on the server's own machine.
- */
-export type Actor = { kind: 'user'; userId: string; email: string; name: string; role: Role } | { kind: 'local'; label: string; role: 'admin' };
-
 export const SINGLE_USER_ACTOR: Actor = { kind: 'local', label: 'local user (single-user mode)', role: 'admin' };
 
 export function commandLineActor(osUser: string): Actor {
   return { kind: 'local', label: `command line (${osUser})`, role: 'admin' };
-}
-
-/** The name an audit entry or a review shows for an actor. */
-export function actorLabel(actor: Actor): string {
-  return actor.kind === 'user' ? actor.email : actor.label;
-}
-
-export function actorUserId(actor: Actor): string | null {
-  return actor.kind === 'user' ? actor.userId : null;
 }
 
 export type Access = { ok: true; actor: Actor } | { ok: false; status: 401 | 403; message: string };

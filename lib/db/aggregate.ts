@@ -10,7 +10,7 @@ import {
   type RunCells,
   type StatusCell,
   type TaskCell,
-} from '../analysis/cells';
+} from '../schema/cells';
 import { createHash } from 'node:crypto';
 import { pool } from './client';
 import { cachedResult } from './result-cache';

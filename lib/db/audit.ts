@@ -1,5 +1,5 @@
 import { pool } from './client';
-import { actorLabel, actorUserId, type Actor } from '../auth/roles';
+import { actorLabel, actorUserId, type Actor } from '../schema/actor';
 
 // Who did what, when. Each change of an experiment, a run or a review is recorded by the door that made it.
 

@@ -1,4 +1,4 @@
-import type { ModelPairCell } from '../analysis/compare-runs';
+import type { ModelPairCell } from '../schema/compare';
 import type { ClusterBy } from '../schema/table1';
 import { createHash } from 'node:crypto';
 import { clusterSql, DECISION_SQL } from './aggregate';

@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { parseSpecValue } from '../experiments/parse';
 import { Id, SpecError } from '../schema/common';
-import { planExperiment, type ExperimentPlan } from '../design/plan';
-import { lintExperiment, type LintFinding } from '../design/lint';
-import { DEFAULT_PRICE_TABLE, PriceTable, type PriceTableInput } from '../design/cost';
-import { getExperiment, saveExperiment, type ExperimentRow } from './experiments';
+import { getExperiment } from './experiments';
 import { pool, utcTimestamp } from './client';
 
-// The designer's drafts: one editable, never-frozen state per experiment id (slug), saved as you go. A draft
-// may be invalid; checking it uses the same schema as the import. "Save as version N+1" stores it through
-// saveExperiment — the import's own door — so an invalid draft writes no experiment row.
+// The designer's drafts as rows: one editable, never-frozen state per experiment id (slug), saved as you go.
+// A draft may be invalid; checking and freezing it are the use case's (lib/experiments/drafts.ts).
 
 /** A draft's content is any JSON object (it is validated on check and on freeze, not on save). */
 export const DraftContent = z.record(z.string(), z.unknown()).refine((c) => JSON.stringify(c).length <= 2_000_000, 'a draft holds at most 2 MB of JSON');
@@ -21,18 +16,6 @@ export interface Draft {
   content: DraftContent;
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface DraftIssue {
-  path: string;
-  message: string;
-}
-
-export interface DraftCheck {
-  issues: DraftIssue[];
-  /** The preview (same numbers as `tclab plan`); null while the draft is invalid. */
-  plan: ExperimentPlan | null;
-  findings: LintFinding[];
 }
 
 interface Row {
@@ -112,26 +95,6 @@ export async function discardDraft(slug: string): Promise<void> {
   await pool().query(`DELETE FROM experiment_drafts WHERE slug = $1`, [slug]);
 }
 
-/** Validate with the import's schema; when valid, the preview and the linter's findings. */
-export function checkDraft(content: unknown, prices: PriceTable): DraftCheck {
-  // the one parse of every door (lib/experiments/parse.ts): the same verdict as an import of the same content
-  const r = parseSpecValue(content);
-  if (!r.ok) return { issues: r.issues.map((i) => ({ path: i.path || '(root)', message: i.message })), plan: null, findings: [] };
-  return { issues: [], plan: planExperiment(r.value, prices), findings: lintExperiment(r.value) };
-}
-
-/**
- * Freeze the draft as the next version through saveExperiment (the import's door): an invalid draft throws
- * a SpecError naming every field and writes nothing. The draft is removed once its version is stored.
- */
-export async function freezeDraft(slug: string): Promise<ExperimentRow & { created: boolean }> {
-  const draft = await getDraft(slug);
-  if (!draft) throw new SpecError(`draft: no draft "${slug}"`, [{ path: '(draft)', message: 'not found' }]);
-  const stored = await saveExperiment({ ...draft.content, id: slug });
-  await discardDraft(slug);
-  return stored;
-}
-
 /**
  * Where a designer link leads: its draft; or, once the draft became a version (freezing removes it), the
  * newest stored version of that experiment; null when the id is neither (a 404).
@@ -171,22 +134,15 @@ export async function listVersions(slug: string): Promise<VersionRow[]> {
 
 // ── the price table ─────────────────────────────────────────────────────────────────────────────────────
 
-/** The price table the designer edits (the default when none was saved or the stored one no longer parses). */
-export async function getPriceTable(): Promise<PriceTable> {
+/** The stored price table as JSON (null: none saved); lib/experiments/drafts.ts getPriceTable reads it. */
+export async function priceTableJson(): Promise<unknown> {
   const r = await pool().query<{ prices: unknown }>(`SELECT prices FROM price_tables WHERE id = 'default'`);
-  const parsed = PriceTable.safeParse(r.rows[0]?.prices);
-  return parsed.success ? parsed.data : DEFAULT_PRICE_TABLE;
+  return r.rows[0]?.prices ?? null;
 }
 
-export async function savePriceTable(input: PriceTableInput): Promise<PriceTable> {
-  const r = PriceTable.safeParse(input);
-  if (!r.success)
-    throw new SpecError(
-      'price table is invalid',
-      r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    );
+/** Store the price table (already validated by the use case). */
+export async function storePriceTable(prices: unknown): Promise<void> {
   await pool().query(`INSERT INTO price_tables (id, prices) VALUES ('default', $1) ON CONFLICT (id) DO UPDATE SET prices = EXCLUDED.prices, updated_at = now()`, [
-    JSON.stringify(r.data),
+    JSON.stringify(prices),
   ]);
-  return r.data;
 }

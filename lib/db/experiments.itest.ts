@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from './client';
-import { getExperiment, listExperiments, saveExperiment } from './experiments';
+import { getExperiment, listExperiments } from './experiments';
+import { saveExperiment } from '../experiments/versions';
 import { benchSpec } from '../testing/bench-spec';
 import { SpecError } from '../schema/common';
 

@@ -1,7 +1,5 @@
 import { ExperimentSpecShape, type ExperimentSpec } from '../schema/experiment';
-import { orThrow, parseSpecValue } from '../experiments/parse';
 import { formatIssues, zodIssues } from '../schema/common';
-import { canonicalJson, sha256 } from '../hash';
 import { db, pool, utcTimestamp } from './client';
 
 export interface ExperimentRow {
@@ -14,19 +12,12 @@ export interface ExperimentRow {
   createdAt: Date;
 }
 
-export function specHashOf(spec: ExperimentSpec): string {
-  return `sha256:${sha256(canonicalJson(spec))}`;
-}
-
 /**
- * Store a spec as a frozen experiment version. The same content returns the existing version; changed
- * content under the same id becomes the next version — nothing stored is ever edited in place. The input
- * goes through the one parse of every door (lib/experiments/parse.ts): invalid input throws a SpecError naming
- * each field, before anything is written. Doors reading bytes call `parseSpecBytes` first and pass its value.
+ * Store a parsed spec as a frozen experiment version (the use case lib/experiments/versions.ts parses and
+ * hashes it). The same content (`specHash`) returns the existing version; changed content under the same id
+ * becomes the next version — nothing stored is ever edited in place.
  */
-export async function saveExperiment(input: unknown, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {
-  const spec = orThrow(parseSpecValue(input), 'experiment spec');
-  const specHash = specHashOf(spec);
+export async function storeExperimentVersion(spec: ExperimentSpec, specHash: string, opts: { template?: string } = {}): Promise<ExperimentRow & { created: boolean }> {
   const prisma = await db();
   for (let tries = 0; tries < 3; tries++) {
     // the same content is the version already stored, whichever it is (an edited v2 must not make the

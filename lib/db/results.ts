@@ -1,12 +1,10 @@
-import { summarizeCells, type SummarySpec } from '../analysis/summary';
-import type { ClusterBy, RunSummary } from '../schema/table1';
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
 import { pool } from './client';
-import { DECISION_SQL, storedRunCells } from './aggregate';
+import { DECISION_SQL } from './aggregate';
 import type { TrialIdentity } from './trials';
-import type { StoredTurn } from '../studies/types';
-import type { JunitTrial } from '../export/junit';
+import type { StoredTurn } from '../schema/turn';
+import type { JunitTrial } from '../schema/trial-place';
 
 /** The columns of `trials` that place a trial in the matrix. */
 export const TRIAL_PLACE_COLUMNS = 't.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate';
@@ -82,6 +80,11 @@ export interface TrialRecord extends TrialIdentity {
   pairKey: string;
   status: string;
   toolSetRef: string;
+  /** Distractors added and the discovery variant (issue 23); null for a study without a catalog. */
+  catalogSize: number | null;
+  discovery: string | null;
+  /** Names the model could see before it decided; null when not recorded. */
+  visible: string[] | null;
   /** The five checkpoints of the formal result (null until scored). */
   checkpoints: Record<string, string> | null;
   attempts: AttemptRecord[];
@@ -115,6 +118,7 @@ const trialSelect = (bodies: boolean, text = false) => {
   const c = text ? '::text' : '';
   return `
   SELECT ${TRIAL_PLACE_COLUMNS}, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.kind, t."order", t.pair_key, t.status, t.tool_set_ref,
+    t.catalog_size, t.discovery, t.visible,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
@@ -164,6 +168,9 @@ function toRecord(x: Raw): TrialRecord {
     pairKey: x.pair_key as string,
     status: x.status as string,
     toolSetRef: x.tool_set_ref as string,
+    catalogSize: (x.catalog_size as number | null) ?? null,
+    discovery: (x.discovery as string | null) ?? null,
+    visible: (x.visible as string[] | null) ?? null,
     checkpoints: (x.checkpoints as Record<string, string> | null) ?? null,
     attempts: x.attempts.map((a) => ({ ...a, startedAt: isoTimestamp(a.startedAt), finishedAt: a.finishedAt ? isoTimestamp(a.finishedAt) : null })),
     turns: x.turns as StoredTurn[],
@@ -247,14 +254,6 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
     startedAt: (a.started_at as Date).toISOString(),
     finishedAt: a.finished_at ? (a.finished_at as Date).toISOString() : null,
   }));
-}
-
-/**
- * Table 1 of a run: per-cluster counts from grouped queries in PostgreSQL (stored per results version, so a
- * finished run is aggregated once), summarised by lib/analysis (pure).
- */
-export async function loadRunSummary(runId: string, spec: SummarySpec & { replicates?: number }, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
-  return summarizeCells(spec, await storedRunCells(runId, spec, clusterBy), { clusterBy });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../analysis/review';
-import { baselinesOf } from '../analysis/cells';
+import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../schema/review-pair';
+import { baselinesOf } from '../schema/cells';
 import { BASELINE_OF } from './aggregate';
 import { createHash } from 'node:crypto';
 import { pool } from './client';

@@ -12,7 +12,7 @@ import { reviewPairs } from '../analysis/review';
 import { SpecError } from '../schema/common';
 import type { Actor } from '../auth/roles';
 import { RunExport } from '../schema/run-export';
-import { checksCsvStream, runJsonStream } from '../export/run';
+import { checksCsvStream, runJsonStream } from '../runs/export';
 import { parse } from 'csv-parse/sync';
 import type { Readable } from 'node:stream';
 

@@ -2,13 +2,9 @@ import { ReviewInput, type Review } from '../schema/review';
 import type { TrialOutcome } from '../schema/table1';
 import { trialStatusOf, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
-import { storedRunCells } from './aggregate';
-import { trialKeyOf } from '../design/matrix';
-import { cellsWithStatusChanges, type RunCells } from '../analysis/cells';
-import type { ClusterBy } from '../schema/table1';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { pool } from './client';
-import { actorLabel, actorUserId, type Actor } from '../auth/roles';
+import { actorLabel, actorUserId, type Actor } from '../schema/actor';
 import { recordAudit } from './audit';
 
 /**
@@ -146,7 +142,7 @@ export async function reviewAgreement(runId: string): Promise<ReviewAgreement> {
 }
 
 /** Each reviewed trial's check statuses, a reviewer's reading in place of the grader's where there is one. */
-async function reviewedCheckStatuses(runId: string): Promise<Map<string, CheckStatus[]>> {
+export async function reviewedCheckStatuses(runId: string): Promise<Map<string, CheckStatus[]>> {
   const r = await pool().query<{ trial_id: string; statuses: CheckStatus[] }>(
     `SELECT v.trial_id, array_agg(COALESCE(r.human_status, v.status)) AS statuses
        FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id
@@ -164,6 +160,23 @@ async function reviewedCheckStatuses(runId: string): Promise<Map<string, CheckSt
  */
 export async function reviewedOutcomes(runId: string): Promise<{ outcomes: TrialOutcome[]; changed: number }> {
   const [outcomes, byTrial] = await Promise.all([trialOutcomes(runId), reviewedCheckStatuses(runId)]);
+  return withReviewedStatuses(outcomes, byTrial);
+}
+
+/** The places (study, scenario, locale, case, order, replicate) of the run's reviewed trials: their pairs. */
+export async function reviewedPairPlaces(
+  runId: string,
+  trialIds: readonly string[],
+): Promise<{ study: string; scenario: string; locale: string; caseId: string; orderIndex: number; replicate: number }[]> {
+  const at = await pool().query<{ study: string; scenario: string; locale: string; case_id: string; order_index: number; replicate: number }>(
+    `SELECT DISTINCT t.study, t.scenario, t.locale, t.case_id, t.order_index, t.replicate FROM trials t WHERE t.run_id = $1 AND t.id = ANY($2::text[])`,
+    [runId, trialIds],
+  );
+  return at.rows.map((x) => ({ study: x.study, scenario: x.scenario, locale: x.locale, caseId: x.case_id, orderIndex: x.order_index, replicate: x.replicate }));
+}
+
+/** Trials with the reviewers' readings applied: each reviewed trial's status recomputed from its checks as scoring does. */
+export function withReviewedStatuses(outcomes: readonly TrialOutcome[], byTrial: ReadonlyMap<string, CheckStatus[]>): { outcomes: TrialOutcome[]; changed: number } {
   let changed = 0;
   const adjusted = outcomes.map((t) => {
     const statuses = byTrial.get(t.id);
@@ -173,36 +186,6 @@ export async function reviewedOutcomes(runId: string): Promise<{ outcomes: Trial
     return { ...t, status };
   });
   return { outcomes: adjusted, changed };
-}
-
-/**
- * The cells of Table 1 with the reviewers' readings applied (the view of reviewedOutcomes), without loading
- * every trial: the run's (stored) cells, moved by the trials of the pairs that hold a reviewed trial
- * (lib/analysis/cells.ts cellsWithStatusChanges). aggregate.itest.ts holds it equal to the in-memory view.
- */
-export async function reviewedCells(runId: string, spec: Parameters<typeof storedRunCells>[1], by: ClusterBy = 'case'): Promise<{ cells: RunCells; changed: number }> {
-  const byTrial = await reviewedCheckStatuses(runId);
-  // every trial of the pairs that hold a reviewed trial: their trial keys, one per condition of the study
-  const at = await pool().query<{ study: string; scenario: string; locale: string; case_id: string; order_index: number; replicate: number }>(
-    `SELECT DISTINCT t.study, t.scenario, t.locale, t.case_id, t.order_index, t.replicate FROM trials t WHERE t.run_id = $1 AND t.id = ANY($2::text[])`,
-    [runId, [...byTrial.keys()]],
-  );
-  const conditionsOf = new Map(spec.studies.map((s) => [s.id, s.conditions.map((c) => c.id)]));
-  const keys = at.rows.flatMap((x) =>
-    (conditionsOf.get(x.study) ?? []).map((condition) =>
-      trialKeyOf({ study: x.study, scenario: x.scenario, locale: x.locale, caseId: x.case_id, condition, orderIndex: x.order_index, replicate: x.replicate }),
-    ),
-  );
-  const [cells, before] = await Promise.all([storedRunCells(runId, spec, by), keys.length > 0 ? trialOutcomes(runId, { trialKeys: keys }) : []]);
-  let changed = 0;
-  const after = before.map((t) => {
-    const statuses = byTrial.get(t.id);
-    if (!statuses) return t;
-    const status = trialStatusOf(statuses.map((status) => ({ status })));
-    if (status !== t.status) changed++;
-    return { ...t, status };
-  });
-  return { cells: changed > 0 ? cellsWithStatusChanges(spec, cells, before, after, by) : cells, changed };
 }
 
 const COLUMNS = 'trial_id, check_id, grader_status, human_status, reviewer, note, reviewed_at';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from './client';
-import { getExperiment, saveExperiment } from './experiments';
+import { getExperiment } from './experiments';
+import { saveExperiment } from '../experiments/versions';
 import type { ExperimentSpec } from '../schema/experiment';
 import { setRunStatus } from './runs';
 import {

@@ -1,5 +1,3 @@
-import type { TrialSpec } from '../design/matrix';
-import { trialIdOf } from '../design/matrix';
 import type { Observation } from '../schema/observation';
 import type { CheckStatus, Checkpoint, Verdict } from '../schema/verdict';
 import type { TrialStatus } from '../schema/run';
@@ -28,13 +26,36 @@ import { lapsedHolder } from './holders';
 /** Rows per INSERT when a run's trials are created: memory is bounded by one chunk, whatever the run's size. */
 export const INSERT_CHUNK = 5000;
 
+/** A trial to insert: a trial of the design (lib/design/matrix.ts TrialSpec) with its id (trialIdOf). */
+export interface NewTrial {
+  id: string;
+  trialKey: string;
+  pairKey: string;
+  study: string;
+  kind: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  order: string[];
+  orderIndex: number;
+  replicate: number;
+  toolSetRef: string;
+  /** A catalog study's distractor count N (null: no catalog). */
+  catalogSize: number | null;
+  /** The discovery variant's id (null: no catalog, every tool sent). */
+  discovery: string | null;
+  /** The names the model can see before it decides, in rank order where there is one (null: not known before sending). */
+  visible: readonly string[] | null;
+}
+
 /**
  * The trials of a run, in the design's order, numbered into delivery batches of `trialsPerJob` (trials.batch:
  * one queue job delivers a batch). Taken from `trials` (a generator: lib/design/matrix.ts iterateTrials) one
  * chunk at a time: at most `INSERT_CHUNK` rows are held at once. Returns how many were given.
  */
-export async function insertTrials(runId: string, trials: Iterable<TrialSpec>, trialsPerJob: number, chunk = INSERT_CHUNK): Promise<number> {
-  let part: TrialSpec[] = [];
+export async function insertTrials(runId: string, trials: Iterable<NewTrial>, trialsPerJob: number, chunk = INSERT_CHUNK): Promise<number> {
+  let part: NewTrial[] = [];
   let first = 0;
   for (const t of trials) {
     part.push(t);
@@ -48,16 +69,18 @@ export async function insertTrials(runId: string, trials: Iterable<TrialSpec>, t
   return first + part.length;
 }
 
-async function insertChunk(runId: string, part: TrialSpec[], first: number, trialsPerJob: number): Promise<void> {
+async function insertChunk(runId: string, part: NewTrial[], first: number, trialsPerJob: number): Promise<void> {
   await pool().query(
-    `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch)
-     SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[], $15::int[])
-         AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref, batch)
+    `INSERT INTO trials (id, run_id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, "order", order_index, replicate, tool_set_ref, batch, catalog_size, discovery, visible)
+     SELECT u.id, $1, u.trial_key, u.pair_key, u.study, u.kind, u.scenario, u.locale, u.case_id, u.condition, u.ord::jsonb, u.order_index, u.replicate, u.tool_set_ref, u.batch,
+            u.catalog_size, u.discovery, u.visible::jsonb
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[], $14::text[], $15::int[],
+                   $16::int[], $17::text[], $18::text[])
+         AS u(id, trial_key, pair_key, study, kind, scenario, locale, case_id, condition, ord, order_index, replicate, tool_set_ref, batch, catalog_size, discovery, visible)
      ON CONFLICT (run_id, trial_key) DO NOTHING`,
     [
       runId,
-      part.map((t) => trialIdOf(runId, t.trialKey)),
+      part.map((t) => t.id),
       part.map((t) => t.trialKey),
       part.map((t) => t.pairKey),
       part.map((t) => t.study),
@@ -71,6 +94,9 @@ async function insertChunk(runId: string, part: TrialSpec[], first: number, tria
       part.map((t) => t.replicate),
       part.map((t) => t.toolSetRef),
       part.map((_, j) => Math.floor((first + j) / trialsPerJob)),
+      part.map((t) => t.catalogSize),
+      part.map((t) => t.discovery),
+      part.map((t) => (t.visible ? JSON.stringify(t.visible) : null)),
     ],
   );
 }
@@ -99,6 +125,8 @@ export interface ClaimedTrial extends TrialIdentity {
   lostAttempts: number;
   /** When the claim was made (database clock, epoch ms). */
   claimedAtMs: number;
+  /** Names the model could see before it decided (set when the trial was made); null: unknown before the answer. */
+  visible: string[] | null;
 }
 
 /** A claim whose attempt is marked sending: the request may leave. */
@@ -161,7 +189,7 @@ const CLAIM_SQL = `
             OR (t.status = 'running' AND (t.lease_expires_at < now() OR ${lapsedHolder('t.lease_owner')})))
        AND t.attempt_count < i.max_attempts
     RETURNING i.idx, t.id, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order",
-              t.lease_token, t.attempt_count
+              t.lease_token, t.attempt_count, t.visible
   ), lost AS (${markLost('c')}
   )
   SELECT c.*, (SELECT count(*) FROM lost WHERE lost.trial_id = c.id)::int AS lost,
@@ -194,6 +222,7 @@ interface ClaimRow {
   case_id: string;
   condition: string;
   order: string[];
+  visible: string[] | null;
   lease_token: number;
   attempt_count: number;
   lost: number;
@@ -226,7 +255,7 @@ function refusalOf(w: RefusalRow | undefined, maxAttempts: number): ClaimRefusal
 
 async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRefusal)[]> {
   const r = await pool().query<ClaimRow>({
-    name: 'tclab_claim_v1',
+    name: 'tclab_claim_v2',
     text: CLAIM_SQL,
     values: [items.map((x) => x.trialId), items.map((x) => x.owner), items.map((x) => x.leaseMs), items.map((x) => x.maxAttempts)],
   });
@@ -248,6 +277,7 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
       attemptId: attemptIdOf(x.id, x.attempt_count + 1),
       lostAttempts: x.lost,
       claimedAtMs: x.now_ms,
+      visible: x.visible,
     };
   }
   const refused = items.map((x, i) => (out[i] ? null : x.trialId)).filter((id): id is string => id !== null);
@@ -488,7 +518,7 @@ export async function warmUpTrialStatements(connections: number): Promise<void> 
   try {
     await Promise.all(
       clients.map(async (c) => {
-        await c.query({ name: 'tclab_claim_v1', text: CLAIM_SQL, values: [[], [], [], []] });
+        await c.query({ name: 'tclab_claim_v2', text: CLAIM_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_mark_v1', text: MARK_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_record_v1', text: RECORD_SQL, values: ['[]', []] });
       }),

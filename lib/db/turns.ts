@@ -1,5 +1,5 @@
 import type { ProviderAnswer } from '../schema/request';
-import type { StoredTurn } from '../studies/types';
+import type { StoredTurn } from '../schema/turn';
 import { pool } from './client';
 import { attemptIdOf, type SendingTrial } from './trials';
 

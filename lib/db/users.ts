@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pool } from './client';
-import type { Role } from '../auth/roles';
+import type { Role } from '../schema/actor';
 
 // Users are Better Auth's rows (lib/auth/better-auth.ts); these are the few reads and writes of ours.
 

@@ -3,6 +3,8 @@ import type { ProviderRequest, WireTool } from '../schema/request';
 import { kindModule } from '../studies/registry';
 import { sha256, toolSetRef } from '../hash';
 import { matrixSize, orderCount, type MatrixSize } from '../schema/bounds';
+import { sizeKey } from '../schema/catalog';
+import { DISCOVERY, catalogPool, resolveSize, seededCatalog, sentName, sentWire, type SentTool } from './catalog';
 
 /** One formal request of the matrix: study × scenario × locale × case × condition × order × replicate. */
 export interface TrialSpec {
@@ -23,14 +25,27 @@ export interface TrialSpec {
   order: string[];
   replicate: number;
   toolSetRef: string;
+  /** Distractors added (N) for a study with a catalog; null without one. */
+  catalogSize: number | null;
+  /** The discovery variant's id for a study with a catalog; null without one (every tool sent). */
+  discovery: string | null;
+  /** Names the model could see before it decided, in rank order where there is one; null: only the answer can tell. */
+  visible: string[] | null;
 }
 
-export function trialKeyOf(t: Pick<TrialSpec, 'study' | 'scenario' | 'locale' | 'caseId' | 'condition' | 'orderIndex' | 'replicate'>): string {
-  return [t.study, t.scenario, t.locale, t.caseId, t.condition, `o${t.orderIndex}`, `r${t.replicate}`].join('|');
+/** The catalog cell of a key (`n32|d:bm25`), absent for a study without a catalog (its keys are as before). */
+interface CatalogCell {
+  catalogLabel?: string;
+  discovery?: string | null;
+}
+const cellParts = (t: CatalogCell) => (t.catalogLabel !== undefined && t.discovery ? [t.catalogLabel, `d:${t.discovery}`] : []);
+
+export function trialKeyOf(t: Pick<TrialSpec, 'study' | 'scenario' | 'locale' | 'caseId' | 'condition' | 'orderIndex' | 'replicate'> & CatalogCell): string {
+  return [t.study, t.scenario, t.locale, t.caseId, t.condition, ...cellParts(t), `o${t.orderIndex}`, `r${t.replicate}`].join('|');
 }
 
-export function pairKeyOf(t: Pick<TrialSpec, 'study' | 'scenario' | 'locale' | 'caseId' | 'orderIndex' | 'replicate'>): string {
-  return [t.study, t.scenario, t.locale, t.caseId, `o${t.orderIndex}`, `r${t.replicate}`].join('|');
+export function pairKeyOf(t: Pick<TrialSpec, 'study' | 'scenario' | 'locale' | 'caseId' | 'orderIndex' | 'replicate'> & CatalogCell): string {
+  return [t.study, t.scenario, t.locale, t.caseId, ...cellParts(t), `o${t.orderIndex}`, `r${t.replicate}`].join('|');
 }
 
 /** Deterministic trial id (also the BullMQ job id, which may not contain ':'). */
@@ -119,30 +134,82 @@ export function* iterateTrials(spec: ExperimentSpec): Generator<TrialSpec> {
       const orders = candidateOrders(n, study.orderPolicy);
       for (const condition of study.conditions) {
         const defs = naturalDefinitions(spec, condition, c.scenario, c.locale);
-        for (const [orderIndex, perm] of orders.entries()) {
-          const sent = perm.map((i) => defs[i]).filter(Boolean);
-          // the same for every replicate: computed once per order
-          const toolOrder = sent.map((d) => d.tool);
-          const order = sent.map((d) => d.name);
-          const ref = toolSetRef(sent.map(toWireTool));
-          for (let replicate = 1; replicate <= spec.replicates; replicate++) {
-            const base = { study: study.id, scenario: c.scenario, locale: c.locale, caseId: c.id, orderIndex, replicate };
-            yield {
-              ...base,
-              kind: study.kind,
-              condition: condition.id,
-              baseline: condition.baseline,
-              trialKey: trialKeyOf({ ...base, condition: condition.id }),
-              pairKey: pairKeyOf(base),
-              toolOrder,
-              order,
-              toolSetRef: ref,
-            };
+        for (const cell of catalogCellsOf(study, c.task, c.scenario, orders)) {
+          for (const [orderIndex, perm] of cell.orders.entries()) {
+            const ordered = perm.map((i) => defs[i]).filter(Boolean);
+            const { sent, visible } = cell.send(ordered);
+            // the same for every replicate: computed once per order
+            const toolOrder = sent.filter((t) => t.kind === 'scenario').map((t) => t.def.tool);
+            const order = sent.map(sentName);
+            const ref = toolSetRef(sent.map(sentWire));
+            for (let replicate = 1; replicate <= spec.replicates; replicate++) {
+              const base = {
+                study: study.id,
+                scenario: c.scenario,
+                locale: c.locale,
+                caseId: c.id,
+                orderIndex,
+                replicate,
+                catalogLabel: cell.label,
+                discovery: cell.discovery,
+              };
+              yield {
+                study: study.id,
+                scenario: c.scenario,
+                locale: c.locale,
+                caseId: c.id,
+                orderIndex,
+                replicate,
+                kind: study.kind,
+                condition: condition.id,
+                baseline: condition.baseline,
+                trialKey: trialKeyOf({ ...base, condition: condition.id }),
+                pairKey: pairKeyOf(base),
+                toolOrder,
+                order,
+                toolSetRef: ref,
+                catalogSize: cell.size,
+                discovery: cell.discovery,
+                visible,
+              };
+            }
           }
         }
       }
     }
   }
+}
+
+interface CellPlan {
+  label: string | undefined;
+  size: number | null;
+  discovery: string | null;
+  orders: number[][];
+  send(ordered: ToolDefinition[]): { sent: SentTool[]; visible: string[] | null };
+}
+
+/** The catalog cells of a case: one without a catalog (every tool sent, as always), else size × discovery. */
+function catalogCellsOf(study: Study, task: string, scenario: string, orders: number[][]): CellPlan[] {
+  const plain = (ordered: ToolDefinition[]) => ({ sent: ordered.map((def) => ({ kind: 'scenario' as const, def })), visible: ordered.map((d) => d.name) });
+  if (!study.catalog) return [{ label: undefined, size: null, discovery: null, orders, send: plain }];
+  const cells: CellPlan[] = [];
+  for (const size of study.catalog.sizes) {
+    const n = resolveSize(study, size);
+    for (const d of study.catalog.discovery) {
+      const mech = DISCOVERY[d.mechanism];
+      cells.push({
+        label: sizeKey(size),
+        size: n,
+        discovery: d.id,
+        orders: mech.ordersApply ? orders : orders.slice(0, 1),
+        send: (ordered) => {
+          const r = mech.discover(d, task, catalogPool(study, scenario, ordered, n));
+          return { sent: r.sent, visible: r.visible };
+        },
+      });
+    }
+  }
+  return cells;
 }
 
 export interface TrialCoordinates {
@@ -151,6 +218,21 @@ export interface TrialCoordinates {
   condition: string;
   /** Scenario tool ids in send order; defaults to the natural order. */
   toolOrder?: string[];
+  /** The exact names sent, in order (a trial row's `order`): scenario tools and catalog distractors. Wins over toolOrder. */
+  names?: string[];
+}
+
+/** The tools behind a trial's names: the condition's definitions, else the study's catalog (distractors). */
+export function resolveSent(study: Study, defs: ToolDefinition[], scenario: string, names: readonly string[]): SentTool[] {
+  let catalog: Map<string, SentTool> | null = null;
+  return names.map((name) => {
+    const d = defs.find((x) => x.name === name);
+    if (d) return { kind: 'scenario', def: d };
+    catalog ??= new Map(seededCatalog(study, scenario).map((tool) => [tool.name, { kind: 'distractor' as const, tool }]));
+    const t = catalog.get(name);
+    if (!t) throw new Error(`tool "${name}" is neither defined in the condition nor in study ${study.id}'s catalog`);
+    return t;
+  });
 }
 
 export function findStudyCase(spec: ExperimentSpec, studyId: string, caseId: string): { study: Study; kase: Case } {
@@ -169,13 +251,14 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
   const defs = naturalDefinitions(spec, condition, kase.scenario, kase.locale);
   const ordered = t.toolOrder ? t.toolOrder.map((id) => defs.find((d) => d.tool === id)!).filter(Boolean) : defs;
   const mod = kindModule(study.kind);
+  const tools = t.names ? resolveSent(study, defs, kase.scenario, t.names).map(sentWire) : ordered.map(toWireTool);
   const request: ProviderRequest = {
     simulatedRules: mod.simulatedRules,
     locale: kase.locale,
     system: (Object.hasOwn(study.protocol.system, kase.locale) ? study.protocol.system[kase.locale] : undefined) ?? Object.values(study.protocol.system)[0],
     markers: study.protocol.markers,
     labels: study.protocol.labels,
-    tools: ordered.map(toWireTool),
+    tools,
     task: kase.task,
     history: [],
   };

@@ -1,9 +1,10 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ExperimentSpec } from '../schema/experiment';
 import { planTrials } from './planner';
-import { catalogCosts, TOKENIZER, type CatalogCost } from './tokens';
+import { catalogCosts, TOKENIZER, wireToolsCost, type CatalogCost } from './tokens';
+import { DISCOVERY, sentWire } from './catalog';
 import { lintExperiment } from './lint';
-import { MAX_PERMUTATION_TOOLS, naturalDefinitions, orderCount, type MatrixCount } from './matrix';
+import { MAX_PERMUTATION_TOOLS, iterateTrials, naturalDefinitions, orderCount, resolveSent, type MatrixCount } from './matrix';
 import { estimateCosts, type CostEstimate, type PriceTable } from './cost';
 
 // The plan of an experiment before it runs — the designer's live preview and `tclab plan` print the same
@@ -29,11 +30,71 @@ export interface ExperimentPlan {
   matrix: MatrixCount;
   tokenizer: string;
   catalogs: CatalogCost[];
+  /** Studies with a distractor catalog: the tools' tokens per request and the cost at each N and discovery variant. */
+  catalogScale: CatalogScaleRow[];
   /** Estimated prompt tokens of every formal request together (catalog + system + task + injected result); costs are for these requests. */
   inputTokens: number;
   costs: CostEstimate[];
   currency: string;
   warnings: string[];
+}
+
+export interface CatalogScaleRow {
+  study: string;
+  discovery: string;
+  /** Distractors added (N). */
+  size: number;
+  condition: string;
+  requests: number;
+  /** Mean tools sent per request. */
+  tools: number;
+  /** Mean prompt tokens of the tools sent per request (o200k_base). */
+  toolTokens: number;
+  /** Estimated cost of these requests per price row (tools, task and system; the output allowance of the price table). */
+  costs: CostEstimate[];
+}
+
+/** Per catalog study × discovery × N × condition: tokens of the tool list per request and the cost, from the expanded trials. */
+function catalogScaleRows(spec: ExperimentSpec, prices: PriceTable): CatalogScaleRow[] {
+  const rows = new Map<string, CatalogScaleRow & { sum: number; toolSum: number; extra: number }>();
+  const memo = new Map<string, number>();
+  for (const t of iterateTrials(spec)) {
+    if (t.catalogSize === null || t.discovery === null) continue;
+    const study = spec.studies.find((s) => s.id === t.study)!;
+    const kase = study.cases.find((c) => c.id === t.caseId)!;
+    const condition = study.conditions.find((c) => c.id === t.condition)!;
+    const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
+    let tokens = memo.get(t.toolSetRef);
+    if (tokens === undefined) {
+      tokens = wireToolsCost(resolveSent(study, defs, t.scenario, t.order).map(sentWire)).tokens;
+      memo.set(t.toolSetRef, tokens);
+    }
+    const key = `${t.study}|${t.discovery}|${t.catalogSize}|${t.condition}`;
+    const row = rows.get(key) ?? {
+      study: t.study,
+      discovery: t.discovery,
+      size: t.catalogSize,
+      condition: t.condition,
+      requests: 0,
+      tools: 0,
+      toolTokens: 0,
+      costs: [],
+      sum: 0,
+      toolSum: 0,
+      extra: 0,
+    };
+    row.requests++;
+    row.sum += tokens;
+    row.toolSum += t.order.length;
+    row.extra += countTokens(kase.task) + countTokens(study.protocol.system[t.locale] ?? '');
+    rows.set(key, row);
+  }
+  return [...rows.values()].map(({ sum, toolSum, extra, ...r }) => ({
+    ...r,
+    tools: toolSum / r.requests,
+    toolTokens: Math.round(sum / r.requests),
+    costs: estimateCosts(prices, sum + extra, r.requests),
+  }));
 }
 
 export function planExperiment(spec: ExperimentSpec, prices: PriceTable): ExperimentPlan {
@@ -51,7 +112,11 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
       const sent = naturalDefinitions(spec, study.conditions[0], kase.scenario, kase.locale).length;
       tools = Math.max(tools, sent);
       const orders = orderCount(sent, study.orderPolicy);
-      const n = orders * spec.replicates;
+      // a catalog study counts its requests per catalog cell below (their tool lists differ by N and discovery)
+      const cellsPerCase = study.catalog
+        ? study.catalog.sizes.length * study.catalog.discovery.reduce((a, d) => a + (DISCOVERY[d.mechanism].ordersApply ? orders : 1), 0)
+        : orders;
+      const n = cellsPerCase * spec.replicates;
       pairs += n;
       const extra =
         countTokens(kase.task) +
@@ -73,7 +138,8 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
         cell.cases++;
         cell.trials += n;
         cells.set(key, cell);
-        inputTokens += n * ((catalogTokens.get(key) ?? 0) + extra);
+        if (!study.catalog) inputTokens += n * ((catalogTokens.get(key) ?? 0) + extra);
+        else inputTokens += spec.replicates * extra * cellsPerCase;
       }
     }
     if (study.orderPolicy === 'all-permutations' && tools > MAX_PERMUTATION_TOOLS)
@@ -86,6 +152,8 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
     return { study: study.id, kind: study.kind, conditions, pairs, trials: conditions.reduce((a, c) => a + c.trials, 0) };
   });
   const formal = studies.reduce((a, s) => a + s.trials, 0);
+  const catalogScale = catalogScaleRows(spec, prices);
+  for (const r of catalogScale) inputTokens += r.toolTokens * r.requests;
   const matrix: MatrixCount = { studies, formal, prechecks: spec.prechecks.length };
 
   for (const row of planTrials(matrix, spec.replicates, 0.05))
@@ -109,6 +177,7 @@ export function planExperiment(spec: ExperimentSpec, prices: PriceTable): Experi
     matrix,
     tokenizer: TOKENIZER,
     catalogs,
+    catalogScale,
     inputTokens,
     costs: estimateCosts(prices, inputTokens, formal),
     currency: prices.currency,

@@ -104,6 +104,15 @@ export function checkSpecSemantics(spec: Spec): PathIssue[] {
     });
 
     study.cases.forEach((c, ci) => checkCase(spec, study, c, [...base, 'cases', ci], [...base], issue));
+    if (study.catalog) {
+      const cp: Path = [...base, 'catalog'];
+      // one request, one answer: a conversation's later turns would need the discovery repeated per turn
+      if (study.kind !== 'selection') issue(cp, `a distractor catalog is supported in selection studies only (this study is ${study.kind})`);
+      dupes(study.catalog.sizes.map(String)).forEach((d) => issue([...cp, 'sizes'], `duplicate catalog size ${d}`));
+      dupes(study.catalog.discovery.map((d) => d.id)).forEach((d) => issue([...cp, 'discovery'], `duplicate discovery id "${d}"`));
+      if ('tools' in study.catalog.source)
+        dupes(study.catalog.source.tools.map((t) => t.name)).forEach((d) => issue([...cp, 'source', 'tools'], `two catalog tools are named "${d}"`));
+    }
   });
 
   spec.prechecks.forEach((pc, i) => {

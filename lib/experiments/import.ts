@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { saveExperiment } from '../db/experiments';
+import { saveParsedExperiment } from './versions';
 import { recordAudit } from '../db/audit';
 import { SpecError } from '../schema/common';
 import { parseSpecBytes } from './parse';
@@ -37,9 +37,9 @@ export async function importExperimentForm(actor: Actor, form: FormData): Promis
   const spec = parseSpecBytes(input);
   if (!spec.ok) return refuse({ issues: spec.issues, message: 'The experiment spec is invalid; nothing was stored.' });
 
-  let stored: Awaited<ReturnType<typeof saveExperiment>>;
+  let stored: Awaited<ReturnType<typeof saveParsedExperiment>>;
   try {
-    stored = await saveExperiment(spec.value);
+    stored = await saveParsedExperiment(spec.value); // parsed once, above
   } catch (e) {
     if (e instanceof SpecError) return refuse({ issues: issuesOf(e), message: 'The experiment spec is invalid; nothing was stored.' });
     throw e;

@@ -5,6 +5,7 @@ import { readJson, checkJsonValue, type Parsed, type ReadOptions } from '../sche
 import { ExperimentSpec } from '../design/experiment-spec';
 import { TccCard, TccObservations } from '../schema/tcc';
 import { checkSpecBounds, type SpecBounds } from '../schema/bounds';
+import { catalogCollisions } from '../design/catalog';
 
 // THE parse of every door. A spec, a case card or an observation file read from bytes (a file, an upload,
 // a paste, a request body, a designer draft) goes through exactly these steps, so the same input gets the
@@ -36,6 +37,9 @@ function viaSchema<T extends z.ZodType>(schema: T, value: unknown, opts: ReadOpt
 export function parseSpecValue(value: unknown, opts: ParseOptions = {}): Parsed<ExperimentSpec> {
   const r = viaSchema(ExperimentSpec, value, opts);
   if (!r.ok) return r;
+  // a distractor named like a scenario tool is refused, naming both (the catalogs live outside lib/schema)
+  const clashes = catalogCollisions(r.value);
+  if (clashes.length) return { ok: false, issues: clashes };
   const over = checkSpecBounds(r.value, specBounds(opts.bounds));
   if (over.length) return { ok: false, issues: over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })) };
   return r;

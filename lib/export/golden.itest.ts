@@ -3,14 +3,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
-import { ensureTemplateExperiment } from '../db/templates';
+import { ensureTemplateExperiment } from '../experiments/templates';
 import { closeQueues } from '../queue/connection';
 import { createRun, startRun } from '../runner/start';
 import { startWorker } from '../runner/worker';
 import { TEMPLATES } from '../templates';
 import { engineViolations, waitForRunStatus } from '../testing/engine';
-import { checksCsvStream, choicesCsvStream, junitStream, runJsonStream, trialsCsvStream } from './run';
-import { table1Document } from './table1';
+import { checksCsvStream, choicesCsvStream, junitStream, runJsonStream, trialsCsvStream } from '../runs/export';
+import { table1Document } from '../runs/export';
 
 // Behaviour pinned: each built-in template run offline through the engine (queue, worker, PostgreSQL, the
 // simulated provider) and exported in every format. The exports must stay byte-identical to the files in

@@ -14,6 +14,8 @@ export interface RunJsonParts {
   summary: ExportSummary;
   /** What the model did (matrices and positions); omitted when not given. */
   choices?: ExportChoices;
+  /** The visibility funnel per catalog study × discovery × N × condition (lib/analysis/funnel.ts); omitted without catalogs. */
+  funnel?: readonly unknown[];
   /** Who did what to the run, when (attribution); none when omitted. */
   audit?: readonly ExportAuditEntry[];
 }
@@ -41,7 +43,8 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
     first = false;
   }
   const choices = parts.choices ? `"choices":${JSON.stringify(parts.choices)},\n` : '';
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
+  const funnel = parts.funnel?.length ? `"funnel":${JSON.stringify(parts.funnel)},\n` : '';
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
   if (options.end ?? true) await finish(out);
 }
 

@@ -1,11 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { TrialPlace } from '../schema/trial-place';
+import type { JunitTrial } from '../schema/trial-place';
 
-/** What a JUnit test case needs of a trial. */
-export interface JunitTrial extends TrialPlace {
-  status: string;
-  verdicts: { checkId: string; status: string; category: string | null; reason: string }[];
-}
+export type { JunitTrial } from '../schema/trial-place';
 
 export interface JunitSuiteCounts {
   study: string;

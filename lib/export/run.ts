@@ -4,27 +4,26 @@ import { PassThrough, type Readable } from 'node:stream';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import { TccObservations, type TccCard } from '../schema/tcc';
-import { findStudyCase, naturalDefinitions } from '../design/matrix';
+import { findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
 import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
 import type { TaskDetails } from '../studies/task';
 import type { ExportAttempt, ExportPrecheck, ExportSummary, TrialExportRow } from '../schema/run-export';
 import type { Checkpoint } from '../schema/verdict';
-import { getExperiment } from '../db/experiments';
-import { getRun, type RunRow } from '../db/runs';
+import type { ExperimentRow } from '../db/experiments';
+import type { RunRow } from '../db/runs';
 import {
   getTrialRecord,
   iterateTrialRecords,
   iterateTrialRecordsWithText,
   iterateTrialVerdicts,
-  loadRunSummary,
   precheckAttempts,
   trialCountsByStudy,
   type AttemptRecord,
   type TrialRecord,
 } from '../db/results';
 import { junitXml } from './junit';
-import type { ClusterBy } from '../schema/table1';
 import { jsonMayHoldSecret, redactSecrets } from '../providers/secrets';
 import { checksCsv, choicesCsv, trialsCsv } from './csv';
 import { choiceResolver, choicesOf, choiceSummary, type Choice, type ChoiceRow } from '../analysis/choices';
@@ -82,6 +81,9 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
     pairKey: t.pairKey,
     status: t.status as TrialExportRow['status'],
     toolSetRef: t.toolSetRef,
+    ...(t.catalogSize !== null && { catalogSize: t.catalogSize }),
+    ...(t.discovery !== null && { discovery: t.discovery }),
+    visible: t.visible,
     checkpoints: t.checkpoints as TrialExportRow['checkpoints'],
     attempts: t.attempts.map((a) => toExportAttempt(a, clean)),
     observation: t.observation ? (redact(t.observation, clean) as TrialExportRow['observation']) : null,
@@ -109,20 +111,19 @@ async function* exportTrials(runId: string, opts: { bodies?: boolean; spec?: Exp
   for await (const { record, text } of iterateTrialRecordsWithText(runId, 100, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text), choice);
 }
 
-export class RunNotFoundError extends Error {}
+/** A run and its experiment version, loaded once by the use case (lib/runs/export.ts) and passed to every export. */
+export interface RunAndExperiment {
+  run: RunRow;
+  experiment: ExperimentRow & { spec: ExperimentSpec };
+}
 
-/** The whole run as `tclab.run/v1` JSON, streamed. `summary`: its Table 1 when the caller has it already (loadRunSummary). */
-export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case', known?: ExportSummary): Promise<Readable> {
-  const run = await getRun(runId);
-  if (!run) throw new RunNotFoundError(`no run "${runId}"`);
-  const exp = await getExperiment(run.experimentId);
-  if (!exp) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
-  const [summary, prechecks, audit, grouped] = await Promise.all([
-    known ?? loadRunSummary(runId, exp.spec, clusterBy),
-    precheckAttempts(runId),
-    runAudit(runId),
-    groupedChoiceRows(runId),
-  ]);
+/**
+ * The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`, computed by the caller) and, for
+ * catalog studies, the visibility funnel's rows as exported (`funnel`, computed by the caller; omitted when empty).
+ */
+export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, funnel?: readonly unknown[]): Promise<Readable> {
+  const runId = run.id;
+  const [prechecks, audit, grouped] = await Promise.all([precheckAttempts(runId), runAudit(runId), groupedChoiceRows(runId)]);
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
@@ -145,50 +146,42 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
     choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
+    funnel,
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));
   return out;
 }
 
-export async function trialsCsvStream(runId: string): Promise<Readable> {
-  if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
-  return trialsCsv(exportTrials(runId, { bodies: false }), { bom: false });
+/** One CSV row per trial, streamed. */
+export function trialsCsvOf({ run }: RunAndExperiment): Readable {
+  return trialsCsv(exportTrials(run.id, { bodies: false }), { bom: false });
 }
 
 /** One CSV row per trial: what the model did (lib/analysis/choices.ts), streamed. */
-export async function choicesCsvStream(runId: string): Promise<Readable> {
-  const run = await getRun(runId);
-  const exp = run && (await getExperiment(run.experimentId));
-  if (!run || !exp) throw new RunNotFoundError(`no run "${runId}"`);
-  const resolve = choiceResolver(exp.spec);
+export function choicesCsvOf({ run, experiment }: RunAndExperiment): Readable {
+  const resolve = choiceResolver(experiment.spec);
   async function* choices(): AsyncGenerator<Choice> {
-    for await (const r of iterateChoiceRows(runId)) yield resolve(r);
+    for await (const r of iterateChoiceRows(run.id)) yield resolve(r);
   }
   return choicesCsv(choices());
 }
 
 /** The run as JUnit XML (one test case per trial), for CI. */
-export async function junitStream(runId: string): Promise<Readable> {
-  const run = await getRun(runId);
-  if (!run) throw new RunNotFoundError(`no run "${runId}"`);
-  return junitXml(`tclab run ${run.id} (${run.provider}/${run.model})`, await trialCountsByStudy(runId), iterateTrialVerdicts(runId));
+export async function junitOf({ run }: RunAndExperiment): Promise<Readable> {
+  return junitXml(`tclab run ${run.id} (${run.provider}/${run.model})`, await trialCountsByStudy(run.id), iterateTrialVerdicts(run.id));
 }
 
-export async function checksCsvStream(runId: string): Promise<Readable> {
-  if (!(await getRun(runId))) throw new RunNotFoundError(`no run "${runId}"`);
-  return checksCsv(exportTrials(runId, { bodies: false }));
+/** One CSV row per check, streamed. */
+export function checksCsvOf({ run }: RunAndExperiment): Readable {
+  return checksCsv(exportTrials(run.id, { bodies: false }));
 }
 
 /** A stored trial of this run as its TCC v0.1 case card (context filled in) and observation file; null when
  * the run has no such trial (a trial of another run included). */
-export async function trialTcc(runId: string, trialId: string): Promise<{ card: TccCard; observations: TccObservations } | null> {
-  const t = await getTrialRecord(runId, trialId);
-  if (!t) return null;
-  const run = await getRun(runId);
-  const exp = run && (await getExperiment(run.experimentId));
-  if (!run || !exp) return null;
-  return tccOf(t, exp.spec, run);
+export async function trialTccOf({ run, experiment }: RunAndExperiment, trialId: string): Promise<{ card: TccCard; observations: TccObservations } | null> {
+  const t = await getTrialRecord(run.id, trialId);
+  return t ? tccOf(t, experiment.spec, run) : null;
 }
 
 function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCard; observations: TccObservations } {
@@ -196,10 +189,7 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
   const condition = study.conditions.find((c) => c.id === t.condition)!;
   const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
   const effects = new Map(spec.scenarios.find((s) => s.id === t.scenario)?.tools.map((x) => [x.id, x.effect]));
-  const tools = t.order.map((name) => {
-    const d = defs.find((x) => x.name === name)!;
-    return { id: d.tool, name: d.name, description: d.description, parameters: d.parameters, effect: effects.get(d.tool) ?? ('read' as const) };
-  });
+  const tools = resolveSent(study, defs, t.scenario, t.order).map((x) => toScoringTool(x, effects));
   const s = run.settings;
   const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
   const observation: Observation | null = t.observation ? { ...t.observation, marker: t.observation.marker as Observation['marker'], finishReason: null } : null;
@@ -222,14 +212,11 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
 }
 
 /** Every trial of a run as TCC files in `dir` (`<trialId>.card.json`, `<trialId>.observations.json`). */
-export async function writeRunTcc(runId: string, dir: string): Promise<number> {
-  const run = await getRun(runId);
-  const exp = run && (await getExperiment(run.experimentId));
-  if (!run || !exp) throw new RunNotFoundError(`no run "${runId}"`);
+export async function writeRunTccOf({ run, experiment }: RunAndExperiment, dir: string): Promise<number> {
   await mkdir(dir, { recursive: true });
   let n = 0;
-  for await (const t of iterateTrialRecords(runId)) {
-    const { card, observations } = tccOf(t, exp.spec, run);
+  for await (const t of iterateTrialRecords(run.id)) {
+    const { card, observations } = tccOf(t, experiment.spec, run);
     const names = tccFileNames(t.id);
     await writeFile(path.join(dir, names.card), `${JSON.stringify(redactSecrets(card), null, 2)}\n`);
     await writeFile(path.join(dir, names.observations), `${JSON.stringify(redactSecrets(observations), null, 2)}\n`);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { closeDb } from '../db/client';
-import { countToolSnapshots, getToolSnapshot, importServerTools } from '../db/tool-snapshots';
+import { countToolSnapshots, getToolSnapshot, importServerTools } from '../experiments/tool-snapshots';
 import { McpListError, withMcpClient, type McpTargetInput } from './client';
 
 // The reference MCP servers published on npm (devDependencies), started for real: server-everything over

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
 import { createDraft } from '../db/drafts';
-import { countToolSnapshots, getToolSnapshot, importServerTools, importToolFile } from '../db/tool-snapshots';
+import { countToolSnapshots, getToolSnapshot, importServerTools, importToolFile } from '../experiments/tool-snapshots';
 import { SpecError } from '../schema/common';
 import { experimentFromTools, scenarioFromTools } from './scenario';
 import { ToolFileError } from './tools';

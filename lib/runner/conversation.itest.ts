@@ -3,7 +3,7 @@ import { conversationScript, startLoopbackServer, wireToolRounds, type LoopbackS
 import { engineViolations, spawnWorker, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
 import { PAY_SCRIPT_CALLS, smallTaskExperiment } from '../testing/task-experiment';
 import { closeDb, pool } from '../db/client';
-import { saveExperiment } from '../db/experiments';
+import { saveExperiment } from '../experiments/versions';
 import { loadTurns } from '../db/turns';
 import { resetEnvCache } from '../env';
 import { closeQueues } from '../queue/connection';

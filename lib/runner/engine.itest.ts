@@ -6,7 +6,7 @@ import { engineViolations, doneCount, runCli, runSettled, waitFor, waitForRunSta
 import { env } from '../env';
 import { pool } from '../db/client';
 import { getExperiment } from '../db/experiments';
-import { loadRunSummary } from '../db/results';
+import { loadRunSummary } from '../runs/summary';
 import { createRun, startRun } from './start';
 import { controlRun } from './control';
 import { startWorker, type WorkerHandle } from './worker';

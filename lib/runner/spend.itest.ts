@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
-import { saveExperiment, getExperiment } from '../db/experiments';
-import { savePriceTable } from '../db/drafts';
+import { getExperiment } from '../db/experiments';
+import { saveExperiment } from '../experiments/versions';
+import { savePriceTable } from './price-table';
 import { budgetSpent, reserveBudgetedRequest } from '../db/budget';
 import { claimTrial, insertTrials, markSending, recordResult } from '../db/trials';
 import { getRun, setRunStatus } from '../db/runs';
@@ -16,7 +17,7 @@ import { emptyObservation } from '../schema/observation';
 import type { ExperimentSpec } from '../schema/experiment';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { SpendConfirmationRequired } from './spend';
-import { createRun, createRuns, startRun } from './start';
+import { createRun, createRuns, startRun, withTrialIds } from './start';
 import { startWorker, type WorkerHandle } from './worker';
 
 // Spend guards (issue 26 item 3) against real PostgreSQL and Redis: the confirmation of a large run in the
@@ -168,6 +169,9 @@ function expandedBefore(spec: ExperimentSpec): TrialSpec[] {
               toolOrder: sent.map((d) => d.tool),
               order: sent.map((d) => d.name),
               toolSetRef: toolSetRef(sent.map(toWireTool)),
+              catalogSize: null,
+              discovery: null,
+              visible: sent.map((d) => d.name),
             });
           }
         });
@@ -191,7 +195,7 @@ describe("a run's trials created in chunks", () => {
     }));
     await pool().query(`INSERT INTO runs (id, experiment_id, provider, model, settings) VALUES ('r_chunks', $1, 'simulated', 'heuristic', '{}')`, [exp.id]);
     // 7 rows per INSERT: chunks that straddle the batches of 16
-    expect(await insertTrials('r_chunks', iterateTrials(spec), TRIALS_PER_JOB, 7)).toBe(120);
+    expect(await insertTrials('r_chunks', withTrialIds('r_chunks', iterateTrials(spec)), TRIALS_PER_JOB, 7)).toBe(120);
     const sorted = <T extends { batch: number; trial_key: string }>(xs: T[]) =>
       [...xs].sort((a, b) => a.batch - b.batch || (a.trial_key < b.trial_key ? -1 : a.trial_key > b.trial_key ? 1 : 0));
     const rows = await pool().query(`SELECT id, trial_key, pair_key, "order", order_index, tool_set_ref, batch FROM trials WHERE run_id = 'r_chunks'`);

@@ -2,15 +2,15 @@ import { MAX_RUN_TARGETS, RunSettings, type RunBudgetInput, type RunSettingsInpu
 import { transportFailureOf } from '../schema/request';
 import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
-import { buildRequest, iterateTrials } from '../design/matrix';
+import { buildRequest, iterateTrials, trialIdOf, type TrialSpec } from '../design/matrix';
 import { matrixSize } from '../schema/bounds';
-import { getPriceTable } from '../db/drafts';
+import { getPriceTable } from './price-table';
 import { checkSpendConfirmation, estimateSpend, storedBudget, type SpendConfirmation } from './spend';
 import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../experiments/parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
-import { insertTrials, pendingBatches, unsentTrialCount } from '../db/trials';
+import { insertTrials, pendingBatches, unsentTrialCount, type NewTrial } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
 import { baseUrlRefusal } from '../providers/configured';
 import { getProvider } from '../providers/registry';
@@ -84,7 +84,7 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
   for (const [i, settings] of planned.entries()) {
     const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: total, groupId, budget: budgets[i] });
     // streamed: the matrix is generated lazily and inserted a chunk at a time (bounded memory)
-    await insertTrials(run.id, iterateTrials(exp.spec), TRIALS_PER_JOB);
+    await insertTrials(run.id, withTrialIds(run.id, iterateTrials(exp.spec)), TRIALS_PER_JOB);
     runs.push(run);
   }
   return runs;
@@ -236,4 +236,9 @@ export async function enqueuePending(runId: string, opts?: EnqueueOptions): Prom
     opts,
   );
   return pending.length;
+}
+
+/** The design's trials with their ids (deterministic per run and trial key), as lib/db/trials.ts insertTrials stores them. */
+export function* withTrialIds(runId: string, trials: Iterable<TrialSpec>): Generator<NewTrial> {
+  for (const t of trials) yield { ...t, id: trialIdOf(runId, t.trialKey) };
 }

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
-import { loadRunSummary } from '../db/results';
-import { ensureTemplateExperiment } from '../db/templates';
+import { loadRunSummary } from '../runs/summary';
+import { ensureTemplateExperiment } from '../experiments/templates';
 import { getExperiment } from '../db/experiments';
-import { trialTcc } from '../export/run';
+import { trialTcc } from '../runs/export';
 import { closeQueues } from '../queue/connection';
 import { compareCard } from '../scoring/compare';
 import { engineViolations, waitForRunStatus } from '../testing/engine';

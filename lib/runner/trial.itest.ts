@@ -6,7 +6,7 @@ import { resetEnvCache } from '../env';
 import { closeDb, pool } from '../db/client';
 import { closeQueues } from '../queue/connection';
 import { Limiter } from '../queue/limiter';
-import { ensureTemplateExperiment } from '../db/templates';
+import { ensureTemplateExperiment } from '../experiments/templates';
 import { createRun, startRun } from './start';
 import { controlRun } from './control';
 import { runContext } from './context';

@@ -1,6 +1,7 @@
 import type { Case, Study } from '../schema/experiment';
 import { trialStatusOf } from '../schema/verdict';
-import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
+import { buildRequest, findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { attemptIdOf, claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
 import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
 import { setRunStatus } from './run-events';
@@ -124,7 +125,14 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
 async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
   // the claim's current attempt: the first was marked sending by processTrial, each later turn marks its own
   let claim = first;
-  const conversation = kindModule(prep.study.kind).start({ spec: ctx.spec, study: prep.study, kase: prep.kase, condition: claim.condition, tools: prep.tools });
+  const conversation = kindModule(prep.study.kind).start({
+    spec: ctx.spec,
+    study: prep.study,
+    kase: prep.kase,
+    condition: claim.condition,
+    tools: prep.tools,
+    visible: prep.visible,
+  });
   // a conversation whose calls are the answer stores no turns: nothing to load
   const stored = conversation.apply ? await loadTurns(claim.id) : [];
   let held = slot;
@@ -229,6 +237,7 @@ export interface Prepared {
   kase: Case;
   request: ProviderRequest;
   tools: ScoreTrialInput['tools'];
+  visible: ScoreTrialInput['visible'];
 }
 
 // Trials that differ only in replicate send the same request and are scored against the same checks:
@@ -258,17 +267,19 @@ function prepare(ctx: RunContext, claim: ClaimedTrial): Prepared {
   const condition = study.conditions.find((c) => c.id === claim.condition);
   if (!condition) throw new Error(`run ${claim.runId}: unknown condition ${claim.condition}`);
   const defs = naturalDefinitions(ctx.spec, condition, claim.scenario, claim.locale);
-  const sent = claim.order.map((name) => {
-    const d = defs.find((x) => x.name === name);
-    if (!d) throw new Error(`trial ${claim.id}: tool "${name}" is not defined in condition ${condition.id}`);
-    return d;
-  });
-  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, toolOrder: sent.map((d) => d.tool) });
+  // the names stored with the trial: the condition's tools, and catalog distractors for a study with a catalog
+  const sent = resolveSent(study, defs, claim.scenario, claim.order);
+  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, names: claim.order });
   const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
+  const effects = ctx.effects.get(claim.scenario);
   return {
     study,
     kase,
     request,
-    tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),
+    visible: claim.visible ?? undefined,
+    tools: sent.map((t) => {
+      const { description: _, ...tool } = toScoringTool(t, effects);
+      return tool;
+    }),
   };
 }

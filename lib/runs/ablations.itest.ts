@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
-import { saveExperiment } from '../db/experiments';
-import { loadRunSummary } from '../db/results';
+import { saveExperiment } from '../experiments/versions';
+import { loadRunSummary } from '../runs/summary';
 import { createRun, startRun } from '../runner/start';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import { closeQueues } from '../queue/connection';

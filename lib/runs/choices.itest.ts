@@ -5,7 +5,7 @@ import { closeDb } from '../db/client';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 import { iterateTrialRecords, type TrialRecord } from '../db/results';
-import { choicesCsvStream, runJsonStream } from '../export/run';
+import { choicesCsvStream, runJsonStream } from './export';
 import { RunExport } from '../schema/run-export';
 import type { ExperimentSpec } from '../schema/experiment';
 import { completedReferenceRun } from '../testing/engine';

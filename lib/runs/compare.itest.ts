@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
-import { getExperiment, saveExperiment } from '../db/experiments';
+import { getExperiment } from '../db/experiments';
+import { saveExperiment } from '../experiments/versions';
 import { getRun } from '../db/runs';
 import { createRun, startRun } from '../runner/start';
 import type { WorkerHandle } from '../runner/worker';

@@ -7,7 +7,7 @@ import type { ExperimentSpec } from '../schema/experiment';
 import type { ClusterBy } from '../schema/table1';
 import { comparedTrialPairs, conditionPairCellsSql, storedModelPairCells, type ComparedTrialPair, type PairChange } from '../db/compare';
 import { getExperiment } from '../db/experiments';
-import { loadRunSummary } from '../db/results';
+import { loadRunSummary } from './summary';
 import { getRun, type RunRow } from '../db/runs';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 

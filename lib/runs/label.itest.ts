@@ -3,13 +3,13 @@ import { text } from 'node:stream/consumers';
 import { closeDb, pool } from '../db/client';
 import { getRun, listRuns } from '../db/runs';
 import { runAudit } from '../db/audit';
-import { runJsonStream } from '../export/run';
+import { runJsonStream } from './export';
 import { RunExport } from '../schema/run-export';
 import { SpecError } from '../schema/common';
 import { runCli } from '../testing/engine';
 import type { Actor } from '../auth/roles';
 import { labelRun } from './label';
-import { table1Document } from '../export/table1';
+import { table1Document } from './export';
 
 // Issue 22.8a: a run's name and note — given at `tclab run --name --note`, edited later under an account
 // (recorded in the audit log), found by the runs list's search, and in the JSON export's `run`.

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ExperimentSpecShape, OrderPolicy } from './experiment';
 import type { PathIssue } from './common';
+import { ORDERS_APPLY } from './catalog';
 
 // How big a spec's matrix is, computed arithmetically (never by expanding it), and the bounds a spec must
 // stay within: a page that counts a matrix of a million trials does a few multiplications.
@@ -35,6 +36,15 @@ function toolsOfCase(study: Spec['studies'][number], scenario: string, locale: s
   return byLocale && Object.hasOwn(byLocale, locale) ? byLocale[locale].length : 0;
 }
 
+/**
+ * Trials of one case per condition and replicate: its candidate orders, crossed with the catalog sizes and
+ * discovery mechanisms when the study has a catalog (a ranking mechanism sends one order).
+ */
+function casesCells(study: Spec['studies'][number], orders: number): number {
+  if (!study.catalog) return orders;
+  return study.catalog.sizes.length * study.catalog.discovery.reduce((a, d) => a + (ORDERS_APPLY[d.mechanism] ? orders : 1), 0);
+}
+
 export interface MatrixSize {
   studies: {
     study: string;
@@ -51,7 +61,7 @@ export interface MatrixSize {
 export function matrixSize(spec: Spec): MatrixSize {
   const studies = spec.studies.map((study) => {
     let perCondition = 0;
-    for (const c of study.cases) perCondition += orderCount(toolsOfCase(study, c.scenario, c.locale), study.orderPolicy) * spec.replicates;
+    for (const c of study.cases) perCondition += casesCells(study, orderCount(toolsOfCase(study, c.scenario, c.locale), study.orderPolicy)) * spec.replicates;
     return {
       study: study.id,
       kind: study.kind,

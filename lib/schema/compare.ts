@@ -103,3 +103,16 @@ export const ConditionComparison = z.object({
   differences: z.array(ModelDifference),
 });
 export type ConditionComparison = z.infer<typeof ConditionComparison>;
+
+/** Identical trials of one study, condition and cluster decided in both runs, counted (the compare page's cells). */
+export interface ModelPairCell {
+  study: string;
+  condition: string;
+  cluster: string;
+  pairs: number;
+  /** b: the other model passed where the reference failed; c (`regressed`): the reverse. */
+  improved: number;
+  regressed: number;
+  refPass: number;
+  otherPass: number;
+}

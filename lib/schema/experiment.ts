@@ -3,6 +3,7 @@ import { Id, JsonObject, LIST_MAX, Locale, TEXT_MAX, dict, list, strict, text } 
 import { EVIDENCE_GATE_SHAPE, TCC_CHECK_SHAPE, TCC_EXPECTED_SHAPE, TccCard } from './tcc';
 import { StudyKind } from './study-kind';
 import { kindCaseFields, kindScenarioFields } from './kind-fields';
+import { StudyCatalog } from './catalog';
 
 // The experiment spec (`tclab.experiment/v1`). Every object is strict (an unknown key is an error naming
 // its path), every text and list has a stated maximum (lib/schema/common.ts), every object keyed by ids is
@@ -131,6 +132,8 @@ export const Study = strict({
   protocol: Protocol,
   conditions: list(Condition, LIST_MAX.conditions, 2),
   cases: list(Case, LIST_MAX.cases, 1),
+  /** Distractor tools from a real catalog, N and the discovery mechanism crossed as factors (lib/schema/catalog.ts). */
+  catalog: StudyCatalog.optional(),
 });
 export type Study = z.infer<typeof Study>;
 

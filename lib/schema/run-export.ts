@@ -86,6 +86,12 @@ export const ExportTrial = z.object({
   pairKey: z.string(),
   status: TrialStatus,
   toolSetRef: z.string(),
+  /** Distractors added from the study's catalog (issue 23); absent without a catalog. */
+  catalogSize: z.number().int().min(0).optional(),
+  /** The discovery variant's id; absent without a catalog (every tool sent). */
+  discovery: z.string().optional(),
+  /** Names the model could see before it decided, in rank order where there is one (checkpoint 1); null: not recorded. */
+  visible: z.array(z.string()).nullable().optional(),
   /** The five checkpoints of seed 000 for the formal result; null when the trial was not scored. */
   checkpoints: z.record(Checkpoint, CheckStatus).nullable().optional(),
   attempts: z.array(ExportAttempt),
@@ -148,6 +154,8 @@ export const RunExport = z.object({
   summary: ExportSummary,
   /** What the model did, per study × condition: expected × chosen counts and the chosen tool's positions. */
   choices: ExportChoices.optional(),
+  /** Catalog studies: the visibility funnel per discovery × N × condition (recall@k, chosen | visible, arguments, result, tokens). */
+  funnel: z.array(z.record(z.string(), z.unknown())).optional(),
   audit: z.array(ExportAuditEntry),
 });
 export type RunExport = z.infer<typeof RunExport>;

@@ -30,6 +30,13 @@ export const TCC_EXPECTED_SHAPE = {
   unauthorized_calls: z.number().int().min(0).max(1_000_000).optional(),
 };
 
+/**
+ * The names of the check fields, in the shape's order: the bare list lib/scoring/fields/ registers one
+ * module for each (lib/scoring/fields/index.ts is typed against it, and its test checks it at run time).
+ */
+export type ExpectedField = keyof typeof TCC_EXPECTED_SHAPE;
+export const EXPECTED_FIELDS = Object.keys(TCC_EXPECTED_SHAPE) as ExpectedField[];
+
 export const TccExpected = z.object(TCC_EXPECTED_SHAPE).loose();
 export type TccExpected = z.infer<typeof TccExpected>;
 

@@ -10,3 +10,9 @@ export interface TrialPlace {
   orderIndex: number;
   replicate: number;
 }
+
+/** A trial with its status and its verdicts (failed trials only): what a JUnit test case needs of a trial (lib/export/junit.ts). */
+export interface JunitTrial extends TrialPlace {
+  status: string;
+  verdicts: { checkId: string; status: string; category: string | null; reason: string }[];
+}

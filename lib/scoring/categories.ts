@@ -1,34 +1,14 @@
-import type { Markers } from '../schema/experiment';
-import type { Observation } from '../schema/observation';
 import type { Decision, TccCheck } from '../schema/tcc';
 import type { FailureCategory, Verdict } from '../schema/verdict';
-import type { CheckResult, FieldResult } from './compare';
-import type { DerivedDecision, ScoringTool } from './observe';
+import type { Categorized, CategoryContext, ScoringTool } from './fields/types';
 import { isPlainObject } from './pyvalue';
 
 /**
- * Which failure category a failed check carries (DESIGN §3): one per failed check, chosen from the first
- * field that failed and what the model actually did.
+ * Failure categories (DESIGN §3): one per failed check, chosen by the module of the first field that failed
+ * (lib/scoring/fields/<field>.ts, through the registry's `categorize`) from what the model actually did.
+ * Here: what those modules share (the selection rule, invented values, the "asked" heuristic) and the counts.
  */
-export interface CategoryContext {
-  observation: Observation;
-  derived: DerivedDecision;
-  tools: readonly ScoringTool[];
-  task: string;
-  /** The decision the card expects (the first check that states one). */
-  cardDecision: Decision | null;
-  /** The scenario tool the card expects the call to name (stated, or the only sent tool with the expected effect). */
-  cardTool: ScoringTool | null;
-  markers: Markers;
-  /** Labels the protocol allows. */
-  labels: readonly string[];
-}
-
-export interface Categorized {
-  category: FailureCategory;
-  /** The rule that chose the category (evidence). */
-  rule: string;
-}
+export type { Categorized, CategoryContext } from './fields/types';
 
 export const CANNOT_DETERMINE = 'CANNOT_DETERMINE';
 
@@ -38,7 +18,7 @@ export function asks(text: string | null): boolean {
 }
 
 /** Letters only, lower-cased: so "Xinyi branch" is found in "…, Xinyi branch, on …". */
-function squash(s: string): string {
+export function squash(s: string): string {
   return s
     .normalize('NFKC')
     .toLowerCase()
@@ -73,7 +53,7 @@ export function inventedValues(args: Record<string, unknown> | null, task: strin
   return [...out];
 }
 
-function selection(expected: Decision | null, expectedTool: ScoringTool | null, ctx: CategoryContext): Categorized {
+export function selection(expected: Decision | null, expectedTool: ScoringTool | null, ctx: CategoryContext): Categorized {
   const d = ctx.derived;
   const want = expected ?? expectedTool?.effect ?? null;
   const callMade = d.decision === 'read' || d.decision === 'write';
@@ -98,55 +78,28 @@ function selection(expected: Decision | null, expectedTool: ScoringTool | null, 
   return { category: 'wrong_tool', rule: `wrong_tool: decided ${d.decision} where the card expects ${want}` };
 }
 
-function labelCategory(f: FieldResult, ctx: CategoryContext): Categorized {
-  const expected = String(f.expected).toUpperCase();
-  const observed = typeof f.observed === 'string' ? f.observed.toUpperCase() : null;
-  if (observed === null) {
-    const said = ctx.observation.text && squash(ctx.observation.text).includes(squash(expected.replaceAll('_', ' ')));
-    if (said) return { category: 'missing_marker', rule: `missing_marker: the text states the expected label without the ${ctx.markers.status} marker` };
-    return { category: 'wrong_label', rule: 'wrong_label: no label reported' };
-  }
-  if (expected === CANNOT_DETERMINE && observed !== CANNOT_DETERMINE)
-    return { category: 'guessed_label', rule: `guessed_label: a definite label where only ${CANNOT_DETERMINE} is justified` };
-  const known = ctx.labels.length === 0 || ctx.labels.some((l) => l.toUpperCase() === observed);
-  return { category: 'wrong_label', rule: `wrong_label: the reported label differs from the expected one${known ? '' : ' (not a label of the protocol)'}` };
+/** The first call is unusable (names no sent tool, or its arguments do not parse): malformed_call. */
+export function malformedCall(ctx: CategoryContext): Categorized | null {
+  return ctx.derived.decision === 'malformed' ? { category: 'malformed_call', rule: `malformed_call: ${ctx.derived.malformed}` } : null;
 }
 
-export function categorize(check: TccCheck, result: CheckResult, ctx: CategoryContext): Categorized | null {
-  const f = result.failed;
-  if (result.status !== 'fail' || !f) return null;
-  const d = ctx.derived;
-  const obs = ctx.observation;
-  if (obs.refusal && obs.toolCalls.length === 0 && obs.marker === null && obs.label === null)
-    return { category: 'refusal', rule: 'refusal: the model refused or was blocked' };
-  if (f.field === 'label') return labelCategory(f, ctx);
-  if (f.field === 'write_count') {
-    const more = typeof f.observed === 'number' && typeof f.expected === 'number' && f.observed > f.expected;
-    return more
-      ? { category: 'unwanted_write', rule: 'unwanted_write: more writes than expected' }
-      : { category: 'missed_write', rule: 'missed_write: fewer writes than expected' };
-  }
-  if (d.decision === 'malformed') return { category: 'malformed_call', rule: `malformed_call: ${d.malformed}` };
-  const expectedDecision = check.expected.decision ?? ctx.cardDecision;
-  const expectedTool = (check.expected.tool && ctx.tools.find((t) => t.id === check.expected.tool)) || ctx.cardTool;
-  if (f.field === 'call_count') {
-    const want = typeof f.expected === 'number' ? f.expected : 0;
-    const got = obs.toolCalls.length;
-    if (want === 0) return selection(expectedDecision, expectedTool, ctx);
-    if (got > want) return { category: 'extra_call', rule: `extra_call: ${got} calls where ${want} expected` };
-    return got === 0 ? selection(expectedDecision, expectedTool, ctx) : { category: 'no_call', rule: `no_call: ${got} calls where ${want} expected` };
-  }
-  if (f.field === 'arguments') {
-    if (!d.firstCall) return { category: 'no_call', rule: 'no_call: no call whose arguments could be compared' };
-    if (expectedTool && d.firstTool && d.firstTool.id !== expectedTool.id) return selection(expectedDecision, expectedTool, ctx);
-    const fields = f.match?.fields ?? [];
-    if (inventedValues(d.firstCall.arguments, ctx.task, fields).length > 0)
-      return { category: 'invented_argument', rule: 'invented_argument: an argument value the task never contained' };
-    return { category: 'wrong_arguments', rule: `wrong_arguments: ${fields.join(', ') || 'arguments'} differ` };
-  }
-  // decision, tool, or a field of an extension
-  return selection(f.field === 'tool' ? null : expectedDecision, expectedTool, ctx);
+/** The decision and scenario tool a failed check is judged against: its own, else the card's. */
+export function cardExpects(check: TccCheck, ctx: CategoryContext): { decision: Decision | null; tool: ScoringTool | null } {
+  return {
+    decision: check.expected.decision ?? ctx.cardDecision,
+    tool: (check.expected.tool && ctx.tools.find((t) => t.id === check.expected.tool)) || ctx.cardTool,
+  };
 }
+
+/** The categories `selection` can give. */
+export const SELECTION_CATEGORIES = [
+  'unwanted_write',
+  'missed_write',
+  'invented_argument',
+  'wrong_tool',
+  'missing_marker',
+  'no_call',
+] as const satisfies readonly FailureCategory[];
 
 /** The distinct failure categories of one trial's verdicts. */
 export function trialCategories(verdicts: readonly Pick<Verdict, 'status' | 'category'>[]): FailureCategory[] {

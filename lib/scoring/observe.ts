@@ -1,53 +1,11 @@
-import type { Observation, ToolCall } from '../schema/observation';
+import type { Observation } from '../schema/observation';
 import type { TccCheck, TccObservations, TccObservedEntry } from '../schema/tcc';
+import { answerField } from './fields';
+import { deriveDecision } from './fields/decision';
+import type { ScoringTool } from './fields/types';
 
-/** A tool as sent in a trial, with its hidden metadata (never sent to the model). */
-export interface ScoringTool {
-  /** Scenario tool id (the `tool` of a case card's expectation). */
-  id: string;
-  /** The function name the model saw. */
-  name: string;
-  effect: 'read' | 'write';
-  parameters: Record<string, unknown>;
-}
-
-/** What the model decided: a TCC decision, or no decision (`none`), an unusable call, or a refusal. */
-export type ObservedDecision = 'read' | 'write' | 'clarify' | 'stop' | 'none' | 'malformed' | 'refusal';
-
-export interface DerivedDecision {
-  decision: ObservedDecision;
-  /** Where the decision was read: `toolCalls[0].name`, `toolCalls[0].arguments` or `text`. */
-  part: string | null;
-  /** Why the first call is unusable: `unknown_tool:<name>`, `unparseable_arguments`, or the provider's reason. */
-  malformed: string | null;
-  firstCall: ToolCall | null;
-  /** The sent tool the first call names, if any. */
-  firstTool: ScoringTool | null;
-}
-
-/**
- * Decision from the observation (DESIGN §6): the first call's tool effect (read/write); without a call, the
- * CLARIFY / STOP marker; a first call naming no sent tool, or with unparseable arguments, is `malformed`.
- */
-export function deriveDecision(observation: Observation, tools: readonly ScoringTool[]): DerivedDecision {
-  const firstCall = observation.toolCalls[0] ?? null;
-  if (firstCall) {
-    const firstTool = tools.find((t) => t.name === firstCall.name) ?? null;
-    if (!firstTool) return { decision: 'malformed', part: 'toolCalls[0].name', malformed: `unknown_tool:${firstCall.name}`, firstCall, firstTool };
-    if (firstCall.arguments === null)
-      return { decision: 'malformed', part: 'toolCalls[0].arguments', malformed: observation.malformed ?? 'unparseable_arguments', firstCall, firstTool };
-    return { decision: firstTool.effect, part: 'toolCalls[0].name', malformed: null, firstCall, firstTool };
-  }
-  const none = { firstCall: null, firstTool: null };
-  if (observation.malformed) return { decision: 'malformed', part: 'toolCalls', malformed: observation.malformed, ...none };
-  if (observation.marker === 'CLARIFY') return { decision: 'clarify', part: 'text', malformed: null, ...none };
-  if (observation.marker === 'STOP') return { decision: 'stop', part: 'text', malformed: null, ...none };
-  if (observation.refusal) return { decision: 'refusal', part: 'refusal', malformed: null, ...none };
-  return { decision: 'none', part: 'text', malformed: null, ...none };
-}
-
-/** Fields of `expected` we can observe from a model answer; anything else (write_count, …) needs a back-end. */
-const OBSERVABLE = new Set(['decision', 'tool', 'call_count', 'arguments', 'label']);
+export { deriveDecision } from './fields/decision';
+export type { DerivedDecision, ObservedDecision, ScoringTool } from './fields/types';
 
 /**
  * The observation file of a trial (TCC v0.1, keyed by check id). A check gets `null` (→ untested) when
@@ -59,23 +17,19 @@ const OBSERVABLE = new Set(['decision', 'tool', 'call_count', 'arguments', 'labe
  */
 export function observationToTcc(checks: readonly TccCheck[], observation: Observation | null, tools: readonly ScoringTool[]): TccObservations {
   const out = Object.create(null) as TccObservations; // keyed by check ids: no prototype to find
-  const d = observation ? deriveDecision(observation, tools) : null;
+  const derived = observation ? deriveDecision(observation, tools) : null;
   for (const check of checks) {
     const keys = Object.keys(check.expected).filter((k) => check.expected[k] !== undefined);
-    if (!observation || !d || keys.some((k) => !OBSERVABLE.has(k))) {
+    if (!observation || !derived || keys.some((k) => !answerField(k))) {
       out[check.id] = null;
       continue;
     }
     const entry: TccObservedEntry = {};
     for (const key of keys) {
-      if (key === 'decision') entry.decision = d.decision;
-      else if (key === 'tool') {
-        if (d.firstCall) entry.tool = d.firstTool?.id ?? d.firstCall.name;
-      } else if (key === 'call_count') entry.call_count = observation.toolCalls.length;
-      else if (key === 'arguments') entry.arguments = d.decision === 'malformed' ? null : (d.firstCall?.arguments ?? null);
-      else if (key === 'label') entry.label = observation.label;
+      const value = answerField(key)!.observe({ observation, derived });
+      if (value !== undefined) entry[key] = value;
     }
-    if (d.malformed && keys.some((k) => k !== 'label')) entry.malformed = d.malformed;
+    if (derived.malformed && keys.some((k) => answerField(k)!.reportsMalformed)) entry.malformed = derived.malformed;
     out[check.id] = entry;
   }
   return out;

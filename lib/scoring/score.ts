@@ -2,11 +2,13 @@ import type { Markers } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import type { Decision, TccCheck } from '../schema/tcc';
 import { trialStatusFromVerdicts, type Checkpoint, type CheckStatus, type Evidence, type Verdict } from '../schema/verdict';
-import { categorize, type CategoryContext } from './categories';
-import { compareCheck, expectedFields, type CheckResult } from './compare';
-import { deriveDecision, observationToTcc, type DerivedDecision, type ScoringTool } from './observe';
+import type { CategoryContext } from './categories';
+import { compareCheck } from './compare';
+import { answerField, categorizeAnswer, checkpointOfField, expectedFields, ruleOfField } from './fields';
+import type { CheckResult } from './fields/types';
+import { deriveDecision, observationToTcc, type ScoringTool } from './observe';
+import { untestedWhenNotVisible, visibility } from './visibility';
 
-export { FIELD_CHECKPOINT, FIELD_RULE };
 export { compareCard, compareCheck, type CardComparison, type CheckComparison } from './compare';
 export { observationToTcc, deriveDecision, type ScoringTool, type ObservedDecision } from './observe';
 export { categoriesBaselineTreatment, countCategoriesByCondition, trialCategories } from './categories';
@@ -23,6 +25,11 @@ export interface ScoreTrialInput {
   labels: string[];
   /** The task text (to tell an invented argument value from a wrong one). */
   task: string;
+  /**
+   * Names the model could see before it decided, as observed (the tools sent, a retriever's top-k, a vendor
+   * search's references); absent: every tool sent was visible; `unknown`: it cannot be known.
+   */
+  visible?: readonly string[] | 'unknown';
 }
 
 export interface TrialScore {
@@ -30,52 +37,9 @@ export interface TrialScore {
   checkpoints: Record<Checkpoint, CheckStatus>;
 }
 
-const FIELD_CHECKPOINT: Record<string, Checkpoint> = {
-  decision: 'selection',
-  tool: 'selection',
-  call_count: 'selection',
-  arguments: 'parameters',
-  label: 'interpretation',
-  write_count: 'completion',
-  state: 'completion',
-  duplicate_writes: 'completion',
-  unauthorized_calls: 'completion',
-};
-
-const FIELD_RULE: Record<string, string> = {
-  decision: "decision: the first call's tool effect (read/write), else the CLARIFY/STOP marker (DESIGN §6)",
-  tool: "tool: the first call's scenario tool (DESIGN §6)",
-  call_count: 'call_count: number of tool calls, exact',
-  arguments: 'arguments: the complete call — every expected key with an acceptable value, no other key (DESIGN §6)',
-  label: 'label: the label after the STATUS marker, exact',
-  write_count: 'write_count: writes the fixture applied (its log)',
-  state: 'verified: the final fixture state has the records the card names, and nothing else changed (per-field diff)',
-  duplicate_writes: 'duplicate_writes: applied writes repeating an earlier one (same tool, same arguments)',
-  unauthorized_calls: 'unauthorized_calls: calls the fixture refused, the principal lacking the permission',
-};
-
+/** The checkpoint of a check: its first failing field's, else its first expected field's. */
 function checkpointOf(check: TccCheck, r: CheckResult): Checkpoint {
-  const field = r.failed?.field ?? expectedFields(check)[0];
-  return FIELD_CHECKPOINT[field ?? ''] ?? 'selection';
-}
-
-function partOf(field: string | undefined, d: DerivedDecision | null, r: CheckResult): string | null {
-  switch (field) {
-    case 'decision':
-      return d?.part ?? null;
-    case 'tool':
-      return 'toolCalls[0].name';
-    case 'call_count':
-      return 'toolCalls';
-    case 'arguments': {
-      const fields = r.failed?.field === 'arguments' ? (r.failed.match?.fields ?? []) : [];
-      return fields.length === 1 ? `toolCalls[0].arguments.${fields[0]}` : 'toolCalls[0].arguments';
-    }
-    case 'label':
-      return 'label';
-    default:
-      return null;
-  }
+  return checkpointOfField(r.failed?.field ?? expectedFields(check)[0]);
 }
 
 /** The scenario tool the card expects: stated by a check, or the only sent tool with the expected effect. */
@@ -85,16 +49,6 @@ function cardTool(checks: readonly TccCheck[], tools: readonly ScoringTool[], de
   if (decision !== 'read' && decision !== 'write') return null;
   const same = tools.filter((t) => t.effect === decision);
   return same.length === 1 ? same[0] : null;
-}
-
-function visibility(checks: readonly TccCheck[], tools: readonly ScoringTool[]): CheckStatus {
-  if (tools.length === 0) return 'untested';
-  for (const c of checks) {
-    const { tool, decision } = c.expected;
-    if (tool && !tools.some((t) => t.id === tool)) return 'fail';
-    if ((decision === 'read' || decision === 'write') && !tools.some((t) => t.effect === decision)) return 'fail';
-  }
-  return 'pass';
 }
 
 /**
@@ -112,7 +66,7 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
       ? { observation, derived, tools, task, cardDecision, cardTool: cardTool(checks, tools, cardDecision), markers: input.markers, labels: input.labels }
       : null;
 
-  const verdicts = checks.map((check): Verdict => {
+  const scored = checks.map((check): Verdict => {
     const entry = Object.hasOwn(file, check.id) ? file[check.id] : undefined;
     const r = compareCheck(check, entry);
     const checkpoint = checkpointOf(check, r);
@@ -129,11 +83,11 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
         evidence: { attemptN, part: null, rule: `untested: ${why}`, expected: check.expected },
       };
     }
-    const cat = ctx ? categorize(check, r, ctx) : null;
+    const cat = ctx ? categorizeAnswer(check, r, ctx) : null;
     const evidence: Evidence = {
       attemptN,
-      part: partOf(field, derived, r),
-      rule: [FIELD_RULE[field ?? ''] ?? `${field}: exact match`, cat?.rule].filter(Boolean).join('; '),
+      part: answerField(field)?.part(derived, r.failed) ?? null,
+      rule: [ruleOfField(field), cat?.rule].filter(Boolean).join('; '),
       expected: r.failed ? r.failed.expected : check.expected,
       observed: r.failed ? r.failed.observed : entry,
     };
@@ -142,12 +96,14 @@ export function scoreTrial(input: ScoreTrialInput): TrialScore {
     return { checkId: check.id, axis: check.axis, checkpoint, status: r.status, category: cat?.category ?? null, reason: r.reason, evidence };
   });
 
+  const seen = visibility({ checks, tools, visible: input.visible });
+  const verdicts = seen.status === 'fail' ? untestedWhenNotVisible(scored, seen.reason) : scored;
   const of = (cp: Checkpoint): CheckStatus => {
     const mine = verdicts.filter((v) => v.checkpoint === cp);
     return mine.length === 0 ? 'untested' : trialStatusFromVerdicts(mine);
   };
   const checkpoints: Record<Checkpoint, CheckStatus> = {
-    visibility: visibility(checks, tools),
+    visibility: seen.status,
     selection: of('selection'),
     parameters: of('parameters'),
     interpretation: of('interpretation'),

@@ -6,7 +6,7 @@ import type { Conversation, ConversationContext } from './types';
  * The conversation of a single-answer kind (selection, interpretation): a turn limit of 1, calls that are
  * the answer (nothing runs them), scored on that answer against the case card.
  */
-export function oneAnswer({ study, kase, condition, tools }: ConversationContext): Conversation {
+export function oneAnswer({ study, kase, condition, tools, visible }: ConversationContext): Conversation {
   return {
     maxTurns: 1,
     score(turns) {
@@ -17,6 +17,7 @@ export function oneAnswer({ study, kase, condition, tools }: ConversationContext
         observation: last.observation,
         attemptN: last.attemptN,
         tools,
+        visible,
         markers: study.protocol.markers,
         labels: study.protocol.labels,
         task: kase.task,

@@ -3,6 +3,9 @@ import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, SimulatedRules, TurnToolResult, WireToolResult } from '../schema/request';
 import type { ScoringTool, TrialScore } from '../scoring/score';
 import type { KindSpec } from './spec-types';
+import type { StoredTurn } from '../schema/turn';
+
+export type { StoredTurn } from '../schema/turn';
 
 /** What building a trial's request gives a kind to work with. */
 export interface RequestContext {
@@ -20,18 +23,11 @@ export interface ConversationContext {
   condition: string;
   /** The tools sent, in order, with their hidden metadata and the schema sent. */
   tools: ScoringTool[];
-}
-
-/** One completed turn: the model's answer, and what its calls did. */
-export interface StoredTurn {
-  n: number;
-  attemptN: number;
-  observation: Observation;
-  /** The calls of the answer, each with the id used on the wire. */
-  calls: (ToolCall & { id: string })[];
-  results: TurnToolResult[];
-  /** Kind-specific evidence of the turn (task: the fixture log entries of its calls). */
-  evidence: unknown;
+  /**
+   * Names the model could see before it decided, as observed (the tools sent, a retriever's top-k); absent:
+   * every tool sent; `unknown`: it cannot be known (lib/scoring/visibility.ts).
+   */
+  visible?: readonly string[] | 'unknown';
 }
 
 /**

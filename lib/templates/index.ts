@@ -2,12 +2,14 @@ import type { ExperimentSpec } from '../schema/experiment';
 import { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
 import { POLITELY_IGNORED_ID, politelyIgnored } from './politely-ignored';
 import { TASK_COMPLETION_ID, taskCompletion } from './task-completion';
+import { CATALOG_SCALE_ID, catalogScale } from './catalog-scale';
 import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
 
 export { PUBLISHED_REFERENCE, REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 export type { PublishedCount, PublishedReferenceData, PublishedRow, PublishedStudy } from './reference-study/published';
 export { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
 export { TASK_COMPLETION_ID, taskCompletion } from './task-completion';
+export { CATALOG_SCALE_ID, catalogScale } from './catalog-scale';
 
 /** A built-in experiment a new user can run at once (offline with the simulated provider). */
 export interface Template {
@@ -63,6 +65,20 @@ export const TEMPLATES: Record<string, Template> = {
       cannotShow: `${NOT_A_MODEL} It does not follow instructions hidden in tool results, so the injection case passes in both conditions.`,
     },
     build: taskCompletion,
+  },
+  [CATALOG_SCALE_ID]: {
+    id: CATALOG_SCALE_ID,
+    name: 'Catalog scale (issue 23): the invoice tools among 0–117 GitHub MCP tools, all sent vs. BM25 top 5',
+    description:
+      'The reference study’s invoice selection cases (English) with 0, 8, 32 and all 117 GitHub MCP server tools as distractors, every tool sent ' +
+      'vs. a local BM25 retriever keeping the top 5, overlapping vs. clear descriptions: 144 formal requests. The funnel per condition and a chart against N.',
+    simulated: {
+      model: SIMULATED_ENGINE,
+      shows:
+        'simulated-lexical-v1 reads every tool it is sent: with more plausible candidates its pick gets noisier (seeded, docs/discovery.md), and under BM25 it can only pick what the retriever kept.',
+      cannotShow: `${NOT_A_MODEL} Its crowding rate is a stated assumption, not a measurement of any model.`,
+    },
+    build: catalogScale,
   },
 };
 

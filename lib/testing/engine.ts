@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pool } from '../db/client';
 import { getRun, type RunRow } from '../db/runs';
-import { ensureTemplateExperiment } from '../db/templates';
+import { ensureTemplateExperiment } from '../experiments/templates';
 import { createRun, startRun } from '../runner/start';
 import { queues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { closeDb } from '../db/client';
-import { ensureTemplateExperiment } from '../db/templates';
+import { ensureTemplateExperiment } from '../experiments/templates';
 import { resetEnvCache } from '../env';
 import { closeQueues } from '../queue/connection';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server';

@@ -1,4 +1,5 @@
-import { buildRequest, expandTrials, findStudyCase, naturalDefinitions } from '../design/matrix';
+import { buildRequest, expandTrials, findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
+import { toScoringTool } from '../design/catalog';
 import { simulatedProvider } from '../providers/simulated';
 import type { ExperimentSpec } from '../schema/experiment';
 import { RunSettings } from '../schema/run';
@@ -25,10 +26,13 @@ export async function runOffline(spec: ExperimentSpec, model?: string): Promise<
     const { study, kase } = findStudyCase(spec, t.study, t.caseId);
     const condition = study.conditions.find((c) => c.id === t.condition)!;
     const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
-    const order = t.order.map((name) => defs.find((d) => d.name === name)!);
-    const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: order.map((d) => d.tool) });
-    const tools = order.map((d) => ({ id: d.tool, name: d.name, effect: effects.get(t.scenario)!.get(d.tool)!, parameters: d.parameters }));
-    const conversation = kindModule(study.kind).start({ spec, study, kase, condition: t.condition, tools });
+    const order = resolveSent(study, defs, t.scenario, t.order);
+    const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, names: t.order });
+    const tools = order.map((d) => {
+      const { description: _, ...tool } = toScoringTool(d, effects.get(t.scenario));
+      return tool;
+    });
+    const conversation = kindModule(study.kind).start({ spec, study, kase, condition: t.condition, tools, visible: t.visible ?? 'unknown' });
     let last: ProviderResult | null = null;
     let attempt = 1;
     const r = await converse({
@@ -42,7 +46,7 @@ export async function runOffline(spec: ExperimentSpec, model?: string): Promise<
     });
     if (r.kind !== 'finished' || !last) throw new Error(`trial ${i}: the simulated conversation did not finish (${r.kind})`);
     results.push(last);
-    sent.push(order.map((d) => d.name));
+    sent.push([...t.order]);
     const { verdicts } = r.score;
     outcomes.push({
       id: `t${i}`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { routeActor } from '@/app/_auth/guard';
 import { AccessDenied } from '@/lib/auth/roles';
-import { importServerTools } from '@/lib/db/tool-snapshots';
+import { importServerTools } from '@/lib/experiments/tool-snapshots';
 import { McpListError } from '@/lib/mcp/client';
 import { planMcpImport } from '@/lib/mcp/policy';
 

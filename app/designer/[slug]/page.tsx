@@ -1,9 +1,13 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
-import { checkDraft, designerDestination, getPriceTable, listVersions } from '@/lib/db/drafts';
+import { designerDestination, listVersions } from '@/lib/db/drafts';
+import { getPriceTable } from '@/lib/runner/price-table';
+import { checkDraft } from '@/lib/experiments/drafts';
 import { Designer } from '@/components/designer/Designer';
 import { pageActor } from '@/app/_auth/guard';
+import { designerFields } from '@/lib/scoring/fields';
+import { urls } from '@/lib/urls';
 
 export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
   const { slug } = await pageParams(params);
@@ -18,7 +22,7 @@ export default async function DesignerPage({ params }: { params: Promise<{ slug:
   const to = await designerDestination(slug);
   if (!to) notFound();
   // a link to a draft that has since been saved as a version opens that version
-  if (to.kind === 'version') redirect(`/experiments/${encodeURIComponent(to.experimentId)}?from=designer`);
+  if (to.kind === 'version') redirect(urls.experiment(to.experimentId, { from: 'designer' }));
   const draft = to.draft;
   const prices = await getPriceTable();
   const versions = await listVersions(slug);
@@ -31,6 +35,7 @@ export default async function DesignerPage({ params }: { params: Promise<{ slug:
       prices={prices}
       baseVersion={draft.baseVersion}
       nextVersion={nextVersion}
+      fields={designerFields()}
     />
   );
 }

@@ -26,6 +26,7 @@ import { experimentAudit } from '@/lib/db/audit';
 import { AuditList } from '@/components/audit/AuditList';
 import { templateOf } from '@/lib/templates';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
+import { urls } from '@/lib/urls';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -93,7 +94,7 @@ export default async function ExperimentPage({ params, searchParams }: { params:
               </button>
             </form>
           )}
-          <a className="button" href={`/experiments/${encodeURIComponent(exp.id)}/versions`}>
+          <a className="button" href={urls.experimentVersions(exp.id)}>
             Version history
           </a>
           <a className="button" href={`/api/experiments/${encodeURIComponent(exp.id)}`} download>

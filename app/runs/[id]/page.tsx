@@ -4,7 +4,8 @@ import { notFound } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
 import { getRun, listRunGroup, runProgress } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
-import { loadRunSummary, precheckAttempts } from '@/lib/db/results';
+import { precheckAttempts } from '@/lib/db/results';
+import { loadRunSummary } from '@/lib/runs/summary';
 import { compareWithPublished } from '@/lib/analysis/published';
 import { REFERENCE_STUDY_PUBLISHED } from '@/lib/templates';
 import { REFERENCE_STUDY_ID } from '@/lib/templates';
@@ -24,6 +25,8 @@ import { can } from '@/lib/auth/roles';
 import { loadRunChoices } from '@/lib/runs/choices';
 import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
+import { urls } from '@/lib/urls';
+import { DOWNLOAD_FORMATS } from '@/lib/runs/export';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -43,7 +46,6 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const [summary, choices] = await Promise.all([loadRunSummary(id, exp.spec, clusterBy), loadRunChoices(id, exp.spec, choiceSection)]);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
-  const exportBase = `/api/runs/${encodeURIComponent(id)}/export`;
 
   return (
     <>
@@ -58,34 +60,21 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       {group.length > 1 && (
         <p className="notice" data-testid="run-group">
           One of {group.length} runs started together ({group.map((r) => `${r.provider}/${r.model}`).join(', ')}):{' '}
-          <Link href={`/runs/compare?ids=${group.map((r) => encodeURIComponent(r.id)).join(',')}`}>compare them trial by trial</Link>
+          <Link href={urls.compare(group.map((r) => r.id))}>compare them trial by trial</Link>
         </p>
       )}
 
       <div className="spread">
         <h2>Table 1</h2>
         <div className="row">
-          <Link className="button" href={`/runs/${encodeURIComponent(id)}/review`} data-testid="review-link">
+          <Link className="button" href={urls.runReview(id)} data-testid="review-link">
             Review failures
           </Link>
-          <a className="button" href={`${exportBase}/json`} download data-testid="download-json">
-            JSON
-          </a>
-          <a className="button" href={`${exportBase}/trials.csv`} download data-testid="download-trials-csv">
-            Trials CSV
-          </a>
-          <a className="button" href={`${exportBase}/checks.csv`} download data-testid="download-checks-csv">
-            Checks CSV
-          </a>
-          <a className="button" href={`${exportBase}/choices.csv`} download data-testid="download-choices-csv">
-            Choices CSV
-          </a>
-          <a className="button" href={`${exportBase}/table1.md`} download data-testid="download-table1-md">
-            Table 1 (Markdown)
-          </a>
-          <a className="button" href={`${exportBase}/table1.tex`} download data-testid="download-table1-tex">
-            Table 1 (LaTeX)
-          </a>
+          {DOWNLOAD_FORMATS.map((f) => (
+            <a key={f.name} className="button" href={urls.api.runExport(id, f.name)} download data-testid={`download-${f.name.replace('.', '-')}`}>
+              {f.label}
+            </a>
+          ))}
         </div>
       </div>
       {progress.done < progress.total && (

@@ -8,6 +8,7 @@ import { ClusterBy } from '@/lib/schema/table1';
 import { RunComparison } from '@/components/runs/RunComparison';
 import { pageActor } from '@/app/_auth/guard';
 import { loadCompareGrids } from '@/lib/runs/choices';
+import { urls } from '@/lib/urls';
 import { ChoiceGrid, ChoiceSections, sectionParam, type ChoiceSectionRef } from '@/components/runs/ChoiceViews';
 
 export const dynamic = 'force-dynamic';
@@ -58,12 +59,7 @@ export default async function ComparePage({
       )
     : null;
   const gridHref = (sec: ChoiceSectionRef) => {
-    const p = new URLSearchParams({ ids: runIds.join(',') });
-    if (cluster) p.set('cluster', cluster);
-    if (a) p.set('a', a);
-    if (b) p.set('b', b);
-    p.set('choices', sectionParam(sec));
-    return `/runs/compare?${p.toString()}#what-the-model-did`;
+    return urls.compareWith({ ids: runIds.join(','), cluster: cluster || null, a: a || null, b: b || null, choices: sectionParam(sec) }, '#what-the-model-did');
   };
   const side = (i: number) => {
     const r = comparison?.runs[i];

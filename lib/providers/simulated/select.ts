@@ -4,6 +4,7 @@ import { extractArguments, inventValue, readSchema, type SchemaInfo } from './ex
 import { ACTIONS, ASK_CUE, MISSING_CUE, type Action } from './lexicon';
 import { mentions, scopes, sentences, splitIdentifier, tokenize } from './text';
 import { preferGeneric, type GenericPreference } from './generic';
+import { crowd, type Crowding } from './crowding';
 
 /**
  * Selection, in the order the rules apply (each one reads only the request: task, tool definitions, order):
@@ -17,6 +18,8 @@ import { preferGeneric, type GenericPreference } from './generic';
  *    definition mentions it only in a negation; each token is weighted by its rarity among the candidates
  *    (w = ln((N+1)/(df+0.5))), so words every tool shares barely count. Scores within TIE_MARGIN of the best
  *    are a tie, and a tie goes to the tool listed first: overlapping definitions leave the order to decide.
+ * 2b. Crowding — with more than three plausible candidates the pick is replaced, with a probability that grows
+ *    with their number, by another plausible one (crowding.ts: documented and seeded by the request).
  * 3. Extract arguments from the task guided by the chosen tool's JSON Schema (extract.ts).
  * 4. CLARIFY — only when a required field could not be extracted AND the definition (tool description, or
  *    that field's description) tells the model to ask when something is missing. Otherwise it calls anyway:
@@ -97,6 +100,8 @@ export interface SelectionTrace {
   stop: { action: string; deniedBy: string[] } | null;
   /** generic-preferring: the lexical pick, the generic tool offered, the reasons given, the tool called. */
   generic?: GenericPreference;
+  /** Present when more than CROWD_FREE tools were plausible: the crowding draw (crowding.ts). */
+  crowding?: Crowding;
   extraction: {
     tool: string;
     extracted: Record<string, string | number>;
@@ -178,6 +183,10 @@ export function decideSelection(request: ProviderRequest, model: SelectionModel 
   const winner = tied[0]; // candidate order breaks ties: the first listed wins
   trace.tie = { margin: tieRule === 'position-biased' ? null : TIE_MARGIN, tied: tied.map((s) => s.name), brokenByOrder: tied.length > 1 };
   let profile = profiles.find((p) => p.name === winner.name) ?? profiles[0];
+  // 2b. crowding: many plausible candidates make the pick noisier (crowding.ts; never with ≤ 3 plausible)
+  const crowding = crowd(request.task, trace.scores, profile.name);
+  if (crowding.p > 0) trace.crowding = crowding;
+  if (crowding.swappedTo) profile = profiles.find((p) => p.name === crowding.swappedTo) ?? profile;
   if (model === 'generic-preferring') {
     trace.generic = preferGeneric(profile, profiles);
     profile = profiles.find((p) => p.name === trace.generic!.chosen) ?? profile;

@@ -28,7 +28,7 @@ export function taskTccObservations(
   const out = Object.create(null) as TccObservations;
   for (const check of all) {
     const keys = Object.keys(check.expected).filter((k) => check.expected[k] !== undefined);
-    const mine = keys.filter((k) => (TASK_FIELDS as readonly string[]).includes(k));
+    const mine = keys.filter((k) => TASK_FIELDS.includes(k));
     const rest = keys.filter((k) => !mine.includes(k));
     if (!observation || !fixture) {
       out[check.id] = null;

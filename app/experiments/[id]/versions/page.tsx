@@ -7,6 +7,7 @@ import { listVersions } from '@/lib/db/drafts';
 import { diffSpecs } from '@/lib/design/spec-diff';
 import { formatDate } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
+import { urls } from '@/lib/urls';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -67,7 +68,7 @@ export default async function VersionsPage({ params, searchParams }: { params: P
           {versions.map((v) => (
             <tr key={v.id}>
               <td>
-                <Link href={`/experiments/${encodeURIComponent(v.id)}`}>v{v.version}</Link>
+                <Link href={urls.experiment(v.id)}>v{v.version}</Link>
               </td>
               <td>{v.name}</td>
               <td className="mono small">{v.specHash.slice(0, 19)}…</td>
@@ -112,7 +113,7 @@ export default async function VersionsPage({ params, searchParams }: { params: P
         </tbody>
       </table>
       <p className="small">
-        <Link href={`/experiments/${encodeURIComponent(exp.id)}`}>← {exp.id}</Link>
+        <Link href={urls.experiment(exp.id)}>← {exp.id}</Link>
       </p>
     </>
   );

@@ -4,7 +4,8 @@ import { notFound } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
 import { getRun } from '@/lib/db/runs';
 import { getExperiment } from '@/lib/db/experiments';
-import { reviewAgreement, reviewAgreementTables, reviewedCells, type AgreementTable } from '@/lib/db/reviews';
+import { reviewAgreement, reviewAgreementTables, type AgreementTable } from '@/lib/db/reviews';
+import { reviewedCells } from '@/lib/runs/summary';
 import { reviewPairCounts } from '@/lib/db/review-pairs';
 import { reviewFilterOf, reviewProgress, reviewQueuePage } from '@/lib/db/review-queue';
 import { pairHref } from '@/components/reviews/links';
@@ -17,6 +18,7 @@ import { Interval } from '@/components/Interval';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { pageActor } from '@/app/_auth/guard';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
+import { urls } from '@/lib/urls';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -65,12 +67,12 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
     reviewProgress(id, exp.spec),
   ]);
   const reviewed = agreement.reviewed > 0 ? await reviewedCells(id, exp.spec) : null;
-  const runHref = `/runs/${encodeURIComponent(id)}`;
+  const runHref = urls.run(id);
   const count = (c: PairClass) => counts[c];
   const total = PAIR_CLASSES.reduce((n, c) => n + counts[c], 0);
   const unreviewed = progress.pairs - progress.reviewed;
   const matching = selected === 'unreviewed' ? unreviewed : selected ? counts[selected] : total;
-  const pageHref = (p: number) => `${runHref}/review?${new URLSearchParams({ ...(selected && { show: selected }), page: String(p) })}`;
+  const pageHref = (p: number) => urls.runReview(id, { show: selected || null, page: String(p) });
 
   return (
     <>
@@ -128,14 +130,14 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         </details>
       )}
       <nav className="tabs" aria-label="Pair classes">
-        <Link href={`${runHref}/review`} aria-current={selected ? undefined : 'page'}>
+        <Link href={urls.runReview(id)} aria-current={selected ? undefined : 'page'}>
           all ({total})
         </Link>
-        <Link href={`${runHref}/review?show=unreviewed`} aria-current={selected === 'unreviewed' ? 'page' : undefined} data-testid="show-unreviewed">
+        <Link href={urls.runReview(id, { show: 'unreviewed' })} aria-current={selected === 'unreviewed' ? 'page' : undefined} data-testid="show-unreviewed">
           unreviewed ({unreviewed})
         </Link>
         {PAIR_CLASSES.map((c) => (
-          <Link key={c} href={`${runHref}/review?show=${c}`} aria-current={selected === c ? 'page' : undefined} data-testid={`show-${c}`}>
+          <Link key={c} href={urls.runReview(id, { show: c })} aria-current={selected === c ? 'page' : undefined} data-testid={`show-${c}`}>
             {CLASS_LABELS[c]} ({count(c)})
           </Link>
         ))}
@@ -181,7 +183,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                     {p.reviewed}/{p.checks} {p.checks === 1 ? 'check' : 'checks'}
                   </td>
                   <td>
-                    <Link href={pairHref(runHref, { baselineId: p.baseline.trialId, treatmentId: p.treatment.trialId }, selected)}>
+                    <Link href={pairHref(id, { baselineId: p.baseline.trialId, treatmentId: p.treatment.trialId }, selected)}>
                       {p.baseline.trialId && p.treatment.trialId ? 'side by side' : 'trial'}
                     </Link>
                   </td>

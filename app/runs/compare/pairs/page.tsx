@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { compareTrialPairs, PAIR_CHANGES } from '@/lib/runs/compare';
 import { SpecError } from '@/lib/schema/common';
 import { pageActor } from '@/app/_auth/guard';
+import { urls } from '@/lib/urls';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Trial pairs of two runs' };
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Trial pairs of two runs' };
 function TrialCell({ runId, trial }: { runId: string; trial: { trialId: string; status: string; decision: string | null } }) {
   return (
     <td>
-      <Link href={`/runs/${encodeURIComponent(runId)}/trials/${encodeURIComponent(trial.trialId)}`} data-testid="pair-trial-link">
+      <Link href={urls.trial(runId, trial.trialId)} data-testid="pair-trial-link">
         {trial.status}
       </Link>{' '}
       <span className="mono small">{trial.decision ?? '—'}</span>
@@ -27,7 +28,7 @@ export default async function ComparePairsPage({ searchParams }: { searchParams:
   await pageActor('read');
   const q = await searchParams;
   const [a, b, study, condition, change] = [one(q.a), one(q.b), one(q.study), one(q.condition), one(q.change)];
-  const back = `/runs/compare?${new URLSearchParams({ ids: `${a},${b}` })}`;
+  const back = urls.compareWith({ ids: `${a},${b}` });
   let result: Awaited<ReturnType<typeof compareTrialPairs>> | null = null;
   let error: string | null = null;
   try {
@@ -55,9 +56,9 @@ export default async function ComparePairsPage({ searchParams }: { searchParams:
         {study} / {condition}: {pairs.length} {change} pair{pairs.length === 1 ? '' : 's'}
       </h1>
       <p className="small muted">
-        Reference <Link href={`/runs/${encodeURIComponent(a)}`}>{a}</Link> <span className="mono">{label(reference)}</span> against{' '}
-        <Link href={`/runs/${encodeURIComponent(b)}`}>{b}</Link> <span className="mono">{label(other)}</span>: identical trials (same case, condition, candidate order and
-        replicate){reference.experiment.id === other.experiment.id ? '' : ' of the cases unchanged between the versions'}. <Link href={back}>← the comparison</Link>
+        Reference <Link href={urls.run(a)}>{a}</Link> <span className="mono">{label(reference)}</span> against <Link href={urls.run(b)}>{b}</Link>{' '}
+        <span className="mono">{label(other)}</span>: identical trials (same case, condition, candidate order and replicate)
+        {reference.experiment.id === other.experiment.id ? '' : ' of the cases unchanged between the versions'}. <Link href={back}>← the comparison</Link>
       </p>
       <div className="table-scroll">
         <table data-testid="trial-pairs">

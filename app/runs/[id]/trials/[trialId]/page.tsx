@@ -17,6 +17,7 @@ import { taskTrialView } from '@/lib/studies/task/view';
 import { TaskTranscript } from '@/components/runs/TaskTranscript';
 import { pageActor } from '@/app/_auth/guard';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
+import { urls } from '@/lib/urls';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Metadata> {
   const { trialId } = await pageParams(params);
@@ -38,7 +39,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
   const partners = (study?.conditions ?? [])
     .filter((c) => c.id !== t.condition)
     .map((c) => ({ condition: c.id, baseline: c.baseline, id: trialIdOf(run.id, trialKeyOf({ ...t, condition: c.id })) }));
-  const runHref = `/runs/${encodeURIComponent(run.id)}`;
+  const runHref = urls.run(run.id);
 
   return (
     <>
@@ -96,11 +97,11 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
               const [left, right] = p.baseline ? [p.id, t.id] : [t.id, p.id];
               return (
                 <div key={p.id}>
-                  <Link href={`${runHref}/trials/${encodeURIComponent(p.id)}`}>
+                  <Link href={urls.trial(run.id, p.id)}>
                     {p.condition}
                     {p.baseline ? ' (baseline)' : ''}
                   </Link>{' '}
-                  · <Link href={`${runHref}/pairs/${encodeURIComponent(left)}/${encodeURIComponent(right)}`}>side by side</Link>
+                  · <Link href={urls.trialPair(run.id, left, right)}>side by side</Link>
                 </div>
               );
             })}
@@ -117,11 +118,10 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             </pre>
             <p className="small">
               TCC v0.1:{' '}
-              <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=card`} data-testid="tcc-card">
+              <a href={urls.api.trialTcc(run.id, t.id, 'card')} data-testid="tcc-card">
                 case card
               </a>{' '}
-              · <a href={`/api/runs/${encodeURIComponent(run.id)}/trials/${encodeURIComponent(t.id)}/tcc?part=observations`}>observation file</a> (compare them with{' '}
-              <code>tclab compare</code>)
+              · <a href={urls.api.trialTcc(run.id, t.id, 'observations')}>observation file</a> (compare them with <code>tclab compare</code>)
             </p>
             <details>
               <summary>Case-card checks (as they apply to this condition)</summary>

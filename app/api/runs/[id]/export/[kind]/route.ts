@@ -1,42 +1,28 @@
 import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { Readable } from 'node:stream';
-import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream, RunNotFoundError } from '@/lib/export/run';
-import { table1Stream } from '@/lib/export/table1';
+import { DOWNLOAD_FORMATS, exportFileName, ExportSession, loadRunForExport, RunNotFoundError } from '@/lib/runs/export';
 
 export const dynamic = 'force-dynamic';
 
-const KINDS = {
-  json: { stream: runJsonStream, type: 'application/json; charset=utf-8', file: (id: string) => `run-${id}.json` },
-  'trials.csv': { stream: trialsCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-trials.csv` },
-  'checks.csv': { stream: checksCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-checks.csv` },
-  'choices.csv': { stream: choicesCsvStream, type: 'text/csv; charset=utf-8', file: (id: string) => `run-${id}-choices.csv` },
-  'table1.md': { stream: table1Stream('md'), type: 'text/markdown; charset=utf-8', file: (id: string) => `run-${id}-table1.md` },
-  'table1.tex': { stream: table1Stream('tex'), type: 'application/x-tex; charset=utf-8', file: (id: string) => `run-${id}-table1.tex` },
-} as const;
-
-function isKind(k: string): k is keyof typeof KINDS {
-  return Object.prototype.hasOwnProperty.call(KINDS, k);
-}
-
-/** GET /api/runs/[id]/export/json | trials.csv | checks.csv | choices.csv | table1.md | table1.tex — streamed as an attachment. */
+/** GET /api/runs/[id]/export/<format> — a download format of lib/runs/export.ts EXPORT_FORMATS (json, trials.csv, checks.csv, choices.csv, table1.md, table1.tex), streamed as an attachment. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
   const ids = await routeParams(params);
   if (!ids) return notFoundResponse();
   const { id, kind } = ids;
-  if (!isKind(kind)) return Response.json({ error: `unknown export "${kind}" (json, trials.csv, checks.csv, choices.csv, table1.md, table1.tex)` }, { status: 404 });
-  const k = KINDS[kind];
+  const format = DOWNLOAD_FORMATS.find((f) => f.name === kind);
+  if (!format) return Response.json({ error: `unknown export "${kind}" (${DOWNLOAD_FORMATS.map((f) => f.name).join(', ')})` }, { status: 404 });
   let stream: Readable;
   try {
-    stream = await k.stream(id);
+    stream = await format.stream(new ExportSession(await loadRunForExport(id)));
   } catch (e) {
     if (e instanceof RunNotFoundError) return Response.json({ error: e.message }, { status: 404 });
     throw e;
   }
   return new Response(pullStream(stream), {
-    headers: { 'content-type': k.type, 'content-disposition': `attachment; filename="${k.file(id)}"`, 'cache-control': 'no-store' },
+    headers: { 'content-type': format.contentType, 'content-disposition': `attachment; filename="${exportFileName(id, format)}"`, 'cache-control': 'no-store' },
   });
 }
 

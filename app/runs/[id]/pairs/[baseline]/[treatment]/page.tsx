@@ -22,6 +22,7 @@ import { jsonText } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
 import { actorLabel, can } from '@/lib/auth/roles';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
+import { urls } from '@/lib/urls';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -49,9 +50,9 @@ export default async function PairPage({
   const [neighbours, progress] = await Promise.all([pairNeighbours(run.id, exp.spec, { baselineId: b.id, treatmentId: t.id }, filter), reviewProgress(run.id, exp.spec)]);
   const study = exp.spec.studies.find((s) => s.id === b.study);
   const kase = study?.cases.find((c) => c.id === b.caseId);
-  const runHref = `/runs/${encodeURIComponent(run.id)}`;
+  const runHref = urls.run(run.id);
   const canReview = can(actor.role, 'review.write');
-  const reviewHref = `${runHref}/review${filter ? `?${new URLSearchParams({ show: filter })}` : ''}`;
+  const reviewHref = urls.runReview(run.id, { show: filter || null });
   const names = (r: TrialRecord) => sentNames(definitionsOf(exp.spec, r));
   // every scored check of both trials, one reading each in the pair's one form
   const scored = [b, t].flatMap((r) => r.verdicts.filter((v) => v.status === 'pass' || v.status === 'fail').map((v) => `${r.id}|${v.checkId}`));
@@ -65,7 +66,7 @@ export default async function PairPage({
           <div className="row">
             <h2>{label(r)}</h2>
             <StatusBadge status={r.status} />
-            <Link className="small" href={`${runHref}/trials/${encodeURIComponent(r.id)}`}>
+            <Link className="small" href={urls.trial(run.id, r.id)}>
               trial page
             </Link>
           </div>
@@ -120,14 +121,14 @@ export default async function PairPage({
       </p>
       <nav className="row small pair-nav" aria-label="Review queue" data-testid="pair-nav">
         {neighbours.prev ? (
-          <Link href={pairHref(runHref, neighbours.prev, filter)} data-testid="pair-prev" rel="prev">
+          <Link href={pairHref(run.id, neighbours.prev, filter)} data-testid="pair-prev" rel="prev">
             ← previous
           </Link>
         ) : (
           <span className="muted">← previous</span>
         )}
         {neighbours.next ? (
-          <Link href={pairHref(runHref, neighbours.next, filter)} data-testid="pair-next" rel="next">
+          <Link href={pairHref(run.id, neighbours.next, filter)} data-testid="pair-next" rel="next">
             next →
           </Link>
         ) : (

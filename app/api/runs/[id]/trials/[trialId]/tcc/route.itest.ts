@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '@/lib/db/client';
-import { saveExperiment } from '@/lib/db/experiments';
+import { saveExperiment } from '@/lib/experiments/versions';
 import { createRun } from '@/lib/runner/start';
 import { tinyExperiment } from '@/lib/testing/tiny-experiment';
 import { localSessionCookie } from '@/lib/testing/local-session';

@@ -1,7 +1,7 @@
 import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
 import { z } from 'zod';
-import { trialTcc } from '@/lib/export/run';
+import { trialTcc } from '@/lib/runs/export';
 import { tccFileNames } from '@/lib/export/tcc';
 import { redactSecrets } from '@/lib/providers/secrets';
 

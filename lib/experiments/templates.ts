@@ -1,5 +1,6 @@
 import { TEMPLATES } from '../templates';
-import { saveExperiment, type ExperimentRow } from './experiments';
+import type { ExperimentRow } from '../db/experiments';
+import { saveExperiment } from './versions';
 
 /** Store a built-in template as an experiment (a new version only when the template's content changed). */
 export async function ensureTemplateExperiment(templateId: string): Promise<ExperimentRow & { created: boolean }> {

@@ -1,19 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeDb, pool } from './client';
-import {
-  checkDraft,
-  createDraft,
-  designerDestination,
-  draftFromVersion,
-  freezeDraft,
-  getDraft,
-  getPriceTable,
-  listVersions,
-  saveDraft,
-  savePriceTable,
-  setArchived,
-} from './drafts';
-import { getExperiment, listExperiments } from './experiments';
+import { closeDb, pool } from '../db/client';
+import { createDraft, designerDestination, draftFromVersion, getDraft, listVersions, saveDraft, setArchived } from '../db/drafts';
+import { checkDraft, freezeDraft } from './drafts';
+import { getPriceTable, savePriceTable } from '../runner/price-table';
+import { getExperiment, listExperiments } from '../db/experiments';
 import { tinyExperiment } from '../testing/tiny-experiment';
 import { DEFAULT_PRICE_TABLE } from '../design/cost';
 import { SpecError } from '../schema/common';

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb } from '../lib/db/client';
+import { closeQueues } from '../lib/queue/connection';
+import { saveExperiment } from '../lib/experiments/versions';
+import { createRun, startRun } from '../lib/runner/start';
+import { startWorker } from '../lib/runner/worker';
+import { runCli, waitForRunStatus } from '../lib/testing/engine';
+import { startStatementCounter, type StatementCounter } from '../lib/testing/pg-statement-counter';
+import { tinyExperiment } from '../lib/testing/tiny-experiment';
+
+// Issue 25.1: a use case loads a run (and its experiment) once and passes it down. `tclab export --out --csv
+// --checks-csv` used to read the run row 4 times and the experiment 3 times. Measured on the wire: the real
+// CLI process talks to PostgreSQL through a proxy that records every statement it sends.
+
+const dir = mkdtempSync(path.join(tmpdir(), 'tclab-export-reads-'));
+let counter: StatementCounter;
+let runId: string;
+
+beforeAll(async () => {
+  const exp = await saveExperiment(tinyExperiment('export-reads'));
+  const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
+  expect((await startRun(run.id)).ok).toBe(true);
+  const worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
+  try {
+    await worker.ready;
+    expect((await waitForRunStatus(run.id, ['completed'], 120_000)).status).toBe('completed');
+  } finally {
+    await worker.close();
+  }
+  runId = run.id;
+  counter = await startStatementCounter(process.env.DATABASE_URL!);
+});
+
+afterAll(async () => {
+  await counter?.close();
+  rmSync(dir, { recursive: true, force: true });
+  await closeQueues();
+  await closeDb();
+});
+
+describe('tclab export reads the run and its experiment once', () => {
+  it('--out --csv --checks-csv: one read of the run row, one of the experiment, every file written', async () => {
+    const f = (n: string) => path.join(dir, n);
+    const r = await runCli(['export', runId, '--out', f('run.json'), '--csv', f('trials.csv'), '--checks-csv', f('checks.csv')], { DATABASE_URL: counter.url });
+    expect(r.code, r.stderr).toBe(0);
+    // the files are the run's
+    expect(JSON.parse(readFileSync(f('run.json'), 'utf8')).run.id).toBe(runId);
+    expect(readFileSync(f('trials.csv'), 'utf8').split('\n').length).toBeGreaterThan(2);
+    expect(readFileSync(f('checks.csv'), 'utf8').split('\n').length).toBeGreaterThan(2);
+    expect(r.stdout).toContain(`Run ${runId}`);
+
+    // the run row (lib/db/runs.ts getRun) and the experiment version (lib/db/experiments.ts getExperiment)
+    const runReads = counter.statements.filter((s) => /^\s*SELECT id, experiment_id, provider, model, settings\b[\s\S]*\bFROM runs WHERE id = \$1\s*$/.test(s));
+    const experimentReads = counter.statements.filter((s) => /\bFROM experiments WHERE id = \$1/.test(s));
+    // besides: the results version of the stored Table 1 (lib/db/result-cache.ts), read before and after it is
+    // computed on a cold cache — Table 1 is computed once, for the printed summary and the JSON alike
+    const versionChecks = counter.statements.filter((s) => /\bFROM runs WHERE id = \$1 AND status = ANY/.test(s));
+    expect(counter.statements.length).toBeGreaterThan(5); // the proxy saw the export's queries
+    expect(runReads).toHaveLength(1);
+    expect(experimentReads).toHaveLength(1);
+    expect(versionChecks).toHaveLength(2);
+    expect(counter.statements.filter((s) => /\bFROM runs\b/.test(s))).toHaveLength(3);
+  });
+});

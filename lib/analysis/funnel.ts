@@ -1,0 +1,144 @@
+import { pairedDifference, wilson, type Interval, type PairedDifference } from '../stats';
+
+// The visibility funnel (issue 23, DESIGN §3): per study × discovery variant × catalog size N × condition,
+// how often the needed tool was visible (recall@k), chosen once visible, called with the right arguments, and
+// the end result — each paired against the baseline condition of the same cell (improved / same / regressed,
+// with the cluster-robust interval of the difference), plus tokens per request and the estimated cost.
+// Pure: the use case gives it the scored trials; a trial whose card needs no tool (CLARIFY, STOP) is outside
+// the visibility stage (it has nothing to find).
+
+export const FUNNEL_STAGES = ['visible', 'selected', 'arguments', 'result'] as const;
+export type FunnelStage = (typeof FUNNEL_STAGES)[number];
+
+export const STAGE_LABEL: Record<FunnelStage, string> = {
+  visible: 'visible (recall@k)',
+  selected: 'chosen | visible',
+  arguments: 'arguments | chosen',
+  result: 'end result',
+};
+
+export interface FunnelTrial {
+  study: string;
+  condition: string;
+  baseline: boolean;
+  caseId: string;
+  pairKey: string;
+  catalogSize: number | null;
+  discovery: string | null;
+  /** Whether the case card needs a tool (a read or write); CLARIFY / STOP cases do not. */
+  needsTool: boolean;
+  checkpoints: Record<string, string> | null;
+  status: string;
+  inputTokens: number | null;
+  costUsd: number | null;
+}
+
+/** One trial's outcome at a stage: 1 pass, 0 fail, null outside the stage (not reached, untested, not scored). */
+export function stageOutcome(t: FunnelTrial, stage: FunnelStage): 0 | 1 | null {
+  const cp = t.checkpoints;
+  if (!cp) return null;
+  const bit = (s: string | undefined) => (s === 'pass' ? 1 : s === 'fail' ? 0 : null);
+  if (stage === 'result') return t.status === 'passed' ? 1 : t.status === 'failed' ? 0 : null;
+  if (!t.needsTool) return null;
+  if (stage === 'visible') return bit(cp.visibility);
+  if (cp.visibility !== 'pass') return null;
+  if (stage === 'selected') return bit(cp.selection);
+  if (cp.selection !== 'pass') return null;
+  return bit(cp.parameters);
+}
+
+export interface StageCount {
+  k: number;
+  n: number;
+  rate: number | null;
+  ci95: Interval | null;
+  /** Against the baseline condition of the same cell; null for the baseline itself. */
+  paired: { improved: number; same: number; regressed: number; difference: PairedDifference } | null;
+}
+
+export interface FunnelRow {
+  study: string;
+  discovery: string | null;
+  catalogSize: number | null;
+  condition: string;
+  baseline: boolean;
+  trials: number;
+  stages: Record<FunnelStage, StageCount>;
+  /** Mean input tokens per request (formal attempts that reported usage); null when none did. */
+  tokensPerRequest: number | null;
+  /** Estimated cost per request at the run's prices; null without prices or usage. */
+  costPerRequest: number | null;
+}
+
+const cellKey = (t: Pick<FunnelTrial, 'study' | 'discovery' | 'catalogSize'>) => `${t.study}\u0000${t.discovery ?? ''}\u0000${t.catalogSize ?? ''}`;
+
+/** The funnel of a run's scored trials, ordered by study, discovery, N, then baseline first. */
+export function funnel(trials: readonly FunnelTrial[]): FunnelRow[] {
+  const groups = new Map<string, FunnelTrial[]>();
+  for (const t of trials) {
+    const k = `${cellKey(t)}\u0000${t.condition}`;
+    const g = groups.get(k);
+    if (g) g.push(t);
+    else groups.set(k, [t]);
+  }
+  const baselines = new Map<string, Map<string, FunnelTrial>>();
+  for (const t of trials) if (t.baseline) (baselines.get(cellKey(t)) ?? baselines.set(cellKey(t), new Map()).get(cellKey(t))!).set(t.pairKey, t);
+
+  const rows: FunnelRow[] = [];
+  for (const g of groups.values()) {
+    const first = g[0];
+    const base = first.baseline ? null : (baselines.get(cellKey(first)) ?? new Map<string, FunnelTrial>());
+    const stages = Object.fromEntries(
+      FUNNEL_STAGES.map((stage) => {
+        const bits = g.map((t) => stageOutcome(t, stage)).filter((b): b is 0 | 1 => b !== null);
+        const k = bits.filter((b) => b === 1).length;
+        const n = bits.length;
+        let paired: StageCount['paired'] = null;
+        if (base) {
+          const clusters = new Map<string, { pairs: number; improved: number; regressed: number }>();
+          let improved = 0;
+          let regressed = 0;
+          let same = 0;
+          for (const t of g) {
+            const b = base.get(t.pairKey);
+            const y1 = stageOutcome(t, stage);
+            const y0 = b ? stageOutcome(b, stage) : null;
+            if (y1 === null || y0 === null) continue;
+            const c = clusters.get(t.caseId) ?? clusters.set(t.caseId, { pairs: 0, improved: 0, regressed: 0 }).get(t.caseId)!;
+            c.pairs++;
+            if (y1 > y0) {
+              c.improved++;
+              improved++;
+            } else if (y1 < y0) {
+              c.regressed++;
+              regressed++;
+            } else same++;
+          }
+          paired = { improved, same, regressed, difference: pairedDifference([...clusters.values()]) };
+        }
+        return [stage, { k, n, rate: n > 0 ? k / n : null, ci95: wilson(k, n), paired }];
+      }),
+    ) as Record<FunnelStage, StageCount>;
+    const tokens = g.map((t) => t.inputTokens).filter((x): x is number => x !== null);
+    const costs = g.map((t) => t.costUsd).filter((x): x is number => x !== null);
+    rows.push({
+      study: first.study,
+      discovery: first.discovery,
+      catalogSize: first.catalogSize,
+      condition: first.condition,
+      baseline: first.baseline,
+      trials: g.length,
+      stages,
+      tokensPerRequest: tokens.length > 0 ? tokens.reduce((a, b) => a + b, 0) / tokens.length : null,
+      costPerRequest: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) / costs.length : null,
+    });
+  }
+  return rows.sort(
+    (a, b) =>
+      a.study.localeCompare(b.study) ||
+      (a.discovery ?? '').localeCompare(b.discovery ?? '') ||
+      (a.catalogSize ?? -1) - (b.catalogSize ?? -1) ||
+      Number(b.baseline) - Number(a.baseline) ||
+      a.condition.localeCompare(b.condition),
+  );
+}

@@ -1,0 +1,175 @@
+import { Readable } from 'node:stream';
+import { getExperiment } from '../db/experiments';
+import { getRun } from '../db/runs';
+import type { ClusterBy, RunSummary } from '../schema/table1';
+import { exportFunnelRow, runFunnel } from './funnel';
+import { checksCsvOf, choicesCsvOf, junitOf, runJson, trialsCsvOf, trialTccOf, writeRunTccOf, type RunAndExperiment } from '../export/run';
+import { table1Text } from '../export/table1';
+import { loadRunSummary } from './summary';
+
+// Use case: export a stored run. The run row and its experiment version are loaded once (loadRunForExport)
+// and passed to every format asked for; Table 1 is computed once and shared by the formats that hold it.
+// EXPORT_FORMATS is the one table of the formats: the route handler (app/api/runs/[id]/export/[kind]), the
+// run page's download links and `tclab export` all read it.
+
+export type { RunAndExperiment } from '../export/run';
+
+/** No such run (or its experiment version is missing): the doors answer 404 / a usage error. */
+export class RunNotFoundError extends Error {}
+
+/** The run and its experiment version, read once. */
+export async function loadRunForExport(runId: string): Promise<RunAndExperiment> {
+  const run = await getRun(runId);
+  if (!run) throw new RunNotFoundError(`no run "${runId}"`);
+  const experiment = await getExperiment(run.experimentId);
+  if (!experiment) throw new RunNotFoundError(`experiment of run "${runId}" is missing`);
+  return { run, experiment };
+}
+
+/**
+ * What an export of a loaded run may share with the others of one request: Table 1 (computed on first use,
+ * once per cluster choice) and the cluster choice.
+ */
+export class ExportSession {
+  private summary: Promise<RunSummary> | undefined;
+  constructor(
+    readonly loaded: RunAndExperiment,
+    readonly clusterBy: ClusterBy = 'case',
+    known?: RunSummary,
+  ) {
+    if (known) this.summary = Promise.resolve(known);
+  }
+  /** The run's Table 1, computed once. */
+  table1(): Promise<RunSummary> {
+    this.summary ??= loadRunSummary(this.loaded.run.id, this.loaded.experiment.spec, this.clusterBy);
+    return this.summary;
+  }
+}
+
+export interface ExportFormat {
+  /** The name in the URL (`/api/runs/<id>/export/<name>`). */
+  name: string;
+  /** What the run page's button says. */
+  label: string;
+  contentType: string;
+  extension: string;
+  /** The `tclab export` option that writes it (camelCase as commander gives it, and the flag), if any. */
+  cli?: { option: string; flag: string; description: string };
+  /** Shown as a download on the run page (and served by the route). */
+  download: boolean;
+  stream(s: ExportSession): Promise<Readable>;
+}
+
+const table1Stream = (format: 'md' | 'tex') => async (s: ExportSession) => Readable.from([table1Text(s.loaded, await s.table1(), format)]);
+
+/** The one table of export formats, in the order the run page shows them. */
+export const EXPORT_FORMATS = [
+  {
+    name: 'json',
+    label: 'JSON',
+    contentType: 'application/json; charset=utf-8',
+    extension: 'json',
+    cli: { option: 'out', flag: '--out <file>', description: 'JSON file' },
+    download: true,
+    stream: async (s) => runJson(s.loaded, await s.table1(), (await runFunnel(s.loaded.run, s.loaded.experiment.spec)).rows.map(exportFunnelRow)),
+  },
+  {
+    name: 'trials.csv',
+    label: 'Trials CSV',
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    cli: { option: 'csv', flag: '--csv <file>', description: 'one CSV row per trial' },
+    download: true,
+    stream: async (s) => trialsCsvOf(s.loaded),
+  },
+  {
+    name: 'checks.csv',
+    label: 'Checks CSV',
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    cli: { option: 'checksCsv', flag: '--checks-csv <file>', description: 'one CSV row per check' },
+    download: true,
+    stream: async (s) => checksCsvOf(s.loaded),
+  },
+  {
+    name: 'choices.csv',
+    label: 'Choices CSV',
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    cli: { option: 'choicesCsv', flag: '--choices-csv <file>', description: 'one CSV row per trial: what the model did (expected, chosen, position of the chosen tool)' },
+    download: true,
+    stream: async (s) => choicesCsvOf(s.loaded),
+  },
+  {
+    name: 'table1.md',
+    label: 'Table 1 (Markdown)',
+    contentType: 'text/markdown; charset=utf-8',
+    extension: 'md',
+    download: true,
+    stream: table1Stream('md'),
+  },
+  {
+    name: 'table1.tex',
+    label: 'Table 1 (LaTeX)',
+    contentType: 'application/x-tex; charset=utf-8',
+    extension: 'tex',
+    download: true,
+    stream: table1Stream('tex'),
+  },
+  {
+    // written by `tclab run|export --junit` (cli/commands/ci-outputs.ts, with the CI options)
+    name: 'junit.xml',
+    label: 'JUnit XML',
+    contentType: 'application/xml; charset=utf-8',
+    extension: 'xml',
+    download: false,
+    stream: (s) => junitOf(s.loaded),
+  },
+] as const satisfies readonly ExportFormat[];
+
+export type ExportFormatName = (typeof EXPORT_FORMATS)[number]['name'];
+
+/** The formats the run page offers and the route serves. */
+export const DOWNLOAD_FORMATS: readonly ExportFormat[] = EXPORT_FORMATS.filter((f) => f.download);
+
+export function exportFormat(name: string): ExportFormat | undefined {
+  return EXPORT_FORMATS.find((f) => f.name === name);
+}
+
+/** The file an export downloads as: `run-<id>.json`, `run-<id>-trials.csv`, … */
+export function exportFileName(runId: string, f: ExportFormat): string {
+  return f.name === 'json' ? `run-${runId}.${f.extension}` : `run-${runId}-${f.name}`;
+}
+
+/** One export of a run by id: the run and its experiment read once. */
+export async function exportStream(runId: string, name: ExportFormatName, clusterBy: ClusterBy = 'case', known?: RunSummary): Promise<Readable> {
+  return exportFormat(name)!.stream(new ExportSession(await loadRunForExport(runId), clusterBy, known));
+}
+
+// By id, one format each (tests, the golden exports, scripts): each loads the run once.
+export const runJsonStream = (runId: string, clusterBy: ClusterBy = 'case', known?: RunSummary) => exportStream(runId, 'json', clusterBy, known);
+export const trialsCsvStream = (runId: string) => exportStream(runId, 'trials.csv');
+export const checksCsvStream = (runId: string) => exportStream(runId, 'checks.csv');
+export const choicesCsvStream = (runId: string) => exportStream(runId, 'choices.csv');
+export const junitStream = (runId: string) => exportStream(runId, 'junit.xml');
+
+/** A run's Table 1 for a report: Markdown (`md`) or a LaTeX table (`tex`), titled with the run's name and experiment. */
+export async function table1Document(runId: string, format: 'md' | 'tex', clusterBy: ClusterBy = 'case'): Promise<string> {
+  const s = new ExportSession(await loadRunForExport(runId), clusterBy);
+  return table1Text(s.loaded, await s.table1(), format);
+}
+
+/** A stored trial as its TCC case card and observation file; null when the run or the trial is not there. */
+export async function trialTcc(runId: string, trialId: string): Promise<Awaited<ReturnType<typeof trialTccOf>>> {
+  let loaded: RunAndExperiment;
+  try {
+    loaded = await loadRunForExport(runId);
+  } catch (e) {
+    if (e instanceof RunNotFoundError) return null;
+    throw e;
+  }
+  return trialTccOf(loaded, trialId);
+}
+
+/** Every trial of a loaded run as TCC files in `dir`. */
+export const writeRunTcc = writeRunTccOf;

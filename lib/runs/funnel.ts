@@ -1,0 +1,90 @@
+import { funnel, type FunnelRow, type FunnelTrial } from '../analysis/funnel';
+import { DEFAULT_PRICE_TABLE } from '../design/cost';
+import { costAt } from '../design/run-cost';
+import { sentWire } from '../design/catalog';
+import { naturalDefinitions, resolveSent } from '../design/matrix';
+import { wireToolsCost } from '../design/tokens';
+import { checksFor, type ExperimentSpec } from '../schema/experiment';
+import { iterateTrialRecords } from '../db/results';
+import { getRun, type RunRow } from '../db/runs';
+import { getExperiment } from '../db/experiments';
+
+/** The funnel of a run, per catalog study: rows, and each row's estimated tokens of the tools sent per request. */
+export interface RunFunnel {
+  rows: (FunnelRow & { toolTokens: number })[];
+}
+
+/** Whether the case card (as the condition reads it) needs a tool: a stated tool, or a read / write decision. */
+function needsToolOf(spec: ExperimentSpec) {
+  const memo = new Map<string, boolean>();
+  return (study: string, caseId: string, condition: string) => {
+    const key = `${study}\u0000${caseId}\u0000${condition}`;
+    let v = memo.get(key);
+    if (v === undefined) {
+      const kase = spec.studies.find((s) => s.id === study)?.cases.find((c) => c.id === caseId);
+      v = !!kase && checksFor(kase, condition).some((c) => !!c.expected.tool || c.expected.decision === 'read' || c.expected.decision === 'write');
+      memo.set(key, v);
+    }
+    return v;
+  };
+}
+
+/** The visibility funnel of a run's catalog studies (empty when the experiment has none), for the run as loaded. */
+export async function runFunnel(run: Pick<RunRow, 'id' | 'provider' | 'model'>, spec: ExperimentSpec): Promise<RunFunnel> {
+  const runId = run.id;
+  const catalogStudies = new Set(spec.studies.filter((s) => s.catalog).map((s) => s.id));
+  if (catalogStudies.size === 0) return { rows: [] };
+  const needsTool = needsToolOf(spec);
+  const price = DEFAULT_PRICE_TABLE.prices.find((p) => p.provider === run.provider && p.model === run.model) ?? null;
+  const toolTokens = new Map<string, number>();
+  const tokensByCell = new Map<string, number[]>();
+  const trials: FunnelTrial[] = [];
+  for await (const t of iterateTrialRecords(runId, 500, { bodies: false })) {
+    if (!catalogStudies.has(t.study)) continue;
+    const study = spec.studies.find((s) => s.id === t.study)!;
+    const condition = study.conditions.find((c) => c.id === t.condition)!;
+    let tokens = toolTokens.get(t.toolSetRef);
+    if (tokens === undefined) {
+      tokens = wireToolsCost(resolveSent(study, naturalDefinitions(spec, condition, t.scenario, t.locale), t.scenario, t.order).map(sentWire)).tokens;
+      toolTokens.set(t.toolSetRef, tokens);
+    }
+    const cell = `${t.study}\u0000${t.discovery ?? ''}\u0000${t.catalogSize ?? ''}\u0000${t.condition}`;
+    (tokensByCell.get(cell) ?? tokensByCell.set(cell, []).get(cell)!).push(tokens);
+    const ok = t.attempts.filter((a) => a.outcome === 'ok');
+    const last = ok[ok.length - 1];
+    const input = last?.inputTokens ?? null;
+    trials.push({
+      study: t.study,
+      condition: t.condition,
+      baseline: condition.baseline,
+      caseId: t.caseId,
+      pairKey: t.pairKey,
+      catalogSize: t.catalogSize,
+      discovery: t.discovery,
+      needsTool: needsTool(t.study, t.caseId, t.condition),
+      checkpoints: t.checkpoints,
+      status: t.status,
+      inputTokens: input,
+      costUsd: price && input !== null ? costAt(price, input, last?.outputTokens ?? 0) : null,
+    });
+  }
+  return {
+    rows: funnel(trials).map((r) => {
+      const xs = tokensByCell.get(`${r.study}\u0000${r.discovery ?? ''}\u0000${r.catalogSize ?? ''}\u0000${r.condition}`) ?? [];
+      return { ...r, toolTokens: xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0 };
+    }),
+  };
+}
+
+/** The visibility funnel of a run by id (null: no such run). */
+export async function loadRunFunnel(runId: string): Promise<RunFunnel | null> {
+  const run = await getRun(runId);
+  const exp = run && (await getExperiment(run.experimentId));
+  return run && exp ? runFunnel(run, exp.spec) : null;
+}
+
+/** A funnel row as exported: per condition recall@k, selection given visibility, arguments, end result, tokens. */
+export function exportFunnelRow(r: RunFunnel['rows'][number]) {
+  const { stages, ...rest } = r;
+  return { ...rest, recallAtK: stages.visible, selectedGivenVisible: stages.selected, argumentsGivenSelected: stages.arguments, result: stages.result };
+}
