@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
@@ -7,6 +7,7 @@ import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { anthropicDescriptor } from './vendor-descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, recordingFetch, toolResultText, type Exchange } from './exchange';
+import { splitDeferred, visibleNames } from './tool-search';
 import type { Provider, SendOptions } from './types';
 
 // Anthropic's Messages API with tools, through the official @anthropic-ai/sdk (1.10.0). Tools go as
@@ -17,6 +18,12 @@ import type { Provider, SendOptions } from './types';
 // the request as stored shows it); `max_tokens` is required, so a run without an output limit sends
 // DEFAULT_MAX_TOKENS. The SDK sends the key as `Authorization: Bearer …` (the API also takes `x-api-key`;
 // both are declared secret headers).
+//
+// Tool search (request.toolSearch, mechanism anthropic-regex / anthropic-bm25): the tool search tool
+// (`tool_search_tool_regex_20251119` / `tool_search_tool_bm25_20251119`) goes first, the deferred tools with
+// `defer_loading: true`; the API runs the search itself (a `server_tool_use` block, then a
+// `tool_search_tool_result` holding `tool_reference`s) in the same response. Generally available in this
+// API version: no beta header. The references returned are the result's `visible`.
 
 export { ANTHROPIC_DEFAULT_BASE_URL, anthropicDescriptor } from './vendor-descriptors';
 
@@ -49,11 +56,18 @@ export function buildAnthropicBody(request: ProviderRequest, settings: RunSettin
       });
     }
   }
-  const tools: Tool[] = request.tools.map((t) => ({
+  const mechanism = request.toolSearch?.mechanism;
+  const searching = mechanism === 'anthropic-regex' || mechanism === 'anthropic-bm25';
+  const deferred = new Set(searching ? request.toolSearch!.deferred : []);
+  const tools: ToolUnion[] = request.tools.map((t): Tool => ({
     name: t.name,
     description: t.description,
     input_schema: t.parameters as Tool['input_schema'],
+    ...(deferred.has(t.name) && { defer_loading: true }),
   }));
+  // the tool search tool goes first (it is never deferred); the deferred tools are loaded only when it returns them
+  if (mechanism === 'anthropic-regex') tools.unshift({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+  else if (mechanism === 'anthropic-bm25') tools.unshift({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
   const body: MessageCreateParamsNonStreaming = {
     model: settings.model,
     max_tokens: settings.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
@@ -68,8 +82,9 @@ export function buildAnthropicBody(request: ProviderRequest, settings: RunSettin
  * A Messages response → Observation; null when the body is not a message (malformed_body). `refusal` is
  * the stop reason the API gives when it declined to answer.
  */
-export function reshapeAnthropicResponse(message: unknown, request: ProviderRequest): { observation: Observation; usage: TokenUsage | null } | null {
+export function reshapeAnthropicResponse(message: unknown, request: ProviderRequest): { observation: Observation; usage: TokenUsage | null; visible?: string[] } | null {
   if (!isPlainObject(message) || !Array.isArray(message.content)) return null;
+  const visible = request.toolSearch && request.toolSearch.mechanism !== 'openai' ? anthropicVisible(message.content as unknown[], request) : undefined;
   const known = new Set(request.tools.map((t) => t.name));
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
@@ -92,7 +107,24 @@ export function reshapeAnthropicResponse(message: unknown, request: ProviderRequ
   return {
     observation: { toolCalls, marker: parsed.marker, label: parsed.label, text, refusal: stopReason === 'refusal', malformed, finishReason: stopReason },
     usage: anthropicUsage(message.usage),
+    ...(visible && { visible }),
   };
+}
+
+/**
+ * What the model could see under tool search: the non-deferred tools, then every `tool_reference` of the
+ * response's `tool_search_tool_result` blocks (their `tool_search_tool_search_result` content), in order.
+ * An error result (`tool_search_tool_result_error`) references nothing.
+ */
+export function anthropicVisible(content: readonly unknown[], request: ProviderRequest): string[] {
+  const found: string[] = [];
+  for (const block of content) {
+    if (!isPlainObject(block) || block.type !== 'tool_search_tool_result' || !isPlainObject(block.content)) continue;
+    const refs = block.content.tool_references;
+    if (!Array.isArray(refs)) continue;
+    for (const ref of refs as unknown[]) if (isPlainObject(ref) && ref.type === 'tool_reference' && typeof ref.tool_name === 'string') found.push(ref.tool_name);
+  }
+  return visibleNames(splitDeferred(request.tools, request.toolSearch).loaded, found);
 }
 
 function anthropicUsage(usage: unknown): TokenUsage | null {
@@ -155,7 +187,8 @@ export const anthropicProvider: Provider = {
       const message: unknown = await (await clientFor(endpoint.baseUrl, endpoint.key)).messages.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
       const reshaped = reshapeAnthropicResponse(message, request);
       if (!reshaped) return failedResult(ctx, new Error('the body is not a Messages API message'));
-      return okResult(ctx, reshaped.observation, reshaped.usage);
+      const ok = okResult(ctx, reshaped.observation, reshaped.usage);
+      return reshaped.visible ? { ...ok, visible: reshaped.visible } : ok;
     } catch (error) {
       return failedResult(ctx, error);
     }

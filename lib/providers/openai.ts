@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ResponseCreateParamsNonStreaming, ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
 import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
@@ -7,6 +8,7 @@ import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { openaiDescriptor } from './vendor-descriptors';
 import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch, toolResultText, type Exchange } from './exchange';
+import { splitDeferred, visibleNames } from './tool-search';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 // OpenAI Chat Completions with `tools`, through the official SDK. The same adapter serves any
@@ -171,6 +173,8 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
   return {
     descriptor,
     async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+      // the Responses path only where the descriptor declares OpenAI's tool search (not OpenAI-compatible servers)
+      if (request.toolSearch?.mechanism === 'openai' && descriptor.toolSearch.includes('openai')) return sendResponses(descriptor, request, options);
       const { settings, signal } = options;
       const built = buildOpenAIBody(request, settings, config.maxTokensField);
       const endpoint = resolveEndpoint(descriptor, settings);
@@ -190,6 +194,118 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
       }
     },
   };
+}
+
+// ---- Responses API path: used only when the request asks for OpenAI's tool search (request.toolSearch,
+// mechanism `openai`). Tools go as `{type: 'function', name, description, parameters, strict: false}`, the
+// deferred ones with `defer_loading: true`, after a hosted `{type: 'tool_search'}` tool; the protocol as
+// `instructions`; the transcript as `function_call` / `function_call_output` input items. The answer's
+// `output` holds `tool_search_call` and `tool_search_output` items (the tools the search loaded, in order),
+// then `function_call` items and/or a `message`. Not stored server-side (`store: false`).
+
+/** The Responses API body for a tool-search request. */
+export function buildOpenAIResponsesBody(request: ProviderRequest, settings: RunSettings): ResponseCreateParamsNonStreaming {
+  const input: ResponseInputItem[] = [{ role: 'user', content: request.task }];
+  for (const step of request.history) {
+    const ids = step.calls.map((c, i) => c.id ?? injectedCallId(i));
+    if (step.text) input.push({ role: 'assistant', content: step.text });
+    step.calls.forEach((c, i) => input.push({ type: 'function_call', call_id: ids[i]!, name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments ?? {}) }));
+    step.results.forEach((r, i) => input.push({ type: 'function_call_output', call_id: r.id ?? ids[i] ?? injectedCallId(i), output: toolResultText(r.result) }));
+  }
+  const deferred = new Set(request.toolSearch?.deferred ?? []);
+  const tools: ResponsesTool[] = [{ type: 'tool_search' }];
+  for (const t of request.tools) {
+    tools.push({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+      ...(deferred.has(t.name) && { defer_loading: true }),
+    });
+  }
+  const body: ResponseCreateParamsNonStreaming = { model: settings.model, instructions: request.system, input, tools, store: false };
+  if (settings.temperature != null) body.temperature = settings.temperature;
+  if (settings.maxOutputTokens != null) body.max_output_tokens = settings.maxOutputTokens;
+  return body;
+}
+
+/** A Responses API response → Observation and `visible`; null when the body is not a response. */
+export function reshapeOpenAIResponsesResponse(response: unknown, request: ProviderRequest): (Reshaped & { visible: string[] }) | null {
+  if (!isPlainObject(response) || !Array.isArray(response.output)) return null;
+  const known = new Set(request.tools.map((t) => t.name));
+  const toolCalls: ToolCall[] = [];
+  const texts: string[] = [];
+  const found: string[] = [];
+  let refusalText: string | null = null;
+  let malformed: string | null = null;
+  for (const item of response.output as unknown[]) {
+    if (!isPlainObject(item)) continue;
+    if (item.type === 'tool_search_output' && Array.isArray(item.tools)) {
+      for (const t of item.tools as unknown[]) {
+        if (!isPlainObject(t)) continue;
+        if (t.type === 'function' && typeof t.name === 'string') found.push(t.name);
+        // a namespace's functions are loaded with it
+        if (t.type === 'namespace' && Array.isArray(t.tools))
+          for (const f of t.tools as unknown[]) if (isPlainObject(f) && typeof f.name === 'string') found.push(f.name);
+      }
+    } else if (item.type === 'function_call') {
+      const name = typeof item.name === 'string' ? item.name : '';
+      const rawArguments = typeof item.arguments === 'string' ? item.arguments : '';
+      const args = parseArguments(rawArguments);
+      toolCalls.push({ ...(typeof item.call_id === 'string' && item.call_id !== '' && { id: item.call_id }), name, arguments: args, rawArguments });
+      if (!malformed && !known.has(name)) malformed = `unknown_tool:${name}`;
+      else if (!malformed && args === null) malformed = 'unparseable_arguments';
+    } else if (item.type === 'message' && Array.isArray(item.content)) {
+      for (const part of item.content as unknown[]) {
+        if (!isPlainObject(part)) continue;
+        if (part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
+        if (part.type === 'refusal' && typeof part.refusal === 'string' && part.refusal.trim() !== '') refusalText = part.refusal;
+      }
+    }
+  }
+  const content = texts.length > 0 ? texts.join('') : null;
+  const parsed = parseFinalText(content, request.markers);
+  const status = typeof response.status === 'string' ? response.status : null;
+  const observation: Observation = {
+    toolCalls,
+    marker: parsed.marker,
+    label: parsed.label,
+    text: content ?? refusalText,
+    refusal: refusalText !== null,
+    malformed,
+    finishReason: toolCalls.length > 0 && status === 'completed' ? 'tool_calls' : status,
+  };
+  const usage = isPlainObject(response.usage) ? responsesUsage(response.usage) : null;
+  return { observation, usage, visible: visibleNames(splitDeferred(request.tools, request.toolSearch).loaded, found) };
+}
+
+function responsesUsage(usage: Record<string, unknown>): TokenUsage {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return { inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) };
+}
+
+async function sendResponses(descriptor: ProviderDescriptor, request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+  const { settings, signal } = options;
+  const built = buildOpenAIResponsesBody(request, settings);
+  const endpoint = resolveEndpoint(descriptor, settings);
+  if (!endpoint.ok) return configErrorResult(descriptor, built, endpoint.message);
+  const ctx = newAttempt(descriptor, built, signal);
+  try {
+    const fetchOptions = Object.assign<SdkFetchOptions, ExchangeInit>({}, { [EXCHANGE]: ctx.exchange });
+    const response: unknown = await (
+      await clientFor({ baseURL: endpoint.baseUrl, apiKey: endpoint.key })
+    ).responses.create(built, {
+      signal,
+      timeout: settings.timeoutMs,
+      fetchOptions,
+    });
+    const reshaped = reshapeOpenAIResponsesResponse(response, request);
+    if (!reshaped) return failedResult(ctx, new Error('the body is not a Responses API response'));
+    return { ...okResult(ctx, reshaped.observation, reshaped.usage), visible: reshaped.visible };
+  } catch (error) {
+    return failedResult(ctx, error);
+  }
 }
 
 /** api.openai.com (or OPENAI_BASE_URL); needs OPENAI_API_KEY. */

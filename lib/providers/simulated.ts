@@ -2,9 +2,10 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
-import type { ProviderRequest, ProviderResult, SimulatedRules } from '../schema/request';
+import { TOOL_SEARCH_MECHANISMS, type ProviderRequest, type ProviderResult, type SimulatedRules } from '../schema/request';
 import { decideTask, type TaskTrace } from './simulated/task';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
+import { splitDeferred, termSearch, visibleNames } from './tool-search';
 
 /**
  * The simulated provider (DESIGN §9): deterministic, offline, no key — a transparent heuristic, NOT a
@@ -83,7 +84,7 @@ export function simulate(request: ProviderRequest, engine: SimulatedEngine = SIM
  */
 export function recordedRequest(request: ProviderRequest): unknown {
   const { simulatedRules, locale, system, markers, labels, tools, task, history } = request;
-  const base = { kind: simulatedRules, locale, system, markers, labels, tools, task };
+  const base = { kind: simulatedRules, locale, system, markers, labels, tools, task, ...(request.toolSearch && { toolSearch: request.toolSearch }) };
   const json = (record: object): unknown => JSON.parse(JSON.stringify(record));
   if (simulatedRules === 'task') {
     if (request.turn === undefined) return json(base);
@@ -139,14 +140,36 @@ export const simulatedDescriptor: ProviderDescriptor = {
   secretParams: [],
   wire: null,
   errorShape: null,
+  toolSearch: TOOL_SEARCH_MECHANISMS,
 };
+
+/**
+ * A tool-search request as the simulator sees it: the non-deferred tools plus what a lexical search over the
+ * deferred tools' names and descriptions returns for the task text (termSearch: distinct shared terms, ties
+ * in the request's order, at most TOOL_SEARCH_LIMIT) — deterministic, whatever the mechanism named. It then
+ * decides over those tools only, as if they were all it was sent.
+ */
+export function throughToolSearch(request: ProviderRequest): { request: ProviderRequest; visible: string[] | null } {
+  if (!request.toolSearch) return { request, visible: null };
+  const { loaded, deferred } = splitDeferred(request.tools, request.toolSearch);
+  const found = termSearch(deferred, request.task);
+  const visible = visibleNames(
+    loaded,
+    found.map((t) => t.name),
+  );
+  const byName = new Map(request.tools.map((t) => [t.name, t]));
+  const { toolSearch: _omitted, ...rest } = request;
+  return { request: { ...rest, tools: visible.map((n) => byName.get(n)!) }, visible };
+}
 
 export const simulatedProvider: Provider = {
   descriptor: simulatedDescriptor,
   async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
     const neutral = recordedRequest(request);
-    const response = simulate(request, simulatedEngineOf(options.settings.model));
+    const searched = throughToolSearch(request);
+    const response = simulate(searched.request, simulatedEngineOf(options.settings.model));
     return {
+      ...(searched.visible && { visible: searched.visible }),
       request: neutral,
       response: JSON.parse(JSON.stringify(response)) as unknown,
       httpStatus: null,

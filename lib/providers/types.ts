@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import type { ProviderRequest, ProviderResult } from '../schema/request';
+import type { ProviderRequest, ProviderResult, ToolSearchMechanism } from '../schema/request';
 import type { ProviderId, RunSettings } from '../schema/run';
 
 // A provider is one file: it declares a ProviderDescriptor (the facts the rest of the product derives —
@@ -51,6 +51,8 @@ export interface ProviderDescriptor {
   /** The wire format (null for the simulator). */
   wire: WireId | null;
   errorShape: ErrorShape | null;
+  /** The vendor tool searches (request.toolSearch) this provider speaks; any other is not sent, and no `visible` comes back. */
+  toolSearch: readonly ToolSearchMechanism[];
 }
 
 export interface SendOptions {

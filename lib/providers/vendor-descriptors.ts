@@ -35,6 +35,7 @@ export const openaiDescriptor: ProviderDescriptor = {
   secretHeaders: ['authorization'],
   secretParams: [],
   wire: 'openai-chat',
+  toolSearch: ['openai'],
   errorShape: openaiErrorShape,
 };
 
@@ -64,6 +65,7 @@ export const anthropicDescriptor: ProviderDescriptor = {
   secretHeaders: ['x-api-key', 'authorization'],
   secretParams: [],
   wire: 'anthropic-messages',
+  toolSearch: ['anthropic-regex', 'anthropic-bm25'],
   // `{type: "error", error: {type, message}, request_id}`
   errorShape: errorShape((status, message) => ({
     type: 'error',
@@ -98,6 +100,7 @@ export const geminiDescriptor: ProviderDescriptor = {
   // Google also accepts the key as `?key=` in the URL
   secretParams: ['key'],
   wire: 'gemini-generate-content',
+  toolSearch: [],
   // Google's envelope: `{error: {code, message, status}}`
   errorShape: errorShape((status, message) => ({
     error: { code: status, message, status: GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') },
@@ -125,6 +128,7 @@ export const openaiCompatibleDescriptor: ProviderDescriptor = {
   secretHeaders: ['authorization', 'api-key'],
   secretParams: [],
   wire: 'openai-chat',
+  toolSearch: [],
   errorShape: openaiErrorShape,
 };
 

@@ -43,6 +43,25 @@ export interface ProviderRequest {
   history: HistoryStep[];
   /** The turn of a trial's conversation this request asks for (set by the conversation loop; absent: a pre-check). */
   turn?: number;
+  /** The provider's own tool search (absent: every tool is sent and visible). See ToolSearchRequest. */
+  toolSearch?: ToolSearchRequest;
+}
+
+/**
+ * Which vendor tool search a request uses: Anthropic's tool search tool (regex or BM25 variant, with
+ * `defer_loading` tools) or OpenAI's `tool_search` (Responses API, deferred functions).
+ */
+export type ToolSearchMechanism = 'anthropic-regex' | 'anthropic-bm25' | 'openai';
+export const TOOL_SEARCH_MECHANISMS: readonly ToolSearchMechanism[] = ['anthropic-regex', 'anthropic-bm25', 'openai'];
+
+/**
+ * A discovery part of a request: the mechanism, and the names of the tools (of `tools`) that are deferred —
+ * sent, but loaded into the model's context only when the provider's search returns them. Tools not named
+ * here are loaded up front as always.
+ */
+export interface ToolSearchRequest {
+  mechanism: ToolSearchMechanism;
+  deferred: string[];
 }
 
 /** Prefix of the call ids the engine makes up when a provider's call has none (Gemini often gives none). */
@@ -122,6 +141,12 @@ export interface ProviderAnswer extends ExchangeRecord {
   outcome: 'ok';
   observation: Observation;
   usage: TokenUsage | null;
+  /**
+   * Observed visibility, set only for a request with `toolSearch`: the tools the model could see before it
+   * decided — the non-deferred tools in the request's order, then the tools the provider's search returned
+   * (tool references / loaded tools), in the rank order returned, each name once.
+   */
+  visible?: string[];
 }
 
 /** No model answer: the transport failure, never scored as a model failure. */

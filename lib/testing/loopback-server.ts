@@ -12,6 +12,9 @@ import {
   type WireCall,
 } from './wire-bodies';
 
+import { regexSearch, terms, termSearch } from '../providers/tool-search';
+import type { WireTool } from '../schema/request';
+
 export * from './wire-bodies';
 
 // A real HTTP server on 127.0.0.1 that speaks every wire format a provider descriptor names (WireId),
@@ -100,6 +103,10 @@ export interface LoopbackServer {
   setScript(script: Script): void;
   setLatency(ms: number): void;
   clearRequests(): void;
+  /** Tool-search requests received (Anthropic with a tool search tool, OpenAI Responses), in arrival order. */
+  toolSearchRequests: ToolSearchWireRequest[];
+  /** The query the loopback "model" searches with (null: derived from the user's task, see toolSearchQueryFor). */
+  setToolSearchQuery(query: string | null): void;
   /** Stops listening and destroys every open connection, hanging ones included. */
   close(): Promise<void>;
 }
@@ -214,6 +221,8 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   let latencyMs = opts.latencyMs ?? 0;
   const record = opts.record ?? true;
   const requests: ScriptRequest[] = [];
+  const toolSearchRequests: ToolSearchWireRequest[] = [];
+  let toolSearchQuery: string | null = null;
   let count = 0;
   let load: LoopbackLoad = { firstAtMs: null, lastEndMs: null, busyMs: 0, maxInFlight: 0, maxAtMs: null, finished: 0 };
   let inFlight = 0;
@@ -256,7 +265,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
 
   async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     const path = req.url ?? '/';
-    const found = route(path);
+    const found = route(path) ?? (TOOL_SEARCH_ONLY_PATH.test(path) ? { wire: 'openai-chat' as const, pathModel: null } : null);
     if (req.method !== 'POST' || found === null) {
       return sendBody(res, 404, { error: { code: 404, message: `loopback: no route for ${req.method} ${path}` } });
     }
@@ -268,6 +277,13 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     }
     const bodyModel = body !== null && typeof body === 'object' && 'model' in body && typeof body.model === 'string' ? body.model : '';
     const sreq: ScriptRequest = { wire: found.wire, body, raw, headers: req.headers, model: found.pathModel ?? bodyModel, path };
+    const searched = answerToolSearch(path, body, toolSearchQuery);
+    if (searched) {
+      count += 1;
+      if (record) toolSearchRequests.push({ ...searched.request, headers: req.headers });
+      if (latencyMs > 0) await sleep(latencyMs);
+      return sendBody(res, 200, searched.response);
+    }
     count += 1;
     if (record) requests.push(sreq);
     let reply: Reply;
@@ -334,12 +350,176 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     },
     clearRequests() {
       requests.length = 0;
+      toolSearchRequests.length = 0;
+    },
+    toolSearchRequests,
+    setToolSearchQuery(query) {
+      toolSearchQuery = query;
     },
     close() {
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+    },
+  };
+}
+
+// ---- Vendor tool search (issue 23 item 2) ----------------------------------------------------------------
+// Kept apart from the routes above. A Messages request whose tools include Anthropic's tool search tool, and
+// any POST /v1/responses (OpenAI's Responses API, spoken here only for `tool_search`), are answered by
+// playing both the vendor's search and the model: the "model" searches once (query: setToolSearchQuery's,
+// else toolSearchQueryFor the user's task), the server runs a real search over the deferred tools
+// (regex: regexSearch; BM25 and OpenAI: termSearch — deterministic stand-ins, lib/providers/tool-search.ts)
+// and answers in the vendor's format: the search blocks / items, then a call of the first tool found with
+// `{}` (none found: the first non-deferred tool; none at all: a STOP text).
+
+/** The Responses API route (POST /v1/responses), spoken only for tool search. */
+const TOOL_SEARCH_ONLY_PATH = /^\/v1\/responses(?:\?|$)/;
+const ANTHROPIC_MESSAGES_PATH = /^\/v1\/messages(?:\?|$)/;
+
+export interface ToolSearchWireRequest {
+  vendor: 'anthropic' | 'openai';
+  /** The search tool's type (`tool_search_tool_regex_20251119`, `tool_search_tool_bm25_20251119`, `tool_search`). */
+  searchTool: string;
+  path: string;
+  model: string;
+  body: unknown;
+  /** The query the loopback model searched with, and the names its search returned, in rank order. */
+  query: string;
+  found: string[];
+  headers?: IncomingHttpHeaders;
+}
+
+const rec = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
+/** The query a model would derive from the task: for a regex search its words (≥ 3 letters) as alternatives, otherwise the text. */
+export function toolSearchQueryFor(task: string, regex: boolean): string {
+  return regex ? terms(task).join('|') : task;
+}
+
+function firstUserText(items: unknown): string {
+  if (typeof items === 'string') return items;
+  if (!Array.isArray(items)) return '';
+  for (const m of items) {
+    const msg = rec(m);
+    if (!msg || msg.role !== 'user') continue;
+    if (typeof msg.content === 'string') return msg.content;
+    if (Array.isArray(msg.content)) {
+      const t = msg.content.map((p) => rec(p)).find((p) => p && (p.type === 'text' || p.type === 'input_text') && typeof p.text === 'string');
+      if (t) return t.text as string;
+    }
+  }
+  return '';
+}
+
+/** A tool search request's answer, or null when the request is no tool search request. */
+export function answerToolSearch(
+  path: string,
+  body: unknown,
+  queryOverride: string | null,
+): { request: ToolSearchWireRequest; response: Record<string, unknown> } | null {
+  const b = rec(body);
+  if (!b || !Array.isArray(b.tools)) return TOOL_SEARCH_ONLY_PATH.test(path) && b ? openaiToolSearchAnswer(path, b, [], queryOverride) : null;
+  const tools = b.tools.map(rec).filter((t): t is Record<string, unknown> => t !== null);
+  if (TOOL_SEARCH_ONLY_PATH.test(path)) return openaiToolSearchAnswer(path, b, tools, queryOverride);
+  if (ANTHROPIC_MESSAGES_PATH.test(path)) {
+    const search = tools.find((t) => typeof t.type === 'string' && t.type.startsWith('tool_search_tool_'));
+    if (search) return anthropicToolSearchAnswer(path, b, tools, search, queryOverride);
+  }
+  return null;
+}
+
+function wireTool(t: Record<string, unknown>, schemaField: 'input_schema' | 'parameters'): WireTool {
+  return { name: String(t.name ?? ''), description: typeof t.description === 'string' ? t.description : '', parameters: rec(t[schemaField]) ?? {} };
+}
+
+function anthropicToolSearchAnswer(
+  path: string,
+  b: Record<string, unknown>,
+  tools: Record<string, unknown>[],
+  search: Record<string, unknown>,
+  queryOverride: string | null,
+) {
+  const regex = String(search.type).includes('regex');
+  const query = queryOverride ?? toolSearchQueryFor(firstUserText(b.messages), regex);
+  const functions = tools.filter((t) => t !== search && t.type === undefined);
+  const deferred = functions.filter((t) => t.defer_loading === true).map((t) => wireTool(t, 'input_schema'));
+  const found = (regex ? regexSearch(deferred, query) : termSearch(deferred, query)).map((t) => t.name);
+  const loaded = functions.filter((t) => t.defer_loading !== true).map((t) => String(t.name));
+  const callName = found[0] ?? loaded[0] ?? null;
+  const model = typeof b.model === 'string' ? b.model : '';
+  const content: Record<string, unknown>[] = [
+    { type: 'server_tool_use', id: 'srvtoolu_loopback_1', name: search.name, input: { query } },
+    {
+      type: 'tool_search_tool_result',
+      tool_use_id: 'srvtoolu_loopback_1',
+      content: { type: 'tool_search_tool_search_result', tool_references: found.map((n) => ({ type: 'tool_reference', tool_name: n })) },
+    },
+    callName ? { type: 'tool_use', id: 'toolu_1', name: callName, input: {} } : { type: 'text', text: 'STOP: the search found no tool.' },
+  ];
+  return {
+    request: { vendor: 'anthropic' as const, searchTool: String(search.type), path, model, body: b, query, found },
+    response: {
+      id: 'msg_loopback_search',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: callName ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 100, output_tokens: 10, server_tool_use: { tool_search_requests: 1 } },
+    },
+  };
+}
+
+function openaiToolSearchAnswer(path: string, b: Record<string, unknown>, tools: Record<string, unknown>[], queryOverride: string | null) {
+  const query = queryOverride ?? toolSearchQueryFor(firstUserText(b.input), false);
+  const functions = tools.filter((t) => t.type === 'function');
+  const deferredDefs = functions.filter((t) => t.defer_loading === true);
+  const found = termSearch(
+    deferredDefs.map((t) => wireTool(t, 'parameters')),
+    query,
+  ).map((t) => t.name);
+  const loaded = functions.filter((t) => t.defer_loading !== true).map((t) => String(t.name));
+  const callName = found[0] ?? loaded[0] ?? null;
+  const model = typeof b.model === 'string' ? b.model : '';
+  const searching = tools.some((t) => t.type === 'tool_search');
+  const output: Record<string, unknown>[] = [];
+  if (searching) {
+    output.push(
+      { type: 'tool_search_call', id: 'tsc_loopback_1', call_id: null, execution: 'server', status: 'completed', arguments: { query } },
+      {
+        type: 'tool_search_output',
+        id: 'tso_loopback_1',
+        call_id: null,
+        execution: 'server',
+        status: 'completed',
+        tools: found.map((n) => deferredDefs.find((t) => t.name === n)),
+      },
+    );
+  }
+  output.push(
+    callName
+      ? { type: 'function_call', id: 'fc_loopback_1', call_id: 'call_1', name: callName, arguments: '{}', status: 'completed' }
+      : {
+          type: 'message',
+          id: 'msg_loopback_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'STOP: the search found no tool.', annotations: [] }],
+        },
+  );
+  return {
+    request: { vendor: 'openai' as const, searchTool: searching ? 'tool_search' : '', path, model, body: b, query, found: searching ? found : [] },
+    response: {
+      id: 'resp_loopback_1',
+      object: 'response',
+      created_at: 0,
+      status: 'completed',
+      model,
+      output,
+      usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
     },
   };
 }
