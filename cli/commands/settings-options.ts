@@ -3,6 +3,7 @@ import { parseRunTarget, RunSettings, type RunTarget } from '../../lib/schema/ru
 import { formatZodError } from '../../lib/schema/common';
 import { DESCRIPTORS, isProviderId, PROVIDER_IDS } from '../../lib/providers/registry';
 import { UsageError } from '../errors';
+import { isSimulatedProvider } from '../../lib/providers/vendor-descriptors';
 
 export interface SettingsOptions {
   provider?: string;
@@ -58,7 +59,7 @@ export function runTargetsFromOptions(o: SettingsOptions): RunTarget[] {
   const targets = o.target ?? [];
   const models = o.model ?? [];
   if (targets.length > 0) {
-    if (models.length > 0 || (o.provider !== undefined && o.provider !== 'simulated')) {
+    if (models.length > 0 || (o.provider !== undefined && !isSimulatedProvider(o.provider))) {
       throw new UsageError('--target names provider and model: give either --target (repeated) or --provider with --model');
     }
     return targets.map((t, i) => {
@@ -84,7 +85,7 @@ export function runSettingsFromOptions(o: SettingsOptions, simulatedModel?: stri
     provider,
     model:
       o.model?.[0] ??
-      (provider === 'simulated' ? simulatedModel : undefined) ??
+      (isSimulatedProvider(provider) ? simulatedModel : undefined) ??
       (isProviderId(provider) ? DESCRIPTORS.find((d) => d.id === provider)?.defaultModel : undefined) ??
       'default',
     temperature: num(o.temperature),

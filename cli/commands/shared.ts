@@ -12,6 +12,7 @@ import { ClusterBy, type RunSummary } from '../../lib/schema/table1';
 import { UsageError } from '../errors';
 import { checksCsvStream, choicesCsvStream, runJsonStream, trialsCsvStream } from '../../lib/export/run';
 import { err, out } from '../output';
+import { isSimulatedProvider } from '../../lib/providers/vendor-descriptors';
 
 /** The command line acts for whoever runs it on the server's machine (it holds the database's credentials). */
 export function cliActor(): Actor {
@@ -28,7 +29,7 @@ export async function printSummary(run: RunRow, clusterBy: ClusterBy = 'case'): 
   const exp = await getExperiment(run.experimentId);
   if (!exp) return null;
   const summary = await loadRunSummary(run.id, exp.spec, clusterBy);
-  const note = run.provider === 'simulated' ? ' — simulated: a heuristic, not a language model' : '';
+  const note = isSimulatedProvider(run.provider) ? ' — simulated: a heuristic, not a language model' : '';
   const title = `Run ${run.id} · ${exp.name} · ${run.provider}/${run.model}${note}`;
   out(`${title}\n\n${formatTable1(summary)}\n`);
   return { summary, title };

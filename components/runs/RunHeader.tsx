@@ -4,7 +4,8 @@ import { SimulatedBadge } from '../StatusBadge';
 import { formatDate } from '../format';
 
 /** Experiment, provider + model, settings and timestamps of a run. Status is live in RunLive. */
-export function RunHeader({ run, experimentName, destination }: { run: RunRow; experimentName: string; destination: string }) {
+/** `simulated`: the run's provider is a simulation (its descriptor says so). */
+export function RunHeader({ run, experimentName, destination, simulated }: { run: RunRow; experimentName: string; destination: string; simulated: boolean }) {
   const s = run.settings;
   const settings: [string, string][] = [
     ['temperature', s.temperature === null ? 'provider default' : String(s.temperature)],
@@ -23,7 +24,7 @@ export function RunHeader({ run, experimentName, destination }: { run: RunRow; e
         <h1 className="mono" style={{ fontSize: '1.3rem' }}>
           Run {run.id}
         </h1>
-        {run.provider === 'simulated' && <SimulatedBadge />}
+        {simulated && <SimulatedBadge />}
       </div>
       {run.name && (
         <p className="run-name" data-testid="run-name">

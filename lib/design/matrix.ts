@@ -168,16 +168,18 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
   if (!condition) throw new Error(`unknown condition "${t.condition}" in study "${study.id}"`);
   const defs = naturalDefinitions(spec, condition, kase.scenario, kase.locale);
   const ordered = t.toolOrder ? t.toolOrder.map((id) => defs.find((d) => d.tool === id)!).filter(Boolean) : defs;
+  const mod = kindModule(study.kind);
   const request: ProviderRequest = {
-    kind: study.kind,
+    simulatedRules: mod.simulatedRules,
     locale: kase.locale,
     system: (Object.hasOwn(study.protocol.system, kase.locale) ? study.protocol.system[kase.locale] : undefined) ?? Object.values(study.protocol.system)[0],
     markers: study.protocol.markers,
     labels: study.protocol.labels,
     tools: ordered.map(toWireTool),
     task: kase.task,
+    history: [],
   };
-  kindModule(study.kind).extendRequest(request, { kase, condition, definitions: defs });
+  mod.extendRequest(request, { kase, condition, definitions: defs });
   return request;
 }
 

@@ -32,6 +32,7 @@ import { groupedChoiceRows, iterateChoiceRows } from '../db/choices';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
 import { runAudit } from '../db/audit';
+import { isSimulatedProvider } from '../providers/vendor-descriptors';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -138,7 +139,7 @@ export async function runJsonStream(runId: string, clusterBy: ClusterBy = 'case'
       createdAt: run.createdAt,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
-      simulated: run.provider === 'simulated',
+      simulated: isSimulatedProvider(run.provider),
     },
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
     trials: exportTrials(runId, { spec: exp.spec }),

@@ -6,7 +6,7 @@ import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/requ
 import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { anthropicDescriptor } from './vendor-descriptors';
-import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, recordingFetch, type Exchange } from './exchange';
+import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, recordingFetch, toolResultText, type Exchange } from './exchange';
 import type { Provider, SendOptions } from './types';
 
 // Anthropic's Messages API with tools, through the official @anthropic-ai/sdk (1.10.0). Tools go as
@@ -23,32 +23,29 @@ export { ANTHROPIC_DEFAULT_BASE_URL, anthropicDescriptor } from './vendor-descri
 /** `max_tokens` when the run sets no output limit (the API requires one). */
 export const DEFAULT_MAX_TOKENS = 1024;
 
-/** The id of the fixed call in the interpretation study's injected history. */
+/** The id of the first call given with none (an injected step of history: `toolu_0`, `toolu_1`, …). */
 export const INTERPRETATION_TOOL_USE_ID = 'toolu_0';
+const injectedToolUseId = (i: number) => `toolu_${i}`;
 
 /** The wire body for one request: tools in the request's order, the protocol as `system`. */
 export function buildAnthropicBody(request: ProviderRequest, settings: RunSettings): MessageCreateParamsNonStreaming {
   const messages: MessageParam[] = [{ role: 'user', content: request.task }];
-  if (request.kind === 'interpretation' && request.interpretation) {
-    const { call, result } = request.interpretation;
-    messages.push(
-      { role: 'assistant', content: [{ type: 'tool_use', id: INTERPRETATION_TOOL_USE_ID, name: call.name, input: call.arguments }] },
-      {
-        role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: INTERPRETATION_TOOL_USE_ID, content: typeof result === 'string' ? result : JSON.stringify(result) }],
-      },
-    );
-  }
-  // task: each earlier turn as the assistant's text and tool_use blocks, then one user message of tool_result blocks
-  for (const step of request.history ?? []) {
+  // the transcript: each step as the assistant's text and tool_use blocks, then one user message of tool_result blocks
+  for (const step of request.history) {
+    const ids = step.calls.map((c, i) => c.id ?? injectedToolUseId(i));
     const content: ContentBlockParam[] = [];
     if (step.text) content.push({ type: 'text', text: step.text });
-    for (const c of step.calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} });
+    step.calls.forEach((c, i) => content.push({ type: 'tool_use', id: ids[i]!, name: c.name, input: c.arguments ?? {} }));
     if (content.length > 0) messages.push({ role: 'assistant', content });
     if (step.results.length > 0) {
       messages.push({
         role: 'user',
-        content: step.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: JSON.stringify(r.result), is_error: r.result.isError })),
+        content: step.results.map((r, i) => ({
+          type: 'tool_result' as const,
+          tool_use_id: r.id ?? ids[i] ?? injectedToolUseId(i),
+          content: toolResultText(r.result),
+          ...(r.isError !== undefined && { is_error: r.isError }),
+        })),
       });
     }
   }

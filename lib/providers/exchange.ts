@@ -214,3 +214,8 @@ export function parseArguments(raw: string): Record<string, unknown> | null {
     return null;
   }
 }
+
+/** A tool result's text on the wire: a string as it is, anything else as its JSON text. */
+export function toolResultText(result: unknown): string {
+  return typeof result === 'string' ? result : JSON.stringify(result);
+}

@@ -15,8 +15,9 @@ import { GENERATED_CALL_ID } from '../schema/request';
 export { GEMINI_DEFAULT_BASE_URL, geminiDescriptor } from './vendor-descriptors';
 
 /**
- * Gemini 3 rejects a model turn whose functionCall part has no thought signature (HTTP 400). The
- * interpretation study injects a call the model never made, so there is no real signature; Google
+ * Gemini 3 rejects a model turn whose functionCall part has no thought signature (HTTP 400). A transcript
+ * may hold calls the model never made (an injected step; earlier turns whose signature is not kept), so there
+ * is no real signature; Google
  * documents this value for exactly that case. Older models neither need nor get it.
  */
 export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
@@ -37,23 +38,14 @@ export interface GeminiRequestParts {
 /** Contents and config for one request: tools in the request's order, protocol as systemInstruction. */
 export function buildGeminiRequest(request: ProviderRequest, settings: RunSettings): GeminiRequestParts {
   const contents: Content[] = [{ role: 'user', parts: [{ text: request.task }] }];
-  if (request.kind === 'interpretation' && request.interpretation) {
-    const { call, result } = request.interpretation;
-    const callPart: Part = { functionCall: { name: call.name, args: call.arguments } };
-    if (needsThoughtSignature(settings.model)) callPart.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
-    contents.push(
-      { role: 'model', parts: [callPart] },
-      // functionResponse.response must be a JSON object; anything else goes under `output`, as Google documents
-      { role: 'user', parts: [{ functionResponse: { name: call.name, response: isPlainObject(result) ? result : { output: result } } }] },
-    );
-  }
-  // task: each earlier turn as a model content with functionCall parts, then a user content with one
-  // functionResponse part per call (same name, same id when the model gave one)
-  for (const step of request.history ?? []) {
+  // the transcript: each step as a model content with its text and functionCall parts, then a user content with
+  // one functionResponse part per result (same name; the call's id when it has one the model gave)
+  const wireId = (id: string | undefined) => (id === undefined || id.startsWith(GENERATED_CALL_ID) ? {} : { id });
+  for (const step of request.history) {
     const parts: Part[] = [];
     if (step.text) parts.push({ text: step.text });
     step.calls.forEach((c, i) => {
-      const part: Part = { functionCall: { name: c.name, args: c.arguments ?? {}, ...(c.id.startsWith(GENERATED_CALL_ID) ? {} : { id: c.id }) } };
+      const part: Part = { functionCall: { name: c.name, args: c.arguments ?? {}, ...wireId(c.id) } };
       if (i === 0 && needsThoughtSignature(settings.model)) part.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
       parts.push(part);
     });
@@ -61,8 +53,9 @@ export function buildGeminiRequest(request: ProviderRequest, settings: RunSettin
     if (step.results.length > 0)
       contents.push({
         role: 'user',
+        // functionResponse.response must be a JSON object; anything else goes under `output`, as Google documents
         parts: step.results.map((r) => ({
-          functionResponse: { name: r.name, response: r.result as unknown as Record<string, unknown>, ...(r.id.startsWith(GENERATED_CALL_ID) ? {} : { id: r.id }) },
+          functionResponse: { name: r.name, response: isPlainObject(r.result) ? r.result : { output: r.result }, ...wireId(r.id) },
         })),
       });
   }

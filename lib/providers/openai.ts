@@ -6,7 +6,7 @@ import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/requ
 import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { openaiDescriptor } from './vendor-descriptors';
-import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch, type Exchange } from './exchange';
+import { configErrorResult, failedResult, isPlainObject, newAttempt, okResult, parseArguments, recordingFetch, toolResultText, type Exchange } from './exchange';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 // OpenAI Chat Completions with `tools`, through the official SDK. The same adapter serves any
@@ -23,8 +23,9 @@ export { OPENAI_DEFAULT_BASE_URL, openaiDescriptor, openaiErrorShape } from './v
  */
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
 
-/** The id of the fixed call in the interpretation study's injected history. */
+/** The id of the first call given with none (an injected step of history: `call_0`, `call_1`, …). */
 export const INTERPRETATION_CALL_ID = 'call_0';
+const injectedCallId = (i: number) => `call_${i}`;
 
 export interface OpenAIConnection {
   baseURL: string;
@@ -43,31 +44,21 @@ export function buildOpenAIBody(request: ProviderRequest, settings: RunSettings,
     { role: 'system', content: request.system },
     { role: 'user', content: request.task },
   ];
-  if (request.kind === 'interpretation' && request.interpretation) {
-    const { call, result } = request.interpretation;
-    messages.push(
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: INTERPRETATION_CALL_ID, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }],
-      },
-      { role: 'tool', tool_call_id: INTERPRETATION_CALL_ID, content: typeof result === 'string' ? result : JSON.stringify(result) },
-    );
-  }
-  // task: each earlier turn as the assistant's tool_calls, then one role:"tool" message per call
-  for (const step of request.history ?? []) {
+  // the transcript: each step as the assistant's text and tool_calls, then one role:"tool" message per result
+  for (const step of request.history) {
+    const ids = step.calls.map((c, i) => c.id ?? injectedCallId(i));
     messages.push({
       role: 'assistant',
       content: step.text,
       ...(step.calls.length > 0 && {
-        tool_calls: step.calls.map((c) => ({
-          id: c.id,
+        tool_calls: step.calls.map((c, i) => ({
+          id: ids[i],
           type: 'function' as const,
           function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments ?? {}) },
         })),
       }),
     });
-    for (const r of step.results) messages.push({ role: 'tool', tool_call_id: r.id, content: JSON.stringify(r.result) });
+    step.results.forEach((r, i) => messages.push({ role: 'tool', tool_call_id: r.id ?? ids[i] ?? injectedCallId(i), content: toolResultText(r.result) }));
   }
   const tools: ChatCompletionTool[] = request.tools.map((t) => ({
     type: 'function',

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RunSettings } from '../schema/run';
-import { simulate, simulatedProvider } from './simulated';
+import { recordedRequest, simulate, simulatedProvider } from './simulated';
 import { extractArguments, readSchema } from './simulated/extract';
 import type { InterpretationTrace } from './simulated/interpret';
 import type { SelectionTrace } from './simulated/select';
@@ -15,7 +15,7 @@ const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
 const settings = RunSettings.parse({});
 
 function selection(task: string, tools: WireTool[], locale = 'en'): ProviderRequest {
-  return { kind: 'selection', locale, system: 'Use a tool when appropriate.', markers, labels: [], tools, task };
+  return { simulatedRules: 'selection', locale, system: 'Use a tool when appropriate.', markers, labels: [], tools, task, history: [] };
 }
 function wire(name: string, description: string, properties: Record<string, unknown>, required: string[] = Object.keys(properties)): WireTool {
   return { name, description, parameters: { type: 'object', properties, required } };
@@ -34,7 +34,10 @@ describe('simulatedProvider', () => {
     const req = selection('Check tables for 2 at Harbour Kitchen, Riverside branch on 2027-05-01.', [wire('a', 'Handles requests.', booking)]);
     const res = await simulatedProvider.send(req, { settings });
     expect(res).toMatchObject({ outcome: 'ok', httpStatus: null, usage: null, latencyMs: 0 });
-    expect(res.request).toEqual(JSON.parse(JSON.stringify(req)));
+    // stored as exports have always carried it: the rule set's name as `kind` first, no history for a single answer
+    const { simulatedRules, history, ...rest } = req;
+    expect(history).toEqual([]);
+    expect(JSON.stringify(res.request)).toBe(JSON.stringify({ kind: simulatedRules, ...rest }));
     expect(res.response).toMatchObject({ simulated: true, engine: 'simulated-lexical-v1', trace: { scores: expect.any(Array) } });
     expect(observed(res).toolCalls[0]).toMatchObject({ name: 'a', arguments: { party_size: 2, dining_date: '2027-05-01' } });
   });
@@ -200,20 +203,42 @@ describe('schema-guided extraction', () => {
   });
 });
 
+describe('the stored request keeps the form exports carry', () => {
+  const tool = wire('find_available_tables', 'Looks up tables.', booking);
+  const base = { locale: 'en', system: 's', markers, labels: ['AVAILABLE'], tools: [tool], task: 'Is there a table?' };
+  it("an injected step is stored as `interpretation: {call, result}`, a conversation's turns as `history`", () => {
+    const call = { name: tool.name, arguments: { party_size: 2 } };
+    const injected = recordedRequest({
+      simulatedRules: 'interpretation',
+      ...base,
+      history: [{ text: null, calls: [call], results: [{ name: tool.name, result: { status_code: 12 } }] }],
+    });
+    expect(JSON.stringify(injected)).toBe(JSON.stringify({ kind: 'interpretation', ...base, interpretation: { call, result: { status_code: 12 } } }));
+    const turn = { text: null, calls: [{ id: 'c1', ...call }], results: [{ id: 'c1', name: tool.name, result: { isError: false, content: {} }, isError: false }] };
+    const stored = { text: null, calls: [{ id: 'c1', ...call }], results: [{ id: 'c1', name: tool.name, result: { isError: false, content: {} } }] };
+    expect(JSON.stringify(recordedRequest({ simulatedRules: 'task', ...base, history: [turn], turn: 2 }))).toBe(
+      JSON.stringify({ kind: 'task', ...base, history: [stored] }),
+    );
+    expect(JSON.stringify(recordedRequest({ simulatedRules: 'task', ...base, history: [], turn: 1 }))).toBe(JSON.stringify({ kind: 'task', ...base, history: [] }));
+    // a pre-check is no conversation: stored without history
+    expect(JSON.stringify(recordedRequest({ simulatedRules: 'task', ...base, history: [] }))).toBe(JSON.stringify({ kind: 'task', ...base }));
+  });
+});
+
 describe('interpretation: codes are mapped only when their meanings are defined', () => {
   const labels = ['AVAILABLE', 'NO_SLOTS', 'TIMEOUT', 'PAID', 'PENDING', 'FAILED', 'CANNOT_DETERMINE', 'ERROR'];
   const system = 'For find_available_tables the labels are AVAILABLE, NO_SLOTS and TIMEOUT; for get_payment_status PAID, PENDING and FAILED.';
   function interp(description: string, code: number, locale = 'en'): { label: string | null; rule: string } {
     const tool = wire('find_available_tables', description, booking);
     const req: ProviderRequest = {
-      kind: 'interpretation',
+      simulatedRules: 'interpretation',
       locale,
       system,
       markers,
       labels,
       tools: [tool],
       task: 'Is there a table?',
-      interpretation: { call: { name: tool.name, arguments: {} }, result: { status_code: code, party_size: 4 } },
+      history: [{ text: null, calls: [{ name: tool.name, arguments: {} }], results: [{ name: tool.name, result: { status_code: code, party_size: 4 } }] }],
     };
     const out = simulate(req);
     expect(out.text?.startsWith(`STATUS: ${out.label}`)).toBe(true);

@@ -2,21 +2,22 @@ import { parseFinalText } from '../scoring/markers';
 import type { Observation, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
-import type { ProviderRequest, ProviderResult } from '../schema/request';
+import type { ProviderRequest, ProviderResult, SimulatedRules } from '../schema/request';
 import { decideTask, type TaskTrace } from './simulated/task';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 /**
  * The simulated provider (DESIGN §9): deterministic, offline, no key — a transparent heuristic, NOT a
  * language model. It sees only the provider-neutral request (task, tool definitions in their order,
- * protocol markers and labels, and for interpretation the fixed call and its result); it never sees a case
- * card or an expected answer, and imports nothing that holds them.
+ * protocol markers and labels, the transcript so far, and the name of the rule set that answers it); it
+ * never sees a case card or an expected answer, and imports nothing that holds them.
  *
  * - selection: lexical similarity picks a tool (ties go to the first listed), schema-guided extraction
  *   fills the arguments, CLARIFY only when the definition says to ask, STOP only when the definitions deny
  *   the task's action — see simulated/select.ts for the exact rules.
- * - interpretation: status codes are mapped only when the definition gives their meanings; without them a
- *   stated positional guess — see simulated/interpret.ts.
+ * - interpretation: the result of the transcript's last call is read; status codes are mapped only when the
+ *   definition gives their meanings; without them a stated positional guess — see simulated/interpret.ts.
+ * - task: a conversation over the transcript so far — see simulated/task.ts.
  *
  * The response body is the simulator's whole answer including a `trace` (scores per tool, extraction
  * rules, the interpretation rule), so every verdict on it can be explained.
@@ -42,26 +43,61 @@ const SELECTION_MODEL = {
 export interface SimulatedResponse {
   simulated: true;
   engine: SimulatedEngine;
-  kind: ProviderRequest['kind'];
+  /** The rule set that answered (named as the request's `simulatedRules`). */
+  kind: SimulatedRules;
   toolCalls: { name: string; arguments: Record<string, unknown> }[];
   text: string | null;
   label: string | null;
   trace: SelectionTrace | InterpretationTrace | TaskTrace;
 }
 
+type Answer = Pick<SimulatedResponse, 'toolCalls' | 'text' | 'label' | 'trace'>;
+
+/** The simulator's three rule sets, by the name a request gives (the study's module chooses it). */
+const RULES: Record<SimulatedRules, (request: ProviderRequest, engine: SimulatedEngine) => Answer> = {
+  selection(request, engine) {
+    const d = decideSelection(request, SELECTION_MODEL[engine]);
+    return { toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };
+  },
+  interpretation(request) {
+    const d = decideInterpretation(request);
+    return { toolCalls: [], text: d.text, label: d.label, trace: d.trace };
+  },
+  task(request) {
+    const t = decideTask(request);
+    return { toolCalls: t.call ? [t.call] : [], text: t.text, label: null, trace: t.trace };
+  },
+};
+
 /** The simulator's answer to one request: pure and synchronous. */
 export function simulate(request: ProviderRequest, engine: SimulatedEngine = SIMULATED_ENGINE): SimulatedResponse {
-  const base = { simulated: true as const, engine, kind: request.kind };
-  if (request.kind === 'interpretation') {
-    const d = decideInterpretation(request);
-    return { ...base, toolCalls: [], text: d.text, label: d.label, trace: d.trace };
+  const rules = request.simulatedRules;
+  return { simulated: true, engine, kind: rules, ...RULES[rules](request, engine) };
+}
+
+/**
+ * The request as the simulator stores it (its "raw request"): the neutral request under the name of its rule
+ * set, in the form exports have always carried — an injected step of history as `interpretation: {call,
+ * result}`, a task conversation's turns as `history` (a pre-check, outside any conversation, without it), a
+ * single answer's request without either.
+ */
+export function recordedRequest(request: ProviderRequest): unknown {
+  const { simulatedRules, locale, system, markers, labels, tools, task, history } = request;
+  const base = { kind: simulatedRules, locale, system, markers, labels, tools, task };
+  const json = (record: object): unknown => JSON.parse(JSON.stringify(record));
+  if (simulatedRules === 'task') {
+    if (request.turn === undefined) return json(base);
+    const steps = history.map((h) => ({
+      text: h.text,
+      calls: h.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, rawArguments: c.rawArguments })),
+      results: h.results.map((r) => ({ id: r.id, name: r.name, result: r.result })),
+    }));
+    return json({ ...base, history: steps });
   }
-  if (request.kind === 'task') {
-    const t = decideTask(request);
-    return { ...base, toolCalls: t.call ? [t.call] : [], text: t.text, label: null, trace: t.trace };
-  }
-  const d = decideSelection(request, SELECTION_MODEL[engine]);
-  return { ...base, toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };
+  const step = history[history.length - 1];
+  const call = step?.calls[0];
+  if (!call) return json(base);
+  return json({ ...base, interpretation: { call: { name: call.name, arguments: call.arguments }, result: step.results[0]?.result } });
 }
 
 export function observationOf(response: SimulatedResponse, request: ProviderRequest): Observation {
@@ -108,7 +144,7 @@ export const simulatedDescriptor: ProviderDescriptor = {
 export const simulatedProvider: Provider = {
   descriptor: simulatedDescriptor,
   async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
-    const neutral: unknown = JSON.parse(JSON.stringify(request));
+    const neutral = recordedRequest(request);
     const response = simulate(request, simulatedEngineOf(options.settings.model));
     return {
       request: neutral,

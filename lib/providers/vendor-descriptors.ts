@@ -139,3 +139,8 @@ export const DESCRIPTORS: readonly ProviderDescriptor[] = ProviderId.options.map
       anthropic: anthropicDescriptor,
     })[id],
 );
+
+/** Whether a (stored) provider id names a simulated provider, as its descriptor says; an unknown id does not. */
+export function isSimulatedProvider(id: string | undefined): boolean {
+  return DESCRIPTORS.find((d) => d.id === id)?.simulated ?? false;
+}

@@ -1,17 +1,17 @@
-import { checksFor, type Case, type Study } from '../schema/experiment';
-import type { TccCheck } from '../schema/tcc';
+import type { Case, Study } from '../schema/experiment';
 import { trialStatusOf } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions } from '../design/matrix';
-import { claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
+import { attemptIdOf, claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
+import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
 import { setRunStatus } from './run-events';
 import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
 import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
-import type { ProviderRequest, ProviderResult, ProviderTransportError } from '../schema/request';
+import type { ProviderRequest, ProviderTransportError } from '../schema/request';
+import { converse } from '../studies/conversation';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
-import { sendConversation } from './conversation';
 import { markSendingWithinBudget } from './budget';
 import type { Slot, Slots } from './slot';
 
@@ -35,7 +35,7 @@ export interface TrialWorkerOptions {
   afterSend?: (trialId: string) => Promise<void>;
   /** Test hook: called once the attempt is booked as sending, just before the request leaves. */
   beforeSend?: (trialId: string, attemptN: number) => Promise<void>;
-  /** Test hook (conversation trials): called after a turn that does not end the conversation was stored. */
+  /** Test hook (conversations of several turns): called after a turn that does not end the conversation was stored. */
   afterTurn?: (trialId: string, turn: number) => Promise<void>;
 }
 
@@ -111,36 +111,94 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   }
 }
 
-async function send(ctx: RunContext, claim: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
-  if (kindModule(prep.study.kind).turns === 'conversation') return sendConversation(ctx, claim, opts, slot, prep);
-  if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
-  const result: ProviderResult = await ctx.provider.send(prep.request, { settings: ctx.settings });
-  // a configuration error (4xx) repeats for every trial: the run is halted before this slot is handed on, so a
-  // claim waiting for it is given back instead of sending into the same error (afterTransportError stops the run)
-  if (result.outcome !== 'ok' && result.error.kind === 'http_4xx') await haltRun(ctx.runId);
-  // not awaited: the slot is freed while the result is being recorded
-  void slot?.release(result.outcome === 'ok' ? 'ok' : result.error.kind === 'http_429' ? 'throttled' : 'error').catch(() => {});
-  if (opts.afterSend) await opts.afterSend(claim.id);
-
-  if (result.outcome === 'ok') {
-    const { study, kase } = prep;
-    const mod = kindModule(study.kind);
-    if (mod.turns !== 'single') throw new Error(`study kind ${study.kind} is a conversation`);
-    const { verdicts, checkpoints } = mod.score({
-      checks: prep.checks,
-      observation: result.observation,
-      attemptN: claim.attemptN,
-      tools: prep.tools,
-      markers: study.protocol.markers,
-      labels: study.protocol.labels,
-      task: kase.task,
-    });
-    const status = trialStatusOf(verdicts);
-    const won = await recordResult(claim, result, result.observation, verdicts, checkpoints, status);
-    return won ? { kind: 'done', status } : { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
-  }
-
-  return afterTransportError(ctx, claim, result, claim.attemptN >= ctx.settings.maxAttempts);
+/**
+ * A trial's conversation — every kind's: a single-answer kind is a conversation with a turn limit of 1 —
+ * trial → turns → attempts. The stored turns (kinds whose calls run: task) are loaded and their calls
+ * replayed on a fresh fixture back-end (deterministic, in-process: nothing is written twice), then the
+ * conversation goes on from the last stored turn. Each such turn is stored as soon as its answer is in and
+ * its calls have run, fenced on the claim; the next turn's request is a new attempt of the same claim. The
+ * final turn is scored on the conversation's final state and recorded, fenced, with the attempt that
+ * answered it. A transport error ends this pass: the trial goes back to the queue and the same turn is sent
+ * again as a new attempt; once a turn has failed `maxAttempts` times the trial is unresolved.
+ */
+async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
+  // the claim's current attempt: the first was marked sending by processTrial, each later turn marks its own
+  let claim = first;
+  const conversation = kindModule(prep.study.kind).start({ spec: ctx.spec, study: prep.study, kase: prep.kase, condition: claim.condition, tools: prep.tools });
+  // a conversation whose calls are the answer stores no turns: nothing to load
+  const stored = conversation.apply ? await loadTurns(claim.id) : [];
+  let held = slot;
+  let heldReleased = false;
+  const release = (outcome: 'ok' | 'throttled' | 'error') => {
+    if (held && !heldReleased) void held.release(outcome).catch(() => {});
+    heldReleased = true;
+  };
+  let status: 'passed' | 'failed' | 'untested' = 'untested';
+  const outcome = await converse({
+    conversation,
+    request: prep.request,
+    stored,
+    firstAttemptN: claim.attemptN,
+    async nextAttemptN() {
+      // each turn's request takes its own rate-limit slot; a run paused or stopped meanwhile ends this pass
+      // (the trial is resumed from its stored turns when it is claimed again)
+      while (opts.slots) {
+        const got = await opts.slots.acquire(ctx, { haltKey: haltKey(ctx.runId), deadline: Date.now() + slotWaitMsFor(ctx.settings.timeoutMs) });
+        if (got === 'halted') return null;
+        if (got !== 'timeout') {
+          held = got;
+          heldReleased = false;
+          break;
+        }
+        if (!(await renewLease(claim, slotWaitMsFor(ctx.settings.timeoutMs) + leaseMsFor(ctx.settings.timeoutMs)))) return null;
+      }
+      // a budgeted run reserves each turn's request too; once its budget is reached the pass ends unsent
+      const next = await markSendingWithinBudget(
+        ctx,
+        { ...claim, attemptN: claim.attemptN + 1, attemptId: attemptIdOf(claim.id, claim.attemptN + 1) },
+        leaseMsFor(ctx.settings.timeoutMs),
+      );
+      if (!next || 'budgetReached' in next) return null;
+      claim = next;
+      return claim.attemptN;
+    },
+    async send(request, _attemptN, turnN) {
+      // the sending mark (lib/db/trials.ts) knows no turns: say which turn this attempt is for before it leaves
+      if (turnN > 1) await setAttemptTurn(claim.id, claim.attemptN, turnN);
+      if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
+      const result = await ctx.provider.send(request, { settings: ctx.settings });
+      // a configuration error (4xx) repeats for every trial: the run is halted before this slot is handed on, so a
+      // claim waiting for it is given back instead of sending into the same error (afterTransportError stops the run)
+      if (result.outcome !== 'ok' && result.error.kind === 'http_4xx') await haltRun(ctx.runId);
+      // not awaited: the slot is freed while the result is being recorded
+      release(result.outcome === 'ok' ? 'ok' : result.error.kind === 'http_429' ? 'throttled' : 'error');
+      if (opts.afterSend) await opts.afterSend(claim.id);
+      return result;
+    },
+    async store(turn, result, final) {
+      const storesTurns = conversation.apply !== undefined;
+      if (!final) {
+        const ok = await storeTurn(claim, turn, result);
+        if (ok && opts.afterTurn) await opts.afterTurn(claim.id, turn.n);
+        return ok;
+      }
+      if (storesTurns && !(await storeTurn(claim, turn, result, final.details))) return false;
+      status = trialStatusOf(final.verdicts);
+      if (result) return recordResult({ ...claim, attemptN: turn.attemptN }, result, final.observation, final.verdicts, final.checkpoints, status);
+      // The final turn was stored but the trial not scored (the worker died in between), and this claim has
+      // marked an attempt as sending that will never leave: it is completed with a copy of the stored final
+      // exchange (nothing is sent again), and the result is recorded under it.
+      await setAttemptTurn(claim.id, claim.attemptN, turn.n);
+      return recordResult(claim, await loadAttemptResult(claim.id, turn.attemptN, turn.observation), final.observation, final.verdicts, final.checkpoints, status);
+    },
+  });
+  release('error'); // no-op when already released with the real outcome
+  if (outcome.kind === 'finished') return { kind: 'done', status };
+  if (outcome.kind === 'fenced') return { kind: 'dropped', reason: 'fenced out: a newer claim holds the trial' };
+  // a transport error: the attempt (already marked with its turn) counts against the turn being asked
+  const lastAnswered = outcome.turns[outcome.turns.length - 1]?.attemptN ?? 0;
+  const failuresThisTurn = outcome.attemptN - lastAnswered;
+  return afterTransportError(ctx, claim, outcome.result, failuresThisTurn >= ctx.settings.maxAttempts);
 }
 
 /**
@@ -170,7 +228,6 @@ export interface Prepared {
   study: Study;
   kase: Case;
   request: ProviderRequest;
-  checks: TccCheck[];
   tools: ScoreTrialInput['tools'];
 }
 
@@ -212,7 +269,6 @@ function prepare(ctx: RunContext, claim: ClaimedTrial): Prepared {
     study,
     kase,
     request,
-    checks: checksFor(kase, claim.condition),
     tools: sent.map((d) => ({ id: d.tool, name: d.name, effect: ctx.effects.get(claim.scenario)?.get(d.tool) ?? 'read', parameters: d.parameters })),
   };
 }

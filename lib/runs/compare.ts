@@ -9,6 +9,7 @@ import { comparedTrialPairs, conditionPairCellsSql, storedModelPairCells, type C
 import { getExperiment } from '../db/experiments';
 import { loadRunSummary } from '../db/results';
 import { getRun, type RunRow } from '../db/runs';
+import { isSimulatedProvider } from '../providers/vendor-descriptors';
 
 // Use case: compare runs of one experiment — of one version or of several (issue 22.1). The first run is the
 // reference; every other run is compared with it on identical trials (same study, scenario, locale, case,
@@ -87,7 +88,7 @@ export async function compareRuns(runIds: readonly string[], clusterBy: ClusterB
       provider: run.provider,
       model: run.model,
       label: `${run.provider}/${run.model}`,
-      simulated: run.provider === 'simulated',
+      simulated: isSimulatedProvider(run.provider),
       status: run.status,
       experimentId: experiment.id,
       version: experiment.version,

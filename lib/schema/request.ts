@@ -1,7 +1,6 @@
 import type { Markers } from './experiment';
 import type { Observation } from './observation';
 import type { TransportErrorKind } from './run';
-import type { StudyKind } from './study-kind';
 
 // The provider-neutral request and result: what lib/design builds from a trial, what lib/runner hands to a
 // provider and gets back, and what lib/db stores as an attempt. Every adapter in lib/providers turns a
@@ -15,23 +14,35 @@ export interface WireTool {
   parameters: Record<string, unknown>;
 }
 
-/** One formal request or pre-check, provider-neutral. */
+/**
+ * The simulated provider's rule set for a request (a heuristic, DESIGN §9): which of its three rule sets
+ * answers, and the name it records the request under. Set by the study's module; no real adapter reads it.
+ */
+export type SimulatedRules = 'selection' | 'interpretation' | 'task';
+
+/**
+ * One formal request or pre-check, provider-neutral: a transcript. The protocol (system), the user's task,
+ * then `history` — the steps before the answer asked for, oldest first (a study's injected call and its
+ * result, a conversation's earlier turns) — and the tools the model may call. Adapters turn it into their
+ * wire format knowing messages, tools and tool results only.
+ */
 export interface ProviderRequest {
-  kind: StudyKind;
+  /** For the simulated provider only (see SimulatedRules). */
+  simulatedRules: SimulatedRules;
   locale: string;
   /** The study's response protocol (system instruction). */
   system: string;
   markers: Markers;
-  /** Labels the protocol allows after the status marker (interpretation). */
+  /** Labels the protocol allows after the status marker. */
   labels: string[];
   /** The candidate tools, in the trial's order. */
   tools: WireTool[];
   /** The user's task text. */
   task: string;
-  /** interpretation: the fixed call the assistant made and the tool result injected after it. */
-  interpretation?: { call: { name: string; arguments: Record<string, unknown> }; result: unknown };
-  /** task: the conversation so far, oldest first (the user's task comes before it). */
-  history?: HistoryStep[];
+  /** The transcript after the user's task, oldest first (empty: the model answers the task itself). */
+  history: HistoryStep[];
+  /** The turn of a trial's conversation this request asks for (set by the conversation loop; absent: a pre-check). */
+  turn?: number;
 }
 
 /** Prefix of the call ids the engine makes up when a provider's call has none (Gemini often gives none). */
@@ -44,13 +55,40 @@ export interface WireToolResult {
 }
 
 /**
- * One earlier step of a conversation (task studies): what the assistant answered — its text and tool
- * calls — and the results of those calls, sent back in the provider's tool-result format.
+ * One assistant tool call in a transcript. `id` absent: a call given with none (an injected call); the
+ * adapter names it in its own format, and a result without an id answers the call at its position.
  */
+export interface HistoryCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown> | null;
+  /** The arguments' text as the model sent it, when it sent text. */
+  rawArguments?: string;
+}
+
+/**
+ * One tool result in a transcript: any JSON value (a string is sent as it is, anything else as its JSON
+ * text). `isError` set: the result says whether the call failed (sent where the wire has a field for it).
+ */
+export interface HistoryResult {
+  id?: string;
+  name: string;
+  result: unknown;
+  isError?: boolean;
+}
+
+/** One step of a transcript: what the assistant answered — its text and tool calls — and the results of those calls. */
 export interface HistoryStep {
   text: string | null;
-  calls: { id: string; name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[];
-  results: { id: string; name: string; result: WireToolResult }[];
+  calls: HistoryCall[];
+  results: HistoryResult[];
+}
+
+/** A tool result of a conversation turn as stored (task studies: the fixture back-end's answer, MCP-shaped). */
+export interface TurnToolResult {
+  id: string;
+  name: string;
+  result: WireToolResult;
 }
 
 /** Why an exchange produced no model answer (DESIGN §2), in words; retryAfterMs only for http_429. */

@@ -3,14 +3,14 @@ import type { Observation } from '../schema/observation';
 import { GENERATED_CALL_ID, type HistoryStep, type ProviderAnswer, type ProviderRequest, type ProviderResult, type ProviderTransportError } from '../schema/request';
 import type { Conversation, ConversationScore, StoredTurn } from './types';
 
-// The turn loop of a conversation kind, pure: the engine (lib/runner) gives it the provider, the turns
-// already stored and where to store new ones; the offline tests give it arrays. A trial → turns → attempts:
-// a turn is one model answer; each send is one attempt; a transport error ends this pass (the engine retries
-// it as another attempt of the same turn, never a new turn).
+// The turn loop of every trial, pure: the engine (lib/runner) gives it the provider, the turns already
+// stored and where to store new ones; the offline tests give it arrays. A trial → turns → attempts: a turn
+// is one model answer; each send is one attempt; a transport error ends this pass (the engine retries it as
+// another attempt of the same turn, never a new turn). A single-answer kind is a conversation of one turn.
 
 export interface ConverseOptions {
   conversation: Conversation;
-  /** The trial's request without history. */
+  /** The trial's request: the transcript before the model's first turn (a kind's injected steps, if any). */
   request: ProviderRequest;
   /** Turns stored by earlier passes (a resumed trial), oldest first. Their calls are replayed, never re-sent. */
   stored: readonly StoredTurn[];
@@ -18,7 +18,8 @@ export interface ConverseOptions {
   firstAttemptN: number;
   /** Book the attempt number of a later send in this pass; null: the trial is no longer ours. */
   nextAttemptN(): Promise<number | null>;
-  send(request: ProviderRequest, attemptN: number): Promise<ProviderResult>;
+  /** Send the request of turn `turnN` as attempt `attemptN`. */
+  send(request: ProviderRequest, attemptN: number, turnN: number): Promise<ProviderResult>;
   /** Store a completed turn (with the final score when it ends the conversation); false: fenced out. */
   store(turn: StoredTurn, result: ProviderAnswer | null, final: ConversationScore | null): Promise<boolean>;
 }
@@ -30,7 +31,11 @@ export type ConverseOutcome =
 
 /** The history step a stored turn becomes in the next request. */
 export function historyStep(t: StoredTurn): HistoryStep {
-  return { text: t.observation.text, calls: t.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, rawArguments: c.rawArguments })), results: t.results };
+  return {
+    text: t.observation.text,
+    calls: t.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, rawArguments: c.rawArguments })),
+    results: t.results.map((r) => ({ id: r.id, name: r.name, result: r.result, isError: r.result.isError })),
+  };
 }
 
 /** The answer's calls with wire ids: the provider's, or `tclab_<turn>_<i>` when it gave none (Gemini often does not). */
@@ -45,6 +50,7 @@ export async function converse(o: ConverseOptions): Promise<ConverseOutcome> {
   const turns: StoredTurn[] = [];
   // rebuild the back-end: the same calls in the same order give the same results (checked)
   for (const t of o.stored) {
+    if (!conversation.apply) throw new Error(`turn ${t.n}: a conversation whose calls are the answer stores no turns`);
     const { results } = conversation.apply(t.calls);
     if (canonicalJson(results) !== canonicalJson(t.results))
       throw new Error(`turn ${t.n}: replaying its calls gave other results than those stored (the fixture is not deterministic)`);
@@ -60,11 +66,13 @@ export async function converse(o: ConverseOptions): Promise<ConverseOutcome> {
   for (;;) {
     if (attemptN === null) return { kind: 'fenced' };
     const n = turns.length + 1;
-    const result = await o.send({ ...o.request, history: turns.map(historyStep) }, attemptN);
+    const request: ProviderRequest = { ...o.request, history: [...o.request.history, ...turns.map(historyStep)], turn: n };
+    const result = await o.send(request, attemptN, n);
     if (result.outcome !== 'ok') return { kind: 'transport_error', result, attemptN, turns };
     const calls = callsWithIds(result.observation, n);
-    const observation: Observation = { ...result.observation, toolCalls: calls };
-    const applied = calls.length > 0 ? conversation.apply(calls) : { results: [], evidence: [] };
+    // the ids pair calls with their results: an answer whose calls nothing runs is kept as it came
+    const observation: Observation = conversation.apply ? { ...result.observation, toolCalls: calls } : result.observation;
+    const applied = calls.length > 0 && conversation.apply ? conversation.apply(calls) : { results: [], evidence: [] };
     const turn: StoredTurn = { n, attemptN, observation, calls, results: applied.results, evidence: applied.evidence };
     turns.push(turn);
     if (ends(turn, conversation.maxTurns)) {

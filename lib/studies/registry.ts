@@ -5,7 +5,7 @@ import { interpretation } from './interpretation';
 import { task } from './task';
 
 export { STUDY_KINDS, StudyKind } from '../schema/study-kind';
-export type { ConversationKind, KindModule, SingleTurnKind, StoredTurn } from './types';
+export type { KindModule, StoredTurn } from './types';
 
 /** Every study kind's module. A kind is one folder here plus one line in lib/schema/study-kind.ts, its fields in lib/schema/kind-fields.ts, and this map. */
 export const KINDS: Record<StudyKind, KindModule> = { selection, interpretation, task };

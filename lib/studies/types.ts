@@ -1,7 +1,7 @@
 import type { Case, Condition, ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
 import type { Observation, ToolCall } from '../schema/observation';
-import type { HistoryStep, ProviderRequest, WireToolResult } from '../schema/request';
-import type { ScoreTrialInput, ScoringTool, TrialScore } from '../scoring/score';
+import type { ProviderRequest, SimulatedRules, TurnToolResult, WireToolResult } from '../schema/request';
+import type { ScoringTool, TrialScore } from '../scoring/score';
 import type { KindSpec } from './spec-types';
 
 /** What building a trial's request gives a kind to work with. */
@@ -12,24 +12,7 @@ export interface RequestContext {
   definitions: ToolDefinition[];
 }
 
-interface KindBase {
-  spec: KindSpec;
-  /** One line shown with the study on pages and in docs. */
-  summary: string;
-  /** Add the kind's parts to the provider-neutral request (never anything from the case card). */
-  extendRequest(request: ProviderRequest, ctx: RequestContext): void;
-  /** The kind's own case fields for the trial page (shown as JSON text), or null when it has none. */
-  caseDetails(kase: Case): Record<string, unknown> | null;
-}
-
-/** A kind whose trial is one model answer (selection, interpretation). */
-export interface SingleTurnKind extends KindBase {
-  turns: 'single';
-  /** Score the model's answer against the case card. */
-  score(input: ScoreTrialInput): TrialScore;
-}
-
-/** What a conversation kind needs to start one trial's conversation. */
+/** What a kind needs to start one trial's conversation. */
 export interface ConversationContext {
   spec: ExperimentSpec;
   study: Study;
@@ -39,23 +22,31 @@ export interface ConversationContext {
   tools: ScoringTool[];
 }
 
-/** One completed turn as stored: the model's answer, and what its calls did. */
+/** One completed turn: the model's answer, and what its calls did. */
 export interface StoredTurn {
   n: number;
   attemptN: number;
   observation: Observation;
   /** The calls of the answer, each with the id used on the wire. */
   calls: (ToolCall & { id: string })[];
-  results: HistoryStep['results'];
+  results: TurnToolResult[];
   /** Kind-specific evidence of the turn (task: the fixture log entries of its calls). */
   evidence: unknown;
 }
 
-/** One trial's conversation in progress (task: the fixture back-end behind it). */
+/**
+ * One trial's conversation in progress (the shape Inspect uses: build a transcript, score the final state).
+ * Every kind's trial is one: a single-answer kind is a conversation with a turn limit of 1 whose calls are
+ * the answer; a task's calls run against the scenario's fixture back-end and their results go back.
+ */
 export interface Conversation {
   maxTurns: number;
-  /** Execute one answer's calls (new or replayed from a stored turn), in order; the results go back to the model. */
-  apply(calls: readonly (ToolCall & { id: string })[]): { results: HistoryStep['results']; evidence: unknown };
+  /**
+   * Execute one answer's calls (new or replayed from a stored turn), in order; the results go back to the
+   * model. Absent: the calls are the answer — nothing runs them, and the conversation's turns are not stored
+   * beside its attempts (the one attempt is the whole transcript).
+   */
+  apply?(calls: readonly (ToolCall & { id: string })[]): { results: TurnToolResult[]; evidence: unknown };
   /** Score the finished conversation (the last turn's answer has no calls, or the turn limit was reached). */
   score(turns: readonly StoredTurn[]): ConversationScore;
 }
@@ -64,14 +55,25 @@ export interface Conversation {
 export interface ConversationScore extends TrialScore {
   /** The whole conversation as one observation (every call, the final answer's text and markers). */
   observation: Observation;
+  /** The kind's own result, stored with the trial (task: the fixture states and log); null when it has none. */
   details: unknown;
 }
 
-/** A kind whose trial is a conversation of several turns (task). */
-export interface ConversationKind extends KindBase {
-  turns: 'conversation';
+/** A study kind: one module (spec fields and validation, the start of its transcript, its conversation, its page). */
+export interface KindModule {
+  spec: KindSpec;
+  /** One line shown with the study on pages and in docs. */
+  summary: string;
+  /** 'conversation': its trials can take several turns (the trial page shows them); 'single': one answer. */
+  turns: 'single' | 'conversation';
+  /** Which rule set of the simulated provider answers its requests (DESIGN §9). */
+  simulatedRules: SimulatedRules;
+  /** Add the kind's parts to the provider-neutral request — e.g. an injected step of history (never anything from the case card). */
+  extendRequest(request: ProviderRequest, ctx: RequestContext): void;
+  /** Start one trial's conversation. */
   start(ctx: ConversationContext): Conversation;
+  /** The kind's own case fields for the trial page (shown as JSON text), or null when it has none. */
+  caseDetails(kase: Case): Record<string, unknown> | null;
 }
 
-export type KindModule = SingleTurnKind | ConversationKind;
 export type { WireToolResult };

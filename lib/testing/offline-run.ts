@@ -1,17 +1,19 @@
 import { buildRequest, expandTrials, findStudyCase, naturalDefinitions } from '../design/matrix';
 import { simulatedProvider } from '../providers/simulated';
-import { checksFor, type ExperimentSpec } from '../schema/experiment';
+import type { ExperimentSpec } from '../schema/experiment';
 import { RunSettings } from '../schema/run';
 import type { ProviderResult } from '../schema/request';
 import type { TrialOutcome } from '../schema/table1';
 import { trialStatusOf } from '../schema/verdict';
-import { scoreTrial, trialCategories } from '../scoring/score';
-import { observed } from './provider-fixtures';
+import { trialCategories } from '../scoring/score';
+import { converse } from '../studies/conversation';
+import { kindModule } from '../studies/registry';
 
 /**
- * Every formal request of `spec`, built as the runner builds it, answered by the simulated provider (`model`:
- * one of its models; the lexical one by default) and scored by the product's scorer: pure, no database, for
- * offline template tests. Nothing here decides a pass or counts a cell.
+ * Every formal trial of `spec`, its request built as the runner builds it, its conversation (the study kind's,
+ * as the engine runs it) answered by the simulated provider (`model`: one of its models; the lexical one by
+ * default) and scored by the kind's own scoring: pure, no database, for offline template tests. Nothing here
+ * decides a pass or counts a cell. `results`: the answer of each trial's last turn.
  */
 export async function runOffline(spec: ExperimentSpec, model?: string): Promise<{ results: ProviderResult[]; outcomes: TrialOutcome[]; sent: string[][] }> {
   const settings = RunSettings.parse(model ? { model } : {});
@@ -25,18 +27,23 @@ export async function runOffline(spec: ExperimentSpec, model?: string): Promise<
     const defs = naturalDefinitions(spec, condition, t.scenario, t.locale);
     const order = t.order.map((name) => defs.find((d) => d.name === name)!);
     const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: order.map((d) => d.tool) });
-    const result = await simulatedProvider.send(request, { settings });
-    results.push(result);
-    sent.push(order.map((d) => d.name));
-    const { verdicts } = scoreTrial({
-      checks: checksFor(kase, t.condition),
-      observation: observed(result),
-      attemptN: 1,
-      tools: order.map((d) => ({ id: d.tool, name: d.name, effect: effects.get(t.scenario)!.get(d.tool)!, parameters: d.parameters })),
-      markers: study.protocol.markers,
-      labels: study.protocol.labels,
-      task: kase.task,
+    const tools = order.map((d) => ({ id: d.tool, name: d.name, effect: effects.get(t.scenario)!.get(d.tool)!, parameters: d.parameters }));
+    const conversation = kindModule(study.kind).start({ spec, study, kase, condition: t.condition, tools });
+    let last: ProviderResult | null = null;
+    let attempt = 1;
+    const r = await converse({
+      conversation,
+      request,
+      stored: [],
+      firstAttemptN: 1,
+      nextAttemptN: async () => ++attempt,
+      send: async (req) => (last = await simulatedProvider.send(req, { settings })),
+      store: async () => true,
     });
+    if (r.kind !== 'finished' || !last) throw new Error(`trial ${i}: the simulated conversation did not finish (${r.kind})`);
+    results.push(last);
+    sent.push(order.map((d) => d.name));
+    const { verdicts } = r.score;
     outcomes.push({
       id: `t${i}`,
       study: t.study,

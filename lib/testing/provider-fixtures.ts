@@ -34,26 +34,28 @@ export const INVOICE_TOOLS: WireTool[] = [
 
 export function selectionRequest(tools: WireTool[] = INVOICE_TOOLS): ProviderRequest {
   return {
-    kind: 'selection',
+    simulatedRules: 'selection',
     locale: 'en',
     system: 'Use a tool when one fits. If required data is missing, answer "CLARIFY: <question>". If no tool can do it, answer "STOP: <reason>".',
     markers: MARKERS,
     labels: [],
     tools,
     task: 'What is the status of invoice INV-2041?',
+    history: [],
   };
 }
 
 export function interpretationRequest(result: unknown = { invoice_number: 'INV-2041', status_code: 17 }): ProviderRequest {
   return {
-    kind: 'interpretation',
+    simulatedRules: 'interpretation',
     locale: 'en',
     system: 'Report the lookup result as "STATUS: <LABEL>" with one of PAID, OPEN, TIMEOUT, CANNOT_DETERMINE.',
     markers: MARKERS,
     labels: ['PAID', 'OPEN', 'TIMEOUT', 'CANNOT_DETERMINE'],
     tools: INVOICE_TOOLS,
     task: 'What is the status of invoice INV-2041?',
-    interpretation: { call: { name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' } }, result },
+    // the injected step, as lib/studies/interpretation builds it: a call given without an id, and its result
+    history: [{ text: null, calls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-2041' } }], results: [{ name: 'lookup_invoice', result }] }],
   };
 }
 

@@ -25,6 +25,7 @@ import { can } from '@/lib/auth/roles';
 import { experimentAudit } from '@/lib/db/audit';
 import { AuditList } from '@/components/audit/AuditList';
 import { templateOf } from '@/lib/templates';
+import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -135,7 +136,7 @@ export default async function ExperimentPage({ params, searchParams }: { params:
               defaults={{
                 provider: defaults.provider,
                 // offline, a template runs on the simulated model that shows its effect
-                model: defaults.provider === 'simulated' && template ? template.simulated.model : defaults.model,
+                model: isSimulatedProvider(defaults.provider) && template ? template.simulated.model : defaults.model,
                 values: Object.fromEntries(RUN_FORM_FIELDS.map((f) => [f.name, defaults[f.name]])) as Record<(typeof RUN_FORM_FIELDS)[number]['name'], number | null>,
               }}
             />

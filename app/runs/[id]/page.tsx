@@ -23,6 +23,7 @@ import { AuditList } from '@/components/audit/AuditList';
 import { can } from '@/lib/auth/roles';
 import { loadRunChoices } from '@/lib/runs/choices';
 import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
+import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -46,7 +47,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
 
   return (
     <>
-      <RunHeader run={run} experimentName={`${exp.name} (v${exp.version})`} destination={destinationText(run.provider, run.settings.baseUrl)} />
+      <RunHeader
+        run={run}
+        experimentName={`${exp.name} (v${exp.version})`}
+        destination={destinationText(run.provider, run.settings.baseUrl)}
+        simulated={isSimulatedProvider(run.provider)}
+      />
       {can(actor.role, 'run.control') && <RunLabelForm runId={id} name={run.name} note={run.note} />}
       <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} canControl={can(actor.role, 'run.control')} />
       {group.length > 1 && (

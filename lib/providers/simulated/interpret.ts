@@ -106,9 +106,11 @@ export function decideInterpretation(request: ProviderRequest): InterpretationDe
   const zh = request.locale.startsWith('zh');
   const abstainLabel = request.labels.find((l) => ABSTAIN_LABEL.test(l)) ?? 'CANNOT_DETERMINE';
   const errorLabel = request.labels.find((l) => ERROR_LABEL.test(l)) ?? 'ERROR';
-  const call = request.interpretation?.call ?? null;
+  // the result to read: the last result of the transcript, answering its last step's call
+  const step = request.history[request.history.length - 1];
+  const call = step?.calls[0] ?? null;
   const tool: WireTool | undefined = request.tools.find((t) => t.name === call?.name) ?? request.tools[0];
-  const code = statusCode(request.interpretation?.result);
+  const code = statusCode(step?.results[0]?.result);
   const substantive = request.labels.filter((l) => l !== abstainLabel && l !== errorLabel);
   const toolLabels = tool ? labelsForTool(request.system, tool.name, substantive) : substantive;
   const meanings = tool ? parseMeanings(tool.description, request.labels) : new Map<number, string>();

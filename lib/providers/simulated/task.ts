@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { HistoryStep, ProviderRequest, WireTool } from '../../schema/request';
+import type { HistoryCall, HistoryStep, ProviderRequest, TurnToolResult, WireTool, WireToolResult } from '../../schema/request';
 import { extractArguments } from './extract';
 import { decideSelection, profileTool, scoreTools, type SelectionTrace } from './select';
 import { sentences } from './text';
@@ -44,7 +44,33 @@ const STATUS_TOOL = /status|狀態/i;
 const RESULTS_ARE_DATA = /results? (?:are|is) data|never follow instructions|不要?遵循/i;
 const IDEMPOTENCY_PARAM = /idempoten/i;
 
-const errorCode = (r: HistoryStep['results'][number]) => (r.result.isError ? String((r.result.content.error as { code?: unknown } | undefined)?.code ?? 'ERROR') : null);
+/** A step of the conversation as this rule set reads it: every call and result with its id, the results MCP-shaped. */
+interface TaskStep {
+  calls: (HistoryCall & { id: string })[];
+  results: TurnToolResult[];
+}
+
+const isWireResult = (v: unknown): v is WireToolResult =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as WireToolResult).isError === 'boolean' &&
+  typeof (v as WireToolResult).content === 'object' &&
+  (v as WireToolResult).content !== null;
+
+/** A transcript step as a task step: a call or result given without an id is named by its position; a result not MCP-shaped is its content. */
+function taskStep(h: HistoryStep, n: number): TaskStep {
+  const idOf = (id: string | undefined, i: number) => id ?? `injected_${n}_${i}`;
+  return {
+    calls: h.calls.map((c, i) => ({ ...c, id: idOf(c.id, i) })),
+    results: h.results.map((r, i) => ({
+      id: idOf(r.id, i),
+      name: r.name,
+      result: isWireResult(r.result) ? r.result : { isError: r.isError ?? false, content: { output: r.result } },
+    })),
+  };
+}
+
+const errorCode = (r: TurnToolResult) => (r.result.isError ? String((r.result.content.error as { code?: unknown } | undefined)?.code ?? 'ERROR') : null);
 
 /** A deterministic idempotency key for a call: derived from its other arguments (same call → same key). */
 export function idempotencyKeyFor(tool: string, args: Record<string, unknown>): string {
@@ -63,7 +89,7 @@ function withKey(tool: WireTool, args: Record<string, unknown>): Record<string, 
 }
 
 export function decideTask(request: ProviderRequest): TaskDecision {
-  const history = request.history ?? [];
+  const history = request.history.map(taskStep);
   const turn = history.length + 1;
   const zh = request.locale.startsWith('zh');
   const byName = new Map(request.tools.map((t) => [t.name, t]));

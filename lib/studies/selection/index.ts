@@ -1,12 +1,13 @@
-import { scoreTrial } from '../../scoring/score';
+import { oneAnswer } from '../one-answer';
 import type { KindModule } from '../types';
 import { selectionSpec } from './spec';
 
 export const selection: KindModule = {
   spec: selectionSpec,
   summary: 'the model sees the candidate tools and decides: call which tool with which arguments, or CLARIFY, or STOP',
-  extendRequest() {},
   turns: 'single',
-  score: scoreTrial,
+  simulatedRules: 'selection',
+  extendRequest() {},
+  start: oneAnswer,
   caseDetails: () => null,
 };

@@ -2,7 +2,7 @@ import { FixtureBackend, type LogEntry } from '../../fixture/backend';
 import { verifyState, type ExpectedState, type StateProblem } from '../../fixture/verify';
 import { fixtureRef as fixtureRefOf } from '../../fixture';
 import { checksFor } from '../../schema/experiment';
-import type { ConversationKind } from '../types';
+import type { KindModule } from '../types';
 import { DEFAULT_MAX_TURNS, taskSpec } from './spec';
 import { conversationObservation, scoreTask } from './score';
 
@@ -19,9 +19,10 @@ export interface TaskDetails {
   verified: { status: 'pass' | 'fail'; problems: StateProblem[] } | null;
 }
 
-export const task: ConversationKind = {
+export const task: KindModule = {
   spec: taskSpec,
   turns: 'conversation',
+  simulatedRules: 'task',
   summary: "a conversation whose proposed calls run against the scenario's fixture back-end; scored on the final state",
   extendRequest() {},
   caseDetails: (kase) => ({ principal: kase.principal, faults: kase.faults ?? [], maxTurns: kase.maxTurns ?? DEFAULT_MAX_TURNS }),

@@ -16,6 +16,7 @@ import { kappaCi, rateWithInterval } from '@/components/format';
 import { Interval } from '@/components/Interval';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { pageActor } from '@/app/_auth/guard';
+import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -78,7 +79,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       </p>
       <div className="row">
         <h1>Review</h1>
-        {run.provider === 'simulated' && <SimulatedBadge />}
+        {isSimulatedProvider(run.provider) && <SimulatedBadge />}
       </div>
       <p className="muted">
         Every baseline → treatment pair with a failed trial on either side. Open one to see both trials side by side with the definitions that differ, and confirm or

@@ -16,6 +16,7 @@ import { isConversationKind, kindModule } from '@/lib/studies/registry';
 import { taskTrialView } from '@/lib/studies/task/view';
 import { TaskTranscript } from '@/components/runs/TaskTranscript';
 import { pageActor } from '@/app/_auth/guard';
+import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Metadata> {
   const { trialId } = await pageParams(params);
@@ -49,7 +50,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
           Trial {t.id}
         </h1>
         <StatusBadge status={t.status} testId="trial-status" />
-        {run.provider === 'simulated' && <SimulatedBadge />}
+        {isSimulatedProvider(run.provider) && <SimulatedBadge />}
       </div>
       <section className="panel grid-2">
         <dl className="kv" data-testid="coordinates">

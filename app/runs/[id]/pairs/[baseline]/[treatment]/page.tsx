@@ -21,6 +21,7 @@ import { sentNames } from '@/lib/analysis/tool-names';
 import { jsonText } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
 import { actorLabel, can } from '@/lib/auth/roles';
+import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; baseline: string; treatment: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -141,7 +142,7 @@ export default async function PairPage({
         <h1 style={{ fontSize: '1.3rem' }}>
           {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> · o{b.orderIndex} / r{b.replicate}
         </h1>
-        {run.provider === 'simulated' && <SimulatedBadge />}
+        {isSimulatedProvider(run.provider) && <SimulatedBadge />}
       </div>
       {kase && (
         <div className="panel">
