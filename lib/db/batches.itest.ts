@@ -3,7 +3,19 @@ import { closeDb, pool } from './client';
 import { getExperiment, saveExperiment } from './experiments';
 import { setRunStatus } from './runs';
 import { claimTrial, markSending, recordResult, type ClaimedTrial, type SendingTrial } from './trials';
-import { batchItems, batchOwner, claimBatch, createBatch, finishBatch, markItemsRecorded, orphanedBatches, recordPoll, recordSubmitted, runBatches } from './batches';
+import {
+  batchItems,
+  batchOwner,
+  claimBatch,
+  createBatch,
+  finishBatch,
+  markItemsRecorded,
+  orphanedBatches,
+  recordPoll,
+  recordSubmitted,
+  releaseUnsubmitted,
+  runBatches,
+} from './batches';
 import { createRun } from '../runner/start';
 import { closeQueues } from '../queue/connection';
 import { benchSpec } from '../testing/bench-spec';
@@ -116,5 +128,22 @@ describe('provider batches', () => {
     const views = await runBatches(runId);
     expect(views.find((v) => v.id === batch.id)).toMatchObject({ state: 'recorded', providerBatchId: 'msgbatch_1', itemCount: 2, succeeded: 2 });
     expect(await claimBatch(batch.id, 'w3', 30_000)).toBeNull();
+  });
+
+  it('a holder that died while submitting: the batch is never sent again; its attempts become lost and the trials claimable', async () => {
+    const ts = await Promise.all(take(2).map((id) => sending(id, 'w1')));
+    const { batch } = (await createBatch({ runId, provider: 'gemini', holder: 'dead-submitter', leaseMs: 30_000, batchLeaseMs: 3_600_000, items: newItems(ts) }))!;
+    await pool().query(
+      `INSERT INTO holders (id, alive_until) VALUES ('dead-submitter', now() - interval '1 minute') ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until`,
+    );
+    const taken = (await claimBatch(batch.id, 'w2', 30_000))!;
+    expect(taken).toMatchObject({ state: 'submitting', providerBatchId: null });
+    expect(await releaseUnsubmitted(batch)).toEqual([]); // the stale fence releases nothing
+    expect((await releaseUnsubmitted(taken)).sort()).toEqual(ts.map((t) => t.id).sort());
+    expect(await recordSubmitted(taken, 'late')).toBe(false); // never written, never polled
+    const again = (await claimTrial(ts[0].id, 'w3', 30_000, 3)) as ClaimedTrial;
+    expect(again).toMatchObject({ attemptN: 2, lostAttempts: 1 });
+    const a = await pool().query<{ outcome: string }>(`SELECT outcome FROM attempts WHERE trial_id = $1 ORDER BY n`, [ts[0].id]);
+    expect(a.rows.map((r) => r.outcome)).toEqual(['lost']);
   });
 });

@@ -152,6 +152,27 @@ export async function finishBatch(b: Pick<HeldBatch, 'id' | 'fence'>): Promise<b
 }
 
 /**
+ * A batch taken over while still `submitting` (its holder died between the send and recordSubmitted): never
+ * sent again. Its trials' leases are ended, so the engine's next claim takes each over as from a dead holder —
+ * the attempt's sending mark becomes `lost` and the run's policy retries or closes the trial. Fenced; returns
+ * the trials released.
+ */
+export async function releaseUnsubmitted(b: Pick<HeldBatch, 'id' | 'fence'>): Promise<string[]> {
+  const r = await pool().query<{ id: string }>(
+    `WITH b AS (
+       UPDATE provider_batches SET state = 'recorded', ended_at = now(), holder = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND fence = $2 AND state = 'submitting' RETURNING id
+     )
+     UPDATE trials t SET lease_expires_at = now() - interval '1 millisecond'
+       FROM provider_batch_items i JOIN b ON b.id = i.batch_id
+      WHERE t.id = i.trial_id AND t.lease_owner = $3 AND t.status = 'running'
+     RETURNING t.id`,
+    [b.id, b.fence, batchOwner(b.id)],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+/**
  * Takes a batch over: when `owner` holds it already, or its holder's lease ran out or its heartbeat lapsed.
  * Bumps the fence. Null: someone else holds it, or it is done.
  */
