@@ -8,8 +8,9 @@ import { unansweredResult, type BatchConnection, type BatchPoll, type BatchVendo
 // retrieve until processing_status is "ended"; results() streams the JSONL of results_url, each line's
 // result one of succeeded / errored / canceled / expired.
 
+// no SDK retries: a retried create after a lost answer could make a second batch (docs/batch.md › Exactly once)
 function client(conn: BatchConnection): Anthropic {
-  return new Anthropic({ apiKey: conn.apiKey ?? '', authToken: null, baseURL: conn.baseUrl, maxRetries: 2, logLevel: 'off' });
+  return new Anthropic({ apiKey: conn.apiKey ?? '', authToken: null, baseURL: conn.baseUrl, maxRetries: 0, logLevel: 'off' });
 }
 
 const STATUS: Record<string, number> = {

@@ -20,8 +20,9 @@ const STATES: Record<string, ProviderBatchState> = {
   failed: 'failed',
 };
 
+// no SDK retries: a retried create after a lost answer could make a second batch (docs/batch.md › Exactly once)
 function client(conn: BatchConnection): OpenAI {
-  return new OpenAI({ apiKey: conn.apiKey ?? 'no-key', baseURL: conn.baseUrl, maxRetries: 2, organization: null, project: null, logLevel: 'off' });
+  return new OpenAI({ apiKey: conn.apiKey ?? 'no-key', baseURL: conn.baseUrl, maxRetries: 0, organization: null, project: null, logLevel: 'off' });
 }
 
 interface Line {
