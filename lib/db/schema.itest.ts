@@ -61,6 +61,8 @@ describe('migrations match prisma/schema.prisma', () => {
       'holders',
       'observations',
       'price_tables',
+      'provider_batch_items',
+      'provider_batches',
       'rate_limits',
       'result_cache',
       'review_pairs',

@@ -11,6 +11,9 @@ export const PriceRow = z.object({
   inputPerMTok: z.number().min(0).max(100_000),
   /** Currency units per million output tokens. */
   outputPerMTok: z.number().min(0).max(100_000),
+  /** Batch mode's prices (docs/batch.md); unset: the row's prices × BATCH_PRICE_FACTOR. */
+  batchInputPerMTok: z.number().min(0).max(100_000).optional(),
+  batchOutputPerMTok: z.number().min(0).max(100_000).optional(),
 });
 export type PriceRow = z.infer<typeof PriceRow>;
 
@@ -53,4 +56,26 @@ export interface CostEstimate extends PriceRow {
 export function estimateCosts(table: PriceTable, inputTokens: number, requests: number): CostEstimate[] {
   const outputTokens = requests * table.outputTokensPerRequest;
   return table.prices.map((p) => ({ ...p, inputTokens, outputTokens, cost: (inputTokens * p.inputPerMTok + outputTokens * p.outputPerMTok) / 1_000_000 }));
+}
+
+/**
+ * OpenAI's Batch API, Anthropic's Message Batches and Gemini's batch mode answer at half the price of the same
+ * requests sent one by one (/work/shared/RESEARCH.md §5): the batch price of a row that names none.
+ */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/** A row's prices in batch mode: its own batch prices where given, else half its prices. */
+export function batchPricesOf(row: PriceRow): Pick<PriceRow, 'inputPerMTok' | 'outputPerMTok'> {
+  return {
+    inputPerMTok: row.batchInputPerMTok ?? row.inputPerMTok * BATCH_PRICE_FACTOR,
+    outputPerMTok: row.batchOutputPerMTok ?? row.outputPerMTok * BATCH_PRICE_FACTOR,
+  };
+}
+
+/** The cost of these tokens one by one and in a batch, and what the batch saves. */
+export function batchSaving(row: PriceRow, inputTokens: number, outputTokens: number): { single: number; batch: number; saving: number } {
+  const b = batchPricesOf(row);
+  const single = (inputTokens * row.inputPerMTok + outputTokens * row.outputPerMTok) / 1_000_000;
+  const batch = (inputTokens * b.inputPerMTok + outputTokens * b.outputPerMTok) / 1_000_000;
+  return { single, batch, saving: single - batch };
 }

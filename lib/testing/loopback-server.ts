@@ -11,11 +11,13 @@ import {
   wireToolRounds,
   type WireCall,
 } from './wire-bodies';
+import { LoopbackBatches, type BatchBehaviour, type BatchCounts, type BatchRecord } from './loopback-batch';
 
 import { regexSearch, terms, termSearch } from '../providers/tool-search';
 import type { WireTool } from '../schema/request';
 
 export * from './wire-bodies';
+export type { BatchBehaviour, BatchCounts, BatchRecord, BatchState, BatchOutcome } from './loopback-batch';
 
 // A real HTTP server on 127.0.0.1 that speaks every wire format a provider descriptor names (WireId),
 // driven by a script, so that the real SDKs can be tested end to end (never mocked) and the run engine
@@ -23,6 +25,7 @@ export * from './wire-bodies';
 //   openai-chat               POST /v1/chat/completions                     (base URL `${url}/v1`)
 //   gemini-generate-content   POST /v1beta/models/{model}:generateContent   (base URL `${url}`)
 //   anthropic-messages        POST /v1/messages                             (base URL `${url}`)
+// and the three vendors' batch endpoints (lib/testing/loopback-batch.ts), whose items the same script answers.
 // Error bodies come from the descriptors' error shapes. Keep-alive, no per-request logging; recording of
 // requests can be switched off for benchmarks.
 
@@ -107,6 +110,13 @@ export interface LoopbackServer {
   toolSearchRequests: ToolSearchWireRequest[];
   /** The query the loopback "model" searches with (null: derived from the user's task, see toolSearchQueryFor). */
   setToolSearchQuery(query: string | null): void;
+  /** Batch mode: how the next batches live (accepted → in progress → completed / expired / cancelled). */
+  setBatchBehaviour(next: Partial<BatchBehaviour>): void;
+  /** Batches submitted and items received (per custom id) since the start or the last reset. */
+  batchStats(): BatchCounts;
+  resetBatchStats(): void;
+  /** Every batch received, by its provider id. */
+  readonly batches: ReadonlyMap<string, BatchRecord>;
   /** Stops listening and destroys every open connection, hanging ones included. */
   close(): Promise<void>;
 }
@@ -263,8 +273,32 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+  /** A batch item: what the script answers for the same request sent alone (a status and a body). */
+  async function answerItem(wire: WireId, model: string, body: unknown, headers: IncomingHttpHeaders): Promise<{ status: number; body: unknown }> {
+    const sreq: ScriptRequest = { wire, body, raw: JSON.stringify(body), headers, model, path: 'batch' };
+    let reply: Reply = await script(sreq);
+    while (reply.kind === 'delay') reply = reply.then;
+    switch (reply.kind) {
+      case 'http':
+        return { status: reply.status, body: reply.body ?? defaultErrorBody(wire, reply.status) };
+      case 'hang':
+      case 'reset':
+      case 'nonJson':
+        return { status: 500, body: defaultErrorBody(wire, 500) };
+      default:
+        return { status: 200, body: ROUTES[wire].success(model, reply, wireToolNames(wire, body)) };
+    }
+  }
+  const batches = new LoopbackBatches(answerItem);
+
+  async function handle(req: IncomingMessage, res: ServerResponse, rawBytes: Buffer): Promise<void> {
     const path = req.url ?? '/';
+    const batchReply = await batches.handle(req.method ?? 'GET', path, rawBytes, req.headers);
+    if (batchReply !== null) {
+      if (latencyMs > 0) await sleep(latencyMs);
+      return sendBody(res, batchReply.status, batchReply.body, {}, batchReply.contentType);
+    }
+    const raw = rawBytes.toString('utf8');
     const found = route(path) ?? (TOOL_SEARCH_ONLY_PATH.test(path) ? { wire: 'openai-chat' as const, pathModel: null } : null);
     if (req.method !== 'POST' || found === null) {
       return sendBody(res, 404, { error: { code: 404, message: `loopback: no route for ${req.method} ${path}` } });
@@ -303,7 +337,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(() => {
+      handle(req, res, Buffer.concat(chunks)).catch(() => {
         if (!res.headersSent) sendBody(res, 500, { error: { code: 500, message: 'loopback: internal error' } });
         else res.destroy();
       });
@@ -323,6 +357,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  batches.origin = url;
 
   return {
     url,
@@ -356,6 +391,10 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     setToolSearchQuery(query) {
       toolSearchQuery = query;
     },
+    setBatchBehaviour: (next) => batches.setBehaviour(next),
+    batchStats: () => batches.stats(),
+    resetBatchStats: () => batches.resetStats(),
+    batches: batches.batches,
     close() {
       return new Promise<void>((resolve) => {
         server.close(() => resolve());

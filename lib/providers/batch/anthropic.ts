@@ -1,0 +1,64 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ProviderResult } from '../../schema/request';
+import { buildAnthropicBody, reshapeAnthropicResponse } from '../anthropic';
+import { answerResult, itemErrorResult, messageOf, requestsById } from './common';
+import { unansweredResult, type BatchConnection, type BatchPoll, type BatchVendor } from './types';
+
+// Anthropic's Message Batches: messages.batches.create({ requests: [{ custom_id, params }] }), polled with
+// retrieve until processing_status is "ended"; results() streams the JSONL of results_url, each line's
+// result one of succeeded / errored / canceled / expired.
+
+// no SDK retries: a retried create after a lost answer could make a second batch (docs/batch.md › Exactly once)
+function client(conn: BatchConnection): Anthropic {
+  return new Anthropic({ apiKey: conn.apiKey ?? '', authToken: null, baseURL: conn.baseUrl, maxRetries: 0, logLevel: 'off' });
+}
+
+const STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  rate_limit_error: 429,
+  overloaded_error: 529,
+  api_error: 500,
+};
+
+export const anthropicBatchVendor: BatchVendor = {
+  wire: 'anthropic-messages',
+  body: (request, settings) => buildAnthropicBody(request, settings),
+  async submit(conn, settings, items) {
+    const batch = await client(conn).messages.batches.create({
+      requests: items.map((i) => ({ custom_id: i.customId, params: buildAnthropicBody(i.request, settings) })),
+    });
+    return batch.id;
+  },
+  async poll(conn, batchId): Promise<BatchPoll> {
+    const b = await client(conn).messages.batches.retrieve(batchId);
+    const rc = b.request_counts;
+    const total = rc.processing + rc.succeeded + rc.errored + rc.canceled + rc.expired;
+    const failed = rc.errored + rc.canceled + rc.expired;
+    if (b.processing_status !== 'ended') return { state: 'in_progress', total, succeeded: rc.succeeded, failed };
+    // Anthropic ends every batch the same way; its counts tell why items went unanswered
+    const state = rc.expired > 0 && rc.succeeded + rc.errored === 0 ? 'expired' : rc.canceled > 0 && rc.succeeded + rc.errored === 0 ? 'cancelled' : 'completed';
+    return { state, total, succeeded: rc.succeeded, failed };
+  },
+  async results(conn, batchId, items, settings) {
+    const requests = requestsById(items);
+    const out = new Map<string, ProviderResult>();
+    for await (const line of await client(conn).messages.batches.results(batchId)) {
+      const request = requests.get(line.custom_id);
+      if (!request) continue;
+      const body = buildAnthropicBody(request, settings);
+      const r = line.result;
+      if (r.type === 'succeeded') out.set(line.custom_id, answerResult(body, r.message, reshapeAnthropicResponse(r.message, request)));
+      else if (r.type === 'errored') {
+        const kind = (r.error as { error?: { type?: string } }).error?.type ?? 'api_error';
+        out.set(line.custom_id, itemErrorResult(body, r.error, STATUS[kind] ?? 500, messageOf(r.error)));
+      } else out.set(line.custom_id, unansweredResult(body, r.type === 'expired' ? 'expired' : 'cancelled'));
+    }
+    return out;
+  },
+  async cancel(conn, batchId) {
+    await client(conn).messages.batches.cancel(batchId);
+  },
+};

@@ -1,0 +1,45 @@
+import type { ProviderRequest, ProviderResult, TokenUsage } from '../../schema/request';
+import type { Observation } from '../../schema/observation';
+import { kindForStatus } from '../errors';
+
+/** A result line's answer → the adapter's normal answer (latency: the batch's, not an exchange's, so 0). */
+export function answerResult(body: unknown, response: unknown, reshaped: { observation: Observation; usage: TokenUsage | null } | null): ProviderResult {
+  if (!reshaped) {
+    return {
+      outcome: 'transport_error',
+      error: { kind: 'malformed_body', message: 'the batch result is not a model answer' },
+      request: body,
+      response,
+      httpStatus: 200,
+      latencyMs: 0,
+      usage: null,
+    };
+  }
+  return { outcome: 'ok', observation: reshaped.observation, usage: reshaped.usage, request: body, response, httpStatus: 200, latencyMs: 0 };
+}
+
+/** A result line's error → the adapter's normal transport failure, by the status the vendor gave. */
+export function itemErrorResult(body: unknown, response: unknown, status: number | null, message: string): ProviderResult {
+  return {
+    outcome: 'transport_error',
+    error: { kind: status === null ? 'http_5xx' : kindForStatus(status), message },
+    request: body,
+    response,
+    httpStatus: status,
+    latencyMs: 0,
+    usage: null,
+  };
+}
+
+export function requestsById(items: readonly { customId: string; request: ProviderRequest }[]): Map<string, ProviderRequest> {
+  return new Map(items.map((i) => [i.customId, i.request]));
+}
+
+export function messageOf(e: unknown): string {
+  if (e !== null && typeof e === 'object') {
+    const o = e as Record<string, unknown>;
+    if (typeof o.message === 'string') return o.message;
+    if (o.error !== undefined) return messageOf(o.error);
+  }
+  return typeof e === 'string' ? e : JSON.stringify(e);
+}
