@@ -135,6 +135,8 @@ export interface ClaimedTrial extends TrialIdentity {
   claimedAtMs: number;
   /** Names the model could see before it decided (set when the trial was made); null: unknown before the answer. */
   visible: string[] | null;
+  /** The discovery variant's id (null: no catalog). */
+  discovery: string | null;
 }
 
 /** A claim whose attempt is marked sending: the request may leave. */
@@ -197,7 +199,7 @@ const CLAIM_SQL = `
             OR (t.status = 'running' AND (t.lease_expires_at < now() OR ${lapsedHolder('t.lease_owner')})))
        AND t.attempt_count < i.max_attempts
     RETURNING i.idx, t.id, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition, t."order",
-              t.lease_token, t.attempt_count, t.visible
+              t.lease_token, t.attempt_count, t.visible, t.discovery
   ), lost AS (${markLost('c')}
   )
   SELECT c.*, (SELECT count(*) FROM lost WHERE lost.trial_id = c.id)::int AS lost,
@@ -231,6 +233,7 @@ interface ClaimRow {
   condition: string;
   order: string[];
   visible: string[] | null;
+  discovery: string | null;
   lease_token: number;
   attempt_count: number;
   lost: number;
@@ -263,7 +266,7 @@ function refusalOf(w: RefusalRow | undefined, maxAttempts: number): ClaimRefusal
 
 async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRefusal)[]> {
   const r = await pool().query<ClaimRow>({
-    name: 'tclab_claim_v2',
+    name: 'tclab_claim_v3',
     text: CLAIM_SQL,
     values: [items.map((x) => x.trialId), items.map((x) => x.owner), items.map((x) => x.leaseMs), items.map((x) => x.maxAttempts)],
   });
@@ -286,6 +289,7 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
       lostAttempts: x.lost,
       claimedAtMs: x.now_ms,
       visible: x.visible,
+      discovery: x.discovery,
     };
   }
   const refused = items.map((x, i) => (out[i] ? null : x.trialId)).filter((id): id is string => id !== null);
@@ -360,6 +364,19 @@ export async function markSending(claim: ClaimedTrial, leaseMs: number): Promise
  * Extend the lease of a claim that is still waiting for a rate-limit slot, so it covers the wait plus the
  * request. False: the claim no longer holds the trial (its lease ran out and another worker took it).
  */
+/**
+ * Store what the provider reported the model could see (vendor tool search: the tool references returned)
+ * as the trial's `visible`, fenced on the claim: only while it holds the trial.
+ */
+export async function recordObservedVisible(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>, visible: readonly string[]): Promise<boolean> {
+  const r = await pool().query(`UPDATE trials SET visible = $3::jsonb WHERE id = $1 AND lease_token = $2 AND status = 'running'`, [
+    t.id,
+    t.leaseToken,
+    JSON.stringify(visible),
+  ]);
+  return (r.rowCount ?? 0) === 1;
+}
+
 export async function renewLease(t: Pick<ClaimedTrial, 'id' | 'leaseToken'>, leaseMs: number): Promise<boolean> {
   const r = await pool().query(
     `UPDATE trials SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
@@ -533,7 +550,7 @@ export async function warmUpTrialStatements(connections: number): Promise<void> 
   try {
     await Promise.all(
       clients.map(async (c) => {
-        await c.query({ name: 'tclab_claim_v2', text: CLAIM_SQL, values: [[], [], [], []] });
+        await c.query({ name: 'tclab_claim_v3', text: CLAIM_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_mark_v1', text: MARK_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_record_v1', text: RECORD_SQL, values: ['[]', []] });
       }),

@@ -89,7 +89,7 @@ interface MechanismModule {
 
 /**
  * One module per discovery mechanism. A mechanism decided before sending (all, bm25-top-k) knows what is
- * visible; a vendor's tool search would send everything deferred and return `visible: null`, the attempt's
+ * visible; a vendor's tool search sends everything deferred and returns `visible: null`, the attempt's
  * tool references deciding it afterwards.
  */
 export const DISCOVERY: Record<DiscoveryMechanism, MechanismModule> = {
@@ -107,7 +107,28 @@ export const DISCOVERY: Record<DiscoveryMechanism, MechanismModule> = {
       return { sent, visible: sent.map(sentName), ranked };
     },
   },
+  // every tool is sent, deferred (buildRequest adds `toolSearch`): the provider's search decides what is seen
+  'vendor-search': {
+    ordersApply: ORDERS_APPLY['vendor-search'],
+    discover: (_d, _task, pool) => ({ sent: pool, visible: null, ranked: null }),
+  },
 };
+
+/** The vendor tool search a trial's discovery variant asks for, or null (not a vendor-search variant, no catalog). */
+export function vendorSearchOf(study: Study, discovery: string | null | undefined): Extract<Discovery, { mechanism: 'vendor-search' }> | null {
+  if (!discovery || !study.catalog) return null;
+  const d = study.catalog.discovery.find((x) => x.id === discovery);
+  return d?.mechanism === 'vendor-search' ? d : null;
+}
+
+/** Every vendor tool search the spec's studies ask for, with the path of each (for refusing a provider that lacks one). */
+export function vendorSearchesOf(spec: ExperimentSpec): { path: string; search: Extract<Discovery, { mechanism: 'vendor-search' }>['search'] }[] {
+  return spec.studies.flatMap((study, si) =>
+    (study.catalog?.discovery ?? []).flatMap((d, di) =>
+      d.mechanism === 'vendor-search' ? [{ path: `studies.${si}.catalog.discovery.${di}.search`, search: d.search }] : [],
+    ),
+  );
+}
 
 /** Every name a study's catalog could collide with: the scenario tools' names in any condition, and their ids. */
 export function catalogCollisions(spec: ExperimentSpec): { path: string; message: string }[] {

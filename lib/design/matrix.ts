@@ -4,7 +4,7 @@ import { kindModule } from '../studies/registry';
 import { sha256, toolSetRef } from '../hash';
 import { matrixSize, orderCount, type MatrixSize } from '../schema/bounds';
 import { sizeKey } from '../schema/catalog';
-import { DISCOVERY, catalogPool, resolveSize, seededCatalog, sentName, sentWire, type SentTool } from './catalog';
+import { DISCOVERY, catalogPool, resolveSize, seededCatalog, sentName, sentWire, vendorSearchOf, type SentTool } from './catalog';
 
 /** One formal request of the matrix: study × scenario × locale × case × condition × order × replicate. */
 export interface TrialSpec {
@@ -220,6 +220,8 @@ export interface TrialCoordinates {
   toolOrder?: string[];
   /** The exact names sent, in order (a trial row's `order`): scenario tools and catalog distractors. Wins over toolOrder. */
   names?: string[];
+  /** The trial's discovery variant id (a trial row's `discovery`): a `vendor-search` variant adds `toolSearch`. */
+  discovery?: string | null;
 }
 
 /** The tools behind a trial's names: the condition's definitions, else the study's catalog (distractors). */
@@ -262,6 +264,9 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
     task: kase.task,
     history: [],
   };
+  // vendor tool search: every tool deferred (the provider's search tool itself stays loaded, docs/providers.md)
+  const search = vendorSearchOf(study, t.discovery);
+  if (search) request.toolSearch = { mechanism: search.search, deferred: tools.map((x) => x.name) };
   mod.extendRequest(request, { kase, condition, definitions: defs });
   return request;
 }

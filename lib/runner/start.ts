@@ -4,6 +4,7 @@ import type { RunStatus } from '../schema/run-status';
 import { parseOrThrow, SpecError } from '../schema/common';
 import { buildRequest, iterateTrials, trialIdOf, type TrialSpec } from '../design/matrix';
 import { stoppingOrder } from '../design/stopping-order';
+import { vendorSearchesOf } from '../design/catalog';
 import { randomInt } from 'node:crypto';
 import { matrixSize } from '../schema/bounds';
 import { getPriceTable } from './price-table';
@@ -77,6 +78,7 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
       `experiment ${experimentId}: ${over.map((i) => i.message).join('; ')}`,
       over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
     );
+  refuseUnspokenToolSearch(exp.spec, planned);
   const prices = await getPriceTable();
   checkSpendConfirmation(await estimateSpend(exp.spec, planned, prices), opts.confirm);
   const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices));
@@ -101,6 +103,24 @@ async function insertInStoppingOrder(runId: string, spec: Parameters<typeof iter
   const pairs = stoppingOrder(iterateTrials(spec), seed);
   const pairOf = pairs.flatMap((p, i) => p.map(() => i));
   await insertTrials(runId, withTrialIds(runId, pairs.flat()), TRIALS_PER_JOB, undefined, (index) => pairOf[index]);
+}
+
+/**
+ * A `vendor-search` discovery variant needs a provider that speaks its tool search (descriptor.toolSearch):
+ * otherwise the run is refused before anything is stored, naming the field.
+ */
+function refuseUnspokenToolSearch(spec: Parameters<typeof vendorSearchesOf>[0], planned: readonly RunSettings[]): void {
+  const issues: { path: string; message: string }[] = [];
+  for (const settings of planned) {
+    const speaks = getProvider(settings.provider).descriptor.toolSearch;
+    for (const v of vendorSearchesOf(spec))
+      if (!speaks.includes(v.search))
+        issues.push({
+          path: v.path,
+          message: `vendor-search "${v.search}" is not spoken by provider ${settings.provider} (it speaks ${speaks.length ? speaks.join(', ') : 'no tool search'})`,
+        });
+  }
+  if (issues.length) throw new SpecError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
 }
 
 /** Run settings parsed, the provider known, the base URL allowed — or a SpecError naming the field. */

@@ -1,8 +1,19 @@
 import type { Case, Study } from '../schema/experiment';
 import { trialStatusOf } from '../schema/verdict';
 import { buildRequest, findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
-import { toScoringTool } from '../design/catalog';
-import { attemptIdOf, claimTrial, markExhausted, recordResult, recordTransportError, renewLease, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
+import { toScoringTool, vendorSearchOf } from '../design/catalog';
+import {
+  attemptIdOf,
+  claimTrial,
+  markExhausted,
+  recordObservedVisible,
+  recordResult,
+  recordTransportError,
+  renewLease,
+  unclaimTrial,
+  type ClaimedTrial,
+  type SendingTrial,
+} from '../db/trials';
 import { loadAttemptResult, loadTurns, setAttemptTurn, storeTurn } from '../db/turns';
 import { setRunStatus } from './run-events';
 import { haltKey, haltRun } from '../queue/halt';
@@ -192,6 +203,8 @@ async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: 
       }
       if (storesTurns && !(await storeTurn(claim, turn, result, final.details))) return false;
       status = trialStatusOf(final.verdicts);
+      // vendor tool search: the trial's `visible` is what the provider returned (stored before the result makes it final)
+      if (result && final.visible && !(await recordObservedVisible(claim, final.visible))) return false;
       if (result) return recordResult({ ...claim, attemptN: turn.attemptN }, result, final.observation, final.verdicts, final.checkpoints, status);
       // The final turn was stored but the trial not scored (the worker died in between), and this claim has
       // marked an attempt as sending that will never leave: it is completed with a copy of the stored final
@@ -251,7 +264,7 @@ function prepared(ctx: RunContext, claim: ClaimedTrial): Prepared {
     byKey = new Map();
     preparedCache.set(ctx, byKey);
   }
-  const key = JSON.stringify([claim.study, claim.caseId, claim.condition, claim.scenario, claim.locale, claim.order]);
+  const key = JSON.stringify([claim.study, claim.caseId, claim.condition, claim.scenario, claim.locale, claim.order, claim.discovery]);
   let p = byKey.get(key);
   if (!p) {
     p = prepare(ctx, claim);
@@ -269,14 +282,15 @@ function prepare(ctx: RunContext, claim: ClaimedTrial): Prepared {
   const defs = naturalDefinitions(ctx.spec, condition, claim.scenario, claim.locale);
   // the names stored with the trial: the condition's tools, and catalog distractors for a study with a catalog
   const sent = resolveSent(study, defs, claim.scenario, claim.order);
-  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, names: claim.order });
+  const request = buildRequest(ctx.spec, { study: claim.study, caseId: claim.caseId, condition: claim.condition, names: claim.order, discovery: claim.discovery });
   const { kase } = findStudyCase(ctx.spec, claim.study, claim.caseId);
   const effects = ctx.effects.get(claim.scenario);
   return {
     study,
     kase,
     request,
-    visible: claim.visible ?? undefined,
+    // a vendor's tool search: nothing is known before sending (the answer's observed list decides)
+    visible: vendorSearchOf(study, claim.discovery) ? 'unknown' : (claim.visible ?? undefined),
     tools: sent.map((t) => {
       const { description: _, ...tool } = toScoringTool(t, effects);
       return tool;

@@ -45,18 +45,20 @@ export type CatalogSource = z.infer<typeof CatalogSource>;
  * - `all`: every tool is sent (scenario tools and distractors);
  * - `bm25-top-k`: a local BM25 retriever (lib/design/retriever.ts) ranks every tool against the task text and
  *   only the top k are sent, in rank order.
- * A vendor's own tool search (`vendor-search`, deferred tools) is a further variant of this union; what it
- * returns is observed per attempt rather than computed before sending.
+ * - `vendor-search`: every tool is sent deferred to the provider's own tool search (`search`: which one; the
+ *   provider must list it in its descriptor's `toolSearch`); what the model could see is observed per attempt
+ *   (the tool references the provider returned) rather than computed before sending.
  */
 export const Discovery = z.discriminatedUnion('mechanism', [
   strict({ id: Id, mechanism: z.literal('all') }),
   strict({ id: Id, mechanism: z.literal('bm25-top-k'), k: z.number().int().min(1).max(128) }),
+  strict({ id: Id, mechanism: z.literal('vendor-search'), search: z.enum(['anthropic-regex', 'anthropic-bm25', 'openai']) }),
 ]);
 export type Discovery = z.infer<typeof Discovery>;
 export type DiscoveryMechanism = Discovery['mechanism'];
 
 /** Whether the study's candidate orders apply under a mechanism (a ranking fixes the order sent itself). */
-export const ORDERS_APPLY: Record<DiscoveryMechanism, boolean> = { all: true, 'bm25-top-k': false };
+export const ORDERS_APPLY: Record<DiscoveryMechanism, boolean> = { all: true, 'bm25-top-k': false, 'vendor-search': true };
 
 /** A catalog size: a number of distractors, or `all` (every tool of the catalog). */
 export const CatalogSize = z.union([z.number().int().min(0).max(MAX_CATALOG_TOOLS), z.literal('all')]);

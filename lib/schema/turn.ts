@@ -11,4 +11,6 @@ export interface StoredTurn {
   results: TurnToolResult[];
   /** Kind-specific evidence of the turn (task: the fixture log entries of its calls). */
   evidence: unknown;
+  /** What the provider reported the model could see before it answered (vendor tool search only). */
+  visible?: string[];
 }

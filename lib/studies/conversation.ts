@@ -74,6 +74,7 @@ export async function converse(o: ConverseOptions): Promise<ConverseOutcome> {
     const observation: Observation = conversation.apply ? { ...result.observation, toolCalls: calls } : result.observation;
     const applied = calls.length > 0 && conversation.apply ? conversation.apply(calls) : { results: [], evidence: [] };
     const turn: StoredTurn = { n, attemptN, observation, calls, results: applied.results, evidence: applied.evidence };
+    if (result.visible) turn.visible = result.visible;
     turns.push(turn);
     if (ends(turn, conversation.maxTurns)) {
       const score = conversation.score(turns);

@@ -12,17 +12,19 @@ export function oneAnswer({ study, kase, condition, tools, visible }: Conversati
     score(turns) {
       const last = turns[turns.length - 1];
       if (!last) throw new Error(`case "${kase.id}": a conversation is scored on its last answer, and it has none`);
+      // vendor tool search: what the provider returned decides visibility (before sending it is 'unknown')
+      const observed = last.visible;
       const s = scoreTrial({
         checks: checksFor(kase, condition),
         observation: last.observation,
         attemptN: last.attemptN,
         tools,
-        visible,
+        visible: observed ?? visible,
         markers: study.protocol.markers,
         labels: study.protocol.labels,
         task: kase.task,
       });
-      return { ...s, observation: last.observation, details: null };
+      return { ...s, observation: last.observation, details: null, ...(observed ? { visible: observed } : {}) };
     },
   };
 }

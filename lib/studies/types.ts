@@ -53,6 +53,8 @@ export interface ConversationScore extends TrialScore {
   observation: Observation;
   /** The kind's own result, stored with the trial (task: the fixture states and log); null when it has none. */
   details: unknown;
+  /** What the provider reported the model could see (vendor tool search), to be stored as the trial's `visible`. */
+  visible?: readonly string[];
 }
 
 /** A study kind: one module (spec fields and validation, the start of its transcript, its conversation, its page). */
