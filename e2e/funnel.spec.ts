@@ -73,11 +73,14 @@ test('the catalog-scale run page shows the funnel the JSON export has, at 1440 a
     await expect(chart.getByRole('application')).toBeVisible();
     await expect(chart.locator('.recharts-line')).toHaveCount(series);
   }
+  // for a look (asserts nothing)
+  await page.getByTestId('funnel').screenshot({ path: 'test-results/funnel/wide.png' });
 
   await page.setViewportSize(NARROW);
   await page.reload();
   await checkFunnel(page, rows);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+  await page.getByTestId('funnel').screenshot({ path: 'test-results/funnel/narrow.png' });
 });
 
 test('a run without catalogs shows no funnel', async ({ page }) => {
