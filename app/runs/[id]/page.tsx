@@ -31,6 +31,8 @@ import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/ru
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 import { urls } from '@/lib/urls';
 import { DOWNLOAD_FORMATS } from '@/lib/runs/export';
+import { runFunnel } from '@/lib/runs/funnel';
+import { Funnel } from '@/components/runs/Funnel';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await pageParams(params);
@@ -47,10 +49,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if (!run) notFound();
   const [exp, progress, prechecks, audit] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id), runAudit(id)]);
   if (!exp) notFound();
-  const [summary, choices, stopping] = await Promise.all([
+  const [summary, choices, stopping, funnel] = await Promise.all([
     loadRunSummary(run, exp.spec, clusterBy),
     loadRunChoices(id, exp.spec, choiceSection),
     loadStoppingReport(run, exp.spec),
+    runFunnel(run, exp.spec),
   ]);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
@@ -112,6 +115,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </>
       )}
       <ResultCharts summary={summary} />
+      <Funnel funnel={funnel} />
       {summary.studies.some((s) => s.cost) && (
         <>
           <h2 id="cost">Cost as an outcome</h2>
