@@ -90,6 +90,8 @@ describe('designer drafts', () => {
     expect((await listExperiments()).some((e) => e.slug === 'archive-itest')).toBe(false);
     expect((await listExperiments({ archived: true })).map((e) => e.id)).toContain(v1.id);
     expect(await getExperiment(v1.id)).not.toBeNull();
+    // the price table is one row for the whole database: other files of the suite store theirs
+    await pool().query(`DELETE FROM price_tables`);
     expect(await getPriceTable()).toEqual(DEFAULT_PRICE_TABLE);
     const table = { currency: 'EUR', outputTokensPerRequest: 80, prices: [{ provider: 'openai', model: 'm', inputPerMTok: 1, outputPerMTok: 4 }] };
     expect(await savePriceTable(table)).toEqual(table);
