@@ -98,6 +98,9 @@ describe('run engine under faults', () => {
     expect(sent.rows[0].n).toBeLessThanOrEqual(4 + 4); // what was in flight, not the matrix
     const unresolved = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND status = 'unresolved'`, [run.id]);
     expect(unresolved.rows[0].n).toBe(0); // a configuration error is not the trials' fault
+    // every request of the stopped run has come back and been recorded: a 403 still on its way after the resume
+    // would stop the resumed run again (it is a real answer of the provider), and under load it can arrive late
+    await waitFor('the stopped run to settle', () => runSettled(run.id), 60_000, 50);
     engine.server.setScript(echoScript);
     expect((await controlRun(run.id, 'resume')).ok).toBe(true);
     expect((await waitForRunStatus(run.id, ['completed'])).status).toBe('completed');
