@@ -147,10 +147,10 @@ describe('noise floor, cost and unpassable cases, recomputed from the trials', (
       expect(noise).toMatchObject({ tasks: 6, flipped, n });
       expect(noise.flipRate).toBeCloseTo(flipped / 6, 12);
       expect(noise.withinVariance).toBeCloseTo(ss / df, 12);
-      expect(noise.noiseFloor).toBeCloseTo(1.959964 * Math.sqrt((2 * ss) / df / n), 5);
+      expect(noise.noiseFloor).toBeCloseTo(1.96 * Math.sqrt((2 * ss) / df / n), 5);
     }
     const [b, t] = ['overlapping', 'clear'].map((c) => s.noise!.conditions.find((x) => x.condition === c)!);
-    expect(s.noise!.noiseFloor).toBeCloseTo(1.959964 * Math.sqrt(b.withinVariance! / b.n + t.withinVariance! / t.n), 5);
+    expect(s.noise!.noiseFloor).toBeCloseTo(1.96 * Math.sqrt(b.withinVariance! / b.n + t.withinVariance! / t.n), 5);
     expect(s.noise!.withinNoise).toBe(Math.abs(s.difference!.estimate!) < s.noise!.noiseFloor!);
     expect(formatNoiseFloor(s.noise!)).toMatch(/^noise floor ±\d+\.\d pts — (within|beyond) noise$/);
 
