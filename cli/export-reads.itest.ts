@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../lib/db/client';
 import { closeQueues } from '../lib/queue/connection';
 import { saveExperiment } from '../lib/experiments/versions';
-import { createRun, startRun } from '../lib/runner/start';
-import { startWorker } from '../lib/runner/worker';
-import { runCli, waitForRunStatus } from '../lib/testing/engine';
+import { runCli, runToCompletion } from '../lib/testing/engine';
 import { startStatementCounter, type StatementCounter } from '../lib/testing/pg-statement-counter';
 import { tinyExperiment } from '../lib/testing/tiny-experiment';
 
@@ -21,15 +19,7 @@ let runId: string;
 
 beforeAll(async () => {
   const exp = await saveExperiment(tinyExperiment('export-reads'));
-  const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
-  expect((await startRun(run.id)).ok).toBe(true);
-  const worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
-  try {
-    await worker.ready;
-    expect((await waitForRunStatus(run.id, ['completed'], 120_000)).status).toBe('completed');
-  } finally {
-    await worker.close();
-  }
+  const run = { id: await runToCompletion(exp.id, { provider: 'simulated', model: 'heuristic' }, 4) };
   runId = run.id;
   counter = await startStatementCounter(process.env.DATABASE_URL!);
 });

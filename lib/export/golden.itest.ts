@@ -5,10 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { closeQueues } from '../queue/connection';
-import { createRun, startRun } from '../runner/start';
-import { startWorker } from '../runner/worker';
 import { TEMPLATES } from '../templates';
-import { engineViolations, waitForRunStatus } from '../testing/engine';
+import { engineViolations, runToCompletion } from '../testing/engine';
 import { checksCsvStream, choicesCsvStream, junitStream, runJsonStream, trialsCsvStream } from '../runs/export';
 import { table1Document } from '../runs/export';
 
@@ -62,15 +60,7 @@ describe('exports of the built-in templates are unchanged (golden files)', () =>
   for (const template of ['reference-study', 'task-completion', 'politely-ignored']) {
     it(`${template}: every export format, byte for byte apart from ids and times`, async () => {
       const exp = await ensureTemplateExperiment(template);
-      const run = await createRun(exp.id, { provider: 'simulated', model: TEMPLATES[template]!.simulated.model });
-      expect((await startRun(run.id)).ok).toBe(true);
-      const worker = startWorker({ concurrency: 8, reconcileEveryMs: 500 });
-      try {
-        await worker.ready;
-        expect((await waitForRunStatus(run.id, ['completed'], 120_000)).status).toBe('completed');
-      } finally {
-        await worker.close();
-      }
+      const run = { id: await runToCompletion(exp.id, { provider: 'simulated', model: TEMPLATES[template]!.simulated.model }) };
       expect(await engineViolations(run.id)).toEqual([]);
       const normalise = normaliser();
       const dir = path.join(GOLDEN, template);

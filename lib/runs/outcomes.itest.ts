@@ -8,9 +8,7 @@ import { iterateTrialRecords, type TrialRecord } from '../db/results';
 import { loadRunSummary } from './summary';
 import { savePriceTable } from '../runner/price-table';
 import { closeQueues } from '../queue/connection';
-import { createRun, startRun } from '../runner/start';
-import { startWorker } from '../runner/worker';
-import { engineViolations, waitForRunStatus } from '../testing/engine';
+import { engineViolations, runToCompletion } from '../testing/engine';
 import { openaiChatCompletionBody, startLoopbackServer, wireToolNames, type LoopbackServer } from '../testing/loopback-server';
 import { tinyExperiment } from '../testing/tiny-experiment';
 import { compareRuns } from './compare';
@@ -76,15 +74,7 @@ const spec = () => {
 
 async function runOnce(): Promise<string> {
   const exp = await saveExperiment(spec());
-  const run = await createRun(exp.id, { provider: 'openai', model: 'outcomes-model', baseUrl: server.openaiBaseUrl, concurrency: 4 });
-  expect((await startRun(run.id)).ok).toBe(true);
-  const worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
-  try {
-    await worker.ready;
-    expect((await waitForRunStatus(run.id, ['completed'], 120_000)).status).toBe('completed');
-  } finally {
-    await worker.close();
-  }
+  const run = { id: await runToCompletion(exp.id, { provider: 'openai', model: 'outcomes-model', baseUrl: server.openaiBaseUrl, concurrency: 4 }, 4) };
   expect(await engineViolations(run.id)).toEqual([]);
   return run.id;
 }

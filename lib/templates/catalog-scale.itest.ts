@@ -2,11 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { closeQueues } from '../queue/connection';
-import { createRun, startRun } from '../runner/start';
-import { startWorker } from '../runner/worker';
 import { runJsonStream } from '../runs/export';
 import { RunExport } from '../schema/run-export';
-import { engineViolations, waitForRunStatus } from '../testing/engine';
+import { engineViolations, runToCompletion } from '../testing/engine';
 import { CATALOG_SCALE_ID, TEMPLATES } from '.';
 
 // The catalog-scale template (issue 23) run offline through the engine: every trial stores what the model
@@ -27,15 +25,7 @@ async function json(id: string): Promise<RunExport> {
 describe('catalog-scale offline', () => {
   it('runs 144 trials; visible per trial decides visibility; the funnel per discovery × N × condition', async () => {
     const exp = await ensureTemplateExperiment(CATALOG_SCALE_ID);
-    const run = await createRun(exp.id, { provider: 'simulated', model: TEMPLATES[CATALOG_SCALE_ID]!.simulated.model });
-    expect((await startRun(run.id)).ok).toBe(true);
-    const worker = startWorker({ concurrency: 8, reconcileEveryMs: 500 });
-    try {
-      await worker.ready;
-      expect((await waitForRunStatus(run.id, ['completed'], 120_000)).status).toBe('completed');
-    } finally {
-      await worker.close();
-    }
+    const run = { id: await runToCompletion(exp.id, { provider: 'simulated', model: TEMPLATES[CATALOG_SCALE_ID]!.simulated.model }) };
     expect(await engineViolations(run.id)).toEqual([]);
     const doc = await json(run.id);
     expect(doc.trials).toHaveLength(144);

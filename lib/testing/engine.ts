@@ -180,6 +180,25 @@ export async function engineViolations(runId: string): Promise<string[]> {
 }
 
 /** A completed run of the reference study with the simulated provider (152 trials); close the worker after. */
+/**
+ * A run of `experimentId` created with `settings`, started and worked to `completed` by an in-process worker
+ * (closed afterwards); throws when it does not start or ends otherwise. Returns the run id.
+ */
+export async function runToCompletion(experimentId: string, settings: Parameters<typeof createRun>[1], workerConcurrency = 8): Promise<string> {
+  const run = await createRun(experimentId, settings);
+  const started = await startRun(run.id);
+  if (!started.ok) throw new Error(started.reason);
+  const worker = startWorker({ concurrency: workerConcurrency, reconcileEveryMs: 500 });
+  try {
+    await worker.ready;
+    const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES], 120_000);
+    if (final.status !== 'completed') throw new Error(`run ended ${final.status}`);
+  } finally {
+    await worker.close();
+  }
+  return run.id;
+}
+
 export async function completedReferenceRun(): Promise<{ runId: string; worker: WorkerHandle }> {
   const exp = await ensureTemplateExperiment('reference-study');
   const run = await createRun(exp.id, { provider: 'simulated', model: 'heuristic' });
