@@ -51,12 +51,30 @@ describe('tclab run survives its database restarting', () => {
     const proc = spawnCli(args, env);
     cli = proc;
     const done = () => Math.max(0, ...[...proc.output().matchAll(/running\s+(\d+)\/152 done/g)].map((m) => Number(m[1])));
-    await waitFor('the run under way', async () => done() >= 10 || proc.proc.exitCode !== null, 120_000, 50);
+    // Each step has its own deadline, well inside the test's, and a failure prints what the CLI said so far.
+    const step = async (what: string, p: Promise<unknown>) => {
+      try {
+        await p;
+      } catch (e) {
+        throw new Error(`${(e as Error).message}\n--- tclab output so far ---\n${proc.output()}`);
+      }
+    };
+    await step(
+      'under way',
+      waitFor('the run under way', async () => done() >= 10 || proc.proc.exitCode !== null, 60_000, 50),
+    );
     expect(proc.proc.exitCode).toBeNull();
 
     await pg.stop();
-    await waitFor('the CLI to notice', async () => proc.output().includes('the database is unavailable'), 60_000, 50);
+    await step(
+      'notice',
+      waitFor('the CLI to notice', async () => proc.output().includes('the database is unavailable'), 30_000, 50),
+    );
     await pg.start();
+    await step(
+      'exit',
+      waitFor('tclab run to exit after the restart', async () => proc.proc.exitCode !== null || proc.proc.signalCode !== null, 90_000, 100),
+    );
     const code = await proc.exited;
     const output = proc.output();
     expect(code, output).toBe(0);
@@ -68,5 +86,5 @@ describe('tclab run survives its database restarting', () => {
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout) as { status: string; progress: { done: number; total: number } };
     expect([s.status, s.progress.done, s.progress.total]).toEqual(['completed', 152, 152]);
-  });
+  }, 240_000);
 });
