@@ -80,6 +80,7 @@ describe('descriptionPairs', () => {
     const [p] = descriptionPairs(funnel(one));
     expect(p.visible.difference).toMatchObject({ estimate: 0.5, clusters: 1, ci95: null });
     expect(p.visible.difference.ciReason).toMatch(/cluster/);
+    expect(p.shift.visible).toBe('no interval');
     const [q] = descriptionPairs(funnel(TRIALS.filter((t) => t.pairKey === 'p1')));
     expect(q.chosen).toMatchObject({ improved: 0, same: 0, regressed: 0 });
     expect(q.chosen.difference).toMatchObject({ estimate: null, ci95: null, pairs: 0 });
@@ -102,11 +103,17 @@ describe('shiftOf / shiftReading', () => {
     expect(shiftOf(d([-0.1, 0.4]))).toBe('not shown');
     expect(shiftOf(d([0, 0.4]))).toBe('not shown');
     expect(shiftOf(d(null))).toBe('not shown');
+    expect(shiftOf({ ...d(null), estimate: null, pairs: 0 })).toBe('not shown');
+    // the pairs moved, but there is nothing to estimate an interval from (one case, or every case moved alike)
+    expect(shiftOf({ ...d(null), estimate: 1 })).toBe('no interval');
+    expect(shiftOf({ ...d(null), estimate: -0.25 })).toBe('no interval');
   });
   it('reads found / chosen once found, both or neither', () => {
     expect(shiftReading({ visible: 'up', chosen: 'not shown' })).toBe('found more often');
     expect(shiftReading({ visible: 'not shown', chosen: 'down' })).toBe('chosen less often once found');
     expect(shiftReading({ visible: 'up', chosen: 'up' })).toBe('found more often and chosen more often once found');
     expect(shiftReading({ visible: 'not shown', chosen: 'not shown' })).toBe('no shift shown at either stage');
+    expect(shiftReading({ visible: 'not shown', chosen: 'no interval' })).toBe('no shift shown at either stage; stage 2 moved without an interval');
+    expect(shiftReading({ visible: 'up', chosen: 'no interval' })).toBe('found more often; stage 2 moved without an interval');
   });
 });

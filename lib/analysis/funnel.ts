@@ -157,23 +157,33 @@ export function funnel(trials: readonly FunnelTrial[]): FunnelRow[] {
   );
 }
 
-/** Which way a stage moved under the treatment: its CR1 interval lies above 0 (up) or below it (down); otherwise
- * (it holds 0, or there is no interval) no shift is shown. */
-export type StageShift = 'up' | 'down' | 'not shown';
+/**
+ * Which way a stage moved under the treatment, read from its CR1 interval: `up` / `down` when the interval lies
+ * above / below 0; `not shown` when it holds 0, or nothing moved (no pairs, or no discordant balance: estimate 0);
+ * `no interval` when the pairs moved (estimate ≠ 0) but there is nothing to estimate an interval from (one case,
+ * or every case moved alike) — then the pairs say what happened, and the interval cannot say how surely.
+ */
+export type StageShift = 'up' | 'down' | 'not shown' | 'no interval';
 
 export function shiftOf(d: PairedDifference): StageShift {
-  if (!d.ci95) return 'not shown';
+  if (!d.ci95) return d.estimate === null || d.estimate === 0 ? 'not shown' : 'no interval';
   if (d.ci95[0] > 0) return 'up';
   if (d.ci95[1] < 0) return 'down';
   return 'not shown';
 }
 
-/** The reading of a pair's two shifts, in words: `found more often`, `chosen less often once found`, both, or neither. */
+/**
+ * The reading of a pair's two shifts, in words: `found more often`, `chosen less often once found`, both, or
+ * `no shift shown at either stage`; a stage whose pairs moved without an interval is named after it
+ * (`…; stage 2 moved without an interval`).
+ */
 export function shiftReading(shift: DescriptionPair['shift']): string {
-  const parts: string[] = [];
-  if (shift.visible !== 'not shown') parts.push(`found ${shift.visible === 'up' ? 'more' : 'less'} often`);
-  if (shift.chosen !== 'not shown') parts.push(`chosen ${shift.chosen === 'up' ? 'more' : 'less'} often once found`);
-  return parts.length ? parts.join(' and ') : 'no shift shown at either stage';
+  const moved: string[] = [];
+  if (shift.visible === 'up' || shift.visible === 'down') moved.push(`found ${shift.visible === 'up' ? 'more' : 'less'} often`);
+  if (shift.chosen === 'up' || shift.chosen === 'down') moved.push(`chosen ${shift.chosen === 'up' ? 'more' : 'less'} often once found`);
+  const unsure = (['visible', 'chosen'] as const).filter((k) => shift[k] === 'no interval').map((k) => (k === 'visible' ? 'stage 1' : 'stage 2'));
+  const head = moved.length ? moved.join(' and ') : 'no shift shown at either stage';
+  return unsure.length ? `${head}; ${unsure.join(' and ')} moved without an interval` : head;
 }
 
 /**
