@@ -25,7 +25,7 @@ describe('the description linter', () => {
     expect(treatments).toEqual([]);
     const rulesOf = (condition: string) => new Set(findings.filter((f) => f.condition === condition).map((f) => f.rule));
     // "Handles invoice-related requests." uses no verb of the invoice tasks (check, look, pay, submit, …)
-    expect(rulesOf('overlapping')).toEqual(new Set(['duplicate-description', 'too-short', 'parameter-undescribed', 'write-not-said', 'no-task-verb']));
+    expect(rulesOf('overlapping')).toEqual(new Set(['duplicate-description', 'too-short', 'parameter-undescribed', 'write-not-said', 'no-task-verb', 'vague-purpose']));
     expect(rulesOf('no-code-meanings')).toEqual(new Set(['codes-without-meanings']));
     // both locales of every baseline catalog
     expect(new Set(findings.filter((f) => f.rule === 'duplicate-description').map((f) => `${f.scenario}/${f.locale}`))).toEqual(
@@ -89,13 +89,13 @@ describe('rules for search (issue 23 item 4)', () => {
   it('no-task-verb: flags a description that uses no verb of the tasks that need the tool, in any inflection', () => {
     const tasks = verbs('Please pay invoice INV-1 by bank transfer.', 'I confirm: submit a card payment for INV-2.');
     expect(tasks.get('pay')!.map((v) => v.root)).toEqual(['pay', 'confirm', 'submit']);
-    expect(withContext(payDef('Handles invoice-related requests for the accounting team.'), { taskVerbs: tasks })).toEqual(['no-task-verb']);
+    expect(withContext(payDef('Reads the invoices of the accounting team, newest first.'), { taskVerbs: tasks })).toEqual(['no-task-verb']);
     // an inflection (stem) or a derived word starting with the root counts as the user's word
     expect(withContext(payDef('Submits one card or bank transfer for an invoice; charges it at once.'), { taskVerbs: tasks })).toEqual([]);
     expect(withContext(payDef('Records a payment against one invoice and charges the card given.'), { taskVerbs: tasks })).toEqual([]);
     // no tasks need the tool (or none is English): nothing to compare
-    expect(withContext(payDef('Handles invoice-related requests for the accounting team.'), { taskVerbs: new Map() })).toEqual([]);
-    expect(withContext(payDef('Handles invoice-related requests for the accounting team.'), {})).toEqual([]);
+    expect(withContext(payDef('Reads the invoices of the accounting team, newest first.'), { taskVerbs: new Map() })).toEqual([]);
+    expect(withContext(payDef('Reads the invoices of the accounting team, newest first.'), {})).toEqual([]);
     // auxiliaries and modals carry no task; a URL is read as a thing, not as words
     expect(taskVerbs(['Can you open https://example.com/a-b and tell me what it says? Has it been updated?']).map((v) => v.root)).toEqual([
       'open',
@@ -142,5 +142,18 @@ describe('rules for search (issue 23 item 4)', () => {
     const findings = lintExperiment(ExperimentSpec.parse(edited)).filter((f) => f.rule === 'name-near-distractor');
     expect(findings.map((f) => [f.condition, f.tool, f.other])).toEqual([['clear', near, drawn]]);
     expect(lintExperiment(spec).filter((f) => f.rule === 'name-near-distractor')).toEqual([]);
+  });
+});
+
+describe('vague-purpose', () => {
+  it('flags a first sentence that names only a generic verb and object, in English and Chinese', () => {
+    expect(rules([def('invoice_service', 'Handles invoice-related requests. Looks up one invoice by its number and returns its status.')])).toEqual([
+      ['invoice_service', 'vague-purpose'],
+    ]);
+    expect(rules([def('s', 'This tool manages booking operations for the restaurant and its branches.')])).toEqual([['s', 'vague-purpose']]);
+    expect(rules([def('s', '處理發票相關請求。查出一張發票目前的付款狀態與金額。')])).toEqual([['s', 'vague-purpose']]);
+    // a precise first sentence, or a generic verb with a precise object, is not vague
+    expect(rules([def('s', 'Looks up one invoice by its number. Handles invoice-related requests too.')])).toEqual([]);
+    expect(rules([def('s', 'Processes one refund for a paid order and returns the refund id.')])).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ export type LintRule =
   | 'uncheckable-claim'
   | 'parameter-undescribed'
   | 'model-directed-instruction'
+  | 'vague-purpose'
   | 'no-task-verb'
   | 'name-near-distractor';
 
@@ -53,6 +54,10 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
     level: 'error',
     what: 'text that tells the model what to do beyond describing the tool ("ignore previous instructions", "always prefer this tool", "this tool gives you internet access")',
   },
+  'vague-purpose': {
+    level: 'warning',
+    what: 'the first sentence gives only a vague purpose ("Handles invoice-related requests"): what the tool does is not said',
+  },
   'no-task-verb': {
     level: 'warning',
     what: "the description uses no verb of the tasks that need this tool: a retriever or tool search matching the user's words may not find it",
@@ -61,7 +66,7 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
 };
 
 // Words that tell a model a tool changes something, in the locales we ship (en, zh-TW) and a few more.
-const WRITE_WORDS =
+export const WRITE_WORDS =
   /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
 const UNCHECKABLE =
   /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
@@ -80,8 +85,23 @@ const MODEL_DIRECTED: RegExp[] = [
   /\byour\s+(system\s+prompt|instructions)\b/i,
   /忽略(之前|先前|以上|所有)的?(指示|指令)|總是(使用|優先使用)此工具|不要使用其他工具/,
 ];
+// A vague purpose: the first sentence opens with a verb that says nothing of what happens and names only a
+// generic object (seed 001's "Handles invoice-related requests."; zh-TW 「處理發票相關請求。」).
+const VAGUE_VERB =
+  /^\s*(?:this\s+tool\s+|a\s+tool\s+that\s+)?(?:handles|manages|processes|supports|deals\s+with|helps\s+with|works\s+with|takes\s+care\s+of|is\s+used\s+for)\b/i;
+const VAGUE_OBJECT = /[a-z]-related\b|\b(?:requests?|operations|tasks|things|stuff|matters|functionality|features|needs|everything|anything)\b/i;
+const VAGUE_ZH = /^\s*(?:處理|管理|支援|負責)[^。]*?(?:相關|請求|事務|事項)/;
+/** The first sentence of a description (up to . 。 ! ? followed by a space or the end). */
+export function firstSentence(text: string): string {
+  const m = /^[\s\S]*?(?:[.!?](?=\s|$)|[。！？])/.exec(text);
+  return m ? m[0] : text;
+}
+export const isVaguePurpose = (text: string) => {
+  const first = firstSentence(text.trim());
+  return (VAGUE_VERB.test(first) && VAGUE_OBJECT.test(first)) || VAGUE_ZH.test(first);
+};
 // (?<!\d): only from the start of a number, so that a long run of digits is not tried from each of them
-const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|(?<!\d)\d+\s*(?:表示|代表|為)/;
+export const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|(?<!\d)\d+\s*(?:表示|代表|為)/;
 // name-like tokens examined per description (a tool's own description names a few tools, not thousands)
 const MAX_NAME_TOKENS = 1000;
 
@@ -203,6 +223,7 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
         break;
       }
     }
+    if (isVaguePurpose(text)) add('vague-purpose', d.name, `${JSON.stringify(clip(firstSentence(text), 120))} does not say what the tool does`);
     const verbs = context.taskVerbs?.get(d.tool);
     if (verbs && verbs.length > 0 && !usesTaskVerb(text, verbs))
       add('no-task-verb', d.name, `uses no verb of the tasks that need it (${verbs.map((v) => v.root).join(', ')})`);
