@@ -31,7 +31,8 @@ export function taskVerbs(tasks: readonly string[]): TaskVerb[] {
     // a URL is read as words ("Open https://…" lost its verb): it stands for a thing
     const doc = nlp(task.slice(0, TASK_CHARS).replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, 'the link'));
     doc.compute('root');
-    const terms = doc.json({ terms: { normal: true, root: true, tags: true } }) as { terms: { normal: string; root?: string; tags: string[] }[] }[];
+    // (the root appears once computed; compromise's option type does not list it)
+    const terms = doc.json({ terms: { normal: true, tags: true } } as object) as { terms: { normal: string; root?: string; tags: string[] }[] }[];
     for (const sentence of terms)
       for (const t of sentence.terms) {
         if (!t.tags.includes('Verb') || t.tags.some((g) => g === 'Auxiliary' || g === 'Modal' || g === 'Copula' || g === 'Particle' || g === 'Pronoun')) continue;
