@@ -210,9 +210,7 @@ export function startBatchLoop(opts: BatchLoopOptions): BatchLoop {
     );
     // the item the results do not name had no answer: unanswered, as an expired item
     const outs = await Promise.allSettled(
-      open.map((i, k) =>
-        settleAnswered(ctx, claims[k], results.get(i.customId) ?? unansweredResult(vendor.body(requests[k], ctx.settings), poll.state), opts.owner),
-      ),
+      open.map((i, k) => settleAnswered(ctx, claims[k], results.get(i.customId) ?? unansweredResult(vendor.body(requests[k], ctx.settings), poll.state), opts.owner)),
     );
     const done = open.filter((_, k) => outs[k].status === 'fulfilled').map((i) => i.customId);
     await markItemsRecorded(b, done);

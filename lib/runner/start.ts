@@ -141,8 +141,7 @@ function refuseUnbatchable(spec: Parameters<typeof vendorSearchesOf>[0], planned
       const have = PROVIDER_IDS.filter((p) => batchVendorOf(p));
       issues.push({ path: 'batch', message: `provider ${settings.provider} has no batch API (batch mode: ${have.join(', ')})` });
     }
-    if (settings.stopWhenDecided)
-      issues.push({ path: 'batch', message: 'batch mode sends the trials at once: it cannot stop when decided (stopWhenDecided)' });
+    if (settings.stopWhenDecided) issues.push({ path: 'batch', message: 'batch mode sends the trials at once: it cannot stop when decided (stopWhenDecided)' });
   }
   if (planned.some((s) => s.batch)) {
     for (const [i, study] of spec.studies.entries()) {
