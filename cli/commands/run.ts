@@ -81,7 +81,10 @@ export function register(program: Command): void {
     .option('--stop-when-decided', 'send the pairs in a random order fixed now, and stop each study once an anytime-valid test has decided it (docs/statistics.md)')
     .option('--stop-precision <points>', 'with --stop-when-decided: also stop a study once its anytime-valid interval is narrower than this many percentage points')
     .option('--stop-seed <n>', 'with --stop-when-decided: the seed of the pair order (default: drawn and stored with the run)')
-    .option('--batch', "send the trials through the provider's batch API: about half price, answers within 24 h (openai, anthropic, gemini; single-turn studies; docs/batch.md)")
+    .option(
+      '--batch',
+      "send the trials through the provider's batch API: about half price, answers within 24 h (openai, anthropic, gemini; single-turn studies; docs/batch.md)",
+    )
     .option('--name <text>', "the run's name (shown in the runs list, the run page and the export; editable later)")
     .option('--note <text>', 'a note on the run: what it is for, what changed');
   settingsOptions(cmd);

@@ -4,11 +4,13 @@ import { resetEnvCache } from '../env';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { closeQueues, queues } from '../queue/connection';
 import { echoScript, isInterpretationBody, startLoopbackServer, wireToolNames, type LoopbackServer, type Script } from '../testing/loopback-server';
-import { engineViolations, spawnWorker, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
+import { engineViolations, runCli, spawnWorker, waitFor, waitForRunStatus, type WorkerProcess } from '../testing/engine';
 import { runBatches } from '../db/batches';
 import { SpecError } from '../schema/common';
 import type { WireId } from '../providers/types';
 import { createRun, startRun } from './start';
+import { savePriceTable } from './price-table';
+import { batchStateLine, type RunBatchState } from '../runs/batch';
 import { startWorker } from './worker';
 
 // Batch mode end to end (docs/batch.md): runs of the reference study (152 single-turn trials) sent through each
@@ -24,6 +26,7 @@ const CASES: { provider: 'openai' | 'anthropic' | 'gemini'; wire: WireId }[] = [
 ];
 
 let server: LoopbackServer;
+let lastRunId: string | undefined;
 let experimentId: string;
 const workers: WorkerProcess[] = [];
 const workerEnv = () => ({
@@ -104,6 +107,25 @@ describe('batch mode', () => {
     const [b] = await runBatches(run.id);
     expect(b).toMatchObject({ provider, state: 'recorded', itemCount: 152, succeeded: 152, failed: 0 });
     expect(b.submittedAt).not.toBeNull();
+    if (provider === 'openai') lastRunId = run.id;
+  });
+
+  it('tclab status shows the batch state and the estimated saving at the price table’s batch prices', async () => {
+    expect(lastRunId).toBeDefined();
+    await savePriceTable({ currency: 'USD', prices: [{ provider: 'openai', model: 'loopback-model', inputPerMTok: 2, outputPerMTok: 8 }] });
+    const r = await runCli(['status', lastRunId!]);
+    expect(r.code).toBe(0);
+    const status = JSON.parse(r.stdout) as { batch: RunBatchState };
+    expect(status.batch).toMatchObject({ submitted: 1, inProgress: 0, items: 152, succeeded: 152, failed: 0 });
+    expect(status.batch.batches[0]).toMatchObject({ state: 'recorded', itemCount: 152 });
+    // no batch prices in the row: half of it
+    const s = status.batch.saving!;
+    expect(s.currency).toBe('USD');
+    expect(s.batch).toBeCloseTo(s.single / 2, 10);
+    expect(s.saving).toBeGreaterThan(0);
+    expect(batchStateLine(status.batch)).toMatch(
+      /^batch mode: 1 batch submitted, 0 in progress; 152 items, 152 answered, 0 failed; estimated saving USD \d+\.\d\d of \d+\.\d\d one by one$/,
+    );
   });
 
   it('a worker SIGKILLed while its batch is in progress: a new worker resumes the same batch; nothing is submitted twice', async () => {
