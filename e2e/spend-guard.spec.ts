@@ -94,9 +94,13 @@ test('batch mode: the switch is offered only for a provider with a batch API; th
       await page.reload();
       await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 1000 });
     }).toPass({ timeout: 90_000 });
-    await expect(summary).toContainText('2 batches submitted, 0 with the provider; 304 items');
-    await expect(page.getByTestId('batch-row')).toHaveCount(2);
-    expect(server.batchStats().submissions).toBe(2);
+    // the retries go out as they fall due (the run's backoff): in one batch or a few; each item once
+    const stats = server.batchStats();
+    expect(stats.submissions).toBeGreaterThanOrEqual(2);
+    expect(stats.items).toBe(304);
+    expect([...stats.byCustomId.values()].every((n) => n === 1)).toBe(true);
+    await expect(summary).toContainText(`${stats.submissions} batches submitted, 0 with the provider; 304 items`);
+    await expect(page.getByTestId('batch-row')).toHaveCount(stats.submissions);
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await expect(page.getByTestId('batch-state')).toBeVisible();
