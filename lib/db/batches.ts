@@ -340,12 +340,17 @@ export async function batchesHeldByHolder(holder: string): Promise<string[]> {
   return r.rows.map((x) => x.id);
 }
 
-/** The batch's trials keep their `batch:<id>` lease while it is polled (renewed with each poll). */
+/**
+ * The batch's trials keep their `batch:<id>` lease while it is polled: renewed once less than half of it is
+ * left (not on every poll: a batch polled every 30 s for 24 h would otherwise rewrite each trial row thousands
+ * of times).
+ */
 export async function renewBatchTrials(b: Pick<HeldBatch, 'id' | 'fence'>, leaseMs: number): Promise<number> {
   const r = await pool().query(
     `UPDATE trials t SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
        FROM provider_batches b
-      WHERE b.id = $1 AND b.fence = $2 AND t.lease_owner = $4 AND t.status = 'running'`,
+      WHERE b.id = $1 AND b.fence = $2 AND t.lease_owner = $4 AND t.status = 'running'
+        AND t.lease_expires_at < now() + make_interval(secs => $3::float8 / 2000)`,
     [b.id, b.fence, leaseMs, batchOwner(b.id)],
   );
   return r.rowCount ?? 0;
