@@ -59,6 +59,10 @@ const EnvSchema = z
     TCLAB_HEARTBEAT_MS: z.preprocess(empty, z.coerce.number().int().min(100).max(60_000).default(1000)),
     TCLAB_HEARTBEAT_TTL_MS: z.preprocess(empty, z.coerce.number().int().min(200).max(600_000).default(5000)),
     TCLAB_RECONCILE_MS: z.preprocess(empty, z.coerce.number().int().min(200).default(10_000)),
+    /** Batch mode (docs/batch.md): how often a worker polls its provider batches and looks for trials to batch. */
+    TCLAB_BATCH_POLL_MS: z.preprocess(empty, z.coerce.number().int().min(50).max(3_600_000).default(30_000)),
+    /** Batch mode: the most attempts in one provider batch (Gemini's inlined requests are bounded by size). */
+    TCLAB_BATCH_MAX_ITEMS: z.preprocess(empty, z.coerce.number().int().min(1).max(50_000).default(1000)),
     /** The most formal trials one run of a spec may make; a spec over it is refused when read (lib/experiments/parse.ts). */
     TCLAB_MAX_TRIALS_PER_RUN: z.preprocess(empty, z.coerce.number().int().min(1).default(1_000_000)),
     /**

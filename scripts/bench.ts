@@ -15,6 +15,10 @@
 // backends connected to the bench database; the Redis server (one process, shared with whatever else uses it).
 // workerCores = worker CPU / wall (near 1: its event loop is the limit); workerSysShare: the kernel's part of it.
 // peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
+// BENCH_BATCH=1 (`npm run bench -- N` with it; default N = 5000): the same run in batch mode (docs/batch.md) —
+// one provider batch of N items through the OpenAI SDK's files + batches calls to the loopback server, polled
+// every 200 ms. Its wall time is the polling, not the engine: the figures are CPU and rows per trial
+// (`"mode": "batch"`; no bare client, no engineRatio, no target).
 import { execSync, fork, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,12 +42,15 @@ interface Config {
 // removed its database and keys
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
-const configs: Config[] = process.argv[2]
-  ? [{ n: Number(process.argv[2]), c: Number(process.argv[3]), latencyMs: Number(process.argv[4]), busyCores: Number(process.env.BENCH_BUSY_CORES ?? 0) }]
-  : [
-      { n: 5000, c: 64, latencyMs: 100, busyCores: 0, target: { name: 'C=64 engineRatio <= 1.10', met: (l) => l.engineRatio <= 1.1 } },
-      { n: 20000, c: 256, latencyMs: 100, busyCores: 1, target: { name: 'C=256 >= 1000 trials/s, one core busy', met: (l) => l.trialsPerSec >= 1000 } },
-    ];
+const batchMode = process.env.BENCH_BATCH === '1';
+const configs: Config[] = batchMode
+  ? [{ n: Number(process.argv[2] ?? 5000), c: 64, latencyMs: 0, busyCores: 0 }]
+  : process.argv[2]
+    ? [{ n: Number(process.argv[2]), c: Number(process.argv[3]), latencyMs: Number(process.argv[4]), busyCores: Number(process.env.BENCH_BUSY_CORES ?? 0) }]
+    : [
+        { n: 5000, c: 64, latencyMs: 100, busyCores: 0, target: { name: 'C=64 engineRatio <= 1.10', met: (l) => l.engineRatio <= 1.1 } },
+        { n: 20000, c: 256, latencyMs: 100, busyCores: 1, target: { name: 'C=256 >= 1000 trials/s, one core busy', met: (l) => l.trialsPerSec >= 1000 } },
+      ];
 const targets: { target: string; met: boolean; engineRatio: number; trialsPerSec: number }[] = [];
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
@@ -159,7 +166,7 @@ try {
     // a benchmark of many requests to a loopback server: confirmed (the spend guard counts every non-simulated request)
     const run = await createRun(
       exp.id,
-      { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000 },
+      { provider: 'openai', model: 'bench', baseUrl: server.openaiBaseUrl, concurrency: c, timeoutMs: 30_000, ...(batchMode ? { batch: true } : {}) },
       { confirm: { yes: true } },
     );
     // BENCH_PROFILE_DIR=dir writes the worker's CPU profile there (node --cpu-prof).
@@ -174,6 +181,7 @@ try {
         {
           TCLAB_WORKER_CONCURRENCY: process.env.BENCH_JOBS ?? String(2 * c),
           TCLAB_DB_POOL: process.env.BENCH_DB_POOL ?? String(Math.round(Math.min(40, Math.max(10, c / 6)))),
+          ...(batchMode ? { TCLAB_BATCH_POLL_MS: '200', TCLAB_BATCH_MAX_ITEMS: String(Math.min(50_000, n)) } : {}),
         },
         prof,
         { ready: true },
@@ -241,11 +249,28 @@ try {
     await Promise.all(workers.map((w) => w.kill('SIGTERM')));
     children.delete(stopWorker);
     server.resetLoad();
-    const b = await bare(exp.id, n, c, server.openaiBaseUrl).finally(() => busy.forEach((x) => x.stop()));
+    const b = batchMode ? null : await bare(exp.id, n, c, server.openaiBaseUrl).finally(() => busy.forEach((x) => x.stop()));
     const bareLoad = server.load();
     const idealMs = Math.round((n * latencyMs) / c);
-    const bareCpu = +(b.cpuMs / n).toFixed(3);
-    const line = {
+    const bareCpu = b ? +(b.cpuMs / n).toFixed(3) : 0;
+    if (!b) {
+      const batches = server.batchStats();
+      console.log(
+        JSON.stringify({
+          mode: 'batch',
+          n,
+          wallMs,
+          batches: batches.submissions,
+          items: batches.items,
+          peakRssMb: Math.round(peakRssMb),
+          cpuMsPerTrial,
+          cpuMsPerTrialTotal: +(cpuMsPerTrial.worker + cpuMsPerTrial.postgres + cpuMsPerTrial.redis).toFixed(3),
+          workerSysShare,
+          loadAvg: loadavg().map((x) => +x.toFixed(2)),
+        }),
+      );
+    }
+    const line = b && {
       n,
       c,
       latencyMs,
@@ -269,8 +294,8 @@ try {
       serverCpuMsPerExchange: +((own.user + own.system) / 1000 / n).toFixed(3),
       loadAvg: loadavg().map((x) => +x.toFixed(2)),
     };
-    console.log(JSON.stringify(line));
-    if (target) targets.push({ target: target.name, met: target.met(line), engineRatio: line.engineRatio, trialsPerSec: line.trialsPerSec });
+    if (line) console.log(JSON.stringify(line));
+    if (target && line) targets.push({ target: target.name, met: target.met(line), engineRatio: line.engineRatio, trialsPerSec: line.trialsPerSec });
     // Where the time went, seen from the provider: before the first request, the mean concurrency it
     // served while busy, and after the last answer until the run was marked completed.
     if (load.firstAtMs !== null && load.lastEndMs !== null) {

@@ -53,7 +53,10 @@ done
 rm -f "$link_file" # a previous start's link: the server writes this start's
 # spend guards (e2e/spend-guard.spec.ts): a low confirmation threshold, and a paid provider whose requests go
 # nowhere (port 9: refused). The reference study's 152 requests are on the simulated model: not counted.
-TCLAB_CONFIRM_REQUESTS=50 OPENAI_COMPATIBLE_BASE_URL=http://127.0.0.1:9/v1 serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
+# batch mode (e2e/spend-guard.spec.ts): the openai provider goes to a loopback server that spec starts on port + 2
+TCLAB_CONFIRM_REQUESTS=50 OPENAI_COMPATIBLE_BASE_URL=http://127.0.0.1:9/v1 \
+  OPENAI_API_KEY=sk-e2e-batch-0000 OPENAI_BASE_URL="http://127.0.0.1:$((single_port + 2))/v1" TCLAB_BATCH_POLL_MS=300 \
+  serve_app single "$single_db" "tclab-e2e-$suffix" "$single_port"
 # sign-in attempts per minute: the specs sign in several accounts from one address (the limit itself: lib/auth/auth.itest.ts)
 # the one stdio MCP server a researcher may start (e2e/accounts/mcp-import.spec.ts; docs/mcp-import.md)
 TCLAB_MCP_SERVERS="[{\"name\":\"everything\",\"command\":\"$(command -v node)\",\"args\":[\"$PWD/node_modules/@modelcontextprotocol/server-everything/dist/index.js\"]}]" \

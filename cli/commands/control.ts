@@ -5,6 +5,7 @@ import { UsageError } from '../errors';
 import { cliActor, shutdown } from './shared';
 import { out, setExitCode } from '../output';
 import { recordAudit } from '../../lib/db/audit';
+import { runBatchState } from '../../lib/runs/batch';
 
 export function register(program: Command): void {
   for (const action of ['pause', 'resume', 'cancel'] as ControlAction[]) {
@@ -44,7 +45,9 @@ export function register(program: Command): void {
         throw new UsageError(`no run "${runId}"`);
       }
       const progress = await runProgress(runId);
+      // batch mode: the provider batches' state and the estimated saving (absent for a run sent one by one)
+      const batch = await runBatchState(runId);
       await shutdown();
-      out(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, progress }, null, 2)}\n`);
+      out(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, progress, ...(batch ? { batch } : {}) }, null, 2)}\n`);
     });
 }

@@ -18,6 +18,8 @@ export interface ProviderOption {
   /** Where its requests go unless the run picks an allowed base URL; null: nowhere (simulator) or not configured. */
   destination: string | null;
   allowedBaseUrls: string[];
+  /** It has a batch API (the Batch switch is shown). */
+  batch?: boolean;
 }
 
 export interface RunFormDefaults {
@@ -33,6 +35,7 @@ const FIELD_PATHS = new Set<string>([
   'targets',
   'confirmRequests',
   'stopPrecision',
+  'batch',
   ...RUN_FORM_FIELDS.map((f) => f.name),
   ...RUN_BUDGET_FIELDS.map((f) => f.name),
 ]);
@@ -149,6 +152,15 @@ export function RunForm({
           ))}
         </div>
       </fieldset>
+      {current?.batch && (
+        <div className="field" data-testid="run-batch">
+          <label className="small" style={{ display: 'block' }}>
+            <input id="run-batch" type="checkbox" name="batch" /> Batch (about half price, answers within 24 h)
+          </label>
+          <span className="hint">the provider&apos;s batch API; single-turn studies only (docs/batch.md)</span>
+          {errorOf('batch') && <div className="field-error">{errorOf('batch')}</div>}
+        </div>
+      )}
       <fieldset className="field" data-testid="run-stop-when-decided">
         <legend>
           Stop when decided{' '}

@@ -47,6 +47,8 @@ const RunForm = z.object({
   timeoutMs: numberField(false),
   /** the "Stop when decided" switch (a checkbox: "on" when ticked) and its optional precision, in percentage points */
   stopWhenDecided: text.transform((s) => s === 'on'),
+  /** the "Batch" switch (shown only for a provider with a batch API) */
+  batch: text.transform((s) => s === 'on'),
   stopPrecision: numberField(true),
 });
 
@@ -78,8 +80,9 @@ export function runFormToSettings(form: FormData): RunFormResult {
   const raw = Object.fromEntries(Object.keys(RunForm.shape).map((k) => [k, form.get(k)]));
   const parsed = RunForm.safeParse(raw);
   if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
-  const { stopWhenDecided, stopPrecision, ...fields } = parsed.data;
+  const { stopWhenDecided, stopPrecision, batch, ...fields } = parsed.data;
   const input: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
+  if (batch) input.batch = true;
   if (stopWhenDecided) input.stopWhenDecided = { precision: stopPrecision === null || stopPrecision === undefined ? null : stopPrecision / 100 };
   else if (stopPrecision !== null && stopPrecision !== undefined)
     return { ok: false, issues: [{ path: 'stopPrecision', message: 'a precision needs "Stop when decided" ticked' }] };

@@ -241,3 +241,117 @@ export async function runBatches(runId: string): Promise<BatchView[]> {
     endedAt: x.ended_at,
   }));
 }
+
+/** Of these runs, the ones in batch mode (their trials go out in provider batches, never one by one). */
+export async function batchModeRunIds(runIds: string[] | null): Promise<string[]> {
+  const r = await pool().query<{ id: string }>(
+    `SELECT id FROM runs WHERE ($1::text[] IS NULL AND status = 'running' OR id = ANY($1::text[])) AND (settings->>'batch')::boolean IS TRUE ORDER BY created_at`,
+    [runIds],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+/** Trials of a run that can be claimed now (queued and due, or held by a holder that is gone), at most `limit`. */
+export async function claimableTrialIds(runId: string, limit: number): Promise<string[]> {
+  const r = await pool().query<{ id: string }>(
+    `SELECT id FROM trials
+      WHERE run_id = $1
+        AND ((status = 'queued' AND (not_before IS NULL OR not_before <= now()))
+             OR (status = 'running' AND (lease_expires_at < now() OR ${lapsedHolder('trials.lease_owner')})))
+      ORDER BY batch, id LIMIT $2`,
+    [runId, limit],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+/** When the next of a run's queued trials is due (a retry waiting for its time), or null. */
+export async function nextDueAt(runId: string): Promise<Date | null> {
+  const r = await pool().query<{ at: Date | null }>(`SELECT min(not_before) AS at FROM trials WHERE run_id = $1 AND status = 'queued'`, [runId]);
+  return r.rows[0]?.at ?? null;
+}
+
+/** An item not yet recorded, with its trial's identity (what scoring needs) and when its attempt was booked sent. */
+export interface OpenBatchItem extends BatchItemRow {
+  runId: string;
+  trialKey: string;
+  study: string;
+  kind: string;
+  scenario: string;
+  locale: string;
+  caseId: string;
+  condition: string;
+  order: string[];
+  visible: string[] | null;
+  discovery: string | null;
+  /** The sending mark's time (epoch ms): the attempt's started_at. */
+  sentAtMs: number;
+}
+
+export async function openBatchItems(batchId: string): Promise<OpenBatchItem[]> {
+  const r = await pool().query<{
+    trial_id: string;
+    attempt_n: number;
+    custom_id: string;
+    lease_token: number;
+    run_id: string;
+    trial_key: string;
+    study: string;
+    kind: string;
+    scenario: string;
+    locale: string;
+    case_id: string;
+    condition: string;
+    order: string[];
+    visible: string[] | null;
+    discovery: string | null;
+    sent_ms: number | null;
+  }>(
+    `SELECT i.trial_id, i.attempt_n, i.custom_id, i.lease_token, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition,
+            t."order", t.visible, t.discovery, (extract(epoch FROM a.started_at) * 1000)::float8 AS sent_ms
+       FROM provider_batch_items i JOIN trials t ON t.id = i.trial_id
+       LEFT JOIN attempts a ON a.id = i.trial_id || '-a' || i.attempt_n
+      WHERE i.batch_id = $1 AND i.recorded_at IS NULL ORDER BY i.custom_id`,
+    [batchId],
+  );
+  return r.rows.map((x) => ({
+    trialId: x.trial_id,
+    attemptN: x.attempt_n,
+    customId: x.custom_id,
+    leaseToken: x.lease_token,
+    recorded: false,
+    runId: x.run_id,
+    trialKey: x.trial_key,
+    study: x.study,
+    kind: x.kind,
+    scenario: x.scenario,
+    locale: x.locale,
+    caseId: x.case_id,
+    condition: x.condition,
+    order: x.order,
+    visible: x.visible,
+    discovery: x.discovery,
+    sentAtMs: x.sent_ms ?? Date.now(),
+  }));
+}
+
+/** The batches `holder` holds that are not done with (this process's own, after a restart of its loop). */
+export async function batchesHeldByHolder(holder: string): Promise<string[]> {
+  const r = await pool().query<{ id: string }>(`SELECT id FROM provider_batches WHERE holder = $1 AND state <> 'recorded' ORDER BY created_at`, [holder]);
+  return r.rows.map((x) => x.id);
+}
+
+/**
+ * The batch's trials keep their `batch:<id>` lease while it is polled: renewed once less than half of it is
+ * left (not on every poll: a batch polled every 30 s for 24 h would otherwise rewrite each trial row thousands
+ * of times).
+ */
+export async function renewBatchTrials(b: Pick<HeldBatch, 'id' | 'fence'>, leaseMs: number): Promise<number> {
+  const r = await pool().query(
+    `UPDATE trials t SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
+       FROM provider_batches b
+      WHERE b.id = $1 AND b.fence = $2 AND t.lease_owner = $4 AND t.status = 'running'
+        AND t.lease_expires_at < now() + make_interval(secs => $3::float8 / 2000)`,
+    [b.id, b.fence, leaseMs, batchOwner(b.id)],
+  );
+  return r.rowCount ?? 0;
+}

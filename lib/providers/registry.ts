@@ -6,6 +6,7 @@ import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
 import { simulatedProvider } from './simulated';
+import { batchVendorOf } from './batch';
 import type { Provider, ProviderDescriptor, ProviderModel } from './types';
 
 // The one place that maps a provider id to its adapter: one line per provider. Everything else about a
@@ -53,6 +54,8 @@ export interface ProviderAvailability {
   destination: string | null;
   /** Other base URLs a run may name (TCLAB_ALLOWED_BASE_URLS); none for the simulator. */
   allowedBaseUrls: string[];
+  /** It has a batch API: a run may set `batch` (docs/batch.md). */
+  batch: boolean;
 }
 
 /** Which providers can be used now, from each descriptor and lib/env; the simulator always can. */
@@ -68,6 +71,7 @@ export function availableProviders(): ProviderAvailability[] {
       models: d.models,
       destination: dest ? `${dest.baseUrl} (${dest.via})` : null,
       allowedBaseUrls: d.baseUrlVar === null ? [] : allowedBaseUrls(),
+      batch: batchVendorOf(d.id) !== null,
     };
     return a.available ? { ...base, available: true } : { ...base, available: false, reason: a.reason };
   });

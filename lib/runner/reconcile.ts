@@ -5,6 +5,7 @@ import { takeoverJobId } from '../queue/contracts';
 import { stalePrecheckRunIds } from '../db/prechecks';
 import { batchesHeldBy, lapsedHolders, markSwept } from '../db/holders';
 import { log } from '../log/logger';
+import { batchModeRunIds } from '../db/batches';
 import { enqueuePending, startRun } from './start';
 
 /** Pre-checks this process has taken over and is still sending (not twice at once). */
@@ -73,11 +74,14 @@ export async function reconcile(opts: { force?: boolean } = {}): Promise<{ runs:
   const prechecks = takeOverPrechecks(await stalePrecheckRunIds());
   let completed = 0;
   const ids = await activeRunIds();
-  const live: string[] = [];
+  let live: string[] = [];
   for (const id of ids) {
     if (await completeRunIfDone(id)) completed++;
     else live.push(id);
   }
+  // batch-mode runs have no trial jobs (lib/runner/batch.ts takes their trials)
+  const batched = new Set(await batchModeRunIds(live));
+  live = live.filter((id) => !batched.has(id));
   if (live.length === 0) return { runs: ids.length, pending: 0, completed, prechecks };
   if (!opts.force) {
     const [pendingCount, jobs] = await Promise.all([pendingBatchCount(live), openTrialJobs()]);

@@ -16,7 +16,11 @@ import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/r
 import { insertTrials, pendingBatches, unsentTrialCount, type NewTrial } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
 import { baseUrlRefusal } from '../providers/configured';
-import { getProvider } from '../providers/registry';
+import { getProvider, PROVIDER_IDS } from '../providers/registry';
+import { batchVendorOf } from '../providers/batch';
+import { batchModeRunIds } from '../db/batches';
+import { kindModule } from '../studies/registry';
+import { DEFAULT_MAX_TURNS } from '../studies/task/spec';
 import { describeProviderFailure, destinationText } from '../providers/precheck';
 import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } from '../queue/enqueue';
 import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
@@ -79,6 +83,7 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
       over.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
     );
   refuseUnspokenToolSearch(exp.spec, planned);
+  refuseUnbatchable(exp.spec, planned);
   const prices = await getPriceTable();
   checkSpendConfirmation(await estimateSpend(exp.spec, planned, prices), opts.confirm);
   const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices));
@@ -123,10 +128,41 @@ function refuseUnspokenToolSearch(spec: Parameters<typeof vendorSearchesOf>[0], 
   if (issues.length) throw new SpecError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
 }
 
+/**
+ * Batch mode (docs/batch.md) needs a provider with a batch API and studies of one turn: a conversation's next
+ * turn depends on the last answer, so it cannot go out in the same batch. Refused before anything is stored,
+ * naming the field.
+ */
+function refuseUnbatchable(spec: Parameters<typeof vendorSearchesOf>[0], planned: readonly RunSettings[]): void {
+  const issues: { path: string; message: string }[] = [];
+  for (const settings of planned) {
+    if (!settings.batch) continue;
+    if (!batchVendorOf(settings.provider)) {
+      const have = PROVIDER_IDS.filter((p) => batchVendorOf(p));
+      issues.push({ path: 'batch', message: `provider ${settings.provider} has no batch API (batch mode: ${have.join(', ')})` });
+    }
+    if (settings.stopWhenDecided) issues.push({ path: 'batch', message: 'batch mode sends the trials at once: it cannot stop when decided (stopWhenDecided)' });
+  }
+  if (planned.some((s) => s.batch)) {
+    for (const [i, study] of spec.studies.entries()) {
+      if (kindModule(study.kind).turns !== 'conversation') continue;
+      const most = Math.max(...study.cases.map((c) => c.maxTurns ?? DEFAULT_MAX_TURNS));
+      if (most > 1)
+        issues.push({
+          path: 'batch',
+          message: `study ${study.id} (studies.${i}) takes up to ${most} turns: batch mode takes single-turn studies only (set maxTurns: 1 or run it one by one)`,
+        });
+    }
+  }
+  if (issues.length) throw new SpecError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
+}
+
 /** Run settings parsed, the provider known, the base URL allowed — or a SpecError naming the field. */
 function checkedSettings(settingsInput: RunSettingsInput | unknown): RunSettings {
   const settings = parseOrThrow(RunSettings, settingsInput ?? {}, 'run settings');
   // the order of a stop-when-decided run is drawn once and stored: its seed is part of the settings
+  // one by one is the default and is not named (stored settings and exports stay as they were)
+  if (settings.batch === false) delete settings.batch;
   if (settings.stopWhenDecided && settings.stopWhenDecided.seed === undefined) settings.stopWhenDecided.seed = randomInt(0, 2_147_483_647);
   let provider: ReturnType<typeof getProvider>;
   try {
@@ -264,6 +300,8 @@ async function stopped(runId: string): Promise<StartResult> {
 
 /** (Re-)add a job for every batch with a trial that is not final (BullMQ ignores ids that already have a job); returns how many. */
 export async function enqueuePending(runId: string, opts?: EnqueueOptions): Promise<number> {
+  // a batch-mode run has no trial jobs: lib/runner/batch.ts takes its trials
+  if ((await batchModeRunIds([runId])).length > 0) return 0;
   const pending = await pendingBatches(runId);
   const now = Date.now();
   await enqueueTrials(

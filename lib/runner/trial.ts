@@ -20,7 +20,7 @@ import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
 import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
-import type { ProviderRequest, ProviderTransportError } from '../schema/request';
+import type { ProviderRequest, ProviderResult, ProviderTransportError } from '../schema/request';
 import { converse } from '../studies/conversation';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
@@ -49,6 +49,8 @@ export interface TrialWorkerOptions {
   beforeSend?: (trialId: string, attemptN: number) => Promise<void>;
   /** Test hook (conversations of several turns): called after a turn that does not end the conversation was stored. */
   afterTurn?: (trialId: string, turn: number) => Promise<void>;
+  /** Batch mode (lib/runner/batch.ts): the answer the provider's batch gave for this attempt; nothing is sent. */
+  answered?: ProviderResult;
 }
 
 /** Lease of a sent request: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
@@ -67,6 +69,8 @@ export function slotWaitMsFor(timeoutMs: number): number {
 
 export async function processTrial(job: { trialId: string; runId: string }, opts: TrialWorkerOptions): Promise<TrialOutcome> {
   const ctx = await runContext(job.runId);
+  // a batch-mode run's trials go out in provider batches (lib/runner/batch.ts), never one by one
+  if (ctx.settings.batch) return { kind: 'dropped', reason: 'batch mode: the trial is sent in a provider batch' };
   const { timeoutMs } = ctx.settings;
   const waitMs = slotWaitMsFor(timeoutMs);
   if (opts.alive && !opts.alive()) return { kind: 'retry', atMs: Date.now() + NOT_ALIVE_RETRY_MS };
@@ -133,6 +137,15 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
  * answered it. A transport error ends this pass: the trial goes back to the queue and the same turn is sent
  * again as a new attempt; once a turn has failed `maxAttempts` times the trial is unresolved.
  */
+/**
+ * Batch mode: an attempt the provider's batch answered goes through the very path of an answer sent alone —
+ * scored by the study's kind, recorded fenced on the claim, a transport failure retried or closed by the run's
+ * policy. Single-turn studies only (createRun refuses batch mode for conversations).
+ */
+export function settleAnswered(ctx: RunContext, claim: SendingTrial, result: ProviderResult, owner: string): Promise<TrialOutcome> {
+  return send(ctx, claim, prepared(ctx, claim), { owner, answered: result }, undefined);
+}
+
 async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
   // the claim's current attempt: the first was marked sending by processTrial, each later turn marks its own
   let claim = first;
@@ -185,7 +198,7 @@ async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: 
       // the sending mark (lib/db/trials.ts) knows no turns: say which turn this attempt is for before it leaves
       if (turnN > 1) await setAttemptTurn(claim.id, claim.attemptN, turnN);
       if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
-      const result = await ctx.provider.send(request, { settings: ctx.settings });
+      const result = opts.answered ?? (await ctx.provider.send(request, { settings: ctx.settings }));
       // a configuration error (4xx) repeats for every trial: the run is halted before this slot is handed on, so a
       // claim waiting for it is given back instead of sending into the same error (afterTransportError stops the run)
       if (result.outcome !== 'ok' && result.error.kind === 'http_4xx') await haltRun(ctx.runId);
@@ -258,7 +271,7 @@ export interface Prepared {
 const PREPARED_MAX = 1024;
 const preparedCache = new WeakMap<RunContext, Map<string, Prepared>>();
 
-function prepared(ctx: RunContext, claim: ClaimedTrial): Prepared {
+export function prepared(ctx: RunContext, claim: ClaimedTrial): Prepared {
   let byKey = preparedCache.get(ctx);
   if (!byKey) {
     byKey = new Map();

@@ -17,6 +17,7 @@ import { Limiter } from '../queue/limiter';
 import { limiterSlots } from './slot';
 import { runContext } from './context';
 import { lookAfterPair } from './stopping';
+import { startBatchLoop } from './batch';
 
 const FETCH_LOOPS = 8;
 /** Takeover jobs (a dead holder's batches) one worker works on at once, beside its own batches. */
@@ -37,6 +38,8 @@ export interface StartWorkerOptions {
   /** BullMQ lock: how soon a job of a dead worker is delivered again. */
   lockDurationMs?: number;
   hooks?: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots'>;
+  /** Batch mode: how often provider batches are polled (default TCLAB_BATCH_POLL_MS). */
+  batchPollMs?: number;
 }
 
 /**
@@ -212,6 +215,8 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       sweeping = false;
     }
   };
+  // batch mode (docs/batch.md): a run's trials in provider batches, beside the trials queue, under this heartbeat
+  const batches = holding.then(() => startBatchLoop({ owner: id, alive: () => hb.alive(), touched: (runId) => touched.add(runId), everyMs: opts.batchPollMs }));
   const ready = Promise.all([holding.then(sweep), pass(true), warm]).then(() => undefined);
   const sweepTimer = setInterval(() => {
     limiter.renewHeld();
@@ -227,7 +232,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       clearInterval(doneTimer);
       clearInterval(reconcileTimer);
       clearInterval(sweepTimer);
-      await Promise.allSettled([...trialWorkers.map((w) => w.close()), takeovers.close(), runs.close()]);
+      await Promise.allSettled([...trialWorkers.map((w) => w.close()), takeovers.close(), runs.close(), batches.then((b) => b.close())]);
       (await holding)();
       await Promise.allSettled([...looking]);
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));

@@ -33,6 +33,12 @@ export const RunSettings = z.object({
   retryBaseMs: z.number().int().min(0).max(60_000).default(1000),
   /** absent: every pair of the matrix is sent (the exports of such runs do not name it) */
   stopWhenDecided: StopWhenDecided.optional(),
+  /**
+   * Batch mode (docs/batch.md): the trials go to the provider's batch API (about half price, answers within
+   * 24 h) instead of one request each. Only providers with a batch API; single-turn studies only.
+   * Absent: one by one (the exports of such runs do not name it).
+   */
+  batch: z.boolean().optional(),
 });
 export type RunSettings = z.infer<typeof RunSettings>;
 export type RunSettingsInput = z.input<typeof RunSettings>;

@@ -27,6 +27,8 @@ import { loadRunChoices } from '@/lib/runs/choices';
 import { loadStoppingReport } from '@/lib/runs/stopping';
 import { fixedNIntervals } from '@/lib/analysis/stopping';
 import { StoppingPanel } from '@/components/runs/StoppingPanel';
+import { BatchPanel } from '@/components/runs/BatchPanel';
+import { runBatchState } from '@/lib/runs/batch';
 import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 import { urls } from '@/lib/urls';
@@ -62,6 +64,7 @@ export default async function RunPage({
     runFunnel(run, exp.spec),
   ]);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
+  const batch = run.settings.batch ? await runBatchState(id) : null;
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
 
   return (
@@ -74,6 +77,7 @@ export default async function RunPage({
       />
       {can(actor.role, 'run.control') && <RunLabelForm runId={id} name={run.name} note={run.note} />}
       <RunLive runId={id} initial={{ status: run.status, statusReason: run.statusReason, progress }} canControl={can(actor.role, 'run.control')} />
+      {batch && <BatchPanel state={batch} />}
       {stopping && stopping.studies.some((s) => s.stopped) && (
         <p className="notice" data-testid="stopped-when-decided">
           Stop when decided:{' '}
