@@ -27,21 +27,34 @@ const TASK_CHARS = 2_000;
 /** The verbs of task texts (English), each root once, in the order first met. */
 export function taskVerbs(tasks: readonly string[]): TaskVerb[] {
   const out = new Map<string, TaskVerb>();
-  for (const task of tasks) {
-    // a URL is read as words ("Open https://…" lost its verb): it stands for a thing
-    const doc = nlp(task.slice(0, TASK_CHARS).replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, 'the link'));
-    doc.compute('root');
-    // (the root appears once computed; compromise's option type does not list it)
-    const terms = doc.json({ terms: { normal: true, tags: true } } as object) as { terms: { normal: string; root?: string; tags: string[] }[] }[];
-    for (const sentence of terms)
-      for (const t of sentence.terms) {
-        if (!t.tags.includes('Verb') || t.tags.some((g) => g === 'Auxiliary' || g === 'Modal' || g === 'Copula' || g === 'Particle' || g === 'Pronoun')) continue;
-        const root = (t.root ?? t.normal).toLowerCase().replace(/[^a-z]/g, '');
-        if (root.length < 2 || NO_TASK.has(root) || out.has(root)) continue;
-        out.set(root, { root, stem: stemmer(root) });
-      }
-  }
+  for (const task of tasks) for (const v of verbsOfTask(task)) if (!out.has(v.root)) out.set(v.root, v);
   return [...out.values()];
+}
+
+// a study's tasks are read once for each catalog (condition × scenario × locale): each text is tagged once
+const MEMO_MAX = 10_000;
+const memo = new Map<string, TaskVerb[]>();
+
+function verbsOfTask(task: string): TaskVerb[] {
+  const hit = memo.get(task);
+  if (hit) return hit;
+  const out = new Map<string, TaskVerb>();
+  // a URL is read as words ("Open https://…" lost its verb): it stands for a thing
+  const doc = nlp(task.slice(0, TASK_CHARS).replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, 'the link'));
+  doc.compute('root');
+  // (the root appears once computed; compromise's option type does not list it)
+  const terms = doc.json({ terms: { normal: true, tags: true } } as object) as { terms: { normal: string; root?: string; tags: string[] }[] }[];
+  for (const sentence of terms)
+    for (const t of sentence.terms) {
+      if (!t.tags.includes('Verb') || t.tags.some((g) => g === 'Auxiliary' || g === 'Modal' || g === 'Copula' || g === 'Particle' || g === 'Pronoun')) continue;
+      const root = (t.root ?? t.normal).toLowerCase().replace(/[^a-z]/g, '');
+      if (root.length < 2 || NO_TASK.has(root) || out.has(root)) continue;
+      out.set(root, { root, stem: stemmer(root) });
+    }
+  if (memo.size >= MEMO_MAX) memo.clear();
+  const verbs = [...out.values()];
+  memo.set(task, verbs);
+  return verbs;
 }
 
 /**
