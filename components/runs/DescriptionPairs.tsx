@@ -34,7 +34,7 @@ function PairedCell({ s, stage }: { s: PairedStage; stage: 'visible' | 'chosen' 
 export function DescriptionPairs({ study, pairs }: { study: string; pairs: DescriptionPair[] }) {
   if (pairs.length === 0) return null;
   return (
-    <div data-testid={`pairs-${study}`}>
+    <div data-testid={`description-pairs-${study}`}>
       <h4>Found, or chosen once found?</h4>
       <p className="small muted">
         Each treatment against the baseline under the same discovery and N, pair by pair (same case, order and replicate). Stage 1: was the needed tool visible? Stage 2:
