@@ -77,6 +77,8 @@ describe('tclab run survives its database restarting', () => {
     );
     const code = await proc.exited;
     const output = proc.output();
+    // tolerated (the run is final in PostgreSQL), but worth seeing in the log when it happens
+    if (output.includes('the worker had not stopped')) console.log(`tclab's worker did not stop after the restart:\n${output}`);
     expect(code, output).toBe(0);
     expect(output).toContain('the database is back after');
     expect(output).toContain('selection: overlapping → clear'); // Table 1

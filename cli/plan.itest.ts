@@ -31,6 +31,49 @@ describe('tclab plan', () => {
     expect(text.stdout).toMatch(/openai\/some-model\s+EUR \d+\.\d{4}/);
   });
 
+  it('catalog-scale: tokens of the tools sent per request at each catalog size N, and the cost of each N', async () => {
+    const priceFile = path.join(dir, 'prices-catalog.json');
+    const prices = { currency: 'USD', outputTokensPerRequest: 200, prices: [{ provider: 'openai', model: 'some-model', inputPerMTok: 1.5, outputPerMTok: 6 }] };
+    await writeFile(priceFile, JSON.stringify(prices));
+    const json = await runCli(['plan', '--template', 'catalog-scale', '--price', priceFile, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as ReturnType<typeof planExperiment>;
+    // 2 discovery variants × 4 sizes × 2 conditions; 6 cases × 2 orders under `all`, 6 under BM25 (its ranking fixes the order)
+    expect(plan.catalogScale).toHaveLength(16);
+    expect(plan.catalogScale.reduce((a, r) => a + r.requests, 0)).toBe(plan.matrix.formal);
+    const row = (discovery: string, size: number, condition = 'clear') =>
+      plan.catalogScale.find((r) => r.discovery === discovery && r.size === size && r.condition === condition)!;
+    for (const condition of ['overlapping', 'clear'])
+      for (const [i, size] of [0, 8, 32, 117].entries()) {
+        const all = row('all', size, condition);
+        const bm25 = row('bm25-top-5', size, condition);
+        expect([all.requests, bm25.requests]).toEqual([12, 6]);
+        // every tool under `all` (the 2 invoice tools + N); at most k under BM25
+        expect(all.tools).toBe(2 + size);
+        expect(bm25.tools).toBe(Math.min(5, 2 + size));
+        if (i > 0) expect(all.toolTokens).toBeGreaterThan(row('all', [0, 8, 32, 117][i - 1], condition).toolTokens);
+        expect(bm25.toolTokens).toBeLessThanOrEqual(all.toolTokens);
+        // the cost of this N's requests at the price file's row: its prompt tokens (≥ the tools') and 200 output tokens a request
+        for (const r of [all, bm25]) {
+          const [c] = r.costs;
+          expect(c.inputTokens).toBeGreaterThan(r.toolTokens * r.requests);
+          expect(c.outputTokens).toBe(200 * r.requests);
+          expect(c.cost).toBeCloseTo((c.inputTokens * 1.5 + c.outputTokens * 6) / 1e6, 12);
+        }
+      }
+    expect(row('all', 117).costs[0].cost).toBeGreaterThan(row('all', 0).costs[0].cost * 10);
+    // the text: a line per row with the same numbers
+    const text = await runCli(['plan', '--template', 'catalog-scale', '--price', priceFile]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('tokens per catalog size');
+    for (const r of plan.catalogScale) {
+      const line = text.stdout.split('\n').find((l) => l.trim().startsWith(`${r.study}/${r.discovery}/N=${r.size}/${r.condition} `));
+      expect(line, `${r.discovery} N=${r.size} ${r.condition}`).toBeDefined();
+      expect(line).toContain(`${r.toolTokens.toLocaleString('en')} tokens × ${r.requests} requests`);
+      expect(line).toContain(`openai/some-model USD ${r.costs[0].cost.toFixed(4)}`);
+    }
+  }, 180_000); // two CLI processes, each expanding 144 trials and counting their tokens
+
   it('exits 2 naming the field of an invalid price table', async () => {
     const bad = path.join(dir, 'bad-prices.json');
     await writeFile(bad, JSON.stringify({ prices: [{ provider: 'openai', model: 'm', inputPerMTok: -1, outputPerMTok: 1 }] }));

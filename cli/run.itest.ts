@@ -97,6 +97,23 @@ describe('tclab run', () => {
     expect(JSON.parse(cli.stdout).summary.fail).toBe(failed.verdicts.filter((v) => v.status === 'fail').length);
   });
 
+  it('runs the catalog-scale template offline: visible per trial, the funnel and the description pairs in --out', async () => {
+    const out = path.join(dir, 'catalog-scale.json');
+    const r = await runCli(['run', '--template', 'catalog-scale', '--out', out]);
+    expect(r.stderr).toMatch(/run r_\w+ \(144 trials/);
+    expect(r.code, r.stderr).toBe(0);
+    const run = await readExport(out);
+    expect(run.trials).toHaveLength(144);
+    for (const t of run.trials) {
+      expect(t.visible).not.toBeNull();
+      expect(t.checkpoints?.visibility).toMatch(/^(pass|fail)$/);
+      if (t.discovery === 'all') expect(t.visible).toEqual(t.order);
+      else expect(t.visible!.length).toBeLessThanOrEqual(5);
+    }
+    expect(run.funnel).toHaveLength(16);
+    expect(run.descriptionPairs).toHaveLength(8);
+  }, 240_000);
+
   it('reports pass^k beside the plain rate for an experiment with replicates', async () => {
     const file = path.join(dir, 'replicated.json');
     await writeFile(file, JSON.stringify(benchSpec(12))); // one case × 6 replicates per condition

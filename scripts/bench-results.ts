@@ -12,7 +12,10 @@
 // The server runs in single-user mode (loopback, no account: HOST=127.0.0.1, no TCLAB_ADMIN_*), so no
 // session is needed; a database that holds accounts is refused for the pages.
 //
-// Needs `npm run build` first. Env:
+// Needs `npm run build` first. `--trials N` (or BENCH_TRIALS): trials of each run (default 100000). The targets:
+// pages < 300 ms, the trials table's first page and the progress API < 150 ms, exports < 15 s; from 1,000,000
+// trials (issue 27 item 3) the pages and the progress API < 1 s, the trials table's first page < 300 ms, and
+// no target on an export's time. Every export's peak RSS < 256 MB. Env:
 //   BENCH_TRIALS      trials of the run (default 100000)
 //   PORT              the server's port (default 3050)
 //   BENCH_DB=name     use (and keep) this database: a completed run of BENCH_TRIALS trials in it is reused
@@ -34,7 +37,11 @@ import { resetEnvCache } from '../lib/env';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const N = Number(process.env.BENCH_TRIALS ?? 100_000);
+const trialsArg = process.argv.indexOf('--trials');
+const N = Number(trialsArg >= 0 ? process.argv[trialsArg + 1] : (process.env.BENCH_TRIALS ?? 100_000));
+if (!Number.isInteger(N) || N < 4)
+  throw new Error(`--trials: a whole number of trials, at least 4 (got ${trialsArg >= 0 ? process.argv[trialsArg + 1] : process.env.BENCH_TRIALS})`);
+const MILLION = N >= 1_000_000;
 const PORT = Number(process.env.PORT ?? 3050);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'table1,exports,pages,cli').split(',').map((x) => x.trim()));
@@ -188,6 +195,20 @@ try {
     ref = await buildRun('heuristic');
     detail.buildMs = round(performance.now() - t0);
   }
+  const bytesOnDisk = async () => {
+    const r = await pool().query<{ db: string; trials: number; attempts: number; tables: Record<string, number> }>(
+      `SELECT pg_database_size(current_database()) AS db, (SELECT count(*)::int FROM trials) AS trials, (SELECT count(*)::int FROM attempts) AS attempts,
+              (SELECT json_object_agg(c.relname, pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'public' AND c.relkind = 'r' AND pg_total_relation_size(c.oid) > 1e6) AS tables`,
+    );
+    const x = r.rows[0];
+    return {
+      bytesPerTrial: Math.round(Number(x.db) / x.trials),
+      trials: x.trials,
+      attempts: x.attempts,
+      tableBytesPerTrial: Object.fromEntries(Object.entries(x.tables).map(([k, v]) => [k, Math.round(v / x.trials)])),
+    };
+  };
   const { runId, experimentId } = ref;
   keptRun = runId;
   let otherRunId: string | null = null;
@@ -197,6 +218,11 @@ try {
       (log(`building a second run (${SIMULATED_POSITION_BIASED})`), await buildRun(SIMULATED_POSITION_BIASED, experimentId));
     otherRunId = other.runId;
     keptRun += ` and ${otherRunId}`;
+  }
+  if (detail.buildMs !== undefined) {
+    await pool().query('VACUUM ANALYZE');
+    detail.disk = await bytesOnDisk();
+    log(`on disk: ${JSON.stringify(detail.disk)}`);
   }
   const exp = (await getExperiment(experimentId))!;
   result.trials = (await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM trials WHERE run_id = $1', [runId])).rows[0].n;
@@ -315,22 +341,27 @@ try {
   errors.run = (e as Error).message;
 } finally {
   load.loadAtEnd = loadNow();
+  const page = MILLION ? 1000 : 300;
   const targets: [string, number][] = [
-    ['runPageMs', 300],
-    ['reviewPageMs', 300],
-    ['comparePageMs', 300],
-    ['homeMs', 300],
-    ['experimentPageMs', 300],
-    ['trialsFirstPageMs', 150],
-    ['progressMs', 150],
-    ['exportCsvMs', 15_000],
-    ['exportJsonMs', 15_000],
+    ['runPageMs', page],
+    ['reviewPageMs', page],
+    ['comparePageMs', page],
+    ['homeMs', page],
+    ['experimentPageMs', page],
+    ['trialsFirstPageMs', MILLION ? 300 : 150],
+    ['progressMs', MILLION ? 1000 : 150],
+    ...(MILLION
+      ? []
+      : ([
+          ['exportCsvMs', 15_000],
+          ['exportJsonMs', 15_000],
+        ] as [string, number][])),
     ['exportPeakRssMb', 256],
   ];
   const cliMs = (k: string) => (detail[k] as { ms?: number } | null)?.ms;
   const missedTargets = [
     ...targets.filter(([k, t]) => typeof result[k] === 'number' && (result[k] as number) >= t).map(([k, t]) => `${k} ${result[k]} ≥ ${t}`),
-    ...['cliExportJson', 'cliExportCsv'].filter((k) => (cliMs(k) ?? 0) >= 15_000).map((k) => `${k}.ms ${cliMs(k)} ≥ 15000`),
+    ...['cliExportJson', 'cliExportCsv'].filter((k) => !MILLION && (cliMs(k) ?? 0) >= 15_000).map((k) => `${k}.ms ${cliMs(k)} ≥ 15000`),
   ];
   const keys = [
     'trials',

@@ -156,7 +156,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.worker && (await liveWorkerCount()) === 0) worker = startWorker();
   const finals: RunRow[] = [];
   for (const run of runs) finals.push(await waitForRun(run.id));
-  await worker?.close();
+  if (worker) await closeWorker(worker);
 
   let ok = !startFailed;
   for (const final of finals) {
@@ -261,6 +261,23 @@ async function resolveExperiment(opts: RunOptions): Promise<string> {
     return opts.experimentId;
   }
   throw new UsageError('give exactly one of --template, --experiment, --experiment-id');
+}
+
+/** How long the in-process worker may take to stop once every run is final. */
+const WORKER_CLOSE_MS = 15_000;
+
+/**
+ * Stop the in-process worker. Every run is final in PostgreSQL by now, so nothing it still holds can change a
+ * result (a late write is fenced out): if it has not stopped within WORKER_CLOSE_MS — a job waiting on a
+ * connection the database dropped while it restarted — one line says so and the summary is printed anyway.
+ */
+async function closeWorker(worker: WorkerHandle): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = worker.close().then(() => true);
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), WORKER_CLOSE_MS)));
+  const stopped = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  if (!stopped) err(`tclab: the worker had not stopped ${WORKER_CLOSE_MS / 1000} s after the run ended; going on without it\n`);
 }
 
 /** Reconnect messages on stderr: one when the database goes away, one when it answers again. */

@@ -1,39 +1,13 @@
 'use client';
 
 import { useState } from 'react';
-import { diffWords } from 'diff';
 import type { AblationProposal } from '@/lib/design/ablations';
 import { ErrorsAt, TextField, useDesigner } from './context';
 import { JsonEditor } from './JsonEditor';
 import type { DCondition, DStudy, DTool } from './draft-types';
 import { proposeAblationsAction } from './actions';
-
-/** Word-level diff of a description against the baseline's (added words underlined, removed struck). */
-function WordDiff({ before, after }: { before: string; after: string }) {
-  if (before === after)
-    return (
-      <p className="small muted" data-testid="diff-same">
-        same as baseline
-      </p>
-    );
-  return (
-    <p className="small" data-testid="word-diff">
-      {diffWords(before, after).map((part, i) =>
-        part.added ? (
-          <ins key={i} style={{ background: 'var(--good-bg)' }}>
-            {part.value}
-          </ins>
-        ) : part.removed ? (
-          <del key={i} style={{ background: 'var(--bad-bg)' }}>
-            {part.value}
-          </del>
-        ) : (
-          <span key={i}>{part.value}</span>
-        ),
-      )}
-    </p>
-  );
-}
+import { WordDiff } from './WordDiff';
+import { Variants } from './Variants';
 
 const blankTool = (tool: string): DTool => ({ tool, name: tool.replace(/[^A-Za-z0-9_.-]/g, '_'), description: '', parameters: { type: 'object', properties: {} } });
 
@@ -202,6 +176,11 @@ export function ConditionsSection({ study, si }: { study: DStudy; si: number }) 
         <details key={ci} open className="panel" data-testid={`condition-${c.id}`}>
           <summary>
             <span className="mono">{c.id}</span> {c.baseline && <span className="badge">baseline</span>}
+            {c.variant && (
+              <span className="badge" data-testid={`variant-kind-${c.id}`}>
+                {c.variant.kind} of {c.variant.of}
+              </span>
+            )}
           </summary>
           <div className="form-grid">
             <TextField
@@ -246,6 +225,7 @@ export function ConditionsSection({ study, si }: { study: DStudy; si: number }) 
         Add condition
       </button>
       <Ablations study={study} si={si} />
+      <Variants study={study} si={si} />
     </div>
   );
 }

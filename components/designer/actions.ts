@@ -17,6 +17,9 @@ import { planMcpImport, type McpImportPlan } from '@/lib/mcp/policy';
 import { AccessDenied } from '@/lib/auth/roles';
 import { ToolFileError } from '@/lib/mcp/tools';
 import { proposeAblations, type AblationProposal } from '@/lib/design/ablations';
+import { proposeVariants, type VariantProposal } from '@/lib/design/variants';
+import { diffSpecs, type SpecChange } from '@/lib/design/spec-diff';
+import { baselineOf, type OrderPolicy } from '@/lib/schema/experiment';
 import { parseSpecValue } from '@/lib/experiments/parse';
 import { readJson } from '@/lib/schema/input';
 import { SpecError } from '@/lib/schema/common';
@@ -201,5 +204,36 @@ export async function proposeAblationsAction(slug: string, studyId: string, trea
     return { message: proposals.length ? null : 'The treatment differs from the baseline in no field group.', proposals };
   } catch (e) {
     return { message: (e as Error).message, proposals: [] };
+  }
+}
+
+export interface VariantsResult {
+  message: string | null;
+  /** Each proposal with its diff against the baseline (spec-diff paths inside the condition). */
+  proposals: (VariantProposal & { diff: SpecChange[] })[];
+  orderPolicy: { before: OrderPolicy; after: OrderPolicy } | null;
+}
+
+/** Variants of a study's treatment (a length-matched placebo, single-defect mutants), from the saved draft (which must be valid). */
+export async function proposeVariantsAction(slug: string, studyId: string, treatment: string): Promise<VariantsResult> {
+  await actionActor('experiment.write');
+  const none = (message: string): VariantsResult => ({ message, proposals: [], orderPolicy: null });
+  const d = await getDraft(slug);
+  if (!d) return none('No draft.');
+  const r = parseSpecValue(d.content);
+  if (!r.ok) return none('Fix the draft first: variants are made from a valid draft.');
+  const study = r.value.studies.find((s) => s.id === studyId);
+  if (!study) return none(`No study "${studyId}".`);
+  try {
+    const v = proposeVariants(r.value, studyId, treatment);
+    const base = baselineOf(study);
+    const proposals = v.proposals.map((p) => ({ ...p, diff: diffSpecs(base, p.condition).filter((c) => c.path.startsWith('tools')) }));
+    return {
+      message: proposals.length ? null : 'No variant could be made: the baseline is as long as the treatment, and no defect stays single.',
+      proposals,
+      orderPolicy: v.orderPolicy,
+    };
+  } catch (e) {
+    return none((e as Error).message);
   }
 }

@@ -48,6 +48,8 @@ export interface DCondition {
   label: string;
   baseline?: boolean;
   tools: Record<string, Record<string, DTool[]>>;
+  /** A generated variant's kind and source (lib/schema/experiment.ts ConditionVariant). */
+  variant?: { kind: string; of: string };
 }
 export interface DProtocol {
   system: Record<string, string>;

@@ -24,6 +24,11 @@ export function StudyView({ spec, study }: { spec: ExperimentSpec; study: Study 
                   baseline
                 </span>
               )}
+              {c.variant && (
+                <span className="badge" style={{ marginLeft: 4 }} data-testid={`variant-${c.id}`}>
+                  {c.variant.kind} of {c.variant.of}
+                </span>
+              )}
             </span>
           ))}
         </dd>

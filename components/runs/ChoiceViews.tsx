@@ -1,6 +1,8 @@
 import Link from 'next/link';
 import type { ChoiceGridSection, ChoiceMatrix, ChoicePositions } from '@/lib/analysis/choices';
+import type { GridPage } from '@/lib/runs/choices';
 import { urls } from '@/lib/urls';
+import { formatInt } from '../format';
 
 // What the model did (issue 22.2): the grid of cases × conditions for one study × scenario × locale (each cell
 // a trial's decision per order and replicate, coloured by its verdict, linking to the trial), the expected ×
@@ -23,8 +25,14 @@ export function ChoiceGrid({
   current,
   grid,
   sectionHref,
+  page,
+  pageHref,
 }: {
   runId: string;
+  /** Which of the section's cases this page shows (a large section is shown a page of cases at a time). */
+  page?: GridPage | null;
+  /** Where the link to the page starting at case `from` goes (default: this run's page). */
+  pageHref?: (from: number) => string;
   /** Omitted: no section links (the compare page draws them once above its grids). */
   sections?: ChoiceSectionRef[];
   current: ChoiceSectionRef;
@@ -36,6 +44,9 @@ export function ChoiceGrid({
     <section data-testid="choice-grid" data-run={runId}>
       {sections && (
         <ChoiceSections sections={sections} current={current} href={sectionHref ?? ((s) => urls.run(runId, { choices: sectionParam(s) }, '#what-the-model-did'))} />
+      )}
+      {page && page.total > page.size && (
+        <GridPager page={page} href={pageHref ?? ((from) => urls.run(runId, { choices: sectionParam(current), choicesFrom: String(from) }, '#what-the-model-did'))} />
       )}
       {!grid ? (
         <p className="muted small">No trials in this section.</p>
@@ -88,6 +99,28 @@ export function ChoiceGrid({
         a reported label, text, or no answer. Green passed, red failed, amber untested or unresolved.
       </p>
     </section>
+  );
+}
+
+/** Which cases of the section the grid shows, with links to the previous and next page of cases. */
+export function GridPager({ page, href }: { page: GridPage; href: (from: number) => string }) {
+  const last = page.from + page.caseIds.length;
+  return (
+    <nav className="row small" aria-label="Grid cases" data-testid="choice-grid-pager">
+      <span>
+        cases {formatInt(page.from + 1)}–{formatInt(last)} of {formatInt(page.total)}
+      </span>
+      {page.from > 0 && (
+        <Link href={href(Math.max(0, page.from - page.size))} scroll={false} rel="prev">
+          ‹ previous
+        </Link>
+      )}
+      {last < page.total && (
+        <Link href={href(last)} scroll={false} rel="next">
+          next ›
+        </Link>
+      )}
+    </nav>
   );
 }
 

@@ -3,6 +3,7 @@ import { FUNNEL_STAGES, STAGE_LABEL, type StageCount } from '@/lib/analysis/funn
 import { differenceCi, pct, pts, wilsonCi } from '../format';
 import { Interval } from '../Interval';
 import { FunnelChart, type FunnelChartSeries } from '../results/FunnelChart';
+import { DescriptionPairs } from './DescriptionPairs';
 
 type Row = RunFunnel['rows'][number];
 
@@ -117,6 +118,7 @@ export function Funnel({ funnel }: { funnel: RunFunnel }) {
                 </tbody>
               </table>
             </div>
+            <DescriptionPairs study={study} pairs={funnel.pairs.filter((p) => p.study === study)} />
             <FunnelChart study={study} series={chartSeries(rows)} />
           </div>
         );

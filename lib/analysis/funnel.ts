@@ -1,4 +1,4 @@
-import { pairedDifference, wilson, type Interval, type PairedDifference } from '../stats';
+import { mcnemar, pairedDifference, wilson, type Interval, type McNemar, type PairedDifference } from '../stats';
 
 // The visibility funnel (issue 23, DESIGN §3): per study × discovery variant × catalog size N × condition,
 // how often the needed tool was visible (recall@k), chosen once visible, called with the right arguments, and
@@ -53,7 +53,21 @@ export interface StageCount {
   rate: number | null;
   ci95: Interval | null;
   /** Against the baseline condition of the same cell; null for the baseline itself. */
-  paired: { improved: number; same: number; regressed: number; difference: PairedDifference } | null;
+  paired: PairedStage | null;
+}
+
+/**
+ * One stage's pairs against the baseline of the same cell (same case, order, replicate, discovery and N), over
+ * the pairs where both sides reached the stage: improved (0 → 1), same, regressed (1 → 0); the paired
+ * difference with its CR1 interval (clusters: cases; null with the reason where there is nothing to estimate)
+ * and both McNemar p on the discordant pairs.
+ */
+export interface PairedStage {
+  improved: number;
+  same: number;
+  regressed: number;
+  difference: PairedDifference;
+  mcnemar: McNemar;
 }
 
 export interface FunnelRow {
@@ -114,7 +128,7 @@ export function funnel(trials: readonly FunnelTrial[]): FunnelRow[] {
               regressed++;
             } else same++;
           }
-          paired = { improved, same, regressed, difference: pairedDifference([...clusters.values()]) };
+          paired = { improved, same, regressed, difference: pairedDifference([...clusters.values()]), mcnemar: mcnemar(improved, regressed) };
         }
         return [stage, { k, n, rate: n > 0 ? k / n : null, ci95: wilson(k, n), paired }];
       }),
@@ -141,4 +155,74 @@ export function funnel(trials: readonly FunnelTrial[]): FunnelRow[] {
       Number(b.baseline) - Number(a.baseline) ||
       a.condition.localeCompare(b.condition),
   );
+}
+
+/**
+ * Which way a stage moved under the treatment, read from its CR1 interval: `up` / `down` when the interval lies
+ * above / below 0; `not shown` when it holds 0, or nothing moved (no pairs, or no discordant balance: estimate 0);
+ * `no interval` when the pairs moved (estimate ≠ 0) but there is nothing to estimate an interval from (one case,
+ * or every case moved alike) — then the pairs say what happened, and the interval cannot say how surely.
+ */
+export type StageShift = 'up' | 'down' | 'not shown' | 'no interval';
+
+export function shiftOf(d: PairedDifference): StageShift {
+  if (!d.ci95) return d.estimate === null || d.estimate === 0 ? 'not shown' : 'no interval';
+  if (d.ci95[0] > 0) return 'up';
+  if (d.ci95[1] < 0) return 'down';
+  return 'not shown';
+}
+
+/**
+ * The reading of a pair's two shifts, in words: `found more often`, `chosen less often once found`, both, or
+ * `no shift shown at either stage`; a stage whose pairs moved without an interval is named after it
+ * (`…; stage 2 moved without an interval`).
+ */
+export function shiftReading(shift: DescriptionPair['shift']): string {
+  const moved: string[] = [];
+  if (shift.visible === 'up' || shift.visible === 'down') moved.push(`found ${shift.visible === 'up' ? 'more' : 'less'} often`);
+  if (shift.chosen === 'up' || shift.chosen === 'down') moved.push(`chosen ${shift.chosen === 'up' ? 'more' : 'less'} often once found`);
+  const unsure = (['visible', 'chosen'] as const).filter((k) => shift[k] === 'no interval').map((k) => (k === 'visible' ? 'stage 1' : 'stage 2'));
+  const head = moved.length ? moved.join(' and ') : 'no shift shown at either stage';
+  return unsure.length ? `${head}; ${unsure.join(' and ')} moved without an interval` : head;
+}
+
+/**
+ * Descriptions move both stages (issue 23 item 4): for each treatment against the baseline of its study, under
+ * the same discovery × N, stage 1 (the needed tool visible) and stage 2 (chosen, over the pairs where it was
+ * visible on both sides) side by side. A projection of the funnel rows: the pairs are counted once, there.
+ */
+export interface DescriptionPair {
+  study: string;
+  discovery: string | null;
+  catalogSize: number | null;
+  baseline: string;
+  treatment: string;
+  /** Stage 1: pairs whose card needs a tool; a pair counts as improved when only the treatment's trial saw it. */
+  visible: PairedStage;
+  /** Stage 2: pairs where the needed tool was visible in both trials; improved when only the treatment chose it. */
+  chosen: PairedStage;
+  shift: { visible: StageShift; chosen: StageShift };
+}
+
+/** Every baseline → treatment pair of conditions per study × discovery × N, in the funnel's order. */
+export function descriptionPairs(rows: readonly FunnelRow[]): DescriptionPair[] {
+  const out: DescriptionPair[] = [];
+  for (const r of rows) {
+    const visible = r.stages.visible.paired;
+    const chosen = r.stages.selected.paired;
+    if (r.baseline || !visible || !chosen) continue;
+    const base = rows.find((b) => b.baseline && b.study === r.study && b.discovery === r.discovery && b.catalogSize === r.catalogSize);
+    if (!base) continue;
+    out.push({
+      study: r.study,
+      discovery: r.discovery,
+      catalogSize: r.catalogSize,
+      baseline: base.condition,
+      treatment: r.condition,
+      visible,
+      chosen,
+      shift: { visible: shiftOf(visible.difference), chosen: shiftOf(chosen.difference) },
+    });
+  }
+  return out;
 }

@@ -46,7 +46,7 @@ async function runOn(provider: 'openai' | 'anthropic' | 'gemini', tools: number)
 interface StoredAttempt {
   trial_id: string;
   rebuilt: string;
-  catalog_ref: string | null;
+  catalog_id: number | null;
   stored_bytes: number;
   whole_bytes: number;
 }
@@ -64,19 +64,19 @@ describe('tool catalogs stored once', () => {
       // stored: the request without its catalog, and the bytes it takes; whole: the same request as it was stored before
       const rows = (
         await pool().query<StoredAttempt>(
-          `SELECT a.trial_id, tclab_attempt_request(a.request, a.catalog_ref, a.catalog_at)::text AS rebuilt, a.catalog_ref,
-                  pg_column_size(a.request) AS stored_bytes, pg_column_size(tclab_attempt_request(a.request, a.catalog_ref, a.catalog_at)) AS whole_bytes
+          `SELECT a.trial_id, tclab_attempt_request(a.request, a.catalog_id, a.catalog_at)::text AS rebuilt, a.catalog_id,
+                  pg_column_size(a.request) AS stored_bytes, pg_column_size(tclab_attempt_request(a.request, a.catalog_id, a.catalog_at)) AS whole_bytes
              FROM attempts a WHERE a.run_id = $1 AND a.kind = 'formal' ORDER BY a.trial_id`,
           [runId],
         )
       ).rows;
       expect(rows).toHaveLength(4);
       expect(rows.map((r) => r.rebuilt).sort()).toEqual([...received].sort());
-      for (const r of rows) expect(r.catalog_ref).toMatch(/^sha256:/);
+      for (const r of rows) expect(r.catalog_id).toEqual(expect.any(Number));
       // two conditions: two catalogs, each stored once, its text the key's
-      const refs = [...new Set(rows.map((r) => r.catalog_ref!))];
-      expect(refs).toHaveLength(2);
-      const catalogs = await pool().query<{ ref: string; body: string }>(`SELECT ref, body FROM tool_catalogs WHERE ref = ANY($1::text[])`, [refs]);
+      const ids = [...new Set(rows.map((r) => r.catalog_id!))];
+      expect(ids).toHaveLength(2);
+      const catalogs = await pool().query<{ ref: string; body: string }>(`SELECT ref, body FROM tool_catalogs WHERE id = ANY($1::int[])`, [ids]);
       expect(catalogs.rows).toHaveLength(2);
       for (const c of catalogs.rows) expect(catalogRefOf(c.body)).toBe(c.ref);
 
@@ -95,12 +95,43 @@ describe('tool catalogs stored once', () => {
     }, 180_000);
   }
 
-  it('an attempt stored before the migration (request whole, no catalog_ref) reads and exports as before', async () => {
+  it('tclab_catalog_id: two transactions storing the same new catalog at once get the same id; an unknown catalog without its text is an error', async () => {
+    const body = JSON.stringify([{ name: `t-${Date.now()}`, description: 'x'.repeat(80) }]);
+    const ref = catalogRefOf(body);
+    const [a, b] = [await pool().connect(), await pool().connect()];
+    try {
+      await a.query('BEGIN');
+      await b.query('BEGIN');
+      const first = (await a.query<{ id: number }>('SELECT tclab_catalog_id($1, $2) AS id', [ref, body])).rows[0].id;
+      // b's insert conflicts with a's row not yet committed: it waits for a, then finds a's row
+      const bPid = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const second = b.query<{ id: number }>('SELECT tclab_catalog_id($1, $2) AS id', [ref, body]);
+      // wait until b waits on a's row (the INSERT's conflict), so the second look-up is what finds it
+      for (let i = 0; ; i++) {
+        const w = await pool().query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [bPid]);
+        if (w.rowCount) break;
+        if (i > 5000) throw new Error('the second transaction never waited on the first');
+      }
+      await a.query('COMMIT');
+      expect((await second).rows[0].id).toBe(first);
+      await b.query('COMMIT');
+    } finally {
+      a.release();
+      b.release();
+    }
+    const rows = await pool().query<{ id: number; body: string }>('SELECT id, body FROM tool_catalogs WHERE ref = $1', [ref]);
+    expect(rows.rows).toEqual([{ id: expect.any(Number), body }]);
+    expect((await pool().query<{ id: number }>('SELECT tclab_catalog_id($1, NULL) AS id', [ref])).rows[0].id).toBe(rows.rows[0].id);
+    expect((await pool().query('SELECT tclab_catalog_id(NULL, NULL) AS id')).rows[0].id).toBeNull();
+    await expect(pool().query('SELECT tclab_catalog_id($1, NULL)', [catalogRefOf('[1]')])).rejects.toThrow(/body/);
+  });
+
+  it('an attempt stored before the migration (request whole, no catalog_id) reads and exports as before', async () => {
     const out = await runOn('openai', 3);
     const runId = (JSON.parse(await readFile(out, 'utf8')) as { run: { id: string } }).run.id;
     // make one attempt an old row: its whole request inline, no reference
     const old = await pool().query<{ trial_id: string; whole: string }>(
-      `UPDATE attempts a SET request = tclab_attempt_request(a.request, a.catalog_ref, a.catalog_at), catalog_ref = NULL, catalog_at = NULL
+      `UPDATE attempts a SET request = tclab_attempt_request(a.request, a.catalog_id, a.catalog_at), catalog_id = NULL, catalog_at = NULL
         WHERE a.id = (SELECT id FROM attempts WHERE run_id = $1 AND kind = 'formal' ORDER BY id LIMIT 1)
         RETURNING a.trial_id, a.request::text AS whole`,
       [runId],
@@ -116,7 +147,7 @@ describe('tool catalogs stored once', () => {
     const trials = (JSON.parse(await readFile(again, 'utf8')) as { trials: { id: string; attempts: { request: unknown }[] }[] }).trials;
     expect(JSON.stringify(trials.find((t) => t.id === trial_id)!.attempts[0].request)).toBe(whole);
     // the other attempts of the run still refer to their catalog
-    const refs = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' AND catalog_ref IS NOT NULL`, [runId]);
+    const refs = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' AND catalog_id IS NOT NULL`, [runId]);
     expect(refs.rows[0].n).toBe(3);
   }, 180_000);
 });

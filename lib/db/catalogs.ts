@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 // catalog's text, exactly as sent, goes once into `tool_catalogs`, keyed by its content (`sha256:` of the
 // text; the same tool_set_ref is sent in each provider's own wire form, so the key is the text's, not the
 // tool list's); the attempt keeps the request with the catalog's value replaced by `null` and, beside it,
-// which catalog (`catalog_ref`) and where it goes (`catalog_at`, in characters). Reading puts it back
-// (`tclab_attempt_request` in PostgreSQL, migration 20261202121000_tool_catalogs): byte for byte the text
-// that was stored before, so exports and the trial page do not change. Rows stored before keep their
-// request whole (catalog_ref NULL) and read as before.
+// which catalog (`catalog_id`, the catalog's 4-byte id: `tclab_catalog_id(ref, body)` finds or stores it) and
+// where it goes (`catalog_at`, in characters). Reading puts it back (`tclab_attempt_request` in PostgreSQL,
+// migrations 20261202121000_tool_catalogs and 20261202133000_catalog_ids): byte for byte the text that was
+// stored before, so exports and the trial page do not change. Rows stored before keep their request whole
+// (catalog_id NULL) and read as before.
 
 /** What an attempt stores of its request: the text (catalog cut out) and, when cut, the catalog. */
 export interface SplitRequest {
@@ -22,7 +23,7 @@ export interface SplitRequest {
 export const MIN_CATALOG_CHARS = 64;
 
 /** The read expression of an attempt's request (alias `a`): the stored text with its catalog put back. */
-export const attemptRequestSql = (a: string) => `tclab_attempt_request(${a}.request, ${a}.catalog_ref, ${a}.catalog_at)`;
+export const attemptRequestSql = (a: string) => `tclab_attempt_request(${a}.request, ${a}.catalog_id, ${a}.catalog_at)`;
 
 /** `sha256:` of a catalog's text, its key in `tool_catalogs`. */
 export function catalogRefOf(body: string): string {

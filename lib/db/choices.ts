@@ -36,14 +36,27 @@ export async function* iterateChoiceRows(runId: string, pageSize = 2000): AsyncG
   }
 }
 
-/** The trials of one study × scenario × locale (one section of the grid). */
-export async function choiceRowsOf(runId: string, place: { study: string; scenario: string; locale: string }): Promise<ChoiceRow[]> {
-  const r = await pool().query<Record<string, unknown>>(`${SELECT} WHERE t.run_id = $1 AND t.study = $2 AND t.scenario = $3 AND t.locale = $4 ORDER BY t.trial_key`, [
-    runId,
-    place.study,
-    place.scenario,
-    place.locale,
-  ]);
+/**
+ * The trials of one study × scenario × locale (one section of the grid); `cases`: only these cases, of these
+ * conditions (one page of a large section: read through the trials' unit index, whatever the run's size).
+ */
+export async function choiceRowsOf(
+  runId: string,
+  place: { study: string; scenario: string; locale: string },
+  cases?: { caseIds: readonly string[]; conditions: readonly string[] },
+): Promise<ChoiceRow[]> {
+  const r = cases
+    ? await pool().query<Record<string, unknown>>(
+        `${SELECT} WHERE t.run_id = $1 AND t.study = $2 AND t.condition = ANY($5::text[]) AND t.scenario = $3 AND t.locale = $4 AND t.case_id = ANY($6::text[])
+          ORDER BY t.trial_key`,
+        [runId, place.study, place.scenario, place.locale, cases.conditions, cases.caseIds],
+      )
+    : await pool().query<Record<string, unknown>>(`${SELECT} WHERE t.run_id = $1 AND t.study = $2 AND t.scenario = $3 AND t.locale = $4 ORDER BY t.trial_key`, [
+        runId,
+        place.study,
+        place.scenario,
+        place.locale,
+      ]);
   return r.rows.map(toRow);
 }
 

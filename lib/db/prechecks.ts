@@ -80,10 +80,7 @@ export async function recordPrecheckAttempt(runId: string, n: number, result: Pr
   // the request's tool catalog is stored once (lib/db/catalogs.ts); the attempt refers to it
   const { request, catalog } = splitCatalog(result.requestJson ?? JSON.stringify(result.request ?? {}));
   await pool().query(
-    `WITH c AS (
-       INSERT INTO tool_catalogs (ref, body) SELECT $13::text, $15::text WHERE $13::text IS NOT NULL ON CONFLICT (ref) DO NOTHING
-     )
-     UPDATE attempts SET request = $3::json, catalog_ref = $13, catalog_at = $14, response = $4::json, outcome = $5, error_kind = $6, error_message = $7,
+    `UPDATE attempts SET request = $3::json, catalog_id = tclab_catalog_id($13::text, $15::text), catalog_at = $14, response = $4::json, outcome = $5, error_kind = $6, error_message = $7,
             http_status = $8, retry_after_ms = $9, latency_ms = $10, input_tokens = $11, output_tokens = $12, finished_at = now()
       WHERE id = $1 || '-pc' || $2`,
     [

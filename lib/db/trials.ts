@@ -432,15 +432,17 @@ const RECORD_SQL = `
       retry_after_ms int, latency_ms int, input_tokens int, output_tokens int,
       scored boolean, status text, not_before_ms float8, checkpoints jsonb, obs jsonb, verdicts jsonb)
   ), c AS (
-    INSERT INTO tool_catalogs (ref, body) SELECT x.catalog_ref, x.catalog::text FROM x WHERE x.catalog IS NOT NULL ON CONFLICT (ref) DO NOTHING
+    -- each catalog of the batch once (its text comes with its first row only): its id, stored if new
+    SELECT k.ref, tclab_catalog_id(k.ref, k.body) AS id
+      FROM (SELECT x.catalog_ref AS ref, max(x.catalog::text) AS body FROM x WHERE x.catalog_ref IS NOT NULL GROUP BY x.catalog_ref) k
   ), a AS (
-    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, catalog_ref, catalog_at, response, outcome, error_kind, error_message, http_status,
+    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, catalog_id, catalog_at, response, outcome, error_kind, error_message, http_status,
                           retry_after_ms, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
-    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', x.request, x.catalog_ref, x.catalog_at, x.response, x.outcome, x.error_kind,
+    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', x.request, c.id, x.catalog_at, x.response, x.outcome, x.error_kind,
            x.error_message, x.http_status, x.retry_after_ms, x.latency_ms, x.input_tokens, x.output_tokens, x.lease_token,
            to_timestamp(x.started_ms / 1000), now()
-      FROM x
-    ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_ref = EXCLUDED.catalog_ref, catalog_at = EXCLUDED.catalog_at,
+      FROM x LEFT JOIN c ON c.ref = x.catalog_ref
+    ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_id = EXCLUDED.catalog_id, catalog_at = EXCLUDED.catalog_at,
            response = EXCLUDED.response, outcome = EXCLUDED.outcome, error_kind = EXCLUDED.error_kind, error_message = EXCLUDED.error_message, http_status = EXCLUDED.http_status,
            retry_after_ms = EXCLUDED.retry_after_ms, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
            output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, started_at = EXCLUDED.started_at,

@@ -32,13 +32,11 @@ export async function storeTurn(h: Holder, turn: StoredTurn, result: ProviderAns
   const r = await pool().query(
     `WITH fence AS (
        SELECT id FROM trials WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE
-     ), c AS (
-       INSERT INTO tool_catalogs (ref, body) SELECT $20::text, $22::text FROM fence WHERE $14::boolean AND $20::text IS NOT NULL ON CONFLICT (ref) DO NOTHING
      ), a AS (
-       INSERT INTO attempts (id, run_id, trial_id, n, kind, turn, request, catalog_ref, catalog_at, response, outcome, http_status, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
-       SELECT $4, $3, f.id, $5, 'formal', $6, $7::json, $20, $21, $8::json, 'ok', $9, $10, $11, $12, $2, to_timestamp($13::float8 / 1000), now()
+       INSERT INTO attempts (id, run_id, trial_id, n, kind, turn, request, catalog_id, catalog_at, response, outcome, http_status, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
+       SELECT $4, $3, f.id, $5, 'formal', $6, $7::json, tclab_catalog_id($20::text, $22::text), $21, $8::json, 'ok', $9, $10, $11, $12, $2, to_timestamp($13::float8 / 1000), now()
          FROM fence f WHERE $14::boolean
-       ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_ref = EXCLUDED.catalog_ref, catalog_at = EXCLUDED.catalog_at, response = EXCLUDED.response, outcome = EXCLUDED.outcome, turn = EXCLUDED.turn,
+       ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_id = EXCLUDED.catalog_id, catalog_at = EXCLUDED.catalog_at, response = EXCLUDED.response, outcome = EXCLUDED.outcome, turn = EXCLUDED.turn,
               http_status = EXCLUDED.http_status, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
               output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, finished_at = EXCLUDED.finished_at
      ), t AS (

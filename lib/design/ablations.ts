@@ -53,7 +53,17 @@ export function proposeAblations(study: Study, treatmentId: string): AblationPro
     let id = `${treat.id}-only-${group}`;
     for (let i = 2; taken.has(id); i++) id = `${treat.id}-only-${group}-${i}`;
     taken.add(id);
-    out.push({ group, changes, condition: { id, label: `${base.label} + ${FIELD_GROUPS[group].label} of ${treat.label}`, baseline: false, tools } });
+    out.push({
+      group,
+      changes,
+      condition: {
+        id,
+        label: `${base.label} + ${FIELD_GROUPS[group].label} of ${treat.label}`,
+        baseline: false,
+        tools,
+        variant: { kind: 'ablation', of: treat.id },
+      },
+    });
   }
   return out;
 }

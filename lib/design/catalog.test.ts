@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checksFor } from '../schema/experiment';
 import { ExperimentSpec } from '../design/experiment-spec';
@@ -10,6 +13,8 @@ import { funnel, stageOutcome } from '../analysis/funnel';
 import { simulatedProvider } from '../providers/simulated';
 import { RunSettings } from '../schema/run';
 import { catalogScale } from '../templates/catalog-scale';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // Distractor catalogs and discovery (issue 23): sampling, the BM25 retriever, the observed visibility checkpoint.
 
@@ -87,6 +92,19 @@ describe('bm25-top-k', () => {
     ];
     expect(rankTools('same words', tools).map((r) => r.name)).toEqual(['b_tool', 'a_tool']);
   }, 30_000); // CPU only: two expansions of the template
+
+  it('is deterministic across processes: a second run in a fresh Node process gives the same top-k', () => {
+    const here = expandTrials(catalogScale())
+      .filter((t) => t.discovery === 'bm25-top-5')
+      .map((t) => [t.trialKey, t.visible]);
+    // a fresh process: its own module state, minisearch instance and Map orders
+    const script = `Promise.all([import('./lib/design/matrix.ts'), import('./lib/templates/catalog-scale.ts')]).then(([m, c]) =>
+      process.stdout.write(JSON.stringify(m.expandTrials(c.catalogScale()).filter((t) => t.discovery === 'bm25-top-5').map((t) => [t.trialKey, t.visible]))))`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(here);
+    expect(here).toHaveLength(48);
+  }, 90_000); // a Node process under load
 
   it('leaves out a needed tool whose words share nothing with the task: visibility fails, selection is untested, the funnel stops at the first stage', async () => {
     const spec = unseenSpec();

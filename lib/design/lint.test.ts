@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../schema/experiment';
 import { ExperimentSpec } from './experiment-spec';
 import { getTemplate } from '../templates';
-import { lintCatalog, lintExperiment } from './lint';
+import { lintCatalog, lintExperiment, type CatalogContext } from './lint';
+import { nameKey, nearDistractor, taskVerbs } from './lint-search';
+import { seededCatalog } from './catalog';
 import { catalogCosts } from './tokens';
 
 const reference = ExperimentSpec.parse(getTemplate('reference-study')!.build());
@@ -22,7 +24,8 @@ describe('the description linter', () => {
     const treatments = findings.filter((f) => f.condition === 'clear' || f.condition === 'code-meanings');
     expect(treatments).toEqual([]);
     const rulesOf = (condition: string) => new Set(findings.filter((f) => f.condition === condition).map((f) => f.rule));
-    expect(rulesOf('overlapping')).toEqual(new Set(['duplicate-description', 'too-short', 'parameter-undescribed', 'write-not-said']));
+    // "Handles invoice-related requests." uses no verb of the invoice tasks (check, look, pay, submit, …)
+    expect(rulesOf('overlapping')).toEqual(new Set(['duplicate-description', 'too-short', 'parameter-undescribed', 'write-not-said', 'no-task-verb', 'vague-purpose']));
     expect(rulesOf('no-code-meanings')).toEqual(new Set(['codes-without-meanings']));
     // both locales of every baseline catalog
     expect(new Set(findings.filter((f) => f.rule === 'duplicate-description').map((f) => `${f.scenario}/${f.locale}`))).toEqual(
@@ -75,5 +78,82 @@ describe('catalog costs', () => {
       }
     expect(at('overlapping', 'invoice', 'en')).toMatchObject({ tools: 2 });
     expect(catalogCosts(reference)).toEqual(costs); // deterministic
+  });
+});
+
+describe('rules for search (issue 23 item 4)', () => {
+  const verbs = (...tasks: string[]) => new Map([['pay', taskVerbs(tasks)]]);
+  const payDef = (description: string) => def('pay_invoice', description, { type: 'object', properties: {} }, 'pay');
+  const withContext = (d: ToolDefinition, context: CatalogContext) => lintCatalog([d], new Map(), {}, context).map((f) => f.rule);
+
+  it('no-task-verb: flags a description that uses no verb of the tasks that need the tool, in any inflection', () => {
+    const tasks = verbs('Please pay invoice INV-1 by bank transfer.', 'I confirm: submit a card payment for INV-2.');
+    expect(tasks.get('pay')!.map((v) => v.root)).toEqual(['pay', 'confirm', 'submit']);
+    expect(withContext(payDef('Reads the invoices of the accounting team, newest first.'), { taskVerbs: tasks })).toEqual(['no-task-verb']);
+    // an inflection (stem) or a derived word starting with the root counts as the user's word
+    expect(withContext(payDef('Submits one card or bank transfer for an invoice; charges it at once.'), { taskVerbs: tasks })).toEqual([]);
+    expect(withContext(payDef('Records a payment against one invoice and charges the card given.'), { taskVerbs: tasks })).toEqual([]);
+    // no tasks need the tool (or none is English): nothing to compare
+    expect(withContext(payDef('Reads the invoices of the accounting team, newest first.'), { taskVerbs: new Map() })).toEqual([]);
+    expect(withContext(payDef('Reads the invoices of the accounting team, newest first.'), {})).toEqual([]);
+    // auxiliaries and modals carry no task; a URL is read as a thing, not as words
+    expect(taskVerbs(['Can you open https://example.com/a-b and tell me what it says? Has it been updated?']).map((v) => v.root)).toEqual([
+      'open',
+      'tell',
+      'say',
+      'update',
+    ]);
+  });
+
+  it('no-task-verb in an experiment: the verbs of the cases whose card expects the tool, English locales only', () => {
+    const findings = lintExperiment(reference).filter((f) => f.rule === 'no-task-verb');
+    expect(findings.map((f) => `${f.condition} ${f.scenario}/${f.locale} ${f.tool}`).sort()).toEqual([
+      'overlapping invoice/en invoice_gateway',
+      'overlapping invoice/en invoice_service',
+      'overlapping restaurant/en restaurant_service', // the availability tasks say check and look; it handles "booking requests"
+    ]);
+    expect(findings[0].message).toMatch(/check.*look/);
+  });
+
+  it('name-near-distractor: the same words as a distractor after splitting and case-folding, never the exact name', () => {
+    const keys = new Map([
+      [nameKey('list_issues'), 'list_issues'],
+      [nameKey('get.pull-request'), 'get.pull-request'],
+    ]);
+    expect(nameKey('listIssues')).toBe('issues list');
+    expect(nearDistractor('ListIssues', keys)).toBe('list_issues');
+    expect(nearDistractor('issues.list', keys)).toBe('list_issues');
+    expect(nearDistractor('getPullRequest', keys)).toBe('get.pull-request');
+    expect(nearDistractor('list_issues', keys)).toBeNull(); // exact: refused when the spec is read
+    expect(nearDistractor('list_open_issues', keys)).toBeNull();
+    const d = def('listIssues', 'Lists the open issues of one repository, newest first, with their titles.');
+    expect(lintCatalog([d], new Map(), {}, { distractors: keys }).map((f) => [f.rule, f.other])).toEqual([['name-near-distractor', 'list_issues']]);
+  });
+
+  it('name-near-distractor in an experiment: against the distractors the study may send with the scenario', () => {
+    const spec = ExperimentSpec.parse(getTemplate('catalog-scale')!.build());
+    const study = spec.studies[0];
+    const drawn = seededCatalog(study, 'invoice')[0].name;
+    const near = drawn.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()); // list_issues → listIssues
+    expect(near).not.toBe(drawn);
+    const edited = structuredClone(getTemplate('catalog-scale')!.build()) as unknown as ExperimentSpec;
+    const clear = edited.studies[0].conditions.find((c) => c.id === 'clear')!;
+    clear.tools.invoice.en[0].name = near;
+    const findings = lintExperiment(ExperimentSpec.parse(edited)).filter((f) => f.rule === 'name-near-distractor');
+    expect(findings.map((f) => [f.condition, f.tool, f.other])).toEqual([['clear', near, drawn]]);
+    expect(lintExperiment(spec).filter((f) => f.rule === 'name-near-distractor')).toEqual([]);
+  });
+});
+
+describe('vague-purpose', () => {
+  it('flags a first sentence that names only a generic verb and object, in English and Chinese', () => {
+    expect(rules([def('invoice_service', 'Handles invoice-related requests. Looks up one invoice by its number and returns its status.')])).toEqual([
+      ['invoice_service', 'vague-purpose'],
+    ]);
+    expect(rules([def('s', 'This tool manages booking operations for the restaurant and its branches.')])).toEqual([['s', 'vague-purpose']]);
+    expect(rules([def('s', '處理發票相關請求。查出一張發票目前的付款狀態與金額。')])).toEqual([['s', 'vague-purpose']]);
+    // a precise first sentence, or a generic verb with a precise object, is not vague
+    expect(rules([def('s', 'Looks up one invoice by its number. Handles invoice-related requests too.')])).toEqual([]);
+    expect(rules([def('s', 'Processes one refund for a paid order and returns the refund id.')])).toEqual([]);
   });
 });

@@ -1,5 +1,8 @@
-import type { ExperimentSpec, ToolDefinition } from '../schema/experiment';
+import type { ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
+import { checksFor } from '../schema/experiment';
 import { catalogsOf } from './matrix';
+import { resolveSize, seededCatalog } from './catalog';
+import { nameKey, nearDistractor, taskVerbLocale, taskVerbs, usesTaskVerb, type TaskVerb } from './lint-search';
 import { similarPairs } from './lint-overlap';
 import { clip, codeRange, nameTokens } from './lint-text';
 
@@ -19,7 +22,10 @@ export type LintRule =
   | 'too-short'
   | 'uncheckable-claim'
   | 'parameter-undescribed'
-  | 'model-directed-instruction';
+  | 'model-directed-instruction'
+  | 'vague-purpose'
+  | 'no-task-verb'
+  | 'name-near-distractor';
 
 export interface LintFinding {
   rule: LintRule;
@@ -48,10 +54,19 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
     level: 'error',
     what: 'text that tells the model what to do beyond describing the tool ("ignore previous instructions", "always prefer this tool", "this tool gives you internet access")',
   },
+  'vague-purpose': {
+    level: 'warning',
+    what: 'the first sentence gives only a vague purpose ("Handles invoice-related requests"): what the tool does is not said',
+  },
+  'no-task-verb': {
+    level: 'warning',
+    what: "the description uses no verb of the tasks that need this tool: a retriever or tool search matching the user's words may not find it",
+  },
+  'name-near-distractor': { level: 'warning', what: "the tool's name has the same words as a distractor's (split at _ . - and camelCase, case-folded)" },
 };
 
 // Words that tell a model a tool changes something, in the locales we ship (en, zh-TW) and a few more.
-const WRITE_WORDS =
+export const WRITE_WORDS =
   /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
 const UNCHECKABLE =
   /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
@@ -70,8 +85,23 @@ const MODEL_DIRECTED: RegExp[] = [
   /\byour\s+(system\s+prompt|instructions)\b/i,
   /忽略(之前|先前|以上|所有)的?(指示|指令)|總是(使用|優先使用)此工具|不要使用其他工具/,
 ];
+// A vague purpose: the first sentence opens with a verb that says nothing of what happens and names only a
+// generic object (seed 001's "Handles invoice-related requests."; zh-TW 「處理發票相關請求。」).
+const VAGUE_VERB =
+  /^\s*(?:this\s+tool\s+|a\s+tool\s+that\s+)?(?:handles|manages|processes|supports|deals\s+with|helps\s+with|works\s+with|takes\s+care\s+of|is\s+used\s+for)\b/i;
+const VAGUE_OBJECT = /[a-z]-related\b|\b(?:requests?|operations|tasks|things|stuff|matters|functionality|features|needs|everything|anything)\b/i;
+const VAGUE_ZH = /^\s*(?:處理|管理|支援|負責)[^。]*?(?:相關|請求|事務|事項)/;
+/** The first sentence of a description (up to . 。 ! ? followed by a space or the end). */
+export function firstSentence(text: string): string {
+  const m = /^[\s\S]*?(?:[.!?](?=\s|$)|[。！？])/.exec(text);
+  return m ? m[0] : text;
+}
+export const isVaguePurpose = (text: string) => {
+  const first = firstSentence(text.trim());
+  return (VAGUE_VERB.test(first) && VAGUE_OBJECT.test(first)) || VAGUE_ZH.test(first);
+};
 // (?<!\d): only from the start of a number, so that a long run of digits is not tried from each of them
-const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|(?<!\d)\d+\s*(?:表示|代表|為)/;
+export const CODE_MEANING = /\b\d+\s*(?:=|:|means|is|→|->)\s*["']?[A-Za-z\u4e00-\u9fff]|(?<!\d)\d+\s*(?:表示|代表|為)/;
 // name-like tokens examined per description (a tool's own description names a few tools, not thousands)
 const MAX_NAME_TOKENS = 1000;
 
@@ -88,6 +118,14 @@ export interface LintOptions {
   deadline?: { at: number; timeoutMs: number };
 }
 
+/** What a catalog is linted against beyond its definitions: the tasks that need each tool, the distractors sent beside them. */
+export interface CatalogContext {
+  /** Scenario tool id → the verbs of the tasks whose card expects it (English tasks only; lint-search.ts). */
+  taskVerbs?: ReadonlyMap<string, readonly TaskVerb[]>;
+  /** Distractor names by their word key (`nameKey`): the distractors this catalog may be sent with. */
+  distractors?: ReadonlyMap<string, string>;
+}
+
 /** A check to call in a loop: throws a LintTimeoutError once the deadline has passed. */
 export function deadlineCheck(deadline: LintOptions['deadline']): () => void {
   if (!deadline) return () => {};
@@ -99,7 +137,45 @@ export function deadlineCheck(deadline: LintOptions['deadline']): () => void {
 /** Every finding of every catalog (study × condition × scenario × locale) of the experiment. */
 export function lintExperiment(spec: ExperimentSpec, options: LintOptions = {}): LintFinding[] {
   const out: LintFinding[] = [];
-  for (const { definitions, effects, ...where } of catalogsOf(spec)) out.push(...lintCatalog(definitions, effects, options).map((f) => ({ ...where, ...f })));
+  const studies = new Map(spec.studies.map((s) => [s.id, s]));
+  const distractors = new Map<string, Map<string, string>>();
+  for (const { definitions, effects, ...where } of catalogsOf(spec)) {
+    const study = studies.get(where.study)!;
+    const key = `${where.study}\n${where.scenario}`;
+    if (!distractors.has(key)) distractors.set(key, distractorKeys(study, where.scenario));
+    const context: CatalogContext = { taskVerbs: taskVerbsByTool(study, where.condition, where.scenario, where.locale), distractors: distractors.get(key) };
+    out.push(...lintCatalog(definitions, effects, options, context).map((f) => ({ ...where, ...f })));
+  }
+  return out;
+}
+
+/** The verbs of the tasks of a study's cases (this scenario and locale) whose card, for this condition, expects each tool. */
+export function taskVerbsByTool(study: Study, condition: string, scenario: string, locale: string): Map<string, TaskVerb[]> {
+  const tasks = new Map<string, string[]>();
+  if (!taskVerbLocale(locale)) return new Map();
+  for (const c of study.cases) {
+    if (c.scenario !== scenario || c.locale !== locale) continue;
+    for (const check of checksFor(c, condition)) {
+      const tool = check.expected.tool;
+      if (!tool) continue;
+      const list = tasks.get(tool) ?? tasks.set(tool, []).get(tool)!;
+      if (!list.includes(c.task)) list.push(c.task);
+    }
+  }
+  return new Map([...tasks].map(([tool, texts]) => [tool, taskVerbs(texts)]));
+}
+
+/** The distractors a study may send with a scenario (the largest draw of its catalog), by word key. */
+export function distractorKeys(study: Study, scenario: string): Map<string, string> {
+  if (!study.catalog) return new Map();
+  let n = 0;
+  try {
+    for (const size of study.catalog.sizes) n = Math.max(n, resolveSize(study, size));
+  } catch {
+    return new Map(); // a size past the catalog is the spec's own error (catalogCollisions)
+  }
+  const out = new Map<string, string>();
+  for (const t of seededCatalog(study, scenario).slice(0, n)) if (!out.has(nameKey(t.name))) out.set(nameKey(t.name), t.name);
   return out;
 }
 
@@ -110,7 +186,7 @@ type CatalogFinding = Omit<LintFinding, 'study' | 'condition' | 'scenario' | 'lo
  * the catalog's size: each description is scanned in linear time, and the pairs alike are found through an
  * index of rare words (lint-overlap.ts), not by comparing every pair.
  */
-export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' | 'write'>, options: LintOptions = {}): CatalogFinding[] {
+export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' | 'write'>, options: LintOptions = {}, context: CatalogContext = {}): CatalogFinding[] {
   const tick = deadlineCheck(options.deadline);
   const out: CatalogFinding[] = [];
   const add = (rule: LintRule, tool: string, message: string, other?: string) => out.push({ rule, level: LINT_RULES[rule].level, tool, other, message });
@@ -147,6 +223,12 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
         break;
       }
     }
+    if (isVaguePurpose(text)) add('vague-purpose', d.name, `${JSON.stringify(clip(firstSentence(text), 120))} does not say what the tool does`);
+    const verbs = context.taskVerbs?.get(d.tool);
+    if (verbs && verbs.length > 0 && !usesTaskVerb(text, verbs))
+      add('no-task-verb', d.name, `uses no verb of the tasks that need it (${verbs.map((v) => v.root).join(', ')})`);
+    const near = context.distractors ? nearDistractor(d.name, context.distractors) : null;
+    if (near) add('name-near-distractor', d.name, `"${d.name}" has the same words as the distractor "${near}"`, near);
     const claim = UNCHECKABLE.exec(text);
     if (claim) add('uncheckable-claim', d.name, `"${claim[0]}" cannot be checked; say what it does instead`);
     for (const [param, schema] of Object.entries((d.parameters.properties ?? {}) as Record<string, { description?: unknown }>)) {

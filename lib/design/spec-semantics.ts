@@ -81,6 +81,9 @@ export function checkSpecSemantics(spec: Spec): PathIssue[] {
     if (new Set(markers).size !== markers.length) issue([...base, 'protocol', 'markers'], 'the markers must differ from each other');
 
     study.conditions.forEach((cond, ci) => {
+      if (cond.variant && !study.conditions.some((k) => k.id === cond.variant!.of && k !== cond))
+        issue([...base, 'conditions', ci, 'variant', 'of'], `unknown condition "${cond.variant.of}" (a variant is made from another condition of the study)`);
+      if (cond.variant && cond.baseline) issue([...base, 'conditions', ci, 'variant'], 'the baseline cannot be a generated variant');
       for (const scenarioId of Object.keys(cond.tools)) {
         const scenario = scenarios.get(scenarioId);
         const sp: Path = [...base, 'conditions', ci, 'tools', scenarioId];

@@ -17,6 +17,8 @@ export interface RunJsonParts {
   choices?: ExportChoices;
   /** The visibility funnel per catalog study × discovery × N × condition (lib/analysis/funnel.ts); omitted without catalogs. */
   funnel?: readonly unknown[];
+  /** Per baseline → treatment pair × discovery × N: stage 1 and stage 2 paired (lib/analysis/funnel.ts descriptionPairs); omitted without catalogs. */
+  descriptionPairs?: readonly unknown[];
   /** Stop when decided: the report (omitted for runs without the option). */
   stopping?: StoppingReport | null;
   /** Who did what to the run, when (attribution); none when omitted. */
@@ -47,8 +49,9 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
   }
   const choices = parts.choices ? `"choices":${JSON.stringify(parts.choices)},\n` : '';
   const funnel = parts.funnel?.length ? `"funnel":${JSON.stringify(parts.funnel)},\n` : '';
+  const pairs = parts.descriptionPairs?.length ? `"descriptionPairs":${JSON.stringify(parts.descriptionPairs)},\n` : '';
   const stopping = parts.stopping ? `"stopping":${JSON.stringify(parts.stopping)},\n` : '';
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}${stopping}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
+  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}${pairs}${stopping}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
   if (options.end ?? true) await finish(out);
 }
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
   runId = (JSON.parse(await readFile(out, 'utf8')) as { run: { id: string } }).run.id;
   choice = choiceResolver((await getExperiment((await getRun(runId))!.experimentId))!.spec);
   const planted = await pool().query(
-    `UPDATE attempts SET response = $1::json, request = $2::json, catalog_ref = NULL, catalog_at = NULL
+    `UPDATE attempts SET response = $1::json, request = $2::json, catalog_id = NULL, catalog_at = NULL
       WHERE id = (SELECT id FROM attempts WHERE run_id = $3 AND kind <> 'precheck' ORDER BY started_at, n LIMIT 1) RETURNING trial_id`,
     [
       JSON.stringify({ echoed: `your key ${SECRET} was wrong` }),

@@ -122,6 +122,8 @@ export interface RunAndExperiment {
 export interface RunJsonExtras {
   /** Catalog studies: the visibility funnel's rows as exported. */
   funnel?: readonly unknown[];
+  /** Catalog studies: stage 1 and stage 2 paired per baseline → treatment × discovery × N. */
+  descriptionPairs?: readonly unknown[];
   /** Stop when decided: when and why each study stopped. */
   stopping?: StoppingReport | null;
 }
@@ -153,6 +155,7 @@ export async function runJson({ run, experiment: exp }: RunAndExperiment, summar
     summary,
     choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
     funnel: extras.funnel,
+    descriptionPairs: extras.descriptionPairs,
     stopping: extras.stopping,
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };

@@ -30,6 +30,10 @@ export function queues(): Queues {
       ...common,
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
     }),
+    takeovers: new Queue<TrialJob>(QUEUES.takeovers, {
+      ...common,
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
+    }),
     runs: new Queue<RunJob>(QUEUES.runs, {
       ...common,
       defaultJobOptions: { removeOnComplete: true, removeOnFail: 100, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },

@@ -8,6 +8,11 @@ export const QUEUES = {
   trials: 'trials',
   /** Run lifecycle: pre-checks, then enqueueing the trials. jobId = `start-<runId>`. */
   runs: 'runs',
+  /**
+   * The batches of a dead holder's trials (takeoverJobId), apart from the trials queue: every worker keeps a
+   * place free for them, so a takeover does not wait until a worker finishes one of the batches in its hands.
+   */
+  takeovers: 'takeovers',
 } as const;
 
 /**

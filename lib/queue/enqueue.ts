@@ -20,23 +20,32 @@ export interface EnqueueOptions {
 }
 
 /**
- * One job per batch of trials, jobId = trialJobId (unless given: a takeover's job, which is also put `first`, ahead of the waiting ones): adding a batch that already has an open job is ignored by
+ * One job per batch of trials, jobId = trialJobId: adding a batch that already has an open job is ignored by
  * BullMQ. A job may carry its own delay (a batch whose pending trials all wait for their retries).
  */
-export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number; jobId?: string; first?: boolean })[], opts: EnqueueOptions = {}): Promise<void> {
+export async function enqueueTrials(jobs: (TrialJob & { delayMs?: number })[], opts: EnqueueOptions = {}): Promise<void> {
   const { trials } = queues();
   const first = Math.max(1, opts.first ?? CHUNK);
   for (let i = 0, size = first; i < jobs.length; i += size, size = CHUNK) {
     const chunk = jobs.slice(i, i + size);
     await trials.addBulk(
-      chunk.map(({ delayMs, jobId, first: front, ...data }) => ({
+      chunk.map(({ delayMs, ...data }) => ({
         name: JOB_NAMES.trial,
         data: TrialJob.parse(data),
-        opts: { jobId: jobId ?? trialJobId(data.runId, data.batch), delay: delayMs && delayMs > 0 ? delayMs : undefined, lifo: front || undefined },
+        opts: { jobId: trialJobId(data.runId, data.batch), delay: delayMs && delayMs > 0 ? delayMs : undefined },
       })),
     );
-    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map(({ delayMs: _, jobId: __, first: ___, ...job }) => job));
+    if (i === 0 && opts.afterFirst && jobs.length > size) await opts.afterFirst(chunk.map(({ delayMs: _, ...job }) => job));
   }
+}
+
+/**
+ * A dead holder's batches, each under its takeover's job id (takeoverJobId: two workers that notice the same
+ * death add one job), on the takeovers queue, which every worker serves beside its batches.
+ */
+export async function enqueueTakeovers(jobs: (TrialJob & { jobId: string })[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await queues().takeovers.addBulk(jobs.map(({ jobId, ...data }) => ({ name: JOB_NAMES.trial, data: TrialJob.parse(data), opts: { jobId } })));
 }
 
 /**
@@ -54,8 +63,9 @@ export async function pickedUp(job: TrialJob, untilMs = Date.now() + FIRST_CHUNK
 
 /** Jobs the trials queue holds that are not finished (waiting, delayed, active, prioritized). */
 export async function openTrialJobs(): Promise<number> {
-  const c = await queues().trials.getJobCounts('wait', 'delayed', 'active', 'prioritized');
-  return Object.values(c).reduce((a, b) => a + b, 0);
+  const q = queues();
+  const counts = await Promise.all([q.trials, q.takeovers].map((queue) => queue.getJobCounts('wait', 'delayed', 'active', 'prioritized')));
+  return counts.flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
 }
 
 export async function enqueueRunStart(runId: string): Promise<void> {

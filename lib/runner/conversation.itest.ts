@@ -75,7 +75,7 @@ interface AttemptRow {
 
 async function attemptsOf(runId: string): Promise<AttemptRow[]> {
   const r = await pool().query<AttemptRow>(
-    `SELECT trial_id, n, turn, outcome, tclab_attempt_request(request, catalog_ref, catalog_at) AS request FROM attempts WHERE run_id = $1 AND kind = 'formal' ORDER BY trial_id, n`,
+    `SELECT trial_id, n, turn, outcome, tclab_attempt_request(request, catalog_id, catalog_at) AS request FROM attempts WHERE run_id = $1 AND kind = 'formal' ORDER BY trial_id, n`,
     [runId],
   );
   return r.rows;

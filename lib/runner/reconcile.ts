@@ -1,6 +1,6 @@
 import { activeRunIds, pendingBatchCount } from '../db/runs';
 import { completeRunIfDone } from './run-events';
-import { enqueueTrials, openTrialJobs } from '../queue/enqueue';
+import { enqueueTakeovers, openTrialJobs } from '../queue/enqueue';
 import { takeoverJobId } from '../queue/contracts';
 import { stalePrecheckRunIds } from '../db/prechecks';
 import { batchesHeldBy, lapsedHolders, markSwept } from '../db/holders';
@@ -50,10 +50,11 @@ export async function sweepLapsedHolders(own: string[]): Promise<{ holders: numb
   if (lapsed.length === 0) return { holders: 0, jobs: 0, prechecks: 0 };
   const prechecks = takeOverPrechecks(await stalePrecheckRunIds());
   const held = await batchesHeldBy(lapsed);
-  // ahead of the waiting jobs: a run's trials wait behind them otherwise (a run is delivered in order).
-  // The job's id names the takeover (the highest lease token among the lapsed claims): two workers sweeping at
-  // once add one job; the batch's own job, when it comes back, finds the trials final or claims what is left
-  await enqueueTrials(held.map((b) => ({ runId: b.runId, batch: b.batch, trialIds: b.trialIds, jobId: takeoverJobId(b.runId, b.batch, b.token), first: true })));
+  // on the takeovers queue, which every worker serves beside the batches in its hands: not behind the waiting
+  // jobs, nor until a busy worker finishes a batch. The job's id names the takeover (the highest lease token
+  // among the lapsed claims): two workers sweeping at once add one job; the batch's own job, when it comes
+  // back, finds the trials final or claims what is left
+  await enqueueTakeovers(held.map((b) => ({ runId: b.runId, batch: b.batch, trialIds: b.trialIds, jobId: takeoverJobId(b.runId, b.batch, b.token) })));
   await markSwept(lapsed, FORGET_LAPSED_MS);
   if (held.length > 0 || prechecks > 0) log('info', 'holders lapsed: their claims taken over', { holders: lapsed, jobs: held.length, prechecks });
   return { holders: lapsed.length, jobs: held.length, prechecks };

@@ -16,14 +16,36 @@ const KEY = 'sk-test-recovery-0000';
 const RESUME_LIMIT_MS = 10_000;
 const workers: WorkerProcess[] = [];
 const workerEnv = () => ({ OPENAI_API_KEY: KEY, TCLAB_WORKER_CONCURRENCY: '8' });
+// While closed, the loopback server answers none of the victim's requests (it sends with a key of its own): a
+// request of the victim in flight stays in flight until the gate opens.
+const VICTIM_KEY = 'sk-test-recovery-victim';
+let gate: { closed: Promise<void>; open: () => void; held: number } | null = null;
+const closeGate = () => {
+  let open = () => {};
+  const closed = new Promise<void>((r) => (open = r));
+  gate = { closed, open, held: 0 };
+};
+const openGate = () => {
+  gate?.open();
+  gate = null;
+};
 const engine = loopbackEngine({
   key: KEY,
-  server: { script: async (req) => ({ kind: 'delay', ms: 300, then: await echoScript(req) }) },
+  server: {
+    script: async (req) => {
+      if (gate && String(req.headers.authorization).includes(VICTIM_KEY)) {
+        gate.held++;
+        await gate.closed;
+      }
+      return { kind: 'delay', ms: 300, then: await echoScript(req) };
+    },
+  },
   env: (server) => ({ TCLAB_ALLOWED_BASE_URLS: server.url }),
   settings: { timeoutMs: 60_000, concurrency: 8, maxAttempts: 8 },
 });
 
 afterEach(async () => {
+  openGate();
   await Promise.all(workers.splice(0).map((w) => w.kill()));
 });
 
@@ -56,26 +78,39 @@ describe('recovery after a crash: heartbeats', () => {
     const run = await createRun(engine.experimentId, engine.settings());
     expect((await startRun(run.id)).ok).toBe(true);
     // two workers share the run; one of them is killed with requests in flight
-    const victim = spawnWorker(workerEnv());
+    const victim = spawnWorker({ ...workerEnv(), OPENAI_API_KEY: VICTIM_KEY });
     const peer = spawnWorker(workerEnv());
     workers.push(victim, peer);
     const victimOwner = `%:${victim.proc.pid}:%`;
+    const sending = async () => {
+      const r = await pool().query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM attempts a JOIN trials t ON t.id = a.trial_id
+          WHERE a.run_id = $1 AND a.kind = 'formal' AND a.outcome = 'sending' AND t.lease_owner LIKE $2`,
+        [run.id, victimOwner],
+      );
+      return r.rows[0].n;
+    };
+    await waitFor('progress', async () => (await doneCount(run.id)) >= 10, 60_000, 10);
+    // No answer to the victim leaves the server now. An attempt is booked sending before its request leaves, so
+    // the victim's requests the server holds are among those it booked; when the counts are equal, every request
+    // it booked is held at the gate (none answered and still being recorded): in flight at the kill.
+    closeGate();
+    let last = '';
     await waitFor(
-      'progress, and the victim’s requests in flight',
+      'the victim’s requests held in flight',
       async () => {
-        if ((await doneCount(run.id)) < 10) return false;
-        const r = await pool().query(
-          `SELECT 1 FROM attempts a JOIN trials t ON t.id = a.trial_id
-            WHERE a.run_id = $1 AND a.kind = 'formal' AND a.outcome = 'sending' AND t.lease_owner LIKE $2 LIMIT 1`,
-          [run.id, victimOwner],
-        );
-        return r.rowCount === 1;
+        const n = await sending();
+        last = `${n} booked sending by the victim, ${gate!.held} held at the gate`;
+        return n > 0 && n === gate!.held;
       },
       60_000,
       10,
-    );
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}: ${last}`);
+    });
     await victim.kill('SIGKILL');
     const killedAt = Date.now();
+    openGate();
     const held = await pool().query<{ id: string; lease_token: number }>(
       `SELECT id, lease_token FROM trials WHERE run_id = $1 AND status = 'running' AND lease_owner LIKE $2`,
       [run.id, victimOwner],

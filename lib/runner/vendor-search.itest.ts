@@ -123,6 +123,36 @@ describe('discovery vendor-search', () => {
     expect(doc.trials.some((t) => t.condition === 'clear' && t.checkpoints?.visibility === 'fail')).toBe(true);
   }, 180_000);
 
+  it('openai over the loopback server (Responses API): the stored visible is what its tool_search returned', async () => {
+    process.env.OPENAI_API_KEY = 'sk-test-vendor-search-openai-0000';
+    resetEnvCache();
+    const exp = await saveExperiment(vendorSearchSpec('vendor-search-openai', 'openai'));
+    server.clearRequests();
+    const run = await createRun(exp.id, { provider: 'openai', model: 'gpt-loopback', baseUrl: server.openaiBaseUrl, retryBaseMs: 20, maxAttempts: 3 });
+    const doc = await runToCompletion(run.id);
+    expect(doc.trials.length).toBeGreaterThan(0);
+    expect(server.toolSearchRequests).toHaveLength(doc.trials.length);
+    expect(server.requests).toEqual([]); // nothing went to chat completions
+    for (const t of doc.trials) {
+      const got = server.toolSearchRequests.find((q) => {
+        const tools = (q.body as { tools: { name?: string }[] }).tools;
+        return JSON.stringify(tools.slice(1).map((x) => x.name)) === JSON.stringify(t.order);
+      });
+      expect(got).toBeDefined();
+      expect(got!.path).toBe('/v1/responses');
+      const tools = (got!.body as { tools: { type: string; name?: string; defer_loading?: boolean }[] }).tools;
+      expect(tools[0]).toEqual({ type: 'tool_search' });
+      expect(tools.slice(1).every((x) => x.type === 'function' && x.defer_loading === true)).toBe(true);
+      // stored: the tool_search_output's tools, in the order returned; they decide visibility
+      expect(t.visible).toEqual(got!.found);
+      const needed = t.condition === 'clear' ? 'fetch_bill_state' : 'get_invoice';
+      expect(t.checkpoints?.visibility).toBe(t.visible!.includes(needed) ? 'pass' : 'fail');
+      if (t.checkpoints?.visibility === 'fail') expect(t.checkpoints.selection).toBe('untested');
+    }
+    expect(doc.trials.some((t) => t.condition === 'clear' && t.checkpoints?.visibility === 'fail')).toBe(true);
+    expect(doc.trials.some((t) => t.condition !== 'clear' && t.checkpoints?.visibility === 'pass')).toBe(true);
+  }, 180_000);
+
   it('a provider that does not speak the vendor search is refused, naming the field', async () => {
     const exp = await saveExperiment(vendorSearchSpec('vendor-search-refused', 'openai'));
     const err = await createRun(exp.id, { provider: 'anthropic', model: 'claude-loopback', baseUrl: server.anthropicBaseUrl }).catch((e: unknown) => e);

@@ -20,6 +20,8 @@ import { lookAfterPair } from './stopping';
 import { startBatchLoop } from './batch';
 
 const FETCH_LOOPS = 8;
+/** Takeover jobs (a dead holder's batches) one worker works on at once, beside its own batches. */
+const TAKEOVER_JOBS = 2;
 const WARM_CONNECTIONS = 3;
 
 export interface WorkerHandle {
@@ -63,7 +65,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     ...opts.hooks,
   };
   // BullMQ does not close a connection it was given: close() below does, or the process never exits
-  const connections = [redisConnection(), redisConnection()];
+  const connections = [redisConnection(), redisConnection(), redisConnection()];
   const common = {
     connection: connections[0],
     prefix: queuePrefix(),
@@ -123,6 +125,14 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
         removeOnFail: { count: 0 },
       }),
   );
+  // a dead holder's batches: two places in every worker, beside (not among) the batches it works through
+  const takeovers = new Worker<TrialJob>(QUEUES.takeovers, processTrialJob, {
+    ...common,
+    connection: connections[2],
+    concurrency: TAKEOVER_JOBS,
+    removeOnComplete: { count: 0 },
+    removeOnFail: { count: 0 },
+  });
   const runs = new Worker<RunJob>(
     QUEUES.runs,
     async (job) => {
@@ -136,7 +146,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   // While PostgreSQL restarts every job fails: one warning per 5 s, not one error per job. Nothing is lost —
   // the trials are still in PostgreSQL, and reconcile gives them jobs again once it answers.
   let dbDownLoggedAt = 0;
-  for (const w of [...trialWorkers, runs]) {
+  for (const w of [...trialWorkers, takeovers, runs]) {
     w.on('failed', (job, err) => {
       if (err instanceof DelayedError) return;
       if (isDatabaseUnavailable(err)) {
@@ -222,7 +232,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
       clearInterval(doneTimer);
       clearInterval(reconcileTimer);
       clearInterval(sweepTimer);
-      await Promise.allSettled([...trialWorkers.map((w) => w.close()), runs.close(), batches.then((b) => b.close())]);
+      await Promise.allSettled([...trialWorkers.map((w) => w.close()), takeovers.close(), runs.close(), batches.then((b) => b.close())]);
       (await holding)();
       await Promise.allSettled([...looking]);
       await Promise.allSettled([...touched].map((r) => completeRunIfDone(r)));

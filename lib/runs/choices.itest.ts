@@ -10,7 +10,7 @@ import { RunExport } from '../schema/run-export';
 import type { ExperimentSpec } from '../schema/experiment';
 import { completedReferenceRun } from '../testing/engine';
 import type { WorkerHandle } from '../runner/worker';
-import { gridSections, loadCompareGrids, loadRunChoices } from './choices';
+import { gridPage, gridSections, loadCompareGrids, loadRunChoices } from './choices';
 
 // Issue 22.2: the run page's grid, matrix and positions, the JSON export's `choices` and the choices CSV equal
 // what the stored trials say — recomputed here from the trial records (observation, order, case card) alone.
@@ -124,6 +124,28 @@ describe('what the model did', () => {
     for (const row of rows) {
       const r = recomputed(trials.find((x) => x.id === row.trialId)!);
       expect([row.chosen, row.expected, row.position]).toEqual([r.chosen, r.expected ?? '', r.position === null ? '' : String(r.position)]);
+    }
+  });
+
+  it('a section read a page of cases at a time (a large run): the pages, in order, make up the whole grid', async () => {
+    for (const s of gridSections(spec)) {
+      const section = `${s.study}|${s.scenario}|${s.locale}`;
+      const { grid: whole } = await loadRunChoices(runId, spec, section);
+      const study = spec.studies.find((x) => x.id === s.study)!;
+      const caseIds = study.cases.filter((c) => c.scenario === s.scenario && c.locale === s.locale).map((c) => c.id);
+      expect(gridPage(spec, s).total).toBe(caseIds.length);
+      expect(gridPage(spec, s).size).toBeGreaterThanOrEqual(caseIds.length); // the reference study fits one page
+      // a page of one case (the fewest trials a page holds)
+      const lines: NonNullable<typeof whole>['cases'] = [];
+      for (let from = 0; from < caseIds.length;) {
+        const { page, grid } = await loadRunChoices(runId, spec, section, from, 1);
+        expect(page).toEqual({ from, size: 1, total: caseIds.length, caseIds: [caseIds[from]] });
+        lines.push(...(grid?.cases ?? []));
+        from = page!.from + page!.caseIds.length;
+      }
+      expect(lines).toEqual(whole!.cases);
+      // past the end: the last page
+      expect((await loadRunChoices(runId, spec, section, caseIds.length + 5, 1)).page!.from).toBe(caseIds.length - 1);
     }
   });
 

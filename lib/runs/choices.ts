@@ -1,7 +1,9 @@
 import type { ExperimentSpec } from '../schema/experiment';
 import type { ExportChoices } from '../schema/choices';
 import { choiceGrid, choicesOf, choiceSummary, type ChoiceGridSection } from '../analysis/choices';
+import { orderCount } from '../schema/bounds';
 import { choiceRowsOf, groupedChoiceRows } from '../db/choices';
+import { cachedResult } from '../db/result-cache';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 
@@ -29,17 +31,62 @@ export function gridSections(spec: ExperimentSpec): GridSectionRef[] {
   return out;
 }
 
-/** `section`: "study|scenario|locale" as the page's URL carries it; the first section when absent or unknown. */
+/** A page of the grid shows whole cases, about this many trials at most (at least one case): a large run's section holds all its trials. */
+export const GRID_PAGE_TRIALS = 1000;
+
+/** Which cases of a section one page of the grid shows: `from` (0-based) to `from + caseIds.length` of `total`, `size` a page. */
+export interface GridPage {
+  from: number;
+  size: number;
+  total: number;
+  caseIds: string[];
+}
+
+/** The page of a section's cases (in the spec's order) that holds case `from` (clamped to the section). */
+export function gridPage(spec: ExperimentSpec, section: GridSectionRef, from = 0, pageTrials = GRID_PAGE_TRIALS): GridPage {
+  const study = spec.studies.find((s) => s.id === section.study);
+  const ids = (study?.cases ?? []).filter((c) => c.scenario === section.scenario && c.locale === section.locale).map((c) => c.id);
+  const tools = spec.scenarios.find((s) => s.id === section.scenario)?.tools.length ?? 1;
+  const perCase = Math.max(1, spec.replicates * (study?.conditions.length ?? 1) * (study ? orderCount(tools, study.orderPolicy) : 1));
+  const size = Math.max(1, Math.floor(pageTrials / perCase));
+  const start = Math.min(Math.floor(Math.max(0, Number.isFinite(from) ? from : 0) / size) * size, Math.max(0, Math.floor((ids.length - 1) / size) * size));
+  return { from: start, size, total: ids.length, caseIds: ids.slice(start, start + size) };
+}
+
+/** One page of a section's grid (all of it when it fits one page, read as before). */
+async function gridOf(runId: string, spec: ExperimentSpec, current: GridSectionRef, page: GridPage): Promise<ChoiceGridSection | null> {
+  const conditions = spec.studies.find((s) => s.id === current.study)?.conditions.map((c) => c.id) ?? [];
+  const rows = await choiceRowsOf(runId, current, page.total > page.size ? { caseIds: page.caseIds, conditions } : undefined);
+  return choiceGrid(spec, choicesOf(spec, rows))[0] ?? null;
+}
+
+/** The run's matrices and positions: counted from grouped trials; stored once the run is completed (lib/db/result-cache.ts). */
+function runChoiceSummary(runId: string, spec: ExperimentSpec): Promise<ExportChoices> {
+  return cachedResult(
+    [runId],
+    'choice-summary',
+    async () => choiceSummary(spec, choicesOf(spec, await groupedChoiceRows(runId))),
+    { encode: (x) => x, decode: (x) => x as ExportChoices },
+    { onlyCompleted: true },
+  );
+}
+
+/**
+ * `section`: "study|scenario|locale" as the page's URL carries it; the first section when absent or unknown.
+ * `from`: the first case of the grid's page (see gridPage; `pageTrials` its size in trials).
+ */
 export async function loadRunChoices(
   runId: string,
   spec: ExperimentSpec,
   section?: string,
-): Promise<{ sections: GridSectionRef[]; current: GridSectionRef | null; grid: ChoiceGridSection | null } & ExportChoices> {
+  from?: number,
+  pageTrials?: number,
+): Promise<{ sections: GridSectionRef[]; current: GridSectionRef | null; page: GridPage | null; grid: ChoiceGridSection | null } & ExportChoices> {
   const sections = gridSections(spec);
   const current = sections.find((s) => `${s.study}|${s.scenario}|${s.locale}` === section) ?? sections[0] ?? null;
-  const [rows, grouped] = await Promise.all([current ? choiceRowsOf(runId, current) : Promise.resolve([]), groupedChoiceRows(runId)]);
-  const grid = choiceGrid(spec, choicesOf(spec, rows))[0] ?? null;
-  return { sections, current, grid, ...choiceSummary(spec, choicesOf(spec, grouped)) };
+  const page = current ? gridPage(spec, current, from, pageTrials) : null;
+  const [grid, summary] = await Promise.all([current && page ? gridOf(runId, spec, current, page) : Promise.resolve(null), runChoiceSummary(runId, spec)]);
+  return { sections, current, page, grid, ...summary };
 }
 
 /**
@@ -49,7 +96,8 @@ export async function loadRunChoices(
 export async function loadCompareGrids(
   runIds: readonly string[],
   section?: string,
-): Promise<{ sections: GridSectionRef[]; current: GridSectionRef | null; grids: { runId: string; grid: ChoiceGridSection | null }[] }> {
+  from?: number,
+): Promise<{ sections: GridSectionRef[]; current: GridSectionRef | null; page: GridPage | null; grids: { runId: string; grid: ChoiceGridSection | null }[] }> {
   const specs = await Promise.all(
     runIds.map(async (id) => {
       const run = await getRun(id);
@@ -58,13 +106,14 @@ export async function loadCompareGrids(
   );
   const sections = specs[0] ? gridSections(specs[0]) : [];
   const current = sections.find((s) => `${s.study}|${s.scenario}|${s.locale}` === section) ?? sections[0] ?? null;
+  // the first run's page of cases; every run shows the same cases
+  const page = specs[0] && current ? gridPage(specs[0], current, from) : null;
   const grids = await Promise.all(
     runIds.map(async (runId, i) => {
       const spec = specs[i];
-      if (!spec || !current) return { runId, grid: null };
-      const rows = await choiceRowsOf(runId, current);
-      return { runId, grid: choiceGrid(spec, choicesOf(spec, rows))[0] ?? null };
+      if (!spec || !current || !page) return { runId, grid: null };
+      return { runId, grid: await gridOf(runId, spec, current, page) };
     }),
   );
-  return { sections, current, grids };
+  return { sections, current, page, grids };
 }

@@ -75,7 +75,7 @@ export const EXPORT_FORMATS = [
     stream: async (s) => {
       const { run, experiment } = s.loaded;
       const [summary, funnel, stopping] = await Promise.all([s.table1(), runFunnel(run, experiment.spec), loadStoppingReport(run, experiment.spec)]);
-      return runJson(s.loaded, summary, { funnel: funnel.rows.map(exportFunnelRow), stopping });
+      return runJson(s.loaded, summary, { funnel: funnel.rows.map(exportFunnelRow), descriptionPairs: funnel.pairs, stopping });
     },
   },
   {

@@ -1,4 +1,4 @@
-import { funnel, type FunnelRow, type FunnelTrial } from '../analysis/funnel';
+import { descriptionPairs, funnel, type DescriptionPair, type FunnelRow, type FunnelTrial } from '../analysis/funnel';
 import { DEFAULT_PRICE_TABLE } from '../design/cost';
 import { costAt } from '../design/run-cost';
 import { sentWire } from '../design/catalog';
@@ -9,9 +9,13 @@ import { iterateTrialRecords } from '../db/results';
 import { getRun, type RunRow } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 
-/** The funnel of a run, per catalog study: rows, and each row's estimated tokens of the tools sent per request. */
+/**
+ * The funnel of a run, per catalog study: rows, and each row's estimated tokens of the tools sent per request;
+ * and for each baseline → treatment pair under the same discovery × N, stage 1 and stage 2 side by side.
+ */
 export interface RunFunnel {
   rows: (FunnelRow & { toolTokens: number })[];
+  pairs: DescriptionPair[];
 }
 
 /** Whether the case card (as the condition reads it) needs a tool: a stated tool, or a read / write decision. */
@@ -33,7 +37,7 @@ function needsToolOf(spec: ExperimentSpec) {
 export async function runFunnel(run: Pick<RunRow, 'id' | 'provider' | 'model'>, spec: ExperimentSpec): Promise<RunFunnel> {
   const runId = run.id;
   const catalogStudies = new Set(spec.studies.filter((s) => s.catalog).map((s) => s.id));
-  if (catalogStudies.size === 0) return { rows: [] };
+  if (catalogStudies.size === 0) return { rows: [], pairs: [] };
   const needsTool = needsToolOf(spec);
   const price = DEFAULT_PRICE_TABLE.prices.find((p) => p.provider === run.provider && p.model === run.model) ?? null;
   const toolTokens = new Map<string, number>();
@@ -68,12 +72,11 @@ export async function runFunnel(run: Pick<RunRow, 'id' | 'provider' | 'model'>, 
       costUsd: price && input !== null ? costAt(price, input, last?.outputTokens ?? 0) : null,
     });
   }
-  return {
-    rows: funnel(trials).map((r) => {
-      const xs = tokensByCell.get(`${r.study}\u0000${r.discovery ?? ''}\u0000${r.catalogSize ?? ''}\u0000${r.condition}`) ?? [];
-      return { ...r, toolTokens: xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0 };
-    }),
-  };
+  const rows = funnel(trials).map((r) => {
+    const xs = tokensByCell.get(`${r.study}\u0000${r.discovery ?? ''}\u0000${r.catalogSize ?? ''}\u0000${r.condition}`) ?? [];
+    return { ...r, toolTokens: xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0 };
+  });
+  return { rows, pairs: descriptionPairs(rows) };
 }
 
 /** The visibility funnel of a run by id (null: no such run). */

@@ -39,12 +39,23 @@ export const Scenario = strict({
 });
 export type Scenario = z.infer<typeof Scenario>;
 
+/**
+ * What a generated condition isolates (issue 24 item 5, lib/design/variants.ts): `placebo` (the baseline
+ * padded with neutral text to a treatment's length), `mutant:<lint rule>` (a good condition with one
+ * linter-detectable defect), `ablation` (one field group of a treatment); `of` is the condition it was made from.
+ */
+export const VariantKind = z.string().regex(/^(placebo|ablation|mutant:[a-z][a-z-]{0,63})$/, 'placebo, ablation or mutant:<lint rule>');
+export const ConditionVariant = strict({ kind: VariantKind, of: Id });
+export type ConditionVariant = z.infer<typeof ConditionVariant>;
+
 /** tools[scenarioId][locale] = the definitions this condition sends. */
 export const Condition = strict({
   id: Id,
   label: text(TEXT_MAX.short, 1),
   baseline: z.boolean().default(false),
   tools: dict(Id, dict(Locale, list(ToolDefinition, LIST_MAX.tools, 1), LIST_MAX.locales), LIST_MAX.scenarios),
+  /** Set on a generated variant: its kind, and the condition it was made from. */
+  variant: ConditionVariant.optional(),
 });
 export type Condition = z.infer<typeof Condition>;
 

@@ -157,6 +157,8 @@ export const RunExport = z.object({
   choices: ExportChoices.optional(),
   /** Catalog studies: the visibility funnel per discovery × N × condition (recall@k, chosen | visible, arguments, result, tokens). */
   funnel: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** Catalog studies: each baseline → treatment pair under the same discovery × N, stage 1 (visible) and stage 2 (chosen | visible) paired. */
+  descriptionPairs: z.array(z.record(z.string(), z.unknown())).optional(),
   /** Stop when decided: when and why each study stopped, with its anytime-valid intervals (absent for runs without the option). */
   stopping: StoppingReport.optional(),
   audit: z.array(ExportAuditEntry),

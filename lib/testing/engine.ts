@@ -133,14 +133,15 @@ export function waitForRunStatus(runId: string, statuses: string[], timeoutMs = 
 }
 
 /**
- * Nothing of the run is in hand any more: no trial claimed, and the trials queue holds no open job of the
+ * Nothing of the run is in hand any more: no trial claimed, and neither the trials nor the takeovers queue holds an open job of the
  * run (a paused or cancelled run's jobs have all been delivered and dropped). The event a test of pause or
  * cancel waits for before it counts what was sent.
  */
 export async function runSettled(runId: string): Promise<boolean> {
   const claimed = await pool().query(`SELECT 1 FROM trials WHERE run_id = $1 AND status = 'running' LIMIT 1`, [runId]);
   if (claimed.rowCount) return false;
-  const open = await queues().trials.getJobs(['wait', 'active', 'delayed', 'prioritized']);
+  const q = queues();
+  const open = (await Promise.all([q.trials, q.takeovers].map((queue) => queue.getJobs(['wait', 'active', 'delayed', 'prioritized'])))).flat();
   return !open.some((job) => job?.data.runId === runId);
 }
 

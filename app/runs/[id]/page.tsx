@@ -43,9 +43,15 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export const dynamic = 'force-dynamic';
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ cluster?: string; choices?: string }> }) {
+export default async function RunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ cluster?: string; choices?: string; choicesFrom?: string }>;
+}) {
   const actor = await pageActor('read');
-  const [{ id }, { cluster, choices: choiceSection }] = await Promise.all([pageParams(params), searchParams]);
+  const [{ id }, { cluster, choices: choiceSection, choicesFrom }] = await Promise.all([pageParams(params), searchParams]);
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const run = await getRun(id);
   if (!run) notFound();
@@ -53,7 +59,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if (!exp) notFound();
   const [summary, choices, stopping, funnel] = await Promise.all([
     loadRunSummary(run, exp.spec, clusterBy),
-    loadRunChoices(id, exp.spec, choiceSection),
+    loadRunChoices(id, exp.spec, choiceSection, Number(choicesFrom ?? 0)),
     loadStoppingReport(run, exp.spec),
     runFunnel(run, exp.spec),
   ]);
@@ -132,7 +138,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       )}
 
       <h2 id="what-the-model-did">What the model did</h2>
-      {choices.current && <ChoiceGrid runId={id} sections={choices.sections} current={choices.current} grid={choices.grid} />}
+      {choices.current && <ChoiceGrid runId={id} sections={choices.sections} current={choices.current} grid={choices.grid} page={choices.page} />}
       <h3>Expected × chosen, per condition</h3>
       <ChoiceMatrices matrices={choices.matrix} />
       <h3>Which position the chosen tool held</h3>

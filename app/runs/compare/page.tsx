@@ -9,7 +9,7 @@ import { RunComparison } from '@/components/runs/RunComparison';
 import { pageActor } from '@/app/_auth/guard';
 import { loadCompareGrids } from '@/lib/runs/choices';
 import { urls } from '@/lib/urls';
-import { ChoiceGrid, ChoiceSections, sectionParam, type ChoiceSectionRef } from '@/components/runs/ChoiceViews';
+import { ChoiceGrid, ChoiceSections, GridPager, sectionParam, type ChoiceSectionRef } from '@/components/runs/ChoiceViews';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Compare runs' };
@@ -23,7 +23,14 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export default async function ComparePage({
   searchParams,
 }: {
-  searchParams: Promise<{ ids?: string | string[]; cluster?: string; a?: string | string[]; b?: string | string[]; choices?: string | string[] }>;
+  searchParams: Promise<{
+    ids?: string | string[];
+    cluster?: string;
+    a?: string | string[];
+    b?: string | string[];
+    choices?: string | string[];
+    choicesFrom?: string | string[];
+  }>;
 }) {
   await pageActor('read');
   const { ids, cluster, ...q } = await searchParams;
@@ -56,6 +63,7 @@ export default async function ComparePage({
     ? await loadCompareGrids(
         comparison.runs.map((r) => r.runId),
         first(q.choices),
+        Number(first(q.choicesFrom) ?? 0),
       )
     : null;
   const gridHref = (sec: ChoiceSectionRef) => {
@@ -89,6 +97,17 @@ export default async function ComparePage({
         <>
           <h2 id="what-the-model-did">What the model did, side by side</h2>
           <ChoiceSections sections={grids.sections} current={grids.current} href={gridHref} />
+          {grids.page && grids.page.total > grids.page.size && (
+            <GridPager
+              page={grids.page}
+              href={(from) =>
+                urls.compareWith(
+                  { ids: runIds.join(','), cluster: cluster || null, a: a || null, b: b || null, choices: sectionParam(grids.current!), choicesFrom: String(from) },
+                  '#what-the-model-did',
+                )
+              }
+            />
+          )}
           <div className="side-by-side" data-testid="compare-grids">
             {grids.grids.map((g) => {
               const r = comparison.runs.find((x) => x.runId === g.runId)!;
