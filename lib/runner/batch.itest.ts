@@ -200,6 +200,19 @@ describe('batch mode', () => {
     expect([...stats.byCustomId.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('tclab run --batch: the saving said at the start, the batches in the progress line, one submission; refused for the simulator', async () => {
+    await savePriceTable({ currency: 'USD', prices: [{ provider: 'openai', model: 'loopback-model', inputPerMTok: 2, outputPerMTok: 8 }] });
+    const args = ['run', '--template', 'reference-study', '--provider', 'openai', '--model', 'loopback-model', '--base-url', server.openaiBaseUrl, '--batch', '--yes'];
+    const r = await runCli(args, { TCLAB_BATCH_POLL_MS: '150' });
+    expect(r.stderr).toMatch(/run r_\w+: batch mode, answers within 24 h; estimated saving USD \d+\.\d\d of \d+\.\d\d one by one/);
+    expect(r.stderr).toMatch(/batch mode: 1 batch submitted, 0 in progress; 152 items, 152 answered, 0 failed/);
+    expect(r.code).toBe(0);
+    expect(server.batchStats()).toMatchObject({ submissions: 1, items: 152 });
+    const refused = await runCli(['run', '--template', 'reference-study', '--batch']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('batch: provider simulated has no batch API');
+  });
+
   it('refused, naming the field, for a provider without a batch API', async () => {
     const err = await createRun(experimentId, { provider: 'simulated', batch: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpecError);
