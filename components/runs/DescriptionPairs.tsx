@@ -6,7 +6,7 @@ import { Interval } from '../Interval';
 function PairedCell({ s, stage }: { s: PairedStage; stage: 'visible' | 'chosen' }) {
   const d = s.difference;
   return (
-    <td data-testid={`pair-${stage}`}>
+    <td data-testid={`pair-${stage}`} data-label={stage === 'visible' ? 'Stage 1: needed tool visible' : 'Stage 2: chosen | visible'}>
       <span data-testid="pair-improved">{s.improved}</span> improved · <span data-testid="pair-same">{s.same}</span> same ·{' '}
       <span data-testid="pair-regressed">{s.regressed}</span> regressed
       <div className="small">
@@ -29,7 +29,8 @@ function PairedCell({ s, stage }: { s: PairedStage; stage: 'visible' | 'chosen' 
 /**
  * Descriptions move both stages (issue 23 item 4): per baseline → treatment pair under the same discovery × N,
  * stage 1 (the needed tool visible) and stage 2 (chosen, over the pairs where both trials saw it) side by side,
- * and which of them moved. Render only: the pairs come with the funnel (lib/runs/funnel.ts).
+ * and which of them moved. On a phone each row is a card (`table.stack`), the two stages one under the other.
+ * Render only: the pairs come with the funnel (lib/runs/funnel.ts).
  */
 export function DescriptionPairs({ study, pairs }: { study: string; pairs: DescriptionPair[] }) {
   if (pairs.length === 0) return null;
@@ -42,7 +43,7 @@ export function DescriptionPairs({ study, pairs }: { study: string; pairs: Descr
         interval (clusters: cases; — where there is nothing to estimate). A stage moved when its interval excludes 0 (per cell, not corrected for the number of cells).
       </p>
       <div className="table-scroll">
-        <table data-testid="pairs-table">
+        <table className="stack" data-testid="pairs-table">
           <thead>
             <tr>
               <th>Discovery</th>
@@ -62,14 +63,16 @@ export function DescriptionPairs({ study, pairs }: { study: string; pairs: Descr
                 data-n={p.catalogSize ?? ''}
                 data-treatment={p.treatment}
               >
-                <td>{p.discovery ?? '—'}</td>
-                <td>{p.catalogSize ?? '—'}</td>
-                <td>
+                <td data-label="Discovery">{p.discovery ?? '—'}</td>
+                <td data-label="N">{p.catalogSize ?? '—'}</td>
+                <td data-label="Baseline → treatment">
                   {p.baseline} → {p.treatment}
                 </td>
                 <PairedCell s={p.visible} stage="visible" />
                 <PairedCell s={p.chosen} stage="chosen" />
-                <td data-testid="pair-reading">{shiftReading(p.shift)}</td>
+                <td data-testid="pair-reading" data-label="Reading">
+                  {shiftReading(p.shift)}
+                </td>
               </tr>
             ))}
           </tbody>
