@@ -448,12 +448,14 @@ const RECORD_SQL = `
            output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, started_at = EXCLUDED.started_at,
            finished_at = EXCLUDED.finished_at
   ), t AS (
-    UPDATE trials tr SET status = x.status, lease_expires_at = NULL,
-           finished_at = CASE WHEN x.scored OR x.status = 'unresolved' THEN now() END,
+    -- a trial to be sent again whose run was cancelled meanwhile is cancelled, not queued: nothing will send it
+    UPDATE trials tr SET status = CASE WHEN x.status = 'queued' AND r.status = 'cancelled' THEN 'cancelled' ELSE x.status END,
+           lease_expires_at = NULL,
+           finished_at = CASE WHEN x.scored OR x.status = 'unresolved' OR (x.status = 'queued' AND r.status = 'cancelled') THEN now() END,
            lease_owner = CASE WHEN x.scored THEN tr.lease_owner END,
            not_before = CASE WHEN x.scored THEN tr.not_before ELSE to_timestamp(x.not_before_ms / 1000) END,
            checkpoints = CASE WHEN x.scored THEN x.checkpoints ELSE tr.checkpoints END
-      FROM x
+      FROM x JOIN runs r ON r.id = x.run_id
      WHERE tr.id = ANY($2::text[]) AND tr.id = x.trial_id AND tr.lease_token = x.lease_token AND tr.status = 'running'
     RETURNING x.i, x.trial_id, x.n, x.scored, x.obs, x.verdicts
   ), o AS (

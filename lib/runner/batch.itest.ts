@@ -12,6 +12,7 @@ import { createRun, startRun } from './start';
 import { savePriceTable } from './price-table';
 import { batchStateLine, type RunBatchState } from '../runs/batch';
 import { startWorker } from './worker';
+import { controlRun } from './control';
 
 // Batch mode end to end (docs/batch.md): runs of the reference study (152 single-turn trials) sent through each
 // vendor's official SDK to the loopback server's batch endpoints, worked by real workers — one in this process,
@@ -198,6 +199,35 @@ describe('batch mode', () => {
     expect(stats.submissions).toBeGreaterThanOrEqual(2);
     expect(stats.items).toBe(152 + failed.rows[0].n - (await countStudy(run.id, 'interpretation')));
     expect([...stats.byCustomId.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('cancelling the run cancels its batch at the provider: what it answered is recorded, the rest cancelled', async () => {
+    // the batch would stay in progress for 1,000 polls; half its items are answered when it is cancelled
+    server.setBatchBehaviour({ acceptedPolls: 0, inProgressPolls: 1000, answeredBeforeEnd: 76 });
+    const run = await createRun(experimentId, settings('openai', 'openai-chat'));
+    expect((await startRun(run.id)).ok).toBe(true);
+    const worker = startWorker({ concurrency: 8, reconcileEveryMs: 500, batchPollMs: 100 });
+    try {
+      await worker.ready;
+      await waitFor('the batch in progress', async () => (await runBatches(run.id)).some((b) => b.state === 'in_progress'), 60_000, 20);
+      expect((await controlRun(run.id, 'cancel')).ok).toBe(true);
+      await waitFor('the batch recorded', async () => (await runBatches(run.id)).every((b) => b.state === 'recorded'), 60_000, 20);
+    } finally {
+      await worker.close();
+    }
+    const [batch] = [...server.batches.values()];
+    expect(batch.cancelRequested).toBe(true);
+    expect(batch.polls).toBeLessThan(1000);
+    expect(server.batchStats().submissions).toBe(1);
+    expect(await engineViolations(run.id)).toEqual([]);
+    const byStatus = await pool().query<{ status: string; n: number }>(
+      `SELECT CASE WHEN status = 'cancelled' THEN 'cancelled' ELSE 'scored' END AS status, count(*)::int AS n FROM trials WHERE run_id = $1 GROUP BY 1 ORDER BY 1`,
+      [run.id],
+    );
+    expect(byStatus.rows).toEqual([
+      { status: 'cancelled', n: 76 },
+      { status: 'scored', n: 76 },
+    ]);
   });
 
   it('tclab run --batch: the saving said at the start, the batches in the progress line, one submission; refused for the simulator', async () => {

@@ -17,6 +17,7 @@ import {
   type OpenBatchItem,
 } from '../db/batches';
 import { claimTrial, markExhausted, unclaimTrial, type SendingTrial } from '../db/trials';
+import { getRun } from '../db/runs';
 import { batchCustomId, batchVendorOf, ENDED_BATCH_STATES, unansweredResult, type BatchConnection, type BatchVendor } from '../providers/batch';
 import { resolveEndpoint } from '../providers/configured';
 import { markSendingWithinBudget } from './budget';
@@ -109,6 +110,8 @@ export function startBatchLoop(opts: BatchLoopOptions): BatchLoop {
   const everyMs = opts.everyMs ?? env().TCLAB_BATCH_POLL_MS;
   const maxItems = opts.maxItems ?? env().TCLAB_BATCH_MAX_ITEMS;
   const held = new Map<string, HeldBatch>();
+  /** Batches of cancelled runs this process has asked the provider to cancel (asked once each). */
+  const cancelAsked = new Set<string>();
   let closed = false;
   let running: Promise<void> | null = null;
 
@@ -192,6 +195,18 @@ export function startBatchLoop(opts: BatchLoopOptions): BatchLoop {
     const vendor = vendorOf(ctx);
     const conn = connectionOf(ctx);
     const providerBatchId = b.providerBatchId!;
+    if (!cancelAsked.has(b.id) && (await getRun(b.runId))?.status === 'cancelled') {
+      // the run was cancelled: the provider stops the batch (what it had answered comes back and is recorded,
+      // the rest ends unanswered and, the run being cancelled, its trials cancelled) instead of running, and
+      // billing, the rest of it for up to 24 h
+      cancelAsked.add(b.id);
+      try {
+        await vendor.cancel(conn, providerBatchId);
+        log('info', 'batch: cancelled at the provider with its run', { runId: b.runId, batchId: b.id, providerBatchId });
+      } catch (e) {
+        log('warn', 'batch: the provider did not cancel the batch; polled to its end', { batchId: b.id, err: (e as Error).message });
+      }
+    }
     const poll = await vendor.poll(conn, providerBatchId);
     if (!(await recordPoll(b, poll, HOLD_MS))) {
       held.delete(b.id); // another holder took it over
