@@ -90,9 +90,15 @@ export function checkSpendConfirmation(
 
 /**
  * The budget to store on a run: validated (errors name `budget.<field>`); a cost limit takes the price
- * table's row for the run's model, and is refused when there is none.
+ * table's row for the run's model — its batch prices for a batch-mode run — and is refused when there is none.
  */
-export function storedBudget(input: RunBudgetInput | null | undefined, provider: string, model: string, prices: PriceTable): StoredRunBudget | null {
+export function storedBudget(
+  input: RunBudgetInput | null | undefined,
+  provider: string,
+  model: string,
+  prices: PriceTable,
+  opts: { batch?: boolean } = {},
+): StoredRunBudget | null {
   if (!input) return null;
   const r = RunBudget.safeParse(input);
   if (!r.success)
@@ -108,5 +114,6 @@ export function storedBudget(input: RunBudgetInput | null | undefined, provider:
     const message = `no price for ${provider}/${model} in the price table (set one in the designer's preview, or give a request or token budget)`;
     throw new SpecError(`budget.cost: ${message}`, [{ path: 'budget.cost', message }]);
   }
-  return { ...b, currency: prices.currency, inputPerMTok: row.inputPerMTok, outputPerMTok: row.outputPerMTok };
+  const counted = opts.batch ? batchPricesOf(row) : row;
+  return { ...b, currency: prices.currency, inputPerMTok: counted.inputPerMTok, outputPerMTok: counted.outputPerMTok };
 }

@@ -86,7 +86,7 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
   refuseUnbatchable(exp.spec, planned);
   const prices = await getPriceTable();
   checkSpendConfirmation(await estimateSpend(exp.spec, planned, prices), opts.confirm);
-  const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices));
+  const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices, { batch: s.batch }));
   const groupId = planned.length > 1 ? newRunGroupId() : null;
   const total = matrixSize(exp.spec).formal;
   const runs: RunRow[] = [];
