@@ -1,7 +1,7 @@
 // `npm run bench`: throughput of the real engine — queue, worker process, PostgreSQL, the OpenAI SDK —
 // against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
 //   {"n","c","latencyMs","busyCores","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio",
-//    "cpuMsPerTrial","workerCores","workerSysShare","bareCpuMsPerExchange","extraCpuMsPerTrial","serverCpuMsPerExchange","loadAvg"}
+//    "bytesPerTrial","cpuMsPerTrial","workerCores","workerSysShare","bareCpuMsPerExchange","extraCpuMsPerTrial","serverCpuMsPerExchange","loadAvg"}
 // and, with no arguments (both target configurations), a last line {"targets": "met" | "not met", "each": [...]}.
 // idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
 // does) to the run's completion.
@@ -14,7 +14,9 @@
 // cpuMsPerTrial (utime + stime from /proc, during the engine's run): the worker process; the PostgreSQL
 // backends connected to the bench database; the Redis server (one process, shared with whatever else uses it).
 // workerCores = worker CPU / wall (near 1: its event loop is the limit); workerSysShare: the kernel's part of it.
-// peakRssMb is the worker process's peak resident set (VmHWM). Uses a database and key prefix of its own.
+// peakRssMb is the worker process's peak resident set (VmHWM). bytesPerTrial: what the run added to the disk of
+// the product's tables (heap, TOAST, indexes, dead row versions; before any vacuum) per trial. Uses a database
+// and key prefix of its own.
 // BENCH_BATCH=1 (`npm run bench -- N` with it; default N = 5000): the same run in batch mode (docs/batch.md) —
 // one provider batch of N items through the OpenAI SDK's files + batches calls to the loopback server, polled
 // every 200 ms. Its wall time is the polling, not the engine: the figures are CPU and rows per trial
@@ -159,9 +161,18 @@ let rowsBefore: Record<string, { upd: number; hot: number; ins: number }> = {};
 let commitsBefore = 0;
 /** This script's status polls so far (each a committed transaction in the bench database). */
 let polls = 0;
+/** Bytes on disk of the product's tables (heap, TOAST, indexes) in the bench database. */
+async function diskBytes(): Promise<number> {
+  const r = await pool().query<{ bytes: string }>(
+    `SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind = 'r'`,
+  );
+  return Number(r.rows[0].bytes);
+}
 try {
   for (const { n, c, latencyMs, busyCores, target } of configs) {
     server.setLatency(latencyMs);
+    const bytes0 = await diskBytes();
     const exp = await saveExperiment(benchSpec(n));
     // a benchmark of many requests to a loopback server: confirmed (the spend guard counts every non-simulated request)
     const run = await createRun(
@@ -245,6 +256,9 @@ try {
     // the kernel's share of the worker's CPU (system time: sockets, timers, memory)
     const workerSysShare = +((w1.sys - w0.sys) / workerMs).toFixed(2);
     const load = server.load();
+    // what the run added to the disk, per trial: rows, their dead versions (a trial row is updated as it is
+    // claimed, sent and recorded) and index entries, before any vacuum
+    const bytesPerTrial = Math.round(((await diskBytes()) - bytes0) / n);
     clearInterval(sampler);
     await Promise.all(workers.map((w) => w.kill('SIGTERM')));
     children.delete(stopWorker);
@@ -263,6 +277,7 @@ try {
           batches: batches.submissions,
           items: batches.items,
           peakRssMb: Math.round(peakRssMb),
+          bytesPerTrial,
           cpuMsPerTrial,
           cpuMsPerTrialTotal: +(cpuMsPerTrial.worker + cpuMsPerTrial.postgres + cpuMsPerTrial.redis).toFixed(3),
           workerSysShare,
@@ -282,6 +297,7 @@ try {
       peakRssMb: Math.round(peakRssMb),
       bareWallMs: b.wallMs,
       engineRatio: +(wallMs / b.wallMs).toFixed(3),
+      bytesPerTrial,
       cpuMsPerTrial,
       // cores the worker process kept busy during the run (CPU time / wall): near 1, its event loop is the limit
       workerCores: +((cpuMsPerTrial.worker * n) / wallMs).toFixed(2),
