@@ -220,7 +220,7 @@ try {
     keptRun += ` and ${otherRunId}`;
   }
   if (detail.buildMs !== undefined) {
-    await pool().query('VACUUM ANALYZE');
+    await pool().query('VACUUM ANALYZE trials, attempts, observations, verdicts');
     detail.disk = await bytesOnDisk();
     log(`on disk: ${JSON.stringify(detail.disk)}`);
   }

@@ -8,6 +8,8 @@ import { trialOutcomes } from '../db/results';
 import { reviewedCheckStatuses, reviewedPairPlaces, withReviewedStatuses } from '../db/reviews';
 import { cellsWithStatusChanges, type RunCells } from '../analysis/cells';
 import { trialKeyOf } from '../design/matrix';
+import { cachedResult } from '../db/result-cache';
+import { canonicalJson, sha256 } from '../hash';
 
 // Use case: a run's Table 1 and its reviewed view. The cells come from grouped queries in PostgreSQL (lib/db,
 // stored per results version, so a finished run is aggregated once); lib/analysis (pure) turns them into Table 1.
@@ -26,14 +28,18 @@ export async function loadTable1(runId: string, spec: Spec, clusterBy: ClusterBy
  */
 export async function loadRunSummary(run: string | Pick<RunRow, 'id' | 'provider' | 'model'>, spec: Spec, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
   const runId = typeof run === 'string' ? run : run.id;
-  const [cells, trials, row, table] = await Promise.all([
-    storedRunCells(runId, spec, clusterBy),
-    storedTrialUsage(runId),
-    typeof run === 'string' ? getRun(runId) : run,
-    getPriceTable(),
-  ]);
+  const [cells, row, table] = await Promise.all([storedRunCells(runId, spec, clusterBy), typeof run === 'string' ? getRun(runId) : run, getPriceTable()]);
   const price = row ? { table, provider: row.provider, model: row.model } : null;
-  return summarizeCells(spec, cells, { clusterBy, outcomes: { trials, replicates: spec.replicates ?? 1, price } });
+  // the outcomes are computed from every trial's usage (a million trials: 36 s, loaded), so the summary is stored
+  // once the run is completed, as the JSON text it is written as (for the spec and prices it was computed with)
+  const text = await cachedResult(
+    [runId],
+    `summary|${clusterBy}|${sha256(canonicalJson({ spec, price }))}`,
+    async () => JSON.stringify(summarizeCells(spec, cells, { clusterBy, outcomes: { trials: await storedTrialUsage(runId), replicates: spec.replicates ?? 1, price } })),
+    { encode: (x) => x, decode: (x) => x as string },
+    { onlyCompleted: true },
+  );
+  return JSON.parse(text) as RunSummary;
 }
 
 /**
