@@ -59,4 +59,5 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/designer/actions.ts#discardDraftAction': 'experiment.write',
   'components/designer/actions.ts#savePricesAction': 'experiment.write',
   'components/designer/actions.ts#proposeAblationsAction': 'experiment.write',
+  'components/designer/actions.ts#proposeVariantsAction': 'experiment.write',
 };
