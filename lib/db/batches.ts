@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lapsedHolder } from './holders';
 import { pool } from './client';
+import { trialPlaceOf, type TrialPlace, type TrialPlaceRow } from './trials';
 
 // Batch mode's storage (docs/batch.md › Exactly once). A provider batch is a row claimed like a trial:
 //  - createBatch, in one transaction, hands the claimed trials' attempts (already booked `sending` by
@@ -272,41 +273,14 @@ export async function nextDueAt(runId: string): Promise<Date | null> {
 
 /** An item not yet recorded, with its trial's identity (what scoring needs) and when its attempt was booked sent. */
 export interface OpenBatchItem extends BatchItemRow {
-  runId: string;
-  trialKey: string;
-  study: string;
-  kind: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
-  order: string[];
-  visible: string[] | null;
-  discovery: string | null;
+  trial: TrialPlace;
   /** The sending mark's time (epoch ms): the attempt's started_at. */
   sentAtMs: number;
 }
 
 export async function openBatchItems(batchId: string): Promise<OpenBatchItem[]> {
-  const r = await pool().query<{
-    trial_id: string;
-    attempt_n: number;
-    custom_id: string;
-    lease_token: number;
-    run_id: string;
-    trial_key: string;
-    study: string;
-    kind: string;
-    scenario: string;
-    locale: string;
-    case_id: string;
-    condition: string;
-    order: string[];
-    visible: string[] | null;
-    discovery: string | null;
-    sent_ms: number | null;
-  }>(
-    `SELECT i.trial_id, i.attempt_n, i.custom_id, i.lease_token, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition,
+  const r = await pool().query<TrialPlaceRow & { trial_id: string; attempt_n: number; custom_id: string; lease_token: number; sent_ms: number | null }>(
+    `SELECT i.trial_id, i.attempt_n, i.custom_id, i.lease_token, t.id, t.run_id, t.trial_key, t.study, t.kind, t.scenario, t.locale, t.case_id, t.condition,
             t."order", t.visible, t.discovery, (extract(epoch FROM a.started_at) * 1000)::float8 AS sent_ms
        FROM provider_batch_items i JOIN trials t ON t.id = i.trial_id
        LEFT JOIN attempts a ON a.id = i.trial_id || '-a' || i.attempt_n
@@ -319,17 +293,7 @@ export async function openBatchItems(batchId: string): Promise<OpenBatchItem[]> 
     customId: x.custom_id,
     leaseToken: x.lease_token,
     recorded: false,
-    runId: x.run_id,
-    trialKey: x.trial_key,
-    study: x.study,
-    kind: x.kind,
-    scenario: x.scenario,
-    locale: x.locale,
-    caseId: x.case_id,
-    condition: x.condition,
-    order: x.order,
-    visible: x.visible,
-    discovery: x.discovery,
+    trial: trialPlaceOf(x),
     sentAtMs: x.sent_ms ?? Date.now(),
   }));
 }

@@ -220,8 +220,11 @@ interface ClaimInput {
   maxAttempts: number;
 }
 
-interface ClaimRow {
-  idx: string;
+/** A trial's identity and what its claims carry besides (visible, discovery), as `trials` columns. */
+export type TrialPlace = TrialIdentity & Pick<ClaimedTrial, 'visible' | 'discovery'>;
+
+/** The columns of `trials` a TrialPlace is read from. */
+export interface TrialPlaceRow {
   id: string;
   run_id: string;
   trial_key: string;
@@ -234,6 +237,27 @@ interface ClaimRow {
   order: string[];
   visible: string[] | null;
   discovery: string | null;
+}
+
+export function trialPlaceOf(x: TrialPlaceRow): TrialPlace {
+  return {
+    id: x.id,
+    runId: x.run_id,
+    trialKey: x.trial_key,
+    study: x.study,
+    kind: x.kind,
+    scenario: x.scenario,
+    locale: x.locale,
+    caseId: x.case_id,
+    condition: x.condition,
+    order: x.order,
+    visible: x.visible,
+    discovery: x.discovery,
+  };
+}
+
+interface ClaimRow extends TrialPlaceRow {
+  idx: string;
   lease_token: number;
   attempt_count: number;
   lost: number;
@@ -273,23 +297,12 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
   const out: (ClaimedTrial | ClaimRefusal | undefined)[] = new Array(items.length);
   for (const x of r.rows) {
     out[Number(x.idx) - 1] = {
-      id: x.id,
-      runId: x.run_id,
-      trialKey: x.trial_key,
-      study: x.study,
-      kind: x.kind,
-      scenario: x.scenario,
-      locale: x.locale,
-      caseId: x.case_id,
-      condition: x.condition,
-      order: x.order,
+      ...trialPlaceOf(x),
       leaseToken: x.lease_token,
       attemptN: x.attempt_count + 1,
       attemptId: attemptIdOf(x.id, x.attempt_count + 1),
       lostAttempts: x.lost,
       claimedAtMs: x.now_ms,
-      visible: x.visible,
-      discovery: x.discovery,
     };
   }
   const refused = items.map((x, i) => (out[i] ? null : x.trialId)).filter((id): id is string => id !== null);

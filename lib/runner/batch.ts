@@ -16,7 +16,7 @@ import {
   type HeldBatch,
   type OpenBatchItem,
 } from '../db/batches';
-import { claimTrial, markExhausted, unclaimTrial, type SendingTrial } from '../db/trials';
+import { attemptIdOf, claimTrial, markExhausted, unclaimTrial, type SendingTrial } from '../db/trials';
 import { getRun } from '../db/runs';
 import { batchCustomId, batchVendorOf, ENDED_BATCH_STATES, unansweredResult, type BatchConnection, type BatchVendor } from '../providers/batch';
 import { resolveEndpoint } from '../providers/configured';
@@ -79,23 +79,12 @@ function vendorOf(ctx: RunContext): BatchVendor {
 /** The claim an open item stands for: the trial under the lease token it was handed to the batch with. */
 function claimOf(i: OpenBatchItem): SendingTrial {
   return {
-    id: i.trialId,
-    runId: i.runId,
-    trialKey: i.trialKey,
-    study: i.study,
-    kind: i.kind,
-    scenario: i.scenario,
-    locale: i.locale,
-    caseId: i.caseId,
-    condition: i.condition,
-    order: i.order,
+    ...i.trial,
     leaseToken: i.leaseToken,
     attemptN: i.attemptN,
-    attemptId: `${i.trialId}-a${i.attemptN}`,
+    attemptId: attemptIdOf(i.trialId, i.attemptN),
     lostAttempts: 0,
     claimedAtMs: i.sentAtMs,
-    visible: i.visible,
-    discovery: i.discovery,
     sentAtMs: i.sentAtMs,
   };
 }

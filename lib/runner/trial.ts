@@ -128,6 +128,15 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
 }
 
 /**
+ * Batch mode: an attempt the provider's batch answered goes through the very path of an answer sent alone —
+ * scored by the study's kind, recorded fenced on the claim, a transport failure retried or closed by the run's
+ * policy. Single-turn studies only (createRun refuses batch mode for conversations).
+ */
+export function settleAnswered(ctx: RunContext, claim: SendingTrial, result: ProviderResult, owner: string): Promise<TrialOutcome> {
+  return send(ctx, claim, prepared(ctx, claim), { owner, answered: result }, undefined);
+}
+
+/**
  * A trial's conversation — every kind's: a single-answer kind is a conversation with a turn limit of 1 —
  * trial → turns → attempts. The stored turns (kinds whose calls run: task) are loaded and their calls
  * replayed on a fresh fixture back-end (deterministic, in-process: nothing is written twice), then the
@@ -137,15 +146,6 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
  * answered it. A transport error ends this pass: the trial goes back to the queue and the same turn is sent
  * again as a new attempt; once a turn has failed `maxAttempts` times the trial is unresolved.
  */
-/**
- * Batch mode: an attempt the provider's batch answered goes through the very path of an answer sent alone —
- * scored by the study's kind, recorded fenced on the claim, a transport failure retried or closed by the run's
- * policy. Single-turn studies only (createRun refuses batch mode for conversations).
- */
-export function settleAnswered(ctx: RunContext, claim: SendingTrial, result: ProviderResult, owner: string): Promise<TrialOutcome> {
-  return send(ctx, claim, prepared(ctx, claim), { owner, answered: result }, undefined);
-}
-
 async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: TrialWorkerOptions, slot: Slot | undefined): Promise<TrialOutcome> {
   // the claim's current attempt: the first was marked sending by processTrial, each later turn marks its own
   let claim = first;

@@ -28,14 +28,17 @@ export async function loadTable1(runId: string, spec: Spec, clusterBy: ClusterBy
  */
 export async function loadRunSummary(run: string | Pick<RunRow, 'id' | 'provider' | 'model'>, spec: Spec, clusterBy: ClusterBy = 'case'): Promise<RunSummary> {
   const runId = typeof run === 'string' ? run : run.id;
-  const [cells, row, table] = await Promise.all([storedRunCells(runId, spec, clusterBy), typeof run === 'string' ? getRun(runId) : run, getPriceTable()]);
+  const [row, table] = await Promise.all([typeof run === 'string' ? getRun(runId) : run, getPriceTable()]);
   const price = row ? { table, provider: row.provider, model: row.model } : null;
   // the outcomes are computed from every trial's usage (a million trials: 36 s, loaded), so the summary is stored
   // once the run is completed, as the JSON text it is written as (for the spec and prices it was computed with)
   const text = await cachedResult(
     [runId],
     `summary|${clusterBy}|${sha256(canonicalJson({ spec, price }))}`,
-    async () => JSON.stringify(summarizeCells(spec, cells, { clusterBy, outcomes: { trials: await storedTrialUsage(runId), replicates: spec.replicates ?? 1, price } })),
+    async () => {
+      const [cells, trials] = await Promise.all([storedRunCells(runId, spec, clusterBy), storedTrialUsage(runId)]);
+      return JSON.stringify(summarizeCells(spec, cells, { clusterBy, outcomes: { trials, replicates: spec.replicates ?? 1, price } }));
+    },
     { encode: (x) => x, decode: (x) => x as string },
     { onlyCompleted: true },
   );
