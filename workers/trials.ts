@@ -2,6 +2,7 @@
 // the same PostgreSQL and Redis, share the runs.
 import { setFlagsFromString } from 'node:v8';
 import { startWorker } from '../lib/runner/worker';
+import { warmRunResults } from '../lib/runs/warm';
 import { closeDb } from '../lib/db/client';
 import { closeQueues } from '../lib/queue/connection';
 
@@ -13,7 +14,8 @@ import { closeQueues } from '../lib/queue/connection';
 // 1.08–1.11 / 282–289 MB: 2× is the most the worker's 300 MB budget allows.
 setFlagsFromString('--heap-growing-percent=100');
 
-const worker = startWorker();
+// a large run's pages are computed as it completes (Table 1, the grid's matrices, the review list, the funnel)
+const worker = startWorker({ onRunCompleted: warmRunResults });
 // started with an IPC channel (the benchmark): say when connected and warmed up
 if (process.send) void worker.ready.then(() => process.send?.('ready'));
 let stopping = false;

@@ -5,7 +5,6 @@ import { env } from '../env';
 import { log } from '../log/logger';
 import { QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
-import { warmRunResults } from '../db/warm-results';
 import { completeRunIfDone } from './run-events';
 import { isDatabaseUnavailable } from '../db/client';
 import { stillPending, warmUpTrialStatements } from '../db/trials';
@@ -40,6 +39,11 @@ export interface StartWorkerOptions {
   hooks?: Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots'>;
   /** Batch mode: how often provider batches are polled (default TCLAB_BATCH_POLL_MS). */
   batchPollMs?: number;
+  /**
+   * Called once for each run this worker completes (not awaited by the job; close() waits for it): the doors
+   * pass lib/runs/warm.ts warmRunResults, which stores what a large run's pages read.
+   */
+  onRunCompleted?: (runId: string) => Promise<unknown>;
 }
 
 /**
@@ -164,13 +168,14 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
     });
   }
 
-  // a large run's Table 1 is aggregated as it completes, so its first view reads it (close waits for it)
+  // what a large run's pages read is computed as it completes, so its first view reads it (close waits for it)
   const warming = new Set<Promise<unknown>>();
+  const onRunCompleted = opts.onRunCompleted;
   const checkDone = (runId: string) => {
     completeRunIfDone(runId)
       .then((done) => {
-        if (!done) return;
-        const w = warmRunResults(runId)
+        if (!done || !onRunCompleted) return;
+        const w = onRunCompleted(runId)
           .catch((e: Error) => log('warn', 'aggregating a completed run failed', { runId, err: e.message }))
           .finally(() => warming.delete(w));
         warming.add(w);

@@ -71,6 +71,11 @@ function runChoiceSummary(runId: string, spec: ExperimentSpec): Promise<ExportCh
   );
 }
 
+/** The run's matrices and positions computed and stored (a completed run's first view then reads them). */
+export async function warmRunChoices(runId: string, spec: ExperimentSpec): Promise<void> {
+  await runChoiceSummary(runId, spec);
+}
+
 /**
  * `section`: "study|scenario|locale" as the page's URL carries it; the first section when absent or unknown.
  * `from`: the first case of the grid's page (see gridPage; `pageTrials` its size in trials).

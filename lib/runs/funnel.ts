@@ -8,6 +8,8 @@ import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import { iterateTrialRecords } from '../db/results';
 import { getRun, type RunRow } from '../db/runs';
 import { getExperiment } from '../db/experiments';
+import { cachedResult } from '../db/result-cache';
+import { canonicalJson, sha256 } from '../hash';
 
 /**
  * The funnel of a run, per catalog study: rows, and each row's estimated tokens of the tools sent per request;
@@ -33,13 +35,27 @@ function needsToolOf(spec: ExperimentSpec) {
   };
 }
 
-/** The visibility funnel of a run's catalog studies (empty when the experiment has none), for the run as loaded. */
+/**
+ * The visibility funnel of a run's catalog studies (empty when the experiment has none), for the run as loaded.
+ * It reads every trial of the run, so a completed run's is stored (for the spec and the price it was computed
+ * with) and read back.
+ */
 export async function runFunnel(run: Pick<RunRow, 'id' | 'provider' | 'model'>, spec: ExperimentSpec): Promise<RunFunnel> {
-  const runId = run.id;
-  const catalogStudies = new Set(spec.studies.filter((s) => s.catalog).map((s) => s.id));
-  if (catalogStudies.size === 0) return { rows: [], pairs: [] };
-  const needsTool = needsToolOf(spec);
+  if (!spec.studies.some((s) => s.catalog)) return { rows: [], pairs: [] };
   const price = DEFAULT_PRICE_TABLE.prices.find((p) => p.provider === run.provider && p.model === run.model) ?? null;
+  const text = await cachedResult(
+    [run.id],
+    `funnel|${sha256(canonicalJson({ spec, price }))}`,
+    async () => JSON.stringify(await computeRunFunnel(run.id, spec, price)),
+    { encode: (x) => x, decode: (x) => x as string },
+    { onlyCompleted: true },
+  );
+  return JSON.parse(text) as RunFunnel;
+}
+
+async function computeRunFunnel(runId: string, spec: ExperimentSpec, price: (typeof DEFAULT_PRICE_TABLE.prices)[number] | null): Promise<RunFunnel> {
+  const catalogStudies = new Set(spec.studies.filter((s) => s.catalog).map((s) => s.id));
+  const needsTool = needsToolOf(spec);
   const toolTokens = new Map<string, number>();
   const tokensByCell = new Map<string, number[]>();
   const trials: FunnelTrial[] = [];

@@ -5,7 +5,7 @@ import { getRun, type RunRow } from '../db/runs';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { createRun, startRun } from '../runner/start';
 import { queues } from '../queue/connection';
-import { startWorker, type WorkerHandle } from '../runner/worker';
+import { startWorker, type StartWorkerOptions, type WorkerHandle } from '../runner/worker';
 import { FINAL_RUN_STATUSES, SCORED_TRIAL_STATUSES } from '../schema/run-status';
 
 // Helpers for run-engine integration tests: worker processes, waiting on PostgreSQL, invariants.
@@ -185,11 +185,16 @@ export async function engineViolations(runId: string): Promise<string[]> {
  * A run of `experimentId` created with `settings`, started and worked to `completed` by an in-process worker
  * (closed afterwards); throws when it does not start or ends otherwise. Returns the run id.
  */
-export async function runToCompletion(experimentId: string, settings: Parameters<typeof createRun>[1], workerConcurrency = 8): Promise<string> {
+export async function runToCompletion(
+  experimentId: string,
+  settings: Parameters<typeof createRun>[1],
+  workerConcurrency = 8,
+  workerOptions: StartWorkerOptions = {},
+): Promise<string> {
   const run = await createRun(experimentId, settings);
   const started = await startRun(run.id);
   if (!started.ok) throw new Error(started.reason);
-  const worker = startWorker({ concurrency: workerConcurrency, reconcileEveryMs: 500 });
+  const worker = startWorker({ concurrency: workerConcurrency, reconcileEveryMs: 500, ...workerOptions });
   try {
     await worker.ready;
     const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES], 120_000);
