@@ -17,6 +17,11 @@ export const PriceRow = z.object({
 });
 export type PriceRow = z.infer<typeof PriceRow>;
 
+/** Cost of `inputTokens` and `outputTokens` at a row's prices. */
+export function costAt(row: Pick<PriceRow, 'inputPerMTok' | 'outputPerMTok'>, inputTokens: number, outputTokens: number): number {
+  return (inputTokens * row.inputPerMTok + outputTokens * row.outputPerMTok) / 1_000_000;
+}
+
 export const PriceTable = z
   .object({
     currency: z.string().min(1).max(8).default('USD'),

@@ -2,7 +2,6 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ExperimentSpec } from '../schema/experiment';
 import { catalogCosts } from './tokens';
 import { naturalDefinitions, orderCount } from './matrix';
-import type { PriceRow } from './cost';
 
 // What one run of a spec is estimated to cost on one model: the prompt tokens of every formal request (as
 // the plan counts them, lib/design/plan.ts) and the price table's row for the model. Used by the spend guard
@@ -25,9 +24,4 @@ export function formalInputTokens(spec: ExperimentSpec): number {
     }
   }
   return total;
-}
-
-/** Cost of `inputTokens` and `outputTokens` at a row's prices. */
-export function costAt(row: Pick<PriceRow, 'inputPerMTok' | 'outputPerMTok'>, inputTokens: number, outputTokens: number): number {
-  return (inputTokens * row.inputPerMTok + outputTokens * row.outputPerMTok) / 1_000_000;
 }

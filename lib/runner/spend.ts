@@ -4,7 +4,7 @@ import { SpecError } from '../schema/common';
 import { matrixSize } from '../schema/bounds';
 import { RunBudget, type RunBudgetInput, type RunTarget, type StoredRunBudget } from '../schema/run';
 import { getDescriptor } from '../providers/registry';
-import { batchPricesOf, type PriceRow, type PriceTable } from '../design/cost';
+import { batchPricesOf, costAt, type PriceRow, type PriceTable } from '../design/cost';
 
 // Spend guards (issue 26 item 3, docs/spend-guards.md): before a run is created, what it would send to paid
 // models is counted; past a threshold it needs a confirmation that names the number. Requests to the
@@ -45,7 +45,7 @@ export async function estimateSpend(spec: ExperimentSpec, targets: readonly RunT
     if (!listed) continue;
     // a batch-mode run is charged the batch prices (docs/batch.md › Prices)
     const row = (t as { batch?: boolean }).batch ? { ...listed, ...batchPricesOf(listed) } : listed;
-    const { formalInputTokens, costAt } = await import('../design/run-cost');
+    const { formalInputTokens } = await import('../design/run-cost');
     inputTokens ??= formalInputTokens(spec);
     cost = (cost ?? 0) + costAt(row, inputTokens, formal * prices.outputTokensPerRequest);
   }

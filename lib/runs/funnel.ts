@@ -1,9 +1,7 @@
 import { descriptionPairs, funnel, type DescriptionPair, type FunnelRow, type FunnelTrial } from '../analysis/funnel';
-import { DEFAULT_PRICE_TABLE } from '../design/cost';
-import { costAt } from '../design/run-cost';
+import { costAt, DEFAULT_PRICE_TABLE } from '../design/cost';
 import { sentWire } from '../design/catalog';
 import { naturalDefinitions, resolveSent } from '../design/matrix';
-import { wireToolsCost } from '../design/tokens';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import { iterateTrialRecords } from '../db/results';
 import { getRun, type RunRow } from '../db/runs';
@@ -55,6 +53,9 @@ export async function runFunnel(run: Pick<RunRow, 'id' | 'provider' | 'model'>, 
 
 async function computeRunFunnel(runId: string, spec: ExperimentSpec, price: (typeof DEFAULT_PRICE_TABLE.prices)[number] | null): Promise<RunFunnel> {
   const catalogStudies = new Set(spec.studies.filter((s) => s.catalog).map((s) => s.id));
+  // the tokenizer (o200k's rank table, tens of MB) is loaded only when a funnel is computed, not by every
+  // export and page that imports this module
+  const { wireToolsCost } = await import('../design/tokens');
   const needsTool = needsToolOf(spec);
   const toolTokens = new Map<string, number>();
   const tokensByCell = new Map<string, number[]>();
