@@ -38,8 +38,10 @@ describe('warming a completed run', () => {
         return warmRunResults(id, { minTrials: 1 });
       },
     });
-    // close() waited for the warming: everything is there before anyone looked
-    expect(warmed).toEqual([runId]);
+    // close() waited for the warming: everything is there before anyone looked. (The integration files share one
+    // database and queue: the worker may also complete a run an earlier file left unfinished, and warm it too.)
+    expect(warmed).toContain(runId);
+    expect(warmed.filter((id) => id === runId)).toHaveLength(1);
     const after = await stored(runId);
     expect(new Set(after.keys)).toEqual(new Set(['cells', 'usage', 'summary', 'choice-summary', 'review-pairs', 'funnel']));
     const run = (await getRun(runId))!;
