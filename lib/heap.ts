@@ -10,8 +10,9 @@ import { setFlagsFromString } from 'node:v8';
  * Measured quietly on the 2-core machine: the worker (npm run bench, C = 64 engineRatio / peak RSS) 1.5× 1.12–1.13
  * / ~205 MB, 2× 1.11 / 222–272 MB, 3× 1.09–1.10 / 266–272 MB (309 MB at C = 256), V8's default 1.08–1.11 /
  * 282–289 MB: 2× is the most the worker's 300 MB budget allows. `tclab export --out` of a 1,000,000-trial run
- * (2.7 GB of JSON): peak RSS 295 MB by default, 212 MB at 2×, and faster (docs/benchmarks.md).
+ * (2.7 GB of JSON): peak RSS 279 MB by default, 196 MB at 2×; the server over both exports 487 → 311 MB, and both
+ * faster (docs/benchmarks.md › Session 11).
  */
-export function limitHeapGrowth(percent = 100): void {
-  setFlagsFromString(`--heap-growing-percent=${percent}`);
+export function limitHeapGrowth(): void {
+  setFlagsFromString('--heap-growing-percent=100');
 }

@@ -45,6 +45,21 @@ async function versionsOf(runIds: readonly string[]): Promise<string> {
 }
 
 /**
+ * cachedResult for a value stored as the JSON text it is written as (jsonb would reorder its keys, and an
+ * export writes the value as it is): parsed from that text both when read and when just computed, so the two
+ * are the same value.
+ */
+export async function cachedJsonText<T>(
+  runIds: readonly [string, ...string[]],
+  key: string,
+  compute: () => Promise<T>,
+  opts: { onlyCompleted?: boolean } = {},
+): Promise<T> {
+  const text = await cachedResult(runIds, key, async () => JSON.stringify(await compute()), { encode: (x) => x, decode: (x) => x as string }, opts);
+  return JSON.parse(text) as T;
+}
+
+/**
  * The value stored under `key` for these runs' current results version, else `compute()` — stored when the
  * version after computing is the one before (nothing changed meanwhile). `runIds[0]` owns the entry (it is
  * deleted with that run); the version is every listed run's. `onlyCompleted`: stored for completed runs only.

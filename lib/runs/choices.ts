@@ -61,7 +61,7 @@ async function gridOf(runId: string, spec: ExperimentSpec, current: GridSectionR
 }
 
 /** The run's matrices and positions: counted from grouped trials; stored once the run is completed (lib/db/result-cache.ts). */
-function runChoiceSummary(runId: string, spec: ExperimentSpec): Promise<ExportChoices> {
+export function runChoiceSummary(runId: string, spec: ExperimentSpec): Promise<ExportChoices> {
   return cachedResult(
     [runId],
     'choice-summary',
@@ -69,11 +69,6 @@ function runChoiceSummary(runId: string, spec: ExperimentSpec): Promise<ExportCh
     { encode: (x) => x, decode: (x) => x as ExportChoices },
     { onlyCompleted: true },
   );
-}
-
-/** The run's matrices and positions computed and stored (a completed run's first view then reads them). */
-export async function warmRunChoices(runId: string, spec: ExperimentSpec): Promise<void> {
-  await runChoiceSummary(runId, spec);
 }
 
 /**

@@ -1,12 +1,12 @@
 import { descriptionPairs, funnel, type DescriptionPair, type FunnelRow, type FunnelTrial } from '../analysis/funnel';
-import { costAt, DEFAULT_PRICE_TABLE } from '../design/cost';
+import { costAt, DEFAULT_PRICE_TABLE, type PriceRow } from '../design/cost';
 import { sentWire } from '../design/catalog';
 import { naturalDefinitions, resolveSent } from '../design/matrix';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import { iterateTrialRecords } from '../db/results';
 import { getRun, type RunRow } from '../db/runs';
 import { getExperiment } from '../db/experiments';
-import { cachedResult } from '../db/result-cache';
+import { cachedJsonText } from '../db/result-cache';
 import { canonicalJson, sha256 } from '../hash';
 
 /**
@@ -41,17 +41,10 @@ function needsToolOf(spec: ExperimentSpec) {
 export async function runFunnel(run: Pick<RunRow, 'id' | 'provider' | 'model'>, spec: ExperimentSpec): Promise<RunFunnel> {
   if (!spec.studies.some((s) => s.catalog)) return { rows: [], pairs: [] };
   const price = DEFAULT_PRICE_TABLE.prices.find((p) => p.provider === run.provider && p.model === run.model) ?? null;
-  const text = await cachedResult(
-    [run.id],
-    `funnel|${sha256(canonicalJson({ spec, price }))}`,
-    async () => JSON.stringify(await computeRunFunnel(run.id, spec, price)),
-    { encode: (x) => x, decode: (x) => x as string },
-    { onlyCompleted: true },
-  );
-  return JSON.parse(text) as RunFunnel;
+  return cachedJsonText([run.id], `funnel|${sha256(canonicalJson({ spec, price }))}`, () => computeRunFunnel(run.id, spec, price), { onlyCompleted: true });
 }
 
-async function computeRunFunnel(runId: string, spec: ExperimentSpec, price: (typeof DEFAULT_PRICE_TABLE.prices)[number] | null): Promise<RunFunnel> {
+async function computeRunFunnel(runId: string, spec: ExperimentSpec, price: PriceRow | null): Promise<RunFunnel> {
   const catalogStudies = new Set(spec.studies.filter((s) => s.catalog).map((s) => s.id));
   // the tokenizer (o200k's rank table, tens of MB) is loaded only when a funnel is computed, not by every
   // export and page that imports this module

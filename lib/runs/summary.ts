@@ -8,7 +8,7 @@ import { trialOutcomes } from '../db/results';
 import { reviewedCheckStatuses, reviewedPairPlaces, withReviewedStatuses } from '../db/reviews';
 import { cellsWithStatusChanges, type RunCells } from '../analysis/cells';
 import { trialKeyOf } from '../design/matrix';
-import { cachedResult } from '../db/result-cache';
+import { cachedJsonText } from '../db/result-cache';
 import { canonicalJson, sha256 } from '../hash';
 
 // Use case: a run's Table 1 and its reviewed view. The cells come from grouped queries in PostgreSQL (lib/db,
@@ -32,17 +32,15 @@ export async function loadRunSummary(run: string | Pick<RunRow, 'id' | 'provider
   const price = row ? { table, provider: row.provider, model: row.model } : null;
   // the outcomes are computed from every trial's usage (a million trials: 36 s, loaded), so the summary is stored
   // once the run is completed, as the JSON text it is written as (for the spec and prices it was computed with)
-  const text = await cachedResult(
+  return cachedJsonText(
     [runId],
     `summary|${clusterBy}|${sha256(canonicalJson({ spec, price }))}`,
-    async () => {
+    async (): Promise<RunSummary> => {
       const [cells, trials] = await Promise.all([storedRunCells(runId, spec, clusterBy), storedTrialUsage(runId)]);
-      return JSON.stringify(summarizeCells(spec, cells, { clusterBy, outcomes: { trials, replicates: spec.replicates ?? 1, price } }));
+      return summarizeCells(spec, cells, { clusterBy, outcomes: { trials, replicates: spec.replicates ?? 1, price } });
     },
-    { encode: (x) => x, decode: (x) => x as string },
     { onlyCompleted: true },
   );
-  return JSON.parse(text) as RunSummary;
 }
 
 /**

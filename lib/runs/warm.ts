@@ -1,7 +1,7 @@
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import { reviewPairCounts } from '../db/review-pairs';
-import { warmRunChoices } from './choices';
+import { runChoiceSummary } from './choices';
 import { runFunnel } from './funnel';
 import { loadRunSummary } from './summary';
 
@@ -22,7 +22,7 @@ export async function warmRunResults(runId: string, opts: { minTrials?: number }
   if (!exp) return false;
   // one after another: a worker warms while it goes on serving other runs
   await loadRunSummary(run, exp.spec, 'case');
-  await warmRunChoices(runId, exp.spec);
+  await runChoiceSummary(runId, exp.spec);
   await reviewPairCounts(runId, exp.spec);
   await runFunnel(run, exp.spec);
   return true;
