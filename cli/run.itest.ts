@@ -53,6 +53,8 @@ describe('tclab run', () => {
     const r = await runCli(['run', '--template', 'reference-study', '--out', out, '--csv', csv]);
     expect(r.stderr).toMatch(/run r_\w+ \(152 trials/);
     expect(r.code).toBe(0);
+    // 152 trials, under TCLAB_WARM_MIN_TRIALS (5000): the pages' aggregates are left to the first view
+    expect(r.stderr).not.toContain('storing what its pages read');
     expect(r.stdout).toContain('selection: overlapping → clear');
     expect(r.stdout).toContain('simulated');
     const run = await readExport(out);
@@ -97,11 +99,21 @@ describe('tclab run', () => {
     expect(JSON.parse(cli.stdout).summary.fail).toBe(failed.verdicts.filter((v) => v.status === 'fail').length);
   });
 
-  it('runs the catalog-scale template offline: visible per trial, the funnel and the description pairs in --out', async () => {
+  it("runs the catalog-scale template offline: visible per trial, the funnel and the description pairs in --out; a large run's pages stored after", async () => {
     const out = path.join(dir, 'catalog-scale.json');
-    const r = await runCli(['run', '--template', 'catalog-scale', '--out', out]);
+    const r = await runCli(['run', '--template', 'catalog-scale', '--out', out], { TCLAB_WARM_MIN_TRIALS: '100' });
     expect(r.stderr).toMatch(/run r_\w+ \(144 trials/);
     expect(r.code, r.stderr).toBe(0);
+    // 144 trials ≥ TCLAB_WARM_MIN_TRIALS: the in-process worker's run has what its pages read stored, after the results were written
+    const runId = /run (r_\w+)/.exec(r.stderr)![1];
+    expect(r.stderr).toContain(`run ${runId}: storing what its pages read`);
+    const keys = await pool().query<{ key: string }>(`SELECT split_part(key, '|', 1) AS key FROM result_cache WHERE run_id = $1`, [runId]);
+    expect(new Set(keys.rows.map((k) => k.key))).toEqual(new Set(['cells', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
+    expect((await pool().query(`SELECT 1 FROM review_pairs WHERE run_id = $1`, [runId])).rowCount).toBeGreaterThan(0);
+    // the export read back from the stored values is the one written before, byte for byte
+    const again = path.join(dir, 'catalog-scale-again.json');
+    expect((await runCli(['export', runId, '--out', again])).code).toBe(0);
+    expect(await readFile(again, 'utf8')).toBe(await readFile(out, 'utf8'));
     const run = await readExport(out);
     expect(run.trials).toHaveLength(144);
     for (const t of run.trials) {

@@ -63,6 +63,12 @@ const EnvSchema = z
     TCLAB_BATCH_POLL_MS: z.preprocess(empty, z.coerce.number().int().min(50).max(3_600_000).default(30_000)),
     /** Batch mode: the most attempts in one provider batch (Gemini's inlined requests are bounded by size). */
     TCLAB_BATCH_MAX_ITEMS: z.preprocess(empty, z.coerce.number().int().min(1).max(50_000).default(1000)),
+    /**
+     * A completed run of at least this many trials has what its pages read (Table 1, the matrices, the review list,
+     * the funnel) computed and stored as it completes, by the worker or `tclab run` (lib/runs/warm.ts); a smaller
+     * run's first view computes it in well under a second.
+     */
+    TCLAB_WARM_MIN_TRIALS: z.preprocess(empty, z.coerce.number().int().min(1).default(5000)),
     /** The most formal trials one run of a spec may make; a spec over it is refused when read (lib/experiments/parse.ts). */
     TCLAB_MAX_TRIALS_PER_RUN: z.preprocess(empty, z.coerce.number().int().min(1).default(1_000_000)),
     /**

@@ -18,6 +18,7 @@ import type { RunSummary } from '../../lib/schema/table1';
 import { formatComparison } from '../../lib/analysis/format-compare';
 import { destinationText } from '../../lib/providers/precheck';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
+import { warmRunResults, worthWarming } from '../../lib/runs/warm';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 import { UsageError } from '../errors';
 import { parseSpecBytes } from '../../lib/experiments/parse';
@@ -186,6 +187,14 @@ async function runCommand(opts: RunOptions): Promise<number> {
     out(`\n${formatComparison(comparison)}\n`);
     err(`compare again: tclab runs compare ${finals.map((r) => r.id).join(' ')}\n`);
   }
+  // the in-process worker ran the runs: store what a large run's pages read, as `npm run worker` does as a run
+  // completes (lib/runs/warm.ts) — after the results are printed, so nobody waits for it to read them
+  if (worker)
+    for (const final of finals)
+      if (worthWarming(final)) {
+        err(`run ${final.id}: storing what its pages read…\n`);
+        await withDatabaseRetry(() => warmRunResults(final.id), reconnecting());
+      }
   return ok ? 0 : 1;
 }
 

@@ -26,13 +26,14 @@ import {
 import { junitXml } from './junit';
 import { jsonMayHoldSecret, redactSecrets } from '../providers/secrets';
 import { checksCsv, choicesCsv, trialsCsv } from './csv';
-import { choiceResolver, choicesOf, choiceSummary, type Choice, type ChoiceRow } from '../analysis/choices';
-import { groupedChoiceRows, iterateChoiceRows } from '../db/choices';
+import { choiceResolver, type Choice, type ChoiceRow } from '../analysis/choices';
+import { iterateChoiceRows } from '../db/choices';
 import { writeRunJson } from './json';
 import { runStatusLabel } from '../schema/run-status';
 import { runAudit } from '../db/audit';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import type { StoppingReport } from '../schema/stopping';
+import type { ExportChoices } from '../schema/choices';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -128,10 +129,10 @@ export interface RunJsonExtras {
   stopping?: StoppingReport | null;
 }
 
-/** The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`, computed by the caller). */
-export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, extras: RunJsonExtras = {}): Promise<Readable> {
+/** The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`) and what the model did (`choices`), computed by the caller. */
+export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, choices: ExportChoices, extras: RunJsonExtras = {}): Promise<Readable> {
   const runId = run.id;
-  const [prechecks, audit, grouped] = await Promise.all([precheckAttempts(runId), runAudit(runId), groupedChoiceRows(runId)]);
+  const [prechecks, audit] = await Promise.all([precheckAttempts(runId), runAudit(runId)]);
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
@@ -153,7 +154,7 @@ export async function runJson({ run, experiment: exp }: RunAndExperiment, summar
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
-    choices: choiceSummary(exp.spec, choicesOf(exp.spec, grouped)),
+    choices,
     funnel: extras.funnel,
     descriptionPairs: extras.descriptionPairs,
     stopping: extras.stopping,

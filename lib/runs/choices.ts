@@ -3,7 +3,7 @@ import type { ExportChoices } from '../schema/choices';
 import { choiceGrid, choicesOf, choiceSummary, type ChoiceGridSection } from '../analysis/choices';
 import { orderCount } from '../schema/bounds';
 import { choiceRowsOf, groupedChoiceRows } from '../db/choices';
-import { cachedResult } from '../db/result-cache';
+import { cachedJsonText } from '../db/result-cache';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 
@@ -60,15 +60,9 @@ async function gridOf(runId: string, spec: ExperimentSpec, current: GridSectionR
   return choiceGrid(spec, choicesOf(spec, rows))[0] ?? null;
 }
 
-/** The run's matrices and positions: counted from grouped trials; stored once the run is completed (lib/db/result-cache.ts). */
+/** The run's matrices and positions: counted from grouped trials; stored once the run is completed (lib/db/result-cache.ts), as the JSON text the run export writes. */
 export function runChoiceSummary(runId: string, spec: ExperimentSpec): Promise<ExportChoices> {
-  return cachedResult(
-    [runId],
-    'choice-summary',
-    async () => choiceSummary(spec, choicesOf(spec, await groupedChoiceRows(runId))),
-    { encode: (x) => x, decode: (x) => x as ExportChoices },
-    { onlyCompleted: true },
-  );
+  return cachedJsonText([runId], 'choice-summary.json', async () => choiceSummary(spec, choicesOf(spec, await groupedChoiceRows(runId))), { onlyCompleted: true });
 }
 
 /**

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import type { ClusterBy, RunSummary } from '../schema/table1';
+import { runChoiceSummary } from './choices';
 import { exportFunnelRow, runFunnel } from './funnel';
 import { loadStoppingReport } from './stopping';
 import { checksCsvOf, choicesCsvOf, junitOf, runJson, trialsCsvOf, trialTccOf, writeRunTccOf, type RunAndExperiment } from '../export/run';
@@ -9,7 +10,8 @@ import { table1Text } from '../export/table1';
 import { loadRunSummary } from './summary';
 
 // Use case: export a stored run. The run row and its experiment version are loaded once (loadRunForExport)
-// and passed to every format asked for; Table 1 is computed once and shared by the formats that hold it.
+// and passed to every format asked for; Table 1 is computed once and shared by the formats that hold it. Table 1,
+// what the model did and the funnel are the values the run's pages store (read back for a completed run).
 // EXPORT_FORMATS is the one table of the formats: the route handler (app/api/runs/[id]/export/[kind]), the
 // run page's download links and `tclab export` all read it.
 
@@ -74,8 +76,13 @@ export const EXPORT_FORMATS = [
     download: true,
     stream: async (s) => {
       const { run, experiment } = s.loaded;
-      const [summary, funnel, stopping] = await Promise.all([s.table1(), runFunnel(run, experiment.spec), loadStoppingReport(run, experiment.spec)]);
-      return runJson(s.loaded, summary, { funnel: funnel.rows.map(exportFunnelRow), descriptionPairs: funnel.pairs, stopping });
+      const [summary, choices, funnel, stopping] = await Promise.all([
+        s.table1(),
+        runChoiceSummary(run.id, experiment.spec),
+        runFunnel(run, experiment.spec),
+        loadStoppingReport(run, experiment.spec),
+      ]);
+      return runJson(s.loaded, summary, choices, { funnel: funnel.rows.map(exportFunnelRow), descriptionPairs: funnel.pairs, stopping });
     },
   },
   {

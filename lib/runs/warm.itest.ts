@@ -10,7 +10,8 @@ import { runToCompletion } from '../testing/engine';
 import { loadRunChoices } from './choices';
 import { runFunnel } from './funnel';
 import { loadRunSummary } from './summary';
-import { WARM_RESULTS_MIN_TRIALS, warmRunResults } from './warm';
+import { env } from '../env';
+import { warmRunResults } from './warm';
 
 // Issue 27 item 3: a large run's pages are computed as the run completes (the worker's onRunCompleted), so its
 // first view reads stored values — and what is stored is what the page would have computed.
@@ -43,7 +44,7 @@ describe('warming a completed run', () => {
     expect(warmed).toContain(runId);
     expect(warmed.filter((id) => id === runId)).toHaveLength(1);
     const after = await stored(runId);
-    expect(new Set(after.keys)).toEqual(new Set(['cells', 'usage', 'summary', 'choice-summary', 'review-pairs', 'funnel']));
+    expect(new Set(after.keys)).toEqual(new Set(['cells', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
     const run = (await getRun(runId))!;
     const spec = (await getExperiment(run.experimentId))!.spec;
     const counts = await reviewPairCounts(runId, spec);
@@ -68,7 +69,7 @@ describe('warming a completed run', () => {
 
     // a run below the threshold is left to its first view
     await forget(runId);
-    expect(run.totalTrials).toBeLessThan(WARM_RESULTS_MIN_TRIALS);
+    expect(run.totalTrials).toBeLessThan(env().TCLAB_WARM_MIN_TRIALS);
     expect(await warmRunResults(runId)).toBe(false);
     expect(await stored(runId)).toEqual({ keys: [], pairs: 0 });
   }, 240_000);

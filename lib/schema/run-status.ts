@@ -28,6 +28,10 @@ export function isFinalRunStatus(status: string): status is FinalRunStatus {
 /** Statuses whose run ended with every trial final (completeRunIfDone decides which of the two). */
 export const COMPLETED_RUN_STATUSES = ['completed', 'completed_with_unresolved'] as const satisfies readonly FinalRunStatus[];
 
+export function isCompletedRunStatus(status: string): status is (typeof COMPLETED_RUN_STATUSES)[number] {
+  return (COMPLETED_RUN_STATUSES as readonly string[]).includes(status);
+}
+
 /** finished_at is stamped when a run enters one of these. */
 export const FINISHED_STAMP_STATUSES: readonly RunStatus[] = FINAL_RUN_STATUSES;
 
