@@ -3,8 +3,8 @@
 // build-time constant (Next replaces it), not configuration: it keeps the Node-only code out of the edge bundle.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    // the server streams exports of millions of trials: its heap grows 2× per major GC, not 4× (lib/heap.ts)
-    (await import('./lib/heap')).limitHeapGrowth();
+    // the server streams exports of millions of trials: its heap grows 1.5× per major GC, not 4× (lib/heap.ts)
+    (await import('./lib/heap')).limitHeapGrowth(1.5);
     const { announceAccounts } = await import('./lib/auth/announce');
     await announceAccounts();
   }

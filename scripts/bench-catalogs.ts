@@ -1,17 +1,19 @@
 // `npx tsx scripts/bench-catalogs.ts` (a script, not a test): bytes per attempt on disk of a request stored whole
-// and split (its tool catalog kept once, lib/db/catalogs.ts), with 3 and 128 tools, on a database of its own
+// and split (its tool catalog kept once, lib/db/catalogs.ts), with benchSpec's 3 and 128 tools and 128 real MCP
+// tools, on a database of its own
 // (migrated), pg_total_relation_size / rows after VACUUM, 2,000 OpenAI-shaped requests each:
 // - the request alone: a table of the request (whole) against one of the request split + its catalog's id and place;
 // - the whole attempt: tables made `LIKE attempts INCLUDING ALL` (every column and index of the real table),
 //   each row an attempt as a run stores it (ids, outcome, timings, tokens, the loopback's chat completion as the
 //   response), the request whole (catalog_id NULL) or split; heap, TOAST and each index per attempt.
-// Prints one JSON line per catalog size (docs/benchmarks.md › Catalogs stored once).
+// Prints two JSON lines per catalog (docs/benchmarks.md › Catalogs stored once).
 import { randomBytes } from 'node:crypto';
 import { benchSpec } from '../lib/testing/bench-spec';
 import { openaiChatCompletionBody } from '../lib/testing/wire-bodies';
 import { dropDatabase, ensureDatabase, migrate } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
 import { splitCatalog } from '../lib/db/catalogs';
+import { catalogTools } from '../lib/catalogs';
 import { pool, closeDb } from '../lib/db/client';
 const N = Number(process.env.BENCH_CATALOG_ROWS ?? 2000);
 /**
@@ -30,11 +32,22 @@ resetEnvCache();
 await ensureDatabase(process.env.DATABASE_URL);
 await migrate(process.env.DATABASE_URL);
 try {
-  for (const tools of [3, 128]) {
-    const spec = benchSpec(4, { tools }) as unknown as {
-      studies: { conditions: { tools: { shop: { en: { name: string; description: string; parameters: unknown }[] } } }[] }[];
-    };
-    const defs = spec.studies[0].conditions[1].tools.shop.en.slice(0, tools);
+  // benchSpec's catalog (its distractors differ only in a number, so TOAST compresses the whole request ~30:1),
+  // and 128 real MCP tools as a catalog study draws them (the GitHub MCP server's 117 and the first 11 of the
+  // reference servers': lib/catalogs), whose varied text compresses as a real catalog does
+  const synthetic = (tools: number) =>
+    (
+      benchSpec(4, { tools }) as unknown as {
+        studies: { conditions: { tools: { shop: { en: { name: string; description: string; parameters: unknown }[] } } }[] }[];
+      }
+    ).studies[0].conditions[1].tools.shop.en.slice(0, tools);
+  const mcp = [...catalogTools({ builtin: 'github-mcp-server' }), ...catalogTools({ builtin: 'mcp-reference-servers' })].slice(0, 128);
+  const catalogs = [
+    { tools: 3, catalog: 'benchSpec', defs: synthetic(3) },
+    { tools: 128, catalog: 'benchSpec', defs: synthetic(128) },
+    { tools: mcp.length, catalog: 'mcp', defs: mcp },
+  ];
+  for (const { tools, catalog, defs } of catalogs) {
     const wire = defs.map((d) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: d.parameters } }));
     const body = (i: number) =>
       JSON.stringify({
@@ -74,6 +87,7 @@ try {
     console.log(
       JSON.stringify({
         tools,
+        catalog,
         requestChars: whole[0].length,
         rows: N,
         beforeTableBytesPerAttempt: Math.round(r.b / N),
@@ -147,7 +161,7 @@ try {
       split.map((x) => x.request),
       split.map((x) => x.catalog?.at ?? null),
     );
-    console.log(JSON.stringify({ tools, attemptBytesPerAttempt: { before: attemptBefore, after: attemptAfter } }));
+    console.log(JSON.stringify({ tools, catalog, attemptBytesPerAttempt: { before: attemptBefore, after: attemptAfter } }));
     await p.query(`DROP TABLE m_att_before, m_att_after`);
   }
 } finally {
