@@ -2,14 +2,17 @@
 // against a loopback provider with a fixed latency L. Prints one JSON line per configuration:
 //   {"n","c","latencyMs","busyCores","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio",
 //    "bytesPerTrial","cpuMsPerTrial","workerCores","workerSysShare","bareCpuMsPerExchange","extraCpuMsPerTrial","serverCpuMsPerExchange","loadAvg"}
-// and, with no arguments (both target configurations), a last line {"targets": "met" | "not met", "each": [...]}.
+// and, with no arguments (both guard configurations), a last line {"guard": [...]}: each configuration's engineRatio,
+// trials/s, CPU and bytes per trial, to compare with the log (docs/benchmarks.md). Issue 13's targets on them
+// (C = 64 engineRatio ≤ 1.10; C = 256 ≥ 1,000 trials/s beside a busy core) were retired by issue 27: unreachable on
+// the 2-core machine class, where the bare client alone reaches 940–1,174/s.
 // idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
 // does) to the run's completion.
 // bareWallMs: in the same run, a bare client in a process of its own (scripts/bench-bare.ts: the same OpenAI
 // provider code, no queue, no database) sends the same N requests C at a time to the same server;
 // engineRatio = wallMs / bareWallMs: what the engine costs beyond the exchanges themselves, on this machine as
 // loaded as it is now (loadAvg: 1, 5, 15 minutes). bareCpuMsPerExchange: the bare client's CPU per exchange.
-// busyCores: cores kept busy by `yes > /dev/null` during both (the C = 256 target: one; BENCH_BUSY_CORES=k with
+// busyCores: cores kept busy by `yes > /dev/null` during both (the C = 256 guard: one; BENCH_BUSY_CORES=k with
 // arguments).
 // cpuMsPerTrial (utime + stime from /proc, during the engine's run): the worker process; the PostgreSQL
 // backends connected to the bench database; the Redis server (one process, shared with whatever else uses it).
@@ -37,8 +40,8 @@ interface Config {
   latencyMs: number;
   /** Cores kept busy by another process (`yes > /dev/null`) during both the engine's and the bare client's run. */
   busyCores: number;
-  /** The target of issue 13 this configuration checks (no arguments: both). */
-  target?: { name: string; met(line: { engineRatio: number; trialsPerSec: number }): boolean };
+  /** The guard this configuration is (no arguments: both), named as issue 13's retired targets were. */
+  guard?: string;
 }
 // `npm run bench | head -1`: a reader that goes away (EPIPE) must not end the script before cleanup() has
 // removed its database and keys
@@ -50,10 +53,10 @@ const configs: Config[] = batchMode
   : process.argv[2]
     ? [{ n: Number(process.argv[2]), c: Number(process.argv[3]), latencyMs: Number(process.argv[4]), busyCores: Number(process.env.BENCH_BUSY_CORES ?? 0) }]
     : [
-        { n: 5000, c: 64, latencyMs: 100, busyCores: 0, target: { name: 'C=64 engineRatio <= 1.10', met: (l) => l.engineRatio <= 1.1 } },
-        { n: 20000, c: 256, latencyMs: 100, busyCores: 1, target: { name: 'C=256 >= 1000 trials/s, one core busy', met: (l) => l.trialsPerSec >= 1000 } },
+        { n: 5000, c: 64, latencyMs: 100, busyCores: 0, guard: 'C=64' },
+        { n: 20000, c: 256, latencyMs: 100, busyCores: 1, guard: 'C=256, one core busy' },
       ];
-const targets: { target: string; met: boolean; engineRatio: number; trialsPerSec: number }[] = [];
+const guards: Record<string, unknown>[] = [];
 const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
 const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
 base.pathname = `/tclab_bench_${suffix}`;
@@ -139,7 +142,7 @@ async function bare(specId: string, n: number, c: number, baseUrl: string): Prom
 /** Processes this script started, stopped by cleanup() however the script ends (the worker, `yes`). */
 const children = new Set<() => unknown>();
 
-/** Another process keeping one core busy (`yes > /dev/null`), as the C = 256 target asks. */
+/** Another process keeping one core busy (`yes > /dev/null`), as the C = 256 guard has it. */
 function busyCore(): { stop(): void } {
   const devNull = openSync('/dev/null', 'w');
   const p = spawn('yes', [], { stdio: ['ignore', devNull, 'ignore'] });
@@ -170,7 +173,7 @@ async function diskBytes(): Promise<number> {
   return Number(r.rows[0].bytes);
 }
 try {
-  for (const { n, c, latencyMs, busyCores, target } of configs) {
+  for (const { n, c, latencyMs, busyCores, guard } of configs) {
     server.setLatency(latencyMs);
     const bytes0 = await diskBytes();
     const exp = await saveExperiment(benchSpec(n));
@@ -311,7 +314,8 @@ try {
       loadAvg: loadavg().map((x) => +x.toFixed(2)),
     };
     if (line) console.log(JSON.stringify(line));
-    if (target && line) targets.push({ target: target.name, met: target.met(line), engineRatio: line.engineRatio, trialsPerSec: line.trialsPerSec });
+    if (guard && line)
+      guards.push({ guard, engineRatio: line.engineRatio, trialsPerSec: line.trialsPerSec, cpuMsPerTrial: line.cpuMsPerTrial, bytesPerTrial: line.bytesPerTrial });
     // Where the time went, seen from the provider: before the first request, the mean concurrency it
     // served while busy, and after the last answer until the run was marked completed.
     if (load.firstAtMs !== null && load.lastEndMs !== null) {
@@ -366,8 +370,7 @@ try {
       );
     }
   }
-  if (targets.length > 0)
-    console.log(JSON.stringify({ targets: targets.every((t) => t.met) ? 'met' : 'not met', each: targets, loadAvg: loadavg().map((x) => +x.toFixed(2)) }));
+  if (guards.length > 0) console.log(JSON.stringify({ guard: guards, loadAvg: loadavg().map((x) => +x.toFixed(2)) }));
 } finally {
   await server.close();
   await cleanup();
