@@ -46,13 +46,14 @@ describe('tclab export reads the run and its experiment once', () => {
     const runReads = counter.statements.filter((s) => /^\s*SELECT id, experiment_id, provider, model, settings\b[\s\S]*\bFROM runs WHERE id = \$1\s*$/.test(s));
     const experimentReads = counter.statements.filter((s) => /\bFROM experiments WHERE id = \$1/.test(s));
     // besides: the results version of each stored result (lib/db/result-cache.ts: the run summary — Table 1 with
-    // its outcomes — and, inside it, Table 1's cells and the trials' usage), read before and after each is
-    // computed on a cold cache — Table 1 is computed once, for the printed summary and the JSON alike
+    // its outcomes — and, inside it, Table 1's cells and the trials' usage; what the model did, for the JSON),
+    // read before and after each is computed on a cold cache — Table 1 is computed once, for the printed summary
+    // and the JSON alike
     const versionChecks = counter.statements.filter((s) => /\bFROM runs WHERE id = \$1 AND status = ANY/.test(s));
     expect(counter.statements.length).toBeGreaterThan(5); // the proxy saw the export's queries
     expect(runReads).toHaveLength(1);
     expect(experimentReads).toHaveLength(1);
-    expect(versionChecks).toHaveLength(6);
-    expect(counter.statements.filter((s) => /\bFROM runs\b/.test(s))).toHaveLength(7);
+    expect(versionChecks).toHaveLength(8);
+    expect(counter.statements.filter((s) => /\bFROM runs\b/.test(s))).toHaveLength(9);
   });
 });
