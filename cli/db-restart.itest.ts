@@ -1,13 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { env } from '../lib/env';
+import { deleteRedisPrefix } from '../lib/testing/cleanup';
 import { runCli, spawnCli, waitFor, type WorkerProcess } from '../lib/testing/engine';
 import { startLoopbackServer, echoScript, type LoopbackServer } from '../lib/testing/loopback-server';
 import { startPrivatePostgres, type PrivatePostgres } from '../lib/testing/private-postgres';
 
 // `tclab run` while its PostgreSQL restarts. The shared server on 5432 serves every other checkout, so this
 // test starts a private cluster of its own (initdb into a temp dir, a free port), stops and starts it
-// mid-run, and removes it afterwards.
+// mid-run, and removes it afterwards. Its queue prefix is its own too: jobs the other integration files left
+// in theirs (a delayed retry of a run in another database) would count as open jobs, so reconcile would not
+// give back the job of a batch that failed while PostgreSQL was down (once seen: 16 trials left in flight).
 
 const KEY = 'sk-test-dbrestart-0000';
+const PREFIX = `tclab-dbrestart-${process.pid}-${randomBytes(3).toString('hex')}`;
 let server: LoopbackServer;
 let pg: PrivatePostgres;
 let cli: WorkerProcess | undefined;
@@ -21,6 +27,7 @@ afterAll(async () => {
   await cli?.kill();
   await server.close();
   await pg?.remove();
+  await deleteRedisPrefix(env().REDIS_URL, `${PREFIX}:`);
 });
 
 describe('tclab run survives its database restarting', () => {
@@ -32,6 +39,7 @@ describe('tclab run survives its database restarting', () => {
       TCLAB_LOCK_MS: '2000',
       TCLAB_RECONCILE_MS: '1000',
       TCLAB_LOG_LEVEL: 'warn',
+      TCLAB_QUEUE_PREFIX: PREFIX,
     };
     const args = [
       'run',
