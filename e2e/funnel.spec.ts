@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { differenceCi, formatP, pts } from '../components/format';
 import { checksFor, type Case } from '../lib/schema/experiment';
 import { mcnemarExact, pairedDifference, type PairedDifference } from '../lib/stats';
-import { startRun } from './helpers';
+import { expectFits, startRun } from './helpers';
 
 // Issue 23 item 3, the run page: the catalog-scale template run offline (the simulated model), then the run
 // page's visibility funnel — one row per discovery × N × condition — says exactly what the JSON export's
@@ -235,7 +235,7 @@ test('the catalog-scale run page shows the funnel the JSON export has, at 1440 a
   await page.reload();
   await checkFunnel(page, rows);
   await checkPairs(page, spec, trials);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+  await expectFits(page, NARROW.width);
   await page.getByTestId('funnel').screenshot({ path: 'test-results/funnel/narrow.png' });
   await page.getByTestId(`description-pairs-${rows[0].study}`).screenshot({ path: 'test-results/funnel/pairs-narrow.png' });
 });

@@ -36,3 +36,14 @@ export function recordDialogs(page: Page): string[] {
 export async function doneCount(page: Page): Promise<number> {
   return Number(await page.getByTestId('progress-done').textContent());
 }
+
+/**
+ * The page is no wider than `width` px. Waits for it: after a viewport change the charts (recharts'
+ * ResponsiveContainer) follow on their ResizeObserver's callback, a frame or more later — measured at once,
+ * the run page was still 837 px too wide at 390 px (the paired-flow chart as drawn at 1440 px; CI, stop 31).
+ */
+export async function expectFits(page: Page, width: number): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `page wider than the viewport at ${width} px` })
+    .toBeLessThanOrEqual(width);
+}

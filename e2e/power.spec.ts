@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { startRun } from './helpers';
+import { expect, test } from '@playwright/test';
+import { expectFits, startRun } from './helpers';
 import { formatNoiseFloor, formatPower } from '../lib/analysis/format-outcomes';
 import { planPower } from '../lib/analysis/power-plan';
 import type { RunSummary } from '../lib/schema/table1';
@@ -10,8 +10,6 @@ import type { RunSummary } from '../lib/schema/table1';
 
 const WIDE = { width: 1440, height: 900 };
 const NARROW = { width: 390, height: 844 };
-
-const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 test('power, noise floor and cost on the run page; pairs needed in the designer preview', async ({ page }) => {
   test.setTimeout(240_000);
@@ -39,7 +37,7 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
 
   await page.setViewportSize(NARROW);
   await expect(page.getByTestId('power-selection')).toBeVisible();
-  expect(await pageWidth(page)).toBeLessThanOrEqual(NARROW.width);
+  await expectFits(page, NARROW.width);
 
   // the designer: ψ 30%, δ 10 pts, power 80%, ICC 0.2 → Connor 233.09 → 234 pairs; the selection study has
   // 2 pairs per case (two orders), so the design effect is 1.2 → 279.7 → 280
@@ -58,5 +56,5 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
   await page.setViewportSize(NARROW);
   await page.getByLabel('Power (%)').fill('80');
   await expect(page.getByTestId('power-needed-selection')).toBeVisible();
-  expect(await pageWidth(page)).toBeLessThanOrEqual(NARROW.width);
+  await expectFits(page, NARROW.width);
 });

@@ -1,10 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { startRun } from './helpers';
+import { expectFits, startRun } from './helpers';
 
 // Reviewing as a queue, on a phone-sized screen: the first unreviewed pair, all its readings saved with one
 // button, "next" within the unreviewed filter, and the progress count going up.
 
-const narrow = async (page: Page) => expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 const progressOf = async (page: Page) => {
   const m = /^(\d+) of (\d+) pairs? reviewed/.exec((await page.getByTestId('review-progress').textContent()) ?? '');
   expect(m, 'a progress count').not.toBeNull();
@@ -25,7 +24,7 @@ test('review queue: open the first unreviewed pair, save every reading with one 
   const before = await progressOf(page);
   expect(before.reviewed).toBe(0);
   expect(before.pairs).toBeGreaterThan(1);
-  await narrow(page);
+  await expectFits(page, 390);
 
   await page.getByTestId('show-unreviewed').click();
   await page.waitForURL(/\?show=unreviewed$/);
@@ -35,7 +34,7 @@ test('review queue: open the first unreviewed pair, save every reading with one 
   await rows.locator('a', { hasText: 'side by side' }).first().click();
   await page.waitForURL(/\/pairs\/[^/]+\/[^/?]+\?show=unreviewed$/);
   const first = page.url();
-  await narrow(page);
+  await expectFits(page, 390);
 
   // one form, one button, every scored check of both trials
   await expect(page.getByTestId('pair-review-form')).toHaveCount(1);
@@ -75,5 +74,5 @@ test('review queue: open the first unreviewed pair, save every reading with one 
   await page.waitForURL(/\/pairs\//);
   await expect(page.getByTestId('side-by-side').getByTestId('tool-id').first()).toBeVisible();
   await expect(page.getByTestId('side-by-side')).toContainText('(find_tables)');
-  await narrow(page);
+  await expectFits(page, 390);
 });

@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { closeDb } from '../lib/db/client';
 import { savePriceTable } from '../lib/runner/price-table';
 import { echoScript, startLoopbackServer } from '../lib/testing/loopback-server';
+import { expectFits } from './helpers';
 
 // Spend guards (issue 26 item 3): the single-user app runs with TCLAB_CONFIRM_REQUESTS=50 (scripts/e2e.sh).
 // The reference study's 152 requests on a paid model need the number typed before the run is created; on
@@ -104,8 +105,7 @@ test('batch mode: the switch is offered only for a provider with a batch API; th
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await expect(page.getByTestId('batch-state')).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `page wider than the viewport at ${width} px`).toBeLessThanOrEqual(0);
+      await expectFits(page, width);
     }
   } finally {
     await server.close();
