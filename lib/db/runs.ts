@@ -321,11 +321,11 @@ export async function activeRunIds(): Promise<string[]> {
   return r.rows.map((x) => x.id);
 }
 
-/** Batches (queue jobs) of these runs with a trial that is not final (queued, or running under any lease). */
-export async function pendingBatchCount(runIds: string[]): Promise<number> {
-  const r = await pool().query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT DISTINCT run_id, batch FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[])) b`,
+/** The batches of these runs with a trial that is not final, per run (what reconcile compares with the queue's open jobs). */
+export async function pendingBatchesByRun(runIds: string[]): Promise<Map<string, number[]>> {
+  const r = await pool().query<{ run_id: string; batches: number[] }>(
+    `SELECT run_id, array_agg(DISTINCT batch) AS batches FROM trials WHERE run_id = ANY($1::text[]) AND status = ANY($2::text[]) GROUP BY run_id`,
     [runIds, PENDING_TRIAL_STATUSES],
   );
-  return r.rows[0].n;
+  return new Map(r.rows.map((x) => [x.run_id, x.batches]));
 }

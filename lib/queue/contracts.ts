@@ -45,6 +45,12 @@ export function takeoverJobId(runId: string, batch: number, token: number): stri
   return `${runId}-b${batch}-t${token}`;
 }
 
+/** The run and batch a trials or takeovers job delivers, read from its id (trialJobId, takeoverJobId); null for another id. */
+export function batchOfJobId(jobId: string): { runId: string; batch: number } | null {
+  const m = /^(.+)-b(\d+)(?:-t\d+)?$/.exec(jobId);
+  return m ? { runId: m[1], batch: Number(m[2]) } : null;
+}
+
 export const RunJob = z.object({ runId: z.string().min(1), action: z.enum(['start']) });
 export type RunJob = z.infer<typeof RunJob>;
 

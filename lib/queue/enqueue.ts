@@ -1,4 +1,4 @@
-import { JOB_NAMES, RunJob, TrialJob, runJobId, trialJobId } from './contracts';
+import { JOB_NAMES, RunJob, TrialJob, batchOfJobId, runJobId, trialJobId } from './contracts';
 import { queues } from './connection';
 
 // addBulk is one MULTI: its jobs become visible together when it ends, and Redis does nothing else while it
@@ -61,11 +61,22 @@ export async function pickedUp(job: TrialJob, untilMs = Date.now() + FIRST_CHUNK
   }
 }
 
-/** Jobs the trials queue holds that are not finished (waiting, delayed, active, prioritized). */
-export async function openTrialJobs(): Promise<number> {
+/**
+ * The batches, per run, that have a job not finished (waiting, delayed, active, prioritized) on the trials or
+ * the takeovers queue: the job ids only (one LRANGE / ZRANGE per state), read from the ids (batchOfJobId).
+ */
+export async function openTrialBatches(): Promise<Map<string, Set<number>>> {
   const q = queues();
-  const counts = await Promise.all([q.trials, q.takeovers].map((queue) => queue.getJobCounts('wait', 'delayed', 'active', 'prioritized')));
-  return counts.flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
+  const ids = await Promise.all([q.trials, q.takeovers].map((queue) => queue.getRanges(['wait', 'delayed', 'active', 'prioritized'], 0, -1)));
+  const open = new Map<string, Set<number>>();
+  for (const id of ids.flat()) {
+    const b = batchOfJobId(id);
+    if (!b) continue;
+    const batches = open.get(b.runId) ?? new Set<number>();
+    batches.add(b.batch);
+    open.set(b.runId, batches);
+  }
+  return open;
 }
 
 export async function enqueueRunStart(runId: string): Promise<void> {

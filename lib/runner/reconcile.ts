@@ -1,6 +1,6 @@
-import { activeRunIds, pendingBatchCount } from '../db/runs';
+import { activeRunIds, pendingBatchesByRun } from '../db/runs';
 import { completeRunIfDone } from './run-events';
-import { enqueueTakeovers, openTrialJobs } from '../queue/enqueue';
+import { enqueueTakeovers, openTrialBatches } from '../queue/enqueue';
 import { takeoverJobId } from '../queue/contracts';
 import { stalePrecheckRunIds } from '../db/prechecks';
 import { batchesHeldBy, lapsedHolders, markSwept } from '../db/holders';
@@ -65,10 +65,11 @@ export async function sweepLapsedHolders(own: string[]): Promise<{ holders: numb
  * every batch of a running run with a trial that is not final gets its job back
  * (same job id, so live jobs are untouched). Rebuilds the queue after Redis lost its data.
  *
- * Re-adding is cheap per job but not free, so a periodic pass re-adds only when the queue holds fewer
- * open jobs than PostgreSQL has batches with pending trials (Redis lost data, or a job ended with a trial
- * of its batch left pending: dropped while its run was paused, or failed while PostgreSQL was down);
- * `force` (worker start, resume) always re-adds.
+ * Re-adding is cheap per job but not free, so a periodic pass re-adds only the runs with a batch that has
+ * pending trials in PostgreSQL and no open job in the queue (Redis lost data, or a job ended with a trial of
+ * its batch left pending: dropped while its run was paused, or failed while PostgreSQL was down). Batch by
+ * batch, not by counting: jobs of other runs (a cancelled run's delayed retries, a run of another database on
+ * the same prefix) must not hide a missing one. `force` (worker start, resume) always re-adds.
  */
 export async function reconcile(opts: { force?: boolean } = {}): Promise<{ runs: number; pending: number; completed: number; prechecks: number }> {
   const prechecks = takeOverPrechecks(await stalePrecheckRunIds());
@@ -84,8 +85,12 @@ export async function reconcile(opts: { force?: boolean } = {}): Promise<{ runs:
   live = live.filter((id) => !batched.has(id));
   if (live.length === 0) return { runs: ids.length, pending: 0, completed, prechecks };
   if (!opts.force) {
-    const [pendingCount, jobs] = await Promise.all([pendingBatchCount(live), openTrialJobs()]);
-    if (jobs >= pendingCount) return { runs: ids.length, pending: 0, completed, prechecks };
+    // the queue first: a job that ends between the two reads then shows as missing (re-added for nothing:
+    // enqueuePending reads the run again), never a missing one as open
+    const open = await openTrialBatches();
+    const pendingByRun = await pendingBatchesByRun(live);
+    live = live.filter((id) => (pendingByRun.get(id) ?? []).some((b) => !open.get(id)?.has(b)));
+    if (live.length === 0) return { runs: ids.length, pending: 0, completed, prechecks };
   }
   let pending = 0;
   for (const id of live) pending += await enqueuePending(id);
