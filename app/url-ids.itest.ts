@@ -16,7 +16,7 @@ import { generateMetadata as trialMeta } from '@/app/runs/[id]/trials/[trialId]/
 import { generateMetadata as pairMeta } from '@/app/runs/[id]/pairs/[baseline]/[treatment]/page';
 import { generateMetadata as designerMeta } from '@/app/designer/[slug]/page';
 
-// Issue 26 item 7: a NUL (or another character no id has) in a URL id is a 404 at every door that reads
+// A NUL (or another character no id has) in a URL id is a 404 at every door that reads
 // ids from its path — the route handlers and the pages — not a 500 from the database refusing the query.
 
 afterAll(() => closeDb());

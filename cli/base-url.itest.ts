@@ -15,7 +15,7 @@ import { getProvider } from '../lib/providers/registry';
 import { ensureTemplateExperiment } from '../lib/experiments/templates';
 import { tinyExperiment } from '../lib/testing/tiny-experiment';
 
-// Base URLs are configuration, not input (issue 15 item 1): a run that names a base URL neither configured
+// Base URLs are configuration, not input (docs/providers.md#keys-and-base-urls): a run that names a base URL neither configured
 // beside the key nor allow-listed is refused before any request, at every door that creates a run, and a
 // stand-in attacker server receives nothing — not the key, not a single request. The allowed path works.
 

@@ -9,7 +9,7 @@ import { runCli, runToCompletion } from '../lib/testing/engine';
 import { startStatementCounter, type StatementCounter } from '../lib/testing/pg-statement-counter';
 import { tinyExperiment } from '../lib/testing/tiny-experiment';
 
-// Issue 25.1: a use case loads a run (and its experiment) once and passes it down. `tclab export --out --csv
+// A use case loads a run (and its experiment) once and passes it down. `tclab export --out --csv
 // --checks-csv` used to read the run row 4 times and the experiment 3 times. Measured on the wire: the real
 // CLI process talks to PostgreSQL through a proxy that records every statement it sends.
 

@@ -8,7 +8,7 @@ import { runCli } from '../lib/testing/engine';
 import { pool, closeDb } from '../lib/db/client';
 
 // CI gates, JUnit and Markdown from `tclab run` and `tclab export` on the reference study (simulated,
-// offline), and the statistics of issue 10 read back from the JSON export.
+// offline), and the statistics (docs/statistics.md) read back from the JSON export.
 
 let dir: string;
 beforeAll(async () => {

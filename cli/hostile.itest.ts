@@ -11,7 +11,7 @@ import { pool, closeDb } from '../lib/db/client';
 import { importExperimentForm, type ActionState } from '../lib/experiments/import';
 import { SINGLE_USER_ACTOR } from '../lib/auth/roles';
 
-// Issue 14.6, the doors that write: every hostile spec through `tclab run --experiment` (in-process) and
+// Every hostile spec through `tclab run --experiment` (in-process) and
 // the import form's server action (as a file and as a paste), and a representative subset through the CLI
 // as real processes (run, lint, compare). Each is refused naming the field, exit 2 on the CLI, no stack
 // trace, and no row is written (experiments, runs, trials, attempts counted before and after).

@@ -9,7 +9,7 @@ import { TEMPLATES } from '../lib/templates';
 import { runTclab } from './main';
 import { escapeControl } from './output';
 
-// Issue 14.6: every generated hostile input through the parse function and the CLI commands that need no
+// Every generated hostile input through the parse function and the CLI commands that need no
 // database (in-process: lint, plan, compare), each refused with the expected field named, exit code 2,
 // one line per issue and no stack trace. The database doors (run, the import form) are cli/hostile.itest.ts.
 

@@ -107,7 +107,7 @@ describe('tclab lint on tool files and live MCP servers; tclab mcp list', () => 
   });
 });
 
-describe('tclab lint: its time limit and empty catalogs (issue 26)', () => {
+describe('tclab lint: its time limit and empty catalogs (docs/edge-inputs.md)', () => {
   it('stops at --timeout-ms on a large catalog, exit 2 naming the limit; the same catalog is linted within the default', async () => {
     const large = path.join(dir, 'large.json');
     await writeFile(large, JSON.stringify(generatedCatalog(10_000)));

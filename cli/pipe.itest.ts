@@ -8,7 +8,7 @@ import { closeDb } from '../lib/db/client';
 import { runCli } from '../lib/testing/engine';
 import { tinyExperiment } from '../lib/testing/tiny-experiment';
 
-// Issue 26.1: every command that prints JSON, as a process whose stdout is a pipe read by another process
+// Every command that prints JSON, as a process whose stdout is a pipe read by another process
 // (`tclab … --json | node -e 'JSON.parse(…)'`, through sh, as a CI job pipes it into jq). Before the fix the
 // CLI exited while a pipe still held most of a long document: 64–128 KiB arrived, exit 0.
 

@@ -7,7 +7,7 @@ import { benchSpec } from '../lib/testing/bench-spec';
 import { echoScript, startLoopbackServer, type LoopbackServer } from '../lib/testing/loopback-server';
 import { closeDb, pool } from '../lib/db/client';
 
-// `tclab run` and the spend guards (issue 26 item 3), as a user runs it: a subprocess against the real SDK
+// `tclab run` and the spend guards (docs/spend-guards.md), as a user runs it: a subprocess against the real SDK
 // and a loopback OpenAI-wire server, with the confirmation threshold lowered to 50 paid requests.
 
 const KEY = 'sk-tclab-spend-0123456789';

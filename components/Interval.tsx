@@ -1,7 +1,7 @@
 import type { ShownInterval } from './format';
 
 /**
- * An interval as the pages show it (DESIGN §7): its text, or "—" with the reason on hover (and for screen
+ * An interval as the pages show it (docs/design.md#the-statistics-it-relies-on): its text, or "—" with the reason on hover (and for screen
  * readers) where there is nothing to estimate it from. The text comes from lib/analysis/format.ts.
  */
 export function Interval({ ci, testId }: { ci: ShownInterval; testId?: string }) {

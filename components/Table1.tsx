@@ -13,7 +13,7 @@ import { OutcomeLines } from './results/Outcomes';
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
 
 /**
- * Table 1 (DESIGN §7, §10.3): rows scenario × locale, one column per study; each cell baseline k/n →
+ * Table 1 (docs/design.md#the-statistics-it-relies-on, docs/results.md): rows scenario × locale, one column per study; each cell baseline k/n →
  * treatment k/n with 95% Wilson intervals, unresolved/untested beside n; the Total row; below, the paired
  * breakdown with the exact McNemar p and the failure categories. With `published`, the reference figures
  * are set beside ours, labelled.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { urls } from './urls';
 
-// The one URL builder (issue 25.6): every id encoded once, the paths the app's routes answer.
+// The one URL builder (docs/architecture.md): every id encoded once, the paths the app's routes answer.
 
 describe('urls', () => {
   const odd = 'a/b c?#%';

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkLinks, fileSystem, headingSlugs, linksOf, projectMarkdownFiles } from './docs-links';
 
-// Issue 25.8: a README a newcomer reads to the end (≤ 250 lines), the rest in docs/, and every link works.
+// A README a newcomer reads to the end (≤ 250 lines), the rest in docs/, and every link works; the design the
+// code's comments cite (docs/design.md) among them.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_README_LINES = 250;
@@ -68,6 +69,24 @@ describe("the project's documentation", () => {
   it('has README.md and the guides under docs/', () => {
     expect(files[0]).toBe(path.join(root, 'README.md'));
     expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('has docs/design.md, which the code cites, linked from README.md with the headings the comments name', () => {
+    expect(files).toContain(path.join(root, 'docs', 'design.md'));
+    expect(linksOf(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).map((l) => l.href)).toContain('docs/design.md');
+    const slugs = headingSlugs(fs.readFileSync(path.join(root, 'docs', 'design.md'), 'utf8'));
+    for (const anchor of [
+      'vocabulary',
+      'the-five-checkpoints',
+      'failure-categories',
+      'case-cards-tcc-v01',
+      'scoring-rules',
+      'the-reference-study',
+      'the-statistics-it-relies-on',
+      'providers-and-the-simulated-models',
+      'the-floors',
+    ])
+      expect(slugs.has(anchor), anchor).toBe(true);
   });
 
   it('every link of README.md and docs/**/*.md resolves (files, headings; external links well-formed)', () => {

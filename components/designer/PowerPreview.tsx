@@ -12,7 +12,7 @@ function share(text: string): number | null {
 }
 
 /**
- * Power before spending (issue 24 item 1), from assumed rates: per study, the pairs a paired comparison needs
+ * Power before spending (docs/statistics.md), from assumed rates: per study, the pairs a paired comparison needs
  * to detect δ with the chosen power (Connor's formula on the assumed discordant share ψ, times the design effect
  * 1 + (m − 1)·ICC with m the design's pairs per case), and the smallest difference the design as it stands could
  * detect. `tclab plan --pilot RUN` gives the same numbers with ψ and the ICC read from a pilot run.

@@ -9,7 +9,7 @@ import { WordDiff } from './WordDiff';
 const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v).slice(0, 160));
 
 /**
- * "Generate variants" (issue 24 item 5, docs/designer.md): a length-matched placebo and single-defect mutants
+ * "Generate variants" (docs/designer.md): a length-matched placebo and single-defect mutants
  * of a treatment, shown as a diff against the baseline before anything is added; the ones kept become
  * ordinary conditions (each recording its kind), and with more than two candidate tools the study's orders
  * become a Latin square.

@@ -11,7 +11,7 @@ import { FINAL_RUN_STATUSES } from '../../lib/schema/run-status';
 import { tinyExperiment } from '../../lib/testing/tiny-experiment';
 import { argumentTypesFor, normalize, valueFromText } from './draft-types';
 
-// Issue 22.3, end to end: an ASIN typed into the designer's form for a `string` parameter (with the
+// An ASIN typed into the designer's form for a `string` parameter (with the
 // functions the form uses) is frozen as the string "0593135202" — not the number 593135202 — and a run on
 // the simulated provider, which sends the ASIN as the schema says, passes the arguments check.
 

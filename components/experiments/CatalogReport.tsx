@@ -5,7 +5,7 @@ import { formatInt } from '../format';
 
 /**
  * Each tool catalog (the definitions one condition sends for one scenario and locale): its size in prompt
- * tokens, and what the description linter finds in it (DESIGN §10.1). All text is rendered as text.
+ * tokens, and what the description linter finds in it (docs/linter.md). All text is rendered as text.
  */
 export function CatalogReport({ costs, findings }: { costs: CatalogCost[]; findings: LintFinding[] }) {
   const key = (x: { study: string; condition: string; scenario: string; locale: string }) => `${x.study}|${x.condition}|${x.scenario}|${x.locale}`;

@@ -6,7 +6,7 @@ import { planTrials } from '@/lib/design/planner';
 import { formatInt } from '../format';
 
 /**
- * The trial-count planner (DESIGN §7): what each condition's trials can claim if none fails, and how many
+ * The trial-count planner (docs/design.md#the-statistics-it-relies-on): what each condition's trials can claim if none fails, and how many
  * replicates of the experiment a target bound on the failure rate needs.
  */
 export function Planner({ matrix, replicates }: { matrix: MatrixCount; replicates: number }) {

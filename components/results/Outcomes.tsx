@@ -3,7 +3,7 @@ import { COST_METRICS } from '@/lib/schema/outcomes';
 import { COST_LABELS, formatCost, formatFlipRate, formatMetricDifference, formatNoiseFloor, formatPower, formatTotal, perTrial } from '@/lib/analysis/format-outcomes';
 
 /**
- * Beside a study's paired difference (issue 24): what the run could detect, the noise floor from replicates
+ * Beside a study's paired difference (docs/statistics.md): what the run could detect, the noise floor from replicates
  * ("within noise" when the difference is), the flip rate per condition, and the cases no condition passes.
  */
 export function OutcomeLines({ s }: { s: StudySummary }) {

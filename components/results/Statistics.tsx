@@ -6,7 +6,7 @@ import { Interval } from '../Interval';
 import { OrderConsistencyChart, PairedFlowChart, PassRateChart, type FlowBar, type OrderBar, type RateBar } from './Charts';
 import { urls } from '@/lib/urls';
 
-/** What the page says about its intervals (DESIGN §7: say which is shown, and why). */
+/** What the page says about its intervals (docs/design.md#the-statistics-it-relies-on: say which is shown, and why). */
 export function IntervalNote({ clusterBy }: { clusterBy: 'case' | 'scenario' }) {
   const unit = clusterBy === 'scenario' ? 'scenario' : 'case (its candidate orders and replicates)';
   return (

@@ -4,7 +4,7 @@ import type { GridPage } from '@/lib/runs/choices';
 import { urls } from '@/lib/urls';
 import { formatInt } from '../format';
 
-// What the model did (issue 22.2): the grid of cases × conditions for one study × scenario × locale (each cell
+// What the model did (docs/results.md#what-the-model-did): the grid of cases × conditions for one study × scenario × locale (each cell
 // a trial's decision per order and replicate, coloured by its verdict, linking to the trial), the expected ×
 // chosen matrix and the positions of the chosen tool per condition. Everything is text: tool names are the
 // model-facing names the request carried.

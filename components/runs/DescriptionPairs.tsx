@@ -27,7 +27,7 @@ function PairedCell({ s, stage }: { s: PairedStage; stage: 'visible' | 'chosen' 
 }
 
 /**
- * Descriptions move both stages (issue 23 item 4): per baseline → treatment pair under the same discovery × N,
+ * Descriptions move both stages (docs/discovery.md): per baseline → treatment pair under the same discovery × N,
  * stage 1 (the needed tool visible) and stage 2 (chosen, over the pairs where both trials saw it) side by side,
  * and which of them moved. On a phone each row is a card (`table.stack`), the two stages one under the other.
  * Render only: the pairs come with the funnel (lib/runs/funnel.ts).

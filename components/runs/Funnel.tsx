@@ -55,7 +55,7 @@ function chartSeries(rows: Row[]): FunnelChartSeries[] {
 }
 
 /**
- * The visibility funnel of a run's catalog studies (issue 23): per study, one row per discovery × catalog
+ * The visibility funnel of a run's catalog studies (docs/discovery.md): per study, one row per discovery × catalog
  * size N × condition — needed tool visible (recall@k), chosen once visible, right arguments once chosen, end
  * result — each k/n with its Wilson interval, and against the baseline of the same cell the paired split and
  * difference; tool tokens per request and the estimated cost. Render only: the page loads the rows.

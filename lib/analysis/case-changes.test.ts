@@ -3,7 +3,7 @@ import { ExperimentSpec } from '../design/experiment-spec';
 import { tinyExperiment } from '../testing/tiny-experiment';
 import { comparableCases } from './case-changes';
 
-// Which cases of two versions pair (issue 22.1): only those whose task, card, input, scenario and study are unchanged.
+// Which cases of two versions pair (docs/compare.md): only those whose task, card, input, scenario and study are unchanged.
 
 const labels = { from: 'v1', to: 'v2' };
 function twoCases(): ExperimentSpec {

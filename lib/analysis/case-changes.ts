@@ -1,6 +1,6 @@
 import type { Case, ExperimentSpec, Scenario } from '../schema/experiment';
 
-// Which cases of two versions of one experiment may be paired trial by trial (issue 22.1): a case pairs only
+// Which cases of two versions of one experiment may be paired trial by trial (docs/compare.md): a case pairs only
 // where what the model is asked and how its answer is scored are the same in both versions — the task text,
 // the card (checks, evidence gate, per-condition expectations), the case's study-kind input (a fixed call,
 // a tool result, …), its scenario's fixture and tools, and the study's kind and candidate orders. What the

@@ -5,7 +5,7 @@ import type { TrialPlace } from '../schema/trial-place';
 
 export type { ChoiceMatrix, ChoicePositions, ChoiceRow };
 
-// What the model did (issue 22.2): per trial its decision — the tool it called first, by the name it was sent
+// What the model did (docs/results.md#what-the-model-did): per trial its decision — the tool it called first, by the name it was sent
 // in that condition, or CLARIFY / STOP, a reported label, text, or nothing (no answer) — the position the
 // chosen tool held in the order sent, and what the case card expected; then the grid of cases × conditions,
 // the expected × chosen matrix and the positions, each counted from these rows alone.

@@ -5,7 +5,7 @@ import { formatTable1Markdown } from './format';
 import { formatTable1Latex, latexText } from './format-latex';
 import { pairKeyOf } from '../design/matrix';
 
-// Table 1 for reports (issue 22.8h): the Markdown and LaTeX downloads of the run page, from a RunSummary.
+// Table 1 for reports (docs/results.md): the Markdown and LaTeX downloads of the run page, from a RunSummary.
 
 const spec: SummarySpec = {
   scenarios: [{ id: 'book_&_pay' }, { id: 'invoice' }],

@@ -10,7 +10,7 @@ describe('the one format of rates, differences and intervals', () => {
     expect(pts(-0.0001)).toBe('-0.0 pts');
     expect(pts(0)).toBe('+0.0 pts');
     expect(rateCi([0.441, 0.712])).toEqual({ text: '[44.1%, 71.2%]', reason: null });
-    // the bug of issue 22: a difference's interval printed as rates
+    // a bug once shipped: a difference's interval printed as rates
     expect(diffCi([0.625, 0.875])).toEqual({ text: '[+62.5 pts, +87.5 pts]', reason: null });
     expect(diffCi([-0.031, 0.28]).text).toBe('[-3.1 pts, +28.0 pts]');
   });

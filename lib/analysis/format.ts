@@ -3,7 +3,7 @@ import { clusteredIntervalReason } from '../stats/clustered';
 import { wilson } from '../stats/wilson';
 
 /*
- * The one format of numbers with intervals (DESIGN §7), shared by the pages, the exports' human text and the
+ * The one format of numbers with intervals (docs/design.md#the-statistics-it-relies-on), shared by the pages, the exports' human text and the
  * CLI tables: rates in % and differences in percentage points, each with its 95% interval in the same unit —
  * `58.3% [44.1%, 71.2%]`, `+12.5 pts [-3.1 pts, +28.0 pts]`. An interval is shown only where it carries
  * information; otherwise `—`, with the reason beside (text) or on hover (pages). A zero-width interval is

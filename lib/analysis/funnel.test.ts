@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mcnemar, pairedDifference, type PairedDifference } from '../stats';
 import { descriptionPairs, funnel, shiftOf, shiftReading, type FunnelTrial } from './funnel';
 
-// Issue 23 item 4: descriptions move both stages. For each baseline → treatment pair under the same discovery × N,
+// Descriptions move both stages. For each baseline → treatment pair under the same discovery × N,
 // stage 1 (needed tool visible) and stage 2 (chosen, over the pairs where both trials saw it), paired, with the
 // CR1 interval of lib/stats and the exact McNemar p.
 

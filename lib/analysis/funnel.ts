@@ -1,6 +1,6 @@
 import { mcnemar, pairedDifference, wilson, type Interval, type McNemar, type PairedDifference } from '../stats';
 
-// The visibility funnel (issue 23, DESIGN §3): per study × discovery variant × catalog size N × condition,
+// The visibility funnel (docs/design.md#the-five-checkpoints): per study × discovery variant × catalog size N × condition,
 // how often the needed tool was visible (recall@k), chosen once visible, called with the right arguments, and
 // the end result — each paired against the baseline condition of the same cell (improved / same / regressed,
 // with the cluster-robust interval of the difference), plus tokens per request and the estimated cost.
@@ -187,7 +187,7 @@ export function shiftReading(shift: DescriptionPair['shift']): string {
 }
 
 /**
- * Descriptions move both stages (issue 23 item 4): for each treatment against the baseline of its study, under
+ * Descriptions move both stages (docs/discovery.md): for each treatment against the baseline of its study, under
  * the same discovery × N, stage 1 (the needed tool visible) and stage 2 (chosen, over the pairs where it was
  * visible on both sides) side by side. A projection of the funnel rows: the pairs are counted once, there.
  */

@@ -16,7 +16,7 @@ import { clusteredMean } from '../stats/clustered';
 import { Z_95 } from '../stats/wilson';
 import { anovaIcc, connorReason, designEffect, minimumDetectableDifference, pilotPairs, type PairClusterCounts } from './power';
 
-// The outcomes beside Table 1 (issue 24; DESIGN §7), pure: from one row per trial (lib/db/usage.ts), per
+// The outcomes beside Table 1 (docs/design.md#the-statistics-it-relies-on), pure: from one row per trial (lib/db/usage.ts), per
 // study, the noise floor from replicates, cost as an outcome, the minimum detectable difference of the run's
 // pairs and the cases no condition passes. loadRunSummary attaches them to each StudySummary.
 

@@ -2,7 +2,7 @@ import type { TrialUsage } from '../schema/outcomes';
 import { pairClusters } from './outcomes';
 import { connorReason, designEffect, minimumDetectableDifference, pairsNeeded, pilotPairs, type PilotPairs } from './power';
 
-// The power planner (issue 24 item 1): pairs a paired comparison needs and what a planned run could detect,
+// The power planner (docs/statistics.md): pairs a paired comparison needs and what a planned run could detect,
 // from assumed rates (the designer's preview) or from a pilot run's pairs (`tclab plan --pilot`). Beside the
 // zero-failure planner (./planner.ts), which answers a different question (how many clean trials bound a rate).
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anovaIcc, connorPairs, designEffect, minimumDetectableDifference, pairsNeeded, pilotPairs, zQuantile } from './power';
 
-// Hand computations (Connor 1987; RESEARCH §3), z from printed normal tables:
+// Hand computations (Connor 1987; docs/statistics.md), z from printed normal tables:
 //   z₀.₉₇₅ = 1.959964, z₀.₈ = 0.841621, z₀.₉ = 1.281552
 //
 // A. ψ = 0.3, δ = 0.1, α = 0.05, power 0.8:

@@ -1,6 +1,6 @@
 import quantile from '@stdlib/stats-base-dists-normal-quantile';
 
-// Power before spending (issue 24 item 1; DESIGN §7; RESEARCH §3). A paired binary comparison is decided
+// Power before spending (docs/design.md#the-statistics-it-relies-on; docs/statistics.md "Power, noise floor, cost"). A paired binary comparison is decided
 // by its discordant pairs: with p₁₀ the share of pairs that improved (baseline failed, treatment passed)
 // and p₀₁ the share that regressed, ψ = p₁₀ + p₀₁ is the discordant share and δ = p₁₀ − p₀₁ the difference.
 // Connor (1987) gives the pairs a two-sided test at α needs to detect δ with power 1 − β:

@@ -6,7 +6,7 @@ import { PAIR_CLASSES, type PairClass, type ReviewPair, type ReviewSide } from '
 
 /**
  * Every pair (baseline vs. each treatment condition of its study, joined on pairKey) with a failed trial on
- * either side — what a reviewer should look at (DESIGN §10.4) — regressed first, then both failed,
+ * either side — what a reviewer should look at (docs/review.md) — regressed first, then both failed,
  * improved, and failures whose partner has no decided result. Same join and statuses as Table 1.
  */
 export function reviewPairs(spec: SummarySpec, trials: Iterable<TrialOutcome>): ReviewPair[] {

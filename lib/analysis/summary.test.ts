@@ -49,7 +49,7 @@ function pair(
   ];
 }
 
-/** Trials reproducing Table 1 of the reference study (DESIGN §5). */
+/** Trials reproducing Table 1 of the reference study (docs/design.md#the-reference-study). */
 function referenceTrials(): TrialOutcome[] {
   const sel: [string, string] = ['overlapping', 'clear'];
   const out: TrialOutcome[] = [];

@@ -44,7 +44,7 @@ export interface SummaryOptions {
 }
 
 /**
- * Table 1 (DESIGN §7, §10.3) from trial outcomes in memory: one StudySummary per study, baseline vs. the
+ * Table 1 (docs/design.md#the-statistics-it-relies-on, docs/results.md) from trial outcomes in memory: one StudySummary per study, baseline vs. the
  * study's first non-baseline condition (every condition: `summarizeComparisons`). The database path
  * (lib/db/aggregate.ts) computes the same cells with grouped queries and calls `summarizeCells`.
  *

@@ -10,7 +10,7 @@ import cfDocs from './data/reference-servers/cloudflare-docs.json';
 import cfRadar from './data/reference-servers/cloudflare-radar.json';
 import cfBrowser from './data/reference-servers/cloudflare-browser.json';
 
-// Real MCP tool catalogs shipped with the project as distractors (issue 23). Provenance and licences:
+// Real MCP tool catalogs shipped with the project as distractors (docs/discovery.md). Provenance and licences:
 // lib/catalogs/data/NOTICE.txt (the GitHub MCP server: MIT, GitHub; the reference-server and Cloudflare
 // captures: MIT, their upstream authors). The files are the upstream `tools/list` entries, unchanged.
 

@@ -9,7 +9,7 @@ import { closeDb, pool } from './client';
 import { getTrialRecord } from './results';
 import { catalogRefOf } from './catalogs';
 
-// Catalogs stored once (issue 27 item 2): a run of a 128-tool catalog through each SDK against the loopback
+// Catalogs stored once (docs/benchmarks.md): a run of a 128-tool catalog through each SDK against the loopback
 // server. Every attempt refers to its catalog (one row per distinct catalog text); the request rebuilt by
 // PostgreSQL, read by the trial page (getTrialRecord) and written by `tclab export` is the body the server
 // received, byte for byte; and the attempt's request column holds a tenth or less of the request's bytes as

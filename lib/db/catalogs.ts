@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// Tool catalogs stored once (issue 27 item 2). Every request of a run repeats its tool definitions — ~50 KB
+// Tool catalogs stored once (docs/benchmarks.md). Every request of a run repeats its tool definitions — ~50 KB
 // for a 128-tool catalog — and every attempt stores its raw request. The repository functions that store an
 // attempt (lib/db/trials.ts, turns.ts, prechecks.ts) split the catalog out of the request's JSON text: the
 // catalog's text, exactly as sent, goes once into `tool_catalogs`, keyed by its content (`sha256:` of the

@@ -1,7 +1,7 @@
 import { COMPLETED_RUN_STATUSES } from '../schema/run-status';
 import { pool } from './client';
 
-// Results at scale (issue 10 item 10): what Table 1 and the compare page are computed from (per-cluster
+// Results at scale (docs/statistics.md): what Table 1 and the compare page are computed from (per-cluster
 // counts) is stored once computed, keyed by the run's results version, and read back only while that
 // version is still the run's — so a stored value can never disagree with the trials. A finished run is
 // aggregated once; a run in progress is recomputed once per new version (and not at all between two).

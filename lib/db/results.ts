@@ -81,7 +81,7 @@ export interface TrialRecord extends TrialIdentity {
   pairKey: string;
   status: string;
   toolSetRef: string;
-  /** Distractors added and the discovery variant (issue 23); null for a study without a catalog. */
+  /** Distractors added and the discovery variant (docs/discovery.md); null for a study without a catalog. */
   catalogSize: number | null;
   discovery: string | null;
   /** Names the model could see before it decided; null when not recorded. */

@@ -2,7 +2,7 @@ import type { TrialUsage } from '../schema/outcomes';
 import { pool } from './client';
 import { cachedResult } from './result-cache';
 
-// One row per trial with what it spent (issue 24 item 4): the tokens every attempt reported (stored from the
+// One row per trial with what it spent (docs/statistics.md): the tokens every attempt reported (stored from the
 // provider's usage), tool calls and model answers. Cached prompt tokens are read from the stored raw answer,
 // where each provider reports them in its own field (OpenAI `usage.prompt_tokens_details.cached_tokens`,
 // Anthropic `usage.cache_read_input_tokens`, Gemini `usageMetadata.cachedContentTokenCount`); null where

@@ -1,7 +1,7 @@
 import type { Condition, ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
 import { baselineOf } from '../schema/experiment';
 
-// Single-field ablations (issue 9 item 7): the reference study rewrote names, descriptions and structure at
+// Single-field ablations (docs/designer.md): the reference study rewrote names, descriptions and structure at
 // once, so its effect cannot be attributed. For a study with a baseline and a treatment, each ablation takes
 // exactly one field group from the treatment and everything else from the baseline — only for groups that
 // actually differ. They are ordinary conditions, paired with the baseline like any other.

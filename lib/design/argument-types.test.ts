@@ -14,7 +14,7 @@ import {
 import { parseSpecValue } from '../experiments/parse';
 import { tinyExperiment } from '../testing/tiny-experiment';
 
-// Issue 22.3: an expected argument's value takes its type from the tool's parameter schema, never from the
+// An expected argument's value takes its type from the tool's parameter schema, never from the
 // look of the text typed.
 
 const STRING: ArgType = { kind: 'string' };

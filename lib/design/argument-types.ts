@@ -130,7 +130,7 @@ export function valueProblem(t: ArgType, value: unknown): string | null {
 
 /**
  * The problems of an expected argument value: the value itself, or — a list where the parameter is not a
- * list — each of its acceptable values. In such a list `""` marks the argument optional (DESIGN §6) and
+ * list — each of its acceptable values. In such a list `""` marks the argument optional (docs/design.md#scoring-rules) and
  * `null` accepts a model that sends null for it (BFCL's possible answers list both so), so neither is refused.
  */
 export function expectedValueProblems(t: ArgType, value: unknown): string[] {

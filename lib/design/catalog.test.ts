@@ -16,7 +16,7 @@ import { catalogScale } from '../templates/catalog-scale';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// Distractor catalogs and discovery (issue 23): sampling, the BM25 retriever, the observed visibility checkpoint.
+// Distractor catalogs and discovery (docs/discovery.md): sampling, the BM25 retriever, the observed visibility checkpoint.
 
 /** The tiny experiment with a GitHub catalog; the needed tool's words share nothing with the task. */
 function unseenSpec(k = 3) {

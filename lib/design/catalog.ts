@@ -6,7 +6,7 @@ import type { ScoringTool } from '../scoring/observe';
 import { sha256 } from '../hash';
 import { rankTools, type Ranked } from './retriever';
 
-// Distractor catalogs and discovery as factors of the matrix (issue 23, docs/discovery.md). For a study with a
+// Distractor catalogs and discovery as factors of the matrix (docs/discovery.md). For a study with a
 // `catalog`, every trial of a case adds N distractors drawn from the catalog and a discovery mechanism decides
 // which of the tools are sent. Everything here is a pure function of the spec (the seed is stored with the
 // version), so the matrix, the runner and the export compute the same lists.

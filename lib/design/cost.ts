@@ -65,7 +65,7 @@ export function estimateCosts(table: PriceTable, inputTokens: number, requests: 
 
 /**
  * OpenAI's Batch API, Anthropic's Message Batches and Gemini's batch mode answer at half the price of the same
- * requests sent one by one (/work/shared/RESEARCH.md §5): the batch price of a row that names none.
+ * requests sent one by one (docs/batch.md): the batch price of a row that names none.
  */
 export const BATCH_PRICE_FACTOR = 0.5;
 

@@ -10,7 +10,7 @@ import { normalText, OVERLAP, similarPairs, wordSet } from './lint-overlap';
 import { codeRange, nameTokens } from './lint-text';
 import { boundedTokenCount } from './tokens';
 
-// The linter at scale (issue 26 item 4): the indexed overlap and the linear scans find exactly what comparing
+// The linter at scale (docs/benchmarks-lint.md): the indexed overlap and the linear scans find exactly what comparing
 // all pairs and the backtracking patterns found; the generated catalog's planted pairs are all found.
 
 const fixtures = path.join(process.cwd(), 'lib/mcp/fixtures/mcp-tools');

@@ -2,7 +2,7 @@ import nlp from 'compromise';
 import { stemmer } from 'stemmer';
 import { splitName } from './retriever';
 
-// Two linter rules that matter once a tool has to be found (issue 23 item 4, docs/linter.md): a retriever or
+// Two linter rules that matter once a tool has to be found (docs/linter.md): a retriever or
 // a vendor's tool search matches the user's words against the name and description, so a description that
 // never uses a verb of the tasks it serves is hard to find, and a name that reads like a distractor's is easy
 // to confuse with it. Libraries: compromise (part-of-speech tags and verb roots of the task texts, English

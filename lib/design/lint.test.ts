@@ -81,7 +81,7 @@ describe('catalog costs', () => {
   });
 });
 
-describe('rules for search (issue 23 item 4)', () => {
+describe('rules for search (docs/discovery.md)', () => {
   const verbs = (...tasks: string[]) => new Map([['pay', taskVerbs(tasks)]]);
   const payDef = (description: string) => def('pay_invoice', description, { type: 'object', properties: {} }, 'pay');
   const withContext = (d: ToolDefinition, context: CatalogContext) => lintCatalog([d], new Map(), {}, context).map((f) => f.rule);

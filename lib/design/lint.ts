@@ -6,7 +6,7 @@ import { nameKey, nearDistractor, taskVerbLocale, taskVerbs, usesTaskVerb, type 
 import { similarPairs } from './lint-overlap';
 import { clip, codeRange, nameTokens } from './lint-text';
 
-// The description linter (DESIGN §10.1). A description is the only field where a tool can make its case to
+// The description linter (docs/linter.md). A description is the only field where a tool can make its case to
 // a model that is comparing it with the alternatives (seed 001), and the only place its hidden facts can
 // reach the model (seed 000: whether it writes, what its codes mean). Each rule flags something a reader
 // cannot check or act on. Findings are advice about a condition's definitions — a baseline may break

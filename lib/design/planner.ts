@@ -1,7 +1,7 @@
 import { ALPHA_95, trialsForBound, zeroFailureUpperBound } from '../stats/bounds';
 import type { MatrixCount } from './matrix';
 
-/** One condition of one study: what its trials can claim now, and what a target claim needs (DESIGN §7). */
+/** One condition of one study: what its trials can claim now, and what a target claim needs (docs/design.md#the-statistics-it-relies-on). */
 export interface PlanRow {
   study: string;
   condition: string;

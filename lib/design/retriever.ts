@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import type { WireTool } from '../schema/request';
 
 // The `bm25-top-k` discovery mechanism: a local BM25 retriever over the tools a request could send, queried
-// with the task text. It indexes what the vendors' tool searches index (RESEARCH §1): the name split at `_`,
+// with the task text. It indexes what the vendors' tool searches index (docs/discovery.md): the name split at `_`,
 // `.`, `-` and camelCase, the description, and the parameters' names and descriptions. Library: minisearch
 // (BM25+); its parameters are recorded with every result (`RETRIEVER_PARAMS`). Ties are broken before the
 // cut by a key the caller gives (seeded, stable across processes), never by the library's internal order.

@@ -4,7 +4,7 @@ import type { ExperimentSpec } from '../schema/experiment';
 import type { WireTool } from '../schema/request';
 import { catalogsOf, toWireTool } from './matrix';
 
-// What each tool catalog costs in prompt tokens on every request that carries it (DESIGN §10.1): the
+// What each tool catalog costs in prompt tokens on every request that carries it (docs/linter.md): the
 // definitions rendered the way OpenAI's chat models receive functions, counted with o200k_base (GPT-4o and
 // later). An estimate for other providers, whose tokenizers differ; the relative size of two conditions'
 // catalogs is what a design decision needs.

@@ -6,7 +6,7 @@ import { naturalDefinitions } from './matrix';
 import { splitName } from './retriever';
 import { boundedTokenCount } from './tokens';
 
-// Variants that isolate the cause (issue 24 item 5, docs/designer.md "Variants"): a rewrite changes length and
+// Variants that isolate the cause (docs/designer.md "Variants"): a rewrite changes length and
 // content at once, and a good description can fail for one missing fact. Two generated kinds, ordinary
 // conditions paired with the baseline like the ablations (ablations.ts):
 // - a length-matched placebo: the baseline's descriptions padded with neutral sentences from a fixed pool

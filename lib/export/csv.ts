@@ -6,7 +6,7 @@ import type { Choice } from '../analysis/choices';
 
 export type { TrialExportRow } from '../schema/run-export';
 
-/** Columns of the trials CSV: the JSON export's names, flattened (DESIGN §10.5). */
+/** Columns of the trials CSV: the JSON export's names, flattened (docs/export.md). */
 export const TRIAL_CSV_COLUMNS = [
   'id',
   'study',

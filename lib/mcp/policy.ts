@@ -3,7 +3,7 @@ import { AccessDenied, can, type Actor } from '../auth/roles';
 import { McpListError, splitCommandLine, type McpClientOptions, type McpTargetInput } from './client';
 import { parseAllowedUrls } from './guarded-fetch';
 
-// Running a program on the server is an admin's decision (issue 26). What a door of the web app may import
+// Running a program on the server is an admin's decision (docs/edge-inputs.md). What a door of the web app may import
 // MCP tools from, for the actor asking:
 //   - a server an admin configured (TCLAB_MCP_SERVERS), picked by name, its command and arguments as given;
 //   - any command line, only with `server.exec` (an admin, or the local user in single-user mode);

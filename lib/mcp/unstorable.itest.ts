@@ -9,7 +9,7 @@ import { SpecError } from '../schema/common';
 import { experimentFromTools, scenarioFromTools } from './scenario';
 import { ToolFileError } from './tools';
 
-// Issue 26 item 7: what PostgreSQL cannot store, and drafts over their limit, are refused at the door with
+// What PostgreSQL cannot store, and drafts over their limit, are refused at the door with
 // their reason — not a generic 500 (22P05 when the NUL reached a jsonb column; an uncaught ZodError).
 
 const dir = mkdtempSync(join(tmpdir(), 'tclab-unstorable-'));

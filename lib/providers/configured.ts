@@ -81,7 +81,7 @@ export function errorShape(body: ErrorShape['body']): ErrorShape {
   return { body, message: nestedErrorMessage };
 }
 
-// Base URLs are configuration, not input (issue 15): a provider's key goes only to the base URL configured
+// Base URLs are configuration, not input (docs/providers.md#keys-and-base-urls): a provider's key goes only to the base URL configured
 // beside it in the environment (its baseUrlVar, else its default) or to a URL of TCLAB_ALLOWED_BASE_URLS.
 // A run naming any other base URL is refused before anything is sent — when it is created (naming the
 // field) and again when a request is about to leave.

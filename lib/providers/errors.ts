@@ -2,7 +2,7 @@ import type { TransportFailure } from '../schema/request';
 import type { TransportErrorKind } from '../schema/run';
 import { makeRedaction, redactText as redactWith, type Redaction } from './redact';
 
-// The transport taxonomy (DESIGN §2): why an HTTP exchange produced no model answer. Model-side problems
+// The transport taxonomy (docs/design.md#vocabulary): why an HTTP exchange produced no model answer. Model-side problems
 // (malformed calls, refusals) are observations, never classified here.
 
 export type TransportError = TransportFailure;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Issue 25 item 2: provider adapters know messages, tools and tool results, never study kinds. Every study
+// Provider adapters know messages, tools and tool results, never study kinds. Every study
 // kind reaches a provider as a transcript (lib/schema/request.ts); what a kind adds (the interpretation
 // study's injected call) is a step of that transcript, built by the kind's module in lib/studies.
 

@@ -3,7 +3,7 @@ import { destinationOf, keyHint } from './configured';
 import { getDescriptor, isProviderId } from './registry';
 import { redactText } from './secrets';
 
-// Pre-checks test credentials and wiring before a run (DESIGN §2). When one fails, the researcher needs
+// Pre-checks test credentials and wiring before a run (docs/design.md#vocabulary). When one fails, the researcher needs
 // to know what to fix, in words, not a transport kind.
 
 export interface FailureContext {

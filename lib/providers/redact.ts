@@ -1,4 +1,4 @@
-// Keys come from the environment only and must never reach the database, logs or exports (DESIGN §9).
+// Keys come from the environment only and must never reach the database, logs or exports (docs/design.md#providers-and-the-simulated-models).
 // What to redact is derived from the provider descriptors (their key variables' values, the headers and
 // query parameters that carry a key): see secrets.ts for the product-wide set, and each adapter redacts
 // what it stores with its own. This file holds the mechanics only: no environment, no registry.

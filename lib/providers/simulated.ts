@@ -8,7 +8,7 @@ import type { Provider, ProviderDescriptor, SendOptions } from './types';
 import { splitDeferred, termSearch, visibleNames } from './tool-search';
 
 /**
- * The simulated provider (DESIGN §9): deterministic, offline, no key — a transparent heuristic, NOT a
+ * The simulated provider (docs/design.md#providers-and-the-simulated-models): deterministic, offline, no key — a transparent heuristic, NOT a
  * language model. It sees only the provider-neutral request (task, tool definitions in their order,
  * protocol markers and labels, the transcript so far, and the name of the rule set that answers it); it
  * never sees a case card or an expected answer, and imports nothing that holds them.

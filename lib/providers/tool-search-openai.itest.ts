@@ -3,7 +3,7 @@ import { FAKE_KEY, observed, providerOverLoopback, selectionRequest } from '../t
 import { OPAQUE_LOOKUP, searchRequest } from '../testing/tool-search-fixtures';
 import { openaiProvider } from './openai';
 
-// Vendor tool search end to end (issue 23 item 2): the real SDK sends deferred tools and the vendor's search
+// Vendor tool search end to end (docs/discovery.md): the real SDK sends deferred tools and the vendor's search
 // tool in its own wire format to the loopback server, which runs a real search over the deferred tools and
 // answers with the vendor's search blocks / items and a call. What the adapter reports as `visible` is
 // exactly what the search returned (after the non-deferred tools), in rank order.

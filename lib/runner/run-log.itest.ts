@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
 import { runCli } from '../testing/engine';
 
-// Issue 22.8f: the console says when each run starts and finishes, and with what status, at `info` — one JSON
+// The console says when each run starts and finishes, and with what status, at `info` — one JSON
 // line per event on stderr (lib/log/logger.ts), from the process that made the change.
 
 afterAll(async () => {

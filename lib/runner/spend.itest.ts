@@ -20,7 +20,7 @@ import { SpendConfirmationRequired } from './spend';
 import { createRun, createRuns, startRun, withTrialIds } from './start';
 import { startWorker, type WorkerHandle } from './worker';
 
-// Spend guards (issue 26 item 3) against real PostgreSQL and Redis: the confirmation of a large run in the
+// Spend guards (docs/spend-guards.md) against real PostgreSQL and Redis: the confirmation of a large run in the
 // use case every door goes through, a budget the engine stops at, and a run's trials created in chunks.
 
 const saved = { requests: process.env.TCLAB_CONFIRM_REQUESTS, cost: process.env.TCLAB_CONFIRM_COST };

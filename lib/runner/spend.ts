@@ -6,7 +6,7 @@ import { RunBudget, type RunBudgetInput, type RunTarget, type StoredRunBudget } 
 import { getDescriptor } from '../providers/registry';
 import { batchPricesOf, costAt, type PriceRow, type PriceTable } from '../design/cost';
 
-// Spend guards (issue 26 item 3, docs/spend-guards.md): before a run is created, what it would send to paid
+// Spend guards (docs/spend-guards.md): before a run is created, what it would send to paid
 // models is counted; past a threshold it needs a confirmation that names the number. Requests to the
 // simulated provider cost nothing and are not counted.
 

@@ -43,7 +43,7 @@ export async function createRun(experimentId: string, settingsInput: RunSettings
 }
 
 /**
- * Several provider/model targets at once (issue 10 item 4): one run per target — each with its own
+ * Several provider/model targets at once (docs/compare.md): one run per target — each with its own
  * status, trials and rate limits (the limiter keys on provider and model) — sharing the experiment
  * version and a group id. Every target is checked before anything is stored; `targets[i]` errors name
  * `targets.i`. No target or one makes a plain run (no group). The spend guard counts every target's paid

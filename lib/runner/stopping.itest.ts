@@ -14,7 +14,7 @@ import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { createRun, startRun } from './start';
 import { startWorker, type WorkerHandle } from './worker';
 
-// Stop when decided (issue 24 item 2) on the reference study with the simulated provider: the same run with
+// Stop when decided (docs/statistics.md) on the reference study with the simulated provider: the same run with
 // and without the option. The stopped run must reach the decision of the full run with fewer requests
 // (counted from the attempts table), and record every trial it sent exactly once.
 

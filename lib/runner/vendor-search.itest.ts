@@ -16,7 +16,7 @@ import { tinyExperiment } from '../testing/tiny-experiment';
 import { createRun, startRun } from './start';
 import { startWorker } from './worker';
 
-// Discovery `vendor-search` as a condition (issue 23 item 2): every tool is sent deferred to the provider's
+// Discovery `vendor-search` as a condition (docs/discovery.md): every tool is sent deferred to the provider's
 // own tool search, visibility is decided by what the provider returned (stored as the trial's `visible`), and
 // a needed tool the search did not return is a visibility failure with selection untested.
 

@@ -12,7 +12,7 @@ import { completedReferenceRun } from '../testing/engine';
 import type { WorkerHandle } from '../runner/worker';
 import { gridPage, gridSections, loadCompareGrids, loadRunChoices } from './choices';
 
-// Issue 22.2: the run page's grid, matrix and positions, the JSON export's `choices` and the choices CSV equal
+// The run page's grid, matrix and positions, the JSON export's `choices` and the choices CSV equal
 // what the stored trials say — recomputed here from the trial records (observation, order, case card) alone.
 
 let runId: string;

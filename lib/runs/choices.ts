@@ -7,7 +7,7 @@ import { cachedJsonText } from '../db/result-cache';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 
-// Use case: what the model did in a run (issue 22.2) — one section of the grid (study × scenario × locale,
+// Use case: what the model did in a run (docs/results.md#what-the-model-did) — one section of the grid (study × scenario × locale,
 // read alone, so a large run's page reads a few hundred trials) and the run's matrices and positions
 // (counted from trials grouped in PostgreSQL).
 

@@ -11,7 +11,7 @@ import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { completedReferenceRun, runCli, waitForRunStatus } from '../testing/engine';
 import { compareConditions, compareRuns, compareTrialPairs, PAIR_CHANGES, parseRunCondition } from './compare';
 
-// Issue 22.1: runs of two versions of one experiment compared. v2 of the reference study makes one treatment
+// Runs of two versions of one experiment compared. v2 of the reference study makes one treatment
 // description vague and rewrites one case's task: the version diff names exactly those two paths, the changed
 // case is listed apart with its reason, and the paired counts cover exactly the trials of the unchanged cases.
 

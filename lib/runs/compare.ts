@@ -12,7 +12,7 @@ import { loadRunSummary } from './summary';
 import { getRun, type RunRow } from '../db/runs';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 
-// Use case: compare runs of one experiment — of one version or of several (issue 22.1). The first run is the
+// Use case: compare runs of one experiment — of one version or of several (docs/compare.md). The first run is the
 // reference; every other run is compared with it on identical trials (same study, scenario, locale, case,
 // condition, candidate order and replicate). Across versions only the cases unchanged between the two
 // versions pair (lib/analysis/case-changes.ts); the others are listed apart with the reason, and the spec
@@ -135,7 +135,7 @@ export function parseRunCondition(value: string, path: string): RunCondition {
 }
 
 /**
- * Condition against condition across runs (issue 22.1): run B's `b.condition` against run A's `a.condition`,
+ * Condition against condition across runs (docs/compare.md): run B's `b.condition` against run A's `a.condition`,
  * per study holding both, on trials paired by study, scenario, locale, case, order and replicate — of the
  * cases unchanged between the two versions. A and B may be one run (its own paired effect, any two conditions).
  */

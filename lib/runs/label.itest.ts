@@ -11,7 +11,7 @@ import type { Actor } from '../auth/roles';
 import { labelRun } from './label';
 import { table1Document } from './export';
 
-// Issue 22.8a: a run's name and note — given at `tclab run --name --note`, edited later under an account
+// A run's name and note — given at `tclab run --name --note`, edited later under an account
 // (recorded in the audit log), found by the runs list's search, and in the JSON export's `run`.
 
 const researcher: Actor = { kind: 'user', userId: 'u_label', email: 'label-researcher@example.test', name: 'R', role: 'researcher' };
@@ -51,7 +51,7 @@ describe('run name and note', () => {
     const exported = RunExport.parse(JSON.parse(await text(await runJsonStream(id))));
     expect(exported.run.name).toBe(`v2 ${tag}`);
     expect(exported.run.note).toBeUndefined();
-    // Table 1 for a report is titled with the run's name (issue 22.8h)
+    // Table 1 for a report is titled with the run's name (docs/results.md)
     expect((await table1Document(id, 'md')).split('\n')[0]).toMatch(new RegExp(`^## Table 1 — v2 ${tag} \\(Reference study.* v1, simulated/${stored.model}\\)$`));
     expect(await table1Document(id, 'tex')).toMatch(new RegExp(`\\\\caption\\{Table 1 --- v2 ${tag} \\(Reference study.* v1, simulated/${stored.model}\\)\\}`));
   }, 120_000);

@@ -14,7 +14,7 @@ import { tinyExperiment } from '../testing/tiny-experiment';
 import { compareRuns } from './compare';
 import { formatNoiseFloor, formatPower } from '../analysis/format-outcomes';
 
-// Issue 24 items 3, 4, 6 end to end: a run with replicates against the OpenAI SDK on the loopback server, whose
+// A run with replicates against the OpenAI SDK on the loopback server, whose
 // answers flip between identical trials and report usage (cached tokens included). Every figure the run page
 // and the export show — token totals and their paired difference, flip rates, the noise floor, the cases no
 // condition passes — is recomputed here from the stored trials, one by one, and must be equal.

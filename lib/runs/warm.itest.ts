@@ -13,7 +13,7 @@ import { loadRunSummary } from './summary';
 import { env } from '../env';
 import { warmRunResults } from './warm';
 
-// Issue 27 item 3: a large run's pages are computed as the run completes (the worker's onRunCompleted), so its
+// A large run's pages are computed as the run completes (the worker's onRunCompleted), so its
 // first view reads stored values — and what is stored is what the page would have computed.
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { ExperimentSpecShape } from './experiment';
 import { resetEnvCache } from '../env';
 import { baseSpec } from '../testing/hostile-inputs';
 
-// Issue 15.6: every spec is bounded — candidate orders per case (720) and formal trials per run
+// Every spec is bounded — candidate orders per case (720) and formal trials per run
 // (TCLAB_MAX_TRIALS_PER_RUN, default 1,000,000) — counted arithmetically and refused naming the numbers.
 
 type Any = any; // building specs as JSON

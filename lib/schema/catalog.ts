@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, TEXT_MAX, list, strict, text } from './common';
 
-// Distractor catalogs and discovery (issue 23): a study may add N distractor tools, drawn from a real MCP
+// Distractor catalogs and discovery (docs/discovery.md): a study may add N distractor tools, drawn from a real MCP
 // tool catalog, to every request, and decide by a discovery mechanism which of the tools the model sees.
 // N and the mechanism are factors of the matrix (lib/design/matrix.ts); the catalogs themselves live in
 // lib/catalogs. This file is the spec's shape only and imports nothing of ours but lib/schema.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TrialPlace } from './trial-place';
 
-// The row that lib/db/choices.ts reads and lib/analysis/choices.ts counts (issue 22.2: what the model did).
+// The row that lib/db/choices.ts reads and lib/analysis/choices.ts counts (what the model did: docs/results.md#what-the-model-did).
 
 /** One trial as the choice views need it (read by lib/db/choices.ts from the stored trials). */
 export interface ChoiceRow extends Omit<TrialPlace, 'id'> {

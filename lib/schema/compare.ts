@@ -2,7 +2,7 @@ import { UnpassableCase } from './outcomes';
 import { z } from 'zod';
 import { Difference, McNemarResult, RunSummary } from './table1';
 
-// Runs of one experiment (any of its versions; issue 22.1) side by side (issue 10 item 4): Table 1 per model, each model's
+// Runs of one experiment (any of its versions) side by side (docs/compare.md): Table 1 per model, each model's
 // paired effect of the definitions (inside its Table 1), and model-vs-model paired differences on
 // identical trials (same study, scenario, locale, case, condition, order, replicate). The format of
 // `tclab runs compare --json` and of the compare page.
@@ -88,7 +88,7 @@ export const RunComparison = z.object({
   differences: z.array(ModelDifference),
   /** One per run after the first: its version against the reference's. */
   versions: z.array(VersionComparison),
-  /** Per study, cases failed by every condition of every run: check the case card (issue 24 item 6). */
+  /** Per study, cases failed by every condition of every run: check the case card (docs/statistics.md). */
   unpassable: z.array(z.object({ study: z.string(), cases: z.array(UnpassableCase) })).optional(),
 });
 export type RunComparison = z.infer<typeof RunComparison>;

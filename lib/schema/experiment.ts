@@ -22,7 +22,7 @@ export const ToolDefinition = strict({
 });
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
 
-/** Hidden metadata about a scenario's tool: never sent to the model (DESIGN §2). */
+/** Hidden metadata about a scenario's tool: never sent to the model (docs/design.md#vocabulary). */
 export const ScenarioTool = strict({ id: Id, effect: z.enum(['read', 'write']) });
 export type ScenarioTool = z.infer<typeof ScenarioTool>;
 
@@ -40,7 +40,7 @@ export const Scenario = strict({
 export type Scenario = z.infer<typeof Scenario>;
 
 /**
- * What a generated condition isolates (issue 24 item 5, lib/design/variants.ts): `placebo` (the baseline
+ * What a generated condition isolates (docs/designer.md#variants-that-isolate-the-cause, lib/design/variants.ts): `placebo` (the baseline
  * padded with neutral text to a treatment's length), `mutant:<lint rule>` (a good condition with one
  * linter-detectable defect), `ablation` (one field group of a treatment); `of` is the condition it was made from.
  */

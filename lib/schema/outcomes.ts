@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TrialPlace } from './trial-place';
 
-// What a run adds to Table 1 beyond pass rates (issue 24 items 1, 3, 4, 6; DESIGN §7): the noise floor from
+// What a run adds to Table 1 beyond pass rates (docs/design.md#the-statistics-it-relies-on): the noise floor from
 // replicates, cost as an outcome, what the run could detect, and the cases no condition passes. Computed by
 // lib/analysis/outcomes.ts from one row per trial (TrialUsage), attached to each StudySummary.
 

@@ -15,7 +15,7 @@ export interface WireTool {
 }
 
 /**
- * The simulated provider's rule set for a request (a heuristic, DESIGN §9): which of its three rule sets
+ * The simulated provider's rule set for a request (a heuristic, docs/design.md#providers-and-the-simulated-models): which of its three rule sets
  * answers, and the name it records the request under. Set by the study's module; no real adapter reads it.
  */
 export type SimulatedRules = 'selection' | 'interpretation' | 'task';
@@ -110,7 +110,7 @@ export interface TurnToolResult {
   result: WireToolResult;
 }
 
-/** Why an exchange produced no model answer (DESIGN §2), in words; retryAfterMs only for http_429. */
+/** Why an exchange produced no model answer (docs/design.md#vocabulary), in words; retryAfterMs only for http_429. */
 export interface TransportFailure {
   kind: TransportErrorKind;
   message: string;

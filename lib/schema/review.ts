@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from './common';
 
-/** A reviewer's reading of one check of one trial (DESIGN §10.4). */
+/** A reviewer's reading of one check of one trial (docs/review.md). */
 export const ReviewInput = z.object({
   runId: Id,
   trialId: z.string().min(1),

@@ -11,7 +11,7 @@ import { ExportChoices, ExportTrialChoice } from './choices';
 
 /**
  * The public JSON export of a run (`tclab.run/v1`), written by lib/export/json.ts. The names listed in
- * DESIGN §10.5 are required; the optional ones are extensions. Unknown keys are accepted (and dropped on
+ * docs/export.md ("Export fields") are required; the optional ones are extensions. Unknown keys are accepted (and dropped on
  * parse), so newer writers stay readable.
  */
 
@@ -87,7 +87,7 @@ export const ExportTrial = z.object({
   pairKey: z.string(),
   status: TrialStatus,
   toolSetRef: z.string(),
-  /** Distractors added from the study's catalog (issue 23); absent without a catalog. */
+  /** Distractors added from the study's catalog (docs/discovery.md); absent without a catalog. */
   catalogSize: z.number().int().min(0).optional(),
   /** The discovery variant's id; absent without a catalog (every tool sent). */
   discovery: z.string().optional(),

@@ -114,7 +114,7 @@ export const StudySummary = z.object({
   categories: z.record(z.string(), z.object({ baseline: z.number().int(), treatment: z.number().int() })).default({}),
   /** With replicates (k > 1): pass^k beside the plain rate, per condition. */
   passK: z.object({ k: z.number().int().min(2), baseline: PassK, treatment: PassK }).optional(),
-  /** The noise floor from replicates: per condition flip rate and ICC, and the difference noise alone reaches (issue 24). */
+  /** The noise floor from replicates: per condition flip rate and ICC, and the difference noise alone reaches (docs/statistics.md). */
   noise: StudyNoise.optional(),
   /** Cost as an outcome: tokens, tool calls and turns per condition, paired against the baseline, priced. */
   cost: StudyCost.optional(),

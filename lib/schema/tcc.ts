@@ -12,7 +12,7 @@ export type Decision = z.infer<typeof Decision>;
 /** The fields of `expected` this tool knows (a card may carry others; an experiment spec may not). */
 export const TCC_EXPECTED_SHAPE = {
   decision: Decision.optional(),
-  /** Extension: the scenario tool id the first call must name (DESIGN §6 "first tool call's name"). */
+  /** Extension: the scenario tool id the first call must name (docs/design.md#scoring-rules "first tool call's name"). */
   tool: text(TEXT_MAX.short).optional(),
   call_count: z.number().int().min(0).max(1000).optional(),
   /** The complete call: each key maps to a value, or (for non-array parameters) a list of acceptable values. */

@@ -7,7 +7,7 @@ type ScoredTrialStatus = (typeof SCORED_TRIAL_STATUSES)[number];
 export const CheckStatus = z.enum(['pass', 'fail', 'untested']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
 
-/** DESIGN §3. Every failed check carries exactly one. */
+/** Failure categories (docs/design.md#failure-categories): every failed check carries exactly one. */
 export const FailureCategory = z.enum([
   'unwanted_write',
   'missed_write',
@@ -58,7 +58,7 @@ export const Verdict = z.object({
 });
 export type Verdict = z.infer<typeof Verdict>;
 
-/** A trial passes only if every check passes; any fail → fail; otherwise untested (DESIGN §2). */
+/** A trial passes only if every check passes; any fail → fail; otherwise untested (docs/design.md#vocabulary). */
 export function trialStatusFromVerdicts(verdicts: Pick<Verdict, 'status'>[]): CheckStatus {
   if (verdicts.some((v) => v.status === 'fail')) return 'fail';
   if (verdicts.length > 0 && verdicts.every((v) => v.status === 'pass')) return 'pass';

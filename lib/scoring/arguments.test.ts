@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchArguments } from './arguments';
 
-describe('matchArguments, tcc mode (DESIGN §6)', () => {
+describe('matchArguments, tcc mode (docs/design.md#scoring-rules)', () => {
   const expected = { restaurant_branch: 'Sea Breeze Eatery, Xinyi branch', dining_date: '2027-01-15', party_size: 4 };
 
   it('accepts the complete call; strings after NFC and trimming; 4 = 4.0', () => {

@@ -1,7 +1,7 @@
 import { isPlainObject, PyFloat } from './pyvalue';
 
 /**
- * Argument matching, DESIGN §6 — the case-card comparison's matcher; its `ArgumentMatch` is also what the BFCL
+ * Argument matching, docs/design.md#scoring-rules — the case-card comparison's matcher; its `ArgumentMatch` is also what the BFCL
  * mode (lib/bfcl/arguments.ts, `matchBfclArguments`) returns.
  *
  * `tcc` mode (case cards): `expected` is the complete call.

@@ -4,7 +4,7 @@ import type { Categorized, CategoryContext, ScoringTool } from './fields/types';
 import { isPlainObject } from './pyvalue';
 
 /**
- * Failure categories (DESIGN §3): one per failed check, chosen by the module of the first field that failed
+ * Failure categories (docs/design.md#failure-categories): one per failed check, chosen by the module of the first field that failed
  * (lib/scoring/fields/<field>.ts, through the registry's `categorize`) from what the model actually did.
  * Here: what those modules share (the selection rule, invented values, the "asked" heuristic) and the counts.
  */

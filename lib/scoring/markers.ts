@@ -9,7 +9,7 @@ export interface ParsedText {
 }
 
 /**
- * DESIGN §6: markers are matched on the final text, case-insensitively, and the first marker wins.
+ * Markers are matched (docs/design.md#scoring-rules) on the final text, case-insensitively, and the first marker wins.
  * `STATUS: <LABEL>` reports a label (upper-cased, letters/digits/underscore).
  */
 export function parseFinalText(text: string | null | undefined, markers: Markers): ParsedText {

@@ -7,7 +7,7 @@ import { compareCard, scoreTrial } from './score';
 import { canonicalJson } from '../hash';
 import { tinyExperiment } from '../testing/tiny-experiment';
 
-// Issue 14.4: ids that name Object.prototype members are ordinary ids. A spec whose scenario, tools,
+// Ids that name Object.prototype members are ordinary ids. A spec whose scenario, tools,
 // conditions, case, checks and parameter are called `constructor`, `toString`, `hasOwnProperty` and
 // `__proto__` goes through the parse, the matrix (tools by scenario and locale), expectations by
 // condition, the simulated provider and scoring, and each finds exactly what the spec says.

@@ -17,7 +17,7 @@ export interface VisibilityInput {
 export type VisibilityResult = { status: 'pass' | 'untested'; reason: null } | { status: 'fail'; reason: string };
 
 /**
- * The visibility checkpoint (DESIGN §2), observed: untested without tools or when what the model saw cannot
+ * The visibility checkpoint (docs/design.md#the-five-checkpoints), observed: untested without tools or when what the model saw cannot
  * be known; fail when a check expects what the visible candidates cannot give (each field module's
  * `visibleIn`, e.g. `tool`: the expected tool is among them, `decision: write`: a write tool is); pass
  * otherwise. A catalog distractor is never a candidate for the card.
@@ -39,12 +39,18 @@ export function visibility({ checks, tools, visible }: VisibilityInput): Visibil
 
 /**
  * When visibility fails, selection and parameters are untested, never failures of the model: it could not
- * have chosen a tool it did not see (DESIGN §3).
+ * have chosen a tool it did not see (docs/design.md#the-five-checkpoints).
  */
 export function untestedWhenNotVisible(verdicts: readonly Verdict[], reason: string): Verdict[] {
   return verdicts.map((v) =>
     v.checkpoint === 'selection' || v.checkpoint === 'parameters'
-      ? { ...v, status: 'untested', category: null, reason, evidence: { ...v.evidence, rule: `untested: ${reason} (visibility failed, DESIGN §3)` } }
+      ? {
+          ...v,
+          status: 'untested',
+          category: null,
+          reason,
+          evidence: { ...v.evidence, rule: `untested: ${reason} (visibility failed, docs/design.md#the-five-checkpoints)` },
+        }
       : v,
   );
 }

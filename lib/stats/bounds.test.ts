@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { trialsForBound, zeroFailureUpperBound } from './bounds';
 
 describe('zeroFailureUpperBound', () => {
-  it('matches DESIGN §7: 30 clean trials ≈ 9.5%, 300 ≈ 0.99%', () => {
+  it('gives the zero-failure bound of docs/design.md: 30 clean trials ≈ 9.5%, 300 ≈ 0.99%', () => {
     expect(zeroFailureUpperBound(30)).toBeCloseTo(0.0950339, 6);
     expect(zeroFailureUpperBound(300)).toBeCloseTo(0.00993608, 7);
     expect(zeroFailureUpperBound(1)).toBeCloseTo(0.95, 12);

@@ -1,4 +1,4 @@
-/** Significance level of the one-sided 95% bound (DESIGN §7). */
+/** Significance level of the one-sided 95% bound (docs/design.md#the-statistics-it-relies-on). */
 export const ALPHA_95 = 0.05;
 
 /**

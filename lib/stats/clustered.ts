@@ -1,7 +1,7 @@
 import { t95 } from './t-dist';
 
 /**
- * Cluster-robust statistics (DESIGN §7; Miller, "Adding Error Bars to Evals", 2024). Trials of one cluster
+ * Cluster-robust statistics (docs/design.md#the-statistics-it-relies-on; Miller, "Adding Error Bars to Evals", 2024). Trials of one cluster
  * — by default one case's candidate orders and replicates — are not independent draws, so their standard
  * error is the CR1 sandwich:
  *
@@ -29,7 +29,7 @@ export interface ClusteredEstimate {
    * give a zero-width interval that claims certainty the data do not have). `ciReason` says which.
    */
   ci95: [number, number] | null;
-  /** Why `ci95` is null (DESIGN §7: "—" and the reason); null when there is an interval. */
+  /** Why `ci95` is null (docs/design.md#the-statistics-it-relies-on: "—" and the reason); null when there is an interval. */
   ciReason: string | null;
   /** Clusters with at least one observation (G). */
   clusters: number;
@@ -53,7 +53,7 @@ const NO_VARIANCE = 1e-12;
 
 /**
  * Why a clustered interval cannot be estimated from these numbers, or null when it can: the single rule
- * (DESIGN §7: ≥ 2 clusters with variance) that the statistics apply and the pages explain with.
+ * (docs/design.md#the-statistics-it-relies-on: ≥ 2 clusters with variance) that the statistics apply and the pages explain with.
  */
 export function clusteredIntervalReason(e: { n: number; clusters: number; se: number | null }): string | null {
   if (e.n === 0) return 'no observations';

@@ -3,7 +3,7 @@ import { Z_95 } from './wilson';
 export interface Kappa {
   /**
    * Cohen's κ = (p_o − p_e) / (1 − p_e); null without readings or when either rater used one category only
-   * (DESIGN §7: κ needs variance in both readers — with one rater constant, κ is 0 whatever the other does).
+   * (docs/design.md#the-statistics-it-relies-on: κ needs variance in both readers — with one rater constant, κ is 0 whatever the other does).
    */
   kappa: number | null;
   /** Large-sample standard error (Fleiss, Cohen & Everitt 1969); null with κ. */

@@ -18,7 +18,7 @@ function checkCounts(fn: string, improved: number, regressed: number): void {
 }
 
 /**
- * Exact McNemar test (DESIGN §7): a two-sided exact binomial test on the discordant pairs.
+ * Exact McNemar test (docs/design.md#the-statistics-it-relies-on): a two-sided exact binomial test on the discordant pairs.
  * Under H0 an improved pair is as likely as a regressed one, so min(b, c) ~ Binomial(b + c, 1/2) and
  *   p = min(1, 2 · Σ_{i ≤ min(b,c)} C(b+c, i) / 2^(b+c)).
  * No discordant pairs → p = 1 (no evidence either way). Terms are summed in log space so thousands of

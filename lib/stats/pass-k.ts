@@ -11,7 +11,7 @@ export interface PassHatK {
 }
 
 /**
- * pass^k (DESIGN §7, the τ-bench estimator): for each task with n replicates of which c passed,
+ * pass^k (docs/design.md#the-statistics-it-relies-on, the τ-bench estimator): for each task with n replicates of which c passed,
  * C(c, k) / C(n, k), averaged over tasks; shown beside the plain rate. `replicateResults[t]` holds task t's
  * replicate outcomes (true = passed). Only passed/failed replicates belong here: unresolved and untested
  * ones are left out by the caller, as from every denominator. No task with ≥ k replicates → nulls.

@@ -1,7 +1,7 @@
 import { logGamma } from './t-dist';
 
 /**
- * Anytime-valid inference for paired binary outcomes (DESIGN §7, RESEARCH §3; docs/statistics.md "Stopping
+ * Anytime-valid inference for paired binary outcomes (docs/design.md#the-statistics-it-relies-on; docs/statistics.md "Stopping
  * when decided"). A pair contributes X = pass(treatment) − pass(baseline) ∈ {−1, 0, +1}; the discordant ones
  * (X ≠ 0) are the improved (+1) and regressed (−1) pairs.
  *

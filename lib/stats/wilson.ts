@@ -6,11 +6,11 @@ export interface Interval {
   estimate: number;
 }
 
-/** z for a two-sided 95% interval (DESIGN §7). */
+/** z for a two-sided 95% interval (docs/design.md#the-statistics-it-relies-on). */
 export const Z_95 = 1.96;
 
 /**
- * Wilson score interval for k successes in n trials (DESIGN §7: every `k/n` is shown with one).
+ * Wilson score interval for k successes in n trials (docs/design.md#the-statistics-it-relies-on: every `k/n` is shown with one).
  *
  * n = 0 returns `null`: with no trials there is no estimate, and the UI shows "—" rather than a
  * made-up [0, 1]. Throws a RangeError unless 0 ≤ k ≤ n are integers and z > 0.

@@ -64,7 +64,7 @@ export interface KindModule {
   summary: string;
   /** 'conversation': its trials can take several turns (the trial page shows them); 'single': one answer. */
   turns: 'single' | 'conversation';
-  /** Which rule set of the simulated provider answers its requests (DESIGN §9). */
+  /** Which rule set of the simulated provider answers its requests (docs/design.md#providers-and-the-simulated-models). */
   simulatedRules: SimulatedRules;
   /** Add the kind's parts to the provider-neutral request — e.g. an injected step of history (never anything from the case card). */
   extendRequest(request: ProviderRequest, ctx: RequestContext): void;

@@ -7,7 +7,7 @@ import { RunExport } from '../schema/run-export';
 import { engineViolations, runToCompletion } from '../testing/engine';
 import { CATALOG_SCALE_ID, TEMPLATES } from '.';
 
-// The catalog-scale template (issue 23) run offline through the engine: every trial stores what the model
+// The catalog-scale template (docs/discovery.md) run offline through the engine: every trial stores what the model
 // could see, the visibility checkpoint follows it, and the JSON export carries `visible` per trial and the
 // funnel per condition.
 

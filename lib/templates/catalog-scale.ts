@@ -7,7 +7,7 @@ import { selectionCases } from './reference-study/selection-cases';
 import { clearTools, overlappingTools } from './reference-study/selection-tools';
 
 /**
- * Catalog scale (issue 23): the reference study's invoice scenario (English) with 0, 8, 32 and 128 distractors
+ * Catalog scale (docs/discovery.md): the reference study's invoice scenario (English) with 0, 8, 32 and 128 distractors
  * drawn from the GitHub MCP server's catalog — 128 asks for more than its 117 tools, so the largest size is
  * `all` (117) — under two discovery mechanisms (every tool sent; a local BM25 retriever keeping the top 5),
  * in both description conditions. Is the needed tool seen, and chosen once seen?

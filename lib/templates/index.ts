@@ -68,7 +68,7 @@ export const TEMPLATES: Record<string, Template> = {
   },
   [CATALOG_SCALE_ID]: {
     id: CATALOG_SCALE_ID,
-    name: 'Catalog scale (issue 23): the invoice tools among 0–117 GitHub MCP tools, all sent vs. BM25 top 5',
+    name: 'Catalog scale: the invoice tools among 0–117 GitHub MCP tools, all sent vs. BM25 top 5',
     description:
       'The reference study’s invoice selection cases (English) with 0, 8, 32 and all 117 GitHub MCP server tools as distractors, every tool sent ' +
       'vs. a local BM25 retriever keeping the top 5, overlapping vs. clear descriptions: 144 formal requests. The funnel per condition and a chart against N.',

@@ -7,7 +7,7 @@ import { observed } from '../testing/provider-fixtures';
 import { politelyIgnored, politelyIgnoredInput } from './politely-ignored';
 import { getTemplate } from './index';
 
-// Issue 22.7: the politely-ignored template shows seed 001's effect offline — with the generic-preferring
+// The politely-ignored template shows seed 001's effect offline — with the generic-preferring
 // simulated model (a heuristic, not a language model), the published descriptions lose the Amazon tools to the
 // generic browser, the rewrite (whose session, what the cache means, what protects a write) wins them back.
 // Everything goes through the product's request builder, simulator, scorer and Table 1 (lib/testing/offline-run).

@@ -55,7 +55,7 @@ describe('the seed 001 template (politely ignored)', () => {
       'amazon_search_product',
     ]);
     expect(falseNames.every((f) => f.condition === 'published')).toBe(true);
-    // the rewrite aimed at the false names; the search rule (issue 23 item 4) still finds three descriptions
+    // the rewrite aimed at the false names; the search rule (docs/discovery.md) still finds three descriptions
     // without the user's verb: "Find the book …", "Show me the full details …", "Put … on my wishlist"
     expect(findings.filter((f) => f.condition === 'rewritten').map((f) => `${f.tool} ${f.rule}`)).toEqual([
       'amazon_search_book no-task-verb',

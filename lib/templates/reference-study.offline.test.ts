@@ -11,7 +11,7 @@ import { referenceStudy } from './reference-study';
 // End to end, pure: every formal request of the reference study is built as the runner builds it, answered by
 // the simulated provider, scored by the product's scorer (lib/scoring scoreTrial) and summarised by the
 // product's Table 1 (lib/analysis summarizeRun), then compared cell by cell with the published Table 1 of
-// seed 000 (lib/analysis compareWithPublished, DESIGN §5). Nothing here decides a pass or counts a cell.
+// seed 000 (lib/analysis compareWithPublished, docs/design.md#the-reference-study). Nothing here decides a pass or counts a cell.
 // The simulator is a heuristic, not the published model: the figures below are what it gives, and the
 // cells where it reproduces the published figure are named.
 

@@ -22,7 +22,7 @@ function effectOf(spec_: ExperimentSpec, scenario: string, toolId: string): stri
 }
 const rows = spec.scenarios.flatMap((s) => spec.locales.map((locale) => ({ scenario: s.id, locale })));
 
-describe('reference-study template: shape and counts (DESIGN §5)', () => {
+describe('reference-study template: shape and counts (docs/design.md#the-reference-study)', () => {
   it('parses through the ExperimentSpec schema and is deterministic', () => {
     expect(spec.id).toBe('reference-study');
     expect(spec.locales).toEqual(['en', 'zh-TW']);

@@ -8,7 +8,7 @@ import { selectionCaseId, selectionCases } from './reference-study/selection-cas
 import { clearTools, overlappingTools } from './reference-study/selection-tools';
 
 /**
- * The reference study of seed 000 (DESIGN §5) as a ready experiment: restaurant and invoice scenarios, each
+ * The reference study of seed 000 (docs/design.md#the-reference-study) as a ready experiment: restaurant and invoice scenarios, each
  * with one read and one write tool; English and Traditional Chinese; a selection study (overlapping →
  * clear definitions, both candidate orders: 48 trials per condition) and an interpretation study (no code
  * meanings → code meanings, fixed order: 28 per condition); 152 formal requests and 2 pre-checks.

@@ -3,7 +3,7 @@ import { ExperimentSpec } from '../design/experiment-spec';
 import { parseOrThrow } from '../schema/common';
 import { BRANCH, tool, type ToolDefinitionInput } from './reference-study/common';
 
-// The task-completion study (issue 11; seed 002's four gates) on the reference study's scenarios: the
+// The task-completion study (docs/task-studies.md; seed 002's four gates) on the reference study's scenarios: the
 // model's proposed calls run against each scenario's fixture back-end and the card is scored on the final
 // state. Baseline: plain one-line descriptions. Contract: each definition says read or
 // write, the idempotency key, what each error code means, to query the status before retrying, and that

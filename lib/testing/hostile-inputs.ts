@@ -1,5 +1,5 @@
 // Hostile inputs, generated: malformed or adversarial experiment specs, TCC case cards and observation
-// files across the families of issue 14 (syntax, encoding, types, limits, references, semantics, prototype
+// files across the families of docs/input-validation.md (syntax, encoding, types, limits, references, semantics, prototype
 // keys, control characters, depth, size). Each case says what every door must answer: refused, with an
 // issue whose path starts with `path` and whose message contains `message`. The tests send each case
 // through every door (the parse functions, the CLI commands, the import form) and count rows.
@@ -408,7 +408,7 @@ export function hostileCases(): HostileCase[] {
     'needs the injected tool result',
   );
   spec('semantics', 'markers that are alike', (s) => (s.studies[0].protocol.markers = { clarify: 'X:', stop: 'X:' }), `${S0}.protocol.markers`, 'must differ');
-  // bounds (issue 15.6): 7 tools in all permutations; a matrix over the trial limit
+  // bounds (docs/input-validation.md): 7 tools in all permutations; a matrix over the trial limit
   const seven = (s: Any) => {
     const ids = ['t1', 't2', 't3', 't4', 't5', 't6', 't7'];
     s.scenarios[0].tools = ids.map((id) => ({ id, effect: 'read' }));

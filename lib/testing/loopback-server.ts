@@ -404,7 +404,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   };
 }
 
-// ---- Vendor tool search (issue 23 item 2) ----------------------------------------------------------------
+// ---- Vendor tool search (docs/discovery.md) ----------------------------------------------------------------
 // Kept apart from the routes above. A Messages request whose tools include Anthropic's tool search tool, and
 // any POST /v1/responses (OpenAI's Responses API, spoken here only for `tool_search`), are answered by
 // playing both the vendor's search and the model: the "model" searches once (query: setToolSearchQuery's,

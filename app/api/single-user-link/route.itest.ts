@@ -11,7 +11,7 @@ import { GET as openLink } from './route';
 import { GET as progress } from '@/app/api/runs/[id]/progress/route';
 import { POST as control } from '@/app/api/runs/[id]/control/route';
 
-// Issue 26 item 6: single-user mode admits only the browser that opened the link the server printed. The
+// Single-user mode admits only the browser that opened the link the server printed. The
 // doors in single-user mode, through the real proxy and route handlers against the real database.
 
 const ORIGIN = 'http://127.0.0.1:3000';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Crowding (issue 23 item 5): with many plausible candidates a simulated model's lexical choice gets noisier,
+ * Crowding (docs/discovery.md): with many plausible candidates a simulated model's lexical choice gets noisier,
  * as a language model's does past a few dozen tools (Anthropic: selection "degrades significantly" past
  * 30–50). It reads only the tools it was sent — never a condition id, never which tool is expected.
  *

@@ -5,7 +5,7 @@ import { decideSelection, profileTool, scoreTools, type SelectionTrace } from '.
 import { sentences } from './text';
 
 /**
- * The simulator in a task conversation (DESIGN §9 — a transparent heuristic, not a language model). It
+ * The simulator in a task conversation (docs/design.md#providers-and-the-simulated-models — a transparent heuristic, not a language model). It
  * reads the task, the definitions and the tool results so far, never a case card. After each turn, the
  * first rule that applies:
  *

@@ -11,7 +11,7 @@ export const args: AnswerField<'arguments'> = {
   name: 'arguments',
   source: 'answer',
   checkpoint: 'parameters',
-  rule: 'arguments: the complete call — every expected key with an acceptable value, no other key (DESIGN §6)',
+  rule: 'arguments: the complete call — every expected key with an acceptable value, no other key (docs/design.md#scoring-rules)',
   categories: ['no_call', 'invented_argument', 'wrong_arguments', ...SELECTION_CATEGORIES, 'malformed_call'],
   // null without a usable call: none, or one naming no sent tool, or unparseable
   observe: ({ derived }) => (derived.decision === 'malformed' ? null : (derived.firstCall?.arguments ?? null)),

@@ -5,7 +5,7 @@ import { exact } from './shared';
 import type { AnswerField, DerivedDecision, ScoringTool } from './types';
 
 /**
- * Decision from the observation (DESIGN §6): the first call's tool effect (read/write); without a call, the
+ * Decision from the observation (docs/design.md#scoring-rules): the first call's tool effect (read/write); without a call, the
  * CLARIFY / STOP marker; a first call naming no sent tool, or with unparseable arguments, is `malformed`.
  */
 export function deriveDecision(observation: Observation, tools: readonly ScoringTool[]): DerivedDecision {
@@ -30,7 +30,7 @@ export const decision: AnswerField<'decision'> = {
   name: 'decision',
   source: 'answer',
   checkpoint: 'selection',
-  rule: "decision: the first call's tool effect (read/write), else the CLARIFY/STOP marker (DESIGN §6)",
+  rule: "decision: the first call's tool effect (read/write), else the CLARIFY/STOP marker (docs/design.md#scoring-rules)",
   categories: [...SELECTION_CATEGORIES, 'malformed_call'],
   observe: ({ derived }) => derived.decision,
   reportsMalformed: true,

@@ -81,7 +81,7 @@ export function compareField(field: string, expected: unknown, entry: TccObserve
 }
 
 /**
- * The category of a failed check observed from an answer (DESIGN §3): a refusal whatever failed, else the
+ * The category of a failed check observed from an answer (docs/design.md#failure-categories): a refusal whatever failed, else the
  * first failed field's module decides (an unknown field: by the selection rule).
  */
 export function categorizeAnswer(check: TccCheck, result: CheckResult, ctx: CategoryContext): Categorized | null {

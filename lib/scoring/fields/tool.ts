@@ -7,7 +7,7 @@ export const tool: AnswerField<'tool'> = {
   name: 'tool',
   source: 'answer',
   checkpoint: 'selection',
-  rule: "tool: the first call's scenario tool (DESIGN §6)",
+  rule: "tool: the first call's scenario tool (docs/design.md#scoring-rules)",
   categories: [...SELECTION_CATEGORIES, 'malformed_call'],
   // absent without a call; a call naming no sent tool reports the name it used
   observe: ({ derived }) => (derived.firstCall ? (derived.firstTool?.id ?? derived.firstCall.name) : undefined),

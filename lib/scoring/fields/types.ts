@@ -17,7 +17,7 @@ export interface ScoringTool {
   name: string;
   effect: 'read' | 'write';
   parameters: Record<string, unknown>;
-  /** A catalog distractor (issue 23): never a card's expected tool; its effect is read from its MCP annotations. */
+  /** A catalog distractor (docs/discovery.md): never a card's expected tool; its effect is read from its MCP annotations. */
   distractor?: boolean;
 }
 
@@ -125,7 +125,7 @@ export interface DesignerFieldSpec {
 
 interface FieldCommon<K extends ExpectedField> {
   name: K;
-  /** The checkpoint (DESIGN §2) a check whose first failing (or first expected) field this is counts for. */
+  /** The checkpoint (docs/design.md#the-five-checkpoints) a check whose first failing (or first expected) field this is counts for. */
   checkpoint: Checkpoint;
   /** How the field is judged, as the verdict's evidence states it. */
   rule: string;
@@ -147,7 +147,7 @@ export interface AnswerField<K extends ExpectedField = ExpectedField> extends Fi
   part(derived: DerivedDecision | null, failed: FieldResult | null): string | null;
   categorize(failed: FieldResult, check: TccCheck, ctx: CategoryContext): Categorized;
   /**
-   * Visibility (DESIGN §2): whether the tools the model saw let this expectation be met at all. Given the
+   * Visibility (docs/design.md#the-five-checkpoints): whether the tools the model saw let this expectation be met at all. Given the
    * tools sent today; given the tools a trial records as visible once it records them.
    */
   visibleIn?(expected: unknown, tools: readonly ScoringTool[]): boolean;

@@ -1,6 +1,6 @@
 import type { ExperimentSpecInput } from '../../schema/experiment';
 
-// Ids and shapes shared by the reference-study content files (DESIGN §5, seed 000).
+// Ids and shapes shared by the reference-study content files (docs/design.md#the-reference-study, seed 000).
 
 export const LOCALES = ['en', 'zh-TW'] as const;
 export type Loc = (typeof LOCALES)[number];

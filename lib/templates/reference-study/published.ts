@@ -1,4 +1,4 @@
-// Table 1 of seed 000 as data (DESIGN §5): the PUBLISHED reference figures, to set beside a run — not
+// Table 1 of seed 000 as data (docs/design.md#the-reference-study): the PUBLISHED reference figures, to set beside a run — not
 // results of this product. Scenario, locale, study and condition ids are those of the built-in template.
 // The one copy of these figures: `REFERENCE_STUDY_PUBLISHED` is the same data in lib/analysis's shape.
 import type { PublishedReference } from '../../analysis/published';

@@ -1,6 +1,6 @@
 import { LOCALES, SCENARIO, TOOL, branchValues, type BranchKey, type ByLocale, type CaseInput, type CheckInput, type Loc, type ScenarioId } from './common';
 
-// Six cases per scenario × locale (DESIGN §5): 2 reads, 2 user-confirmed writes, 1 with required data
+// Six cases per scenario × locale (docs/design.md#the-reference-study): 2 reads, 2 user-confirmed writes, 1 with required data
 // missing (CLARIFY, no call), 1 beyond the tools' capability (STOP, no call). Dates are absolute so the
 // arguments can be checked; each task is written natively in both languages.
 

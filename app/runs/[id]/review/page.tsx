@@ -34,7 +34,7 @@ const CLASS_LABELS: Record<PairClass, string> = {
   unpaired: 'failed, partner not decided',
 };
 
-/** Every pair with a failure on either side, to be inspected side by side (DESIGN §10.4). */
+/** Every pair with a failure on either side, to be inspected side by side (docs/review.md). */
 const PAGE_SIZE = 100;
 
 /** Cohen's κ with its 95% interval beside percent agreement (Wilson), for one 2×2 grader × reviewer table. */
