@@ -81,8 +81,13 @@ describe('tclab run', () => {
     // round trip: every trial exported as its TCC card + observation file compares to its own verdicts
     const runId = /run (r_\w+)/.exec(r.stderr)![1];
     const tccDir = path.join(dir, 'tcc');
-    const exported = await runCli(['export', runId, '--tcc', tccDir]);
+    const parquetDir = path.join(dir, 'parquet');
+    const exported = await runCli(['export', runId, '--tcc', tccDir, '--parquet', parquetDir]);
     expect(exported.code).toBe(0);
+    // the Parquet files (read back against the JSON export in lib/export/parquet.itest.ts)
+    for (const f of ['trials.parquet', 'attempts.parquet', 'checks.parquet', 'choices.parquet'])
+      expect((await readFile(path.join(parquetDir, f))).subarray(0, 4).toString()).toBe('PAR1');
+    expect(JSON.parse(await readFile(path.join(parquetDir, 'run.json'), 'utf8')).run.id).toBe(runId);
     for (const t of run.trials) {
       const names = tccFileNames(t.id);
       const card = TccCard.parse(JSON.parse(await readFile(path.join(tccDir, names.card), 'utf8')));

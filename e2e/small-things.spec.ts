@@ -99,6 +99,12 @@ test('the trials table keeps its filters and sort in the URL; Table 1 downloads 
   expect(tex.name).toBe(`run-${runId}-table1.tex`);
   expect(tex.text).toContain('\\begin{tabular}');
   expect(tex.text).toContain('\\toprule');
+  // the Parquet tables and their sidecar, one zip (its content is checked against the JSON by lib/export/parquet.itest.ts)
+  const [zip] = (await Promise.all([page.waitForEvent('download'), page.getByTestId('download-parquet-zip').click()])) as [Download, void];
+  expect(zip.suggestedFilename()).toBe(`run-${runId}-parquet.zip`);
+  const zipBytes = await readFile((await zip.path())!);
+  expect(zipBytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  for (const name of ['trials.parquet', 'attempts.parquet', 'checks.parquet', 'choices.parquet', 'run.json']) expect(zipBytes.includes(Buffer.from(name))).toBe(true);
   const svg = await downloaded(page, () => page.getByTestId('chart-pass-rate-svg').click());
   expect(svg.name).toBe('chart-pass-rate.svg');
   expect(svg.text).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);

@@ -24,6 +24,16 @@ import {
   type TrialRecord,
 } from '../db/results';
 import { junitXml } from './junit';
+import {
+  ATTEMPT_PARQUET_COLUMNS,
+  attemptRowsOf,
+  CHECK_PARQUET_COLUMNS,
+  CHOICE_PARQUET_COLUMNS,
+  checkRowsOf,
+  parquetStream,
+  TRIAL_PARQUET_COLUMNS,
+  type ParquetColumn,
+} from './parquet';
 import { jsonMayHoldSecret, redactSecrets } from '../providers/secrets';
 import { checksCsv, choicesCsv, trialsCsv } from './csv';
 import { choiceResolver, type Choice, type ChoiceRow } from '../analysis/choices';
@@ -41,6 +51,9 @@ import type { ExportChoices } from '../schema/choices';
 // `clean`: the record's JSON text was checked (jsonMayHoldSecret) and nothing in it could be redacted, so the
 // deep-copying walk is skipped — its result would equal its input.
 const redact = <T>(v: T, clean: boolean): T => (clean ? v : redactSecrets(v));
+
+/** The Parquet sidecar's format name. */
+export const PARQUET_EXPORT_FORMAT = 'tclab.parquet/v1';
 
 function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
   return {
@@ -129,6 +142,25 @@ export interface RunJsonExtras {
   stopping?: StoppingReport | null;
 }
 
+/** The run's settings and state as the exports write them (`run` of the JSON export and of the Parquet sidecar). */
+function exportRunOf(run: RunRow) {
+  return {
+    ...run.settings,
+    id: run.id,
+    experimentId: run.experimentId,
+    ...(run.name !== null ? { name: run.name } : {}),
+    ...(run.note !== null ? { note: run.note } : {}),
+    status: run.status,
+    statusLabel: runStatusLabel(run.status),
+    statusReason: run.statusReason,
+    totalTrials: run.totalTrials,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    simulated: isSimulatedProvider(run.provider),
+  };
+}
+
 /** The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`) and what the model did (`choices`), computed by the caller. */
 export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, choices: ExportChoices, extras: RunJsonExtras = {}): Promise<Readable> {
   const runId = run.id;
@@ -136,21 +168,7 @@ export async function runJson({ run, experiment: exp }: RunAndExperiment, summar
   const out = new PassThrough();
   const parts = {
     experiment: exp.spec,
-    run: {
-      ...run.settings,
-      id: run.id,
-      experimentId: run.experimentId,
-      ...(run.name !== null ? { name: run.name } : {}),
-      ...(run.note !== null ? { note: run.note } : {}),
-      status: run.status,
-      statusLabel: runStatusLabel(run.status),
-      statusReason: run.statusReason,
-      totalTrials: run.totalTrials,
-      createdAt: run.createdAt,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
-      simulated: isSimulatedProvider(run.provider),
-    },
+    run: exportRunOf(run),
     prechecks: prechecks.map((a): ExportPrecheck => toExportAttempt(a)),
     trials: exportTrials(runId, { spec: exp.spec }),
     summary,
@@ -181,6 +199,32 @@ export function choicesCsvOf({ run, experiment }: RunAndExperiment): Readable {
 /** The run as JUnit XML (one test case per trial), for CI. */
 export async function junitOf({ run }: RunAndExperiment): Promise<Readable> {
   return junitXml(`tclab run ${run.id} (${run.provider}/${run.model})`, await trialCountsByStudy(run.id), iterateTrialVerdicts(run.id));
+}
+
+/** The Parquet tables of a run (docs/export.md#parquet), each streamed from its own database cursor. */
+export const PARQUET_TABLES = {
+  trials: ({ run, experiment }: RunAndExperiment) => parquetStream(exportTrials(run.id, { bodies: false, spec: experiment.spec }), TRIAL_PARQUET_COLUMNS),
+  attempts: ({ run }: RunAndExperiment) => parquetStream(attemptRowsOf(exportTrials(run.id, { bodies: false })), ATTEMPT_PARQUET_COLUMNS),
+  checks: ({ run }: RunAndExperiment) => parquetStream(checkRowsOf(exportTrials(run.id, { bodies: false })), CHECK_PARQUET_COLUMNS),
+  choices: ({ run, experiment }: RunAndExperiment) => {
+    const resolve = choiceResolver(experiment.spec);
+    async function* choices(): AsyncGenerator<Choice> {
+      for await (const r of iterateChoiceRows(run.id)) yield resolve(r);
+    }
+    return parquetStream(choices(), CHOICE_PARQUET_COLUMNS);
+  },
+} as const satisfies Record<string, (loaded: RunAndExperiment) => Readable>;
+
+/** The Parquet tables' sidecar (`run.json`): the run, its experiment spec and Table 1, and each table's columns. */
+export function parquetSidecarOf({ run, experiment }: RunAndExperiment, summary: ExportSummary): string {
+  const columns = (cs: readonly ParquetColumn<never>[]) => cs.map((c) => ({ name: c.name, type: c.type }));
+  const tables = {
+    trials: columns(TRIAL_PARQUET_COLUMNS),
+    attempts: columns(ATTEMPT_PARQUET_COLUMNS),
+    checks: columns(CHECK_PARQUET_COLUMNS),
+    choices: columns(CHOICE_PARQUET_COLUMNS),
+  };
+  return `${JSON.stringify(redactSecrets({ format: PARQUET_EXPORT_FORMAT, run: exportRunOf(run), experiment: experiment.spec, summary, tables }), null, 2)}\n`;
 }
 
 /** One CSV row per check, streamed. */

@@ -1,11 +1,27 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import { runChoiceSummary } from './choices';
 import { exportFunnelRow, runFunnel } from './funnel';
 import { loadStoppingReport } from './stopping';
-import { checksCsvOf, choicesCsvOf, junitOf, runJson, trialsCsvOf, trialTccOf, writeRunTccOf, type RunAndExperiment } from '../export/run';
+import {
+  checksCsvOf,
+  choicesCsvOf,
+  junitOf,
+  PARQUET_TABLES,
+  parquetSidecarOf,
+  runJson,
+  trialsCsvOf,
+  trialTccOf,
+  writeRunTccOf,
+  type RunAndExperiment,
+} from '../export/run';
 import { table1Text } from '../export/table1';
 import { loadRunSummary } from './summary';
 
@@ -113,6 +129,14 @@ export const EXPORT_FORMATS = [
     stream: async (s) => choicesCsvOf(s.loaded),
   },
   {
+    name: 'parquet.zip',
+    label: 'Parquet (zip)',
+    contentType: 'application/zip',
+    extension: 'zip',
+    download: true,
+    stream: async (s) => parquetZip(s),
+  },
+  {
     name: 'table1.md',
     label: 'Table 1 (Markdown)',
     contentType: 'text/markdown; charset=utf-8',
@@ -181,6 +205,28 @@ export async function trialTcc(runId: string, trialId: string): Promise<Awaited<
     throw e;
   }
   return trialTccOf(loaded, trialId);
+}
+
+/** The Parquet files of a run (docs/export.md#parquet): `<table>.parquet` for each of PARQUET_TABLES, and the sidecar `run.json`. */
+export const PARQUET_FILES = [...Object.keys(PARQUET_TABLES).map((t) => `${t}.parquet`), 'run.json'];
+
+/** The Parquet tables and their sidecar in one zip, streamed (the tables are stored, not compressed again: Parquet is compressed). */
+async function parquetZip(s: ExportSession): Promise<Readable> {
+  const sidecar = parquetSidecarOf(s.loaded, await s.table1());
+  const zip = new yazl.ZipFile();
+  const mtime = new Date(s.loaded.run.createdAt);
+  for (const [table, stream] of Object.entries(PARQUET_TABLES)) zip.addReadStream(stream(s.loaded), `${table}.parquet`, { compress: false, mtime });
+  zip.addBuffer(Buffer.from(sidecar), 'run.json', { mtime });
+  zip.end();
+  return zip.outputStream as Readable;
+}
+
+/** The Parquet tables and their sidecar as files in `dir` (made if missing), one table at a time. */
+export async function writeRunParquet(s: ExportSession, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  for (const [table, stream] of Object.entries(PARQUET_TABLES)) await pipeline(stream(s.loaded), createWriteStream(path.join(dir, `${table}.parquet`)));
+  await writeFile(path.join(dir, 'run.json'), parquetSidecarOf(s.loaded, await s.table1()));
+  return PARQUET_FILES.map((f) => path.join(dir, f));
 }
 
 /** Every trial of a loaded run as TCC files in `dir`. */

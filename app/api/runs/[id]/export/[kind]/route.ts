@@ -5,7 +5,7 @@ import { DOWNLOAD_FORMATS, exportFileName, ExportSession, loadRunForExport, RunN
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/runs/[id]/export/<format> — a download format of lib/runs/export.ts EXPORT_FORMATS (json, trials.csv, checks.csv, choices.csv, table1.md, table1.tex), streamed as an attachment. */
+/** GET /api/runs/[id]/export/<format> — a download format of lib/runs/export.ts EXPORT_FORMATS (json, trials.csv, checks.csv, choices.csv, parquet.zip, table1.md, table1.tex), streamed as an attachment. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string; kind: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;

@@ -1,0 +1,189 @@
+import { Readable } from 'node:stream';
+import { ByteWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
+import type { ExportAttempt, TrialExportRow } from '../schema/run-export';
+import type { Choice } from '../analysis/choices';
+import { failureCategories } from './csv';
+
+// Parquet tables of a run for notebooks (pandas, polars, DuckDB): docs/export.md#parquet. Rows are pulled from
+// an async source and written a row group at a time, so memory holds one row group, never the table.
+
+/** A column's Parquet type: strings are UTF-8, timestamps milliseconds since the epoch (UTC). */
+export type ParquetType = 'STRING' | 'INT32' | 'BOOLEAN' | 'DOUBLE' | 'TIMESTAMP';
+type Value = string | number | boolean | Date | null | undefined;
+
+export interface ParquetColumn<R> {
+  name: string;
+  type: ParquetType;
+  value: (row: R) => Value;
+}
+
+/** Rows per row group: about a megabyte or two of a trials table. */
+export const PARQUET_ROW_GROUP = 10_000;
+
+/** A ByteWriter whose bytes are taken out after each row group (`flush`), keeping `offset` (the file position). */
+class ChunkWriter extends ByteWriter {
+  readonly chunks: Buffer[] = [];
+  flush(): void {
+    if (this.index === 0) return;
+    this.chunks.push(Buffer.from(this.buffer.slice(0, this.index)));
+    this.index = 0;
+  }
+  take(): Buffer[] {
+    this.flush();
+    return this.chunks.splice(0);
+  }
+}
+
+function cell(type: ParquetType, v: Value): Value {
+  if (v === undefined || v === null) return null;
+  if (type === 'TIMESTAMP') return v instanceof Date ? v : new Date(String(v));
+  if (type === 'INT32' || type === 'DOUBLE') return typeof v === 'number' ? v : Number(v);
+  if (type === 'BOOLEAN') return Boolean(v);
+  return typeof v === 'string' ? v : String(v);
+}
+
+/**
+ * One Parquet file of `rows`, streamed: every column nullable and typed as `columns` says, a row group per
+ * `rowGroupSize` rows. An empty source gives a valid file of no rows.
+ */
+export function parquetStream<R>(rows: AsyncIterable<R> | Iterable<R>, columns: readonly ParquetColumn<R>[], rowGroupSize = PARQUET_ROW_GROUP): Readable {
+  async function* bytes(): AsyncGenerator<Buffer> {
+    const writer = new ChunkWriter(64 * 1024);
+    const schema = schemaFromColumnData({ columnData: columns.map((c) => ({ name: c.name, data: [], type: c.type, nullable: true })) });
+    const pq = new ParquetWriter({ writer, schema, createdBy: 'tool-contract-lab' });
+    let group: Value[][] = columns.map(() => []);
+    let size = 0;
+    const writeGroup = () => {
+      pq.write({ columnData: columns.map((c, i) => ({ name: c.name, data: group[i] })), rowGroupSize: size });
+      group = columns.map(() => []);
+      size = 0;
+    };
+    for await (const row of rows) {
+      columns.forEach((c, i) => group[i].push(cell(c.type, c.value(row))));
+      if (++size === rowGroupSize) {
+        writeGroup();
+        yield* writer.take();
+      }
+    }
+    if (size > 0) writeGroup();
+    pq.finish();
+    yield* writer.take();
+  }
+  return Readable.from(bytes(), { objectMode: false });
+}
+
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+const sum = (xs: readonly ExportAttempt[], f: (a: ExportAttempt) => number | null | undefined): number | null =>
+  xs.some((a) => f(a) != null) ? xs.reduce((s, a) => s + (f(a) ?? 0), 0) : null;
+
+function lastAttempt(attempts: readonly ExportAttempt[]): ExportAttempt | undefined {
+  let last: ExportAttempt | undefined;
+  for (const a of attempts) if (!last || a.n >= last.n) last = a;
+  return last;
+}
+
+type T = TrialExportRow;
+/** `trials.parquet`: one row per trial — the trials CSV's columns, typed, with the tokens summed over its attempts. */
+export const TRIAL_PARQUET_COLUMNS: readonly ParquetColumn<T>[] = [
+  { name: 'id', type: 'STRING', value: (t) => t.id },
+  { name: 'study', type: 'STRING', value: (t) => t.study },
+  { name: 'kind', type: 'STRING', value: (t) => t.kind },
+  { name: 'scenario', type: 'STRING', value: (t) => t.scenario },
+  { name: 'locale', type: 'STRING', value: (t) => t.locale },
+  { name: 'caseId', type: 'STRING', value: (t) => t.caseId },
+  { name: 'condition', type: 'STRING', value: (t) => t.condition },
+  { name: 'order', type: 'STRING', value: (t) => t.order.join(' > ') },
+  { name: 'orderIndex', type: 'INT32', value: (t) => t.orderIndex },
+  { name: 'replicate', type: 'INT32', value: (t) => t.replicate },
+  { name: 'pairKey', type: 'STRING', value: (t) => t.pairKey },
+  { name: 'status', type: 'STRING', value: (t) => t.status },
+  { name: 'toolSetRef', type: 'STRING', value: (t) => t.toolSetRef },
+  { name: 'catalogSize', type: 'INT32', value: (t) => t.catalogSize },
+  { name: 'discovery', type: 'STRING', value: (t) => t.discovery },
+  { name: 'visible', type: 'STRING', value: (t) => json(t.visible) },
+  { name: 'attempts', type: 'INT32', value: (t) => t.attempts.length },
+  { name: 'lastOutcome', type: 'STRING', value: (t) => lastAttempt(t.attempts)?.outcome },
+  { name: 'lastErrorKind', type: 'STRING', value: (t) => lastAttempt(t.attempts)?.errorKind },
+  { name: 'httpStatus', type: 'INT32', value: (t) => lastAttempt(t.attempts)?.httpStatus },
+  { name: 'latencyMs', type: 'INT32', value: (t) => lastAttempt(t.attempts)?.latencyMs },
+  { name: 'inputTokens', type: 'INT32', value: (t) => sum(t.attempts, (a) => a.inputTokens) },
+  { name: 'outputTokens', type: 'INT32', value: (t) => sum(t.attempts, (a) => a.outputTokens) },
+  {
+    name: 'toolCalls',
+    type: 'STRING',
+    value: (t) => (t.observation ? JSON.stringify(t.observation.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))) : null),
+  },
+  { name: 'marker', type: 'STRING', value: (t) => t.observation?.marker },
+  { name: 'label', type: 'STRING', value: (t) => t.observation?.label },
+  { name: 'text', type: 'STRING', value: (t) => t.observation?.text },
+  { name: 'passed', type: 'BOOLEAN', value: (t) => (t.verdicts.length === 0 ? null : t.verdicts.every((v) => v.status === 'pass')) },
+  { name: 'verdicts', type: 'STRING', value: (t) => t.verdicts.map((v) => `${v.checkId}=${v.status}${v.category ? `(${v.category})` : ''}`).join('; ') },
+  { name: 'categories', type: 'STRING', value: (t) => failureCategories(t).join(';') },
+  { name: 'checkpoints', type: 'STRING', value: (t) => json(t.checkpoints) },
+];
+
+type A = { trial: T; attempt: ExportAttempt };
+/** `attempts.parquet`: one row per HTTP exchange of a trial (the raw bodies stay in the JSON export and archives). */
+export const ATTEMPT_PARQUET_COLUMNS: readonly ParquetColumn<A>[] = [
+  { name: 'trialId', type: 'STRING', value: (r) => r.trial.id },
+  { name: 'study', type: 'STRING', value: (r) => r.trial.study },
+  { name: 'caseId', type: 'STRING', value: (r) => r.trial.caseId },
+  { name: 'condition', type: 'STRING', value: (r) => r.trial.condition },
+  { name: 'n', type: 'INT32', value: (r) => r.attempt.n },
+  { name: 'outcome', type: 'STRING', value: (r) => r.attempt.outcome },
+  { name: 'errorKind', type: 'STRING', value: (r) => r.attempt.errorKind },
+  { name: 'httpStatus', type: 'INT32', value: (r) => r.attempt.httpStatus },
+  { name: 'latencyMs', type: 'INT32', value: (r) => r.attempt.latencyMs },
+  { name: 'retryAfterMs', type: 'INT32', value: (r) => r.attempt.retryAfterMs },
+  { name: 'inputTokens', type: 'INT32', value: (r) => r.attempt.inputTokens },
+  { name: 'outputTokens', type: 'INT32', value: (r) => r.attempt.outputTokens },
+  { name: 'errorMessage', type: 'STRING', value: (r) => r.attempt.errorMessage },
+  { name: 'startedAt', type: 'TIMESTAMP', value: (r) => r.attempt.startedAt },
+  { name: 'finishedAt', type: 'TIMESTAMP', value: (r) => r.attempt.finishedAt },
+];
+
+type K = { trial: T; verdict: T['verdicts'][number] };
+/** `checks.parquet`: one row per check (verdict), the reviewer's reading beside it — the checks CSV's columns. */
+export const CHECK_PARQUET_COLUMNS: readonly ParquetColumn<K>[] = [
+  { name: 'trialId', type: 'STRING', value: (r) => r.trial.id },
+  { name: 'study', type: 'STRING', value: (r) => r.trial.study },
+  { name: 'scenario', type: 'STRING', value: (r) => r.trial.scenario },
+  { name: 'locale', type: 'STRING', value: (r) => r.trial.locale },
+  { name: 'caseId', type: 'STRING', value: (r) => r.trial.caseId },
+  { name: 'condition', type: 'STRING', value: (r) => r.trial.condition },
+  { name: 'checkId', type: 'STRING', value: (r) => r.verdict.checkId },
+  { name: 'axis', type: 'STRING', value: (r) => r.verdict.axis },
+  { name: 'checkpoint', type: 'STRING', value: (r) => r.verdict.checkpoint },
+  { name: 'status', type: 'STRING', value: (r) => r.verdict.status },
+  { name: 'category', type: 'STRING', value: (r) => r.verdict.category },
+  { name: 'reason', type: 'STRING', value: (r) => r.verdict.reason },
+  { name: 'reviewStatus', type: 'STRING', value: (r) => r.verdict.review?.humanStatus },
+  { name: 'reviewer', type: 'STRING', value: (r) => r.verdict.review?.reviewer },
+  { name: 'reviewNote', type: 'STRING', value: (r) => r.verdict.review?.note },
+];
+
+/** `choices.parquet`: one row per trial, what the model did — the choices CSV's columns. */
+export const CHOICE_PARQUET_COLUMNS: readonly ParquetColumn<Choice>[] = [
+  { name: 'trialId', type: 'STRING', value: (c) => c.trialId },
+  { name: 'study', type: 'STRING', value: (c) => c.study },
+  { name: 'scenario', type: 'STRING', value: (c) => c.scenario },
+  { name: 'locale', type: 'STRING', value: (c) => c.locale },
+  { name: 'caseId', type: 'STRING', value: (c) => c.caseId },
+  { name: 'condition', type: 'STRING', value: (c) => c.condition },
+  { name: 'orderIndex', type: 'INT32', value: (c) => c.orderIndex },
+  { name: 'replicate', type: 'INT32', value: (c) => c.replicate },
+  { name: 'status', type: 'STRING', value: (c) => c.status },
+  { name: 'expected', type: 'STRING', value: (c) => c.expected },
+  { name: 'expectedToolId', type: 'STRING', value: (c) => c.expectedToolId },
+  { name: 'chosen', type: 'STRING', value: (c) => c.chosen },
+  { name: 'position', type: 'INT32', value: (c) => c.position },
+  { name: 'toolsSent', type: 'INT32', value: (c) => c.toolsSent },
+];
+
+export async function* attemptRowsOf(trials: AsyncIterable<T>): AsyncGenerator<A> {
+  for await (const trial of trials) for (const attempt of trial.attempts) yield { trial, attempt };
+}
+
+export async function* checkRowsOf(trials: AsyncIterable<T>): AsyncGenerator<K> {
+  for await (const trial of trials) for (const verdict of trial.verdicts) yield { trial, verdict };
+}
