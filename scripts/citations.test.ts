@@ -59,3 +59,18 @@ describe('the docs pages the code cites', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('the files the code names', () => {
+  it('exist: a comment that names a file of the repository names one that is there', () => {
+    const named = /(?<![@\w/.-])(?:lib|app|components|cli|workers|scripts|e2e|docs|prisma)\/[\w.\/[\]-]*[\w\]]/g;
+    const files = FOLDERS.flatMap((f) => [...walk(path.join(root, f))]).filter((f) => /\.(tsx?|mjs|cjs)$/.test(f));
+    const missing = files.flatMap((f) =>
+      [...fs.readFileSync(f, 'utf8').matchAll(named)]
+        .map((m) => m[0])
+        .filter((p) => !['', '.ts', '.tsx'].some((ext) => fs.existsSync(path.join(root, p + ext))))
+        .map((p) => `${path.relative(root, f)}: ${p}`),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
+});

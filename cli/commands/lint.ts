@@ -64,7 +64,7 @@ async function lintInput(file: string | undefined, opts: LintCliOptions, lint: L
     }
   }
   if (opts.template) return lintSpec(templateSpec(opts.template), opts.json, lint);
-  // the same reading as every door (lib/parse.ts): limits, encoding, depth, then the schema
+  // the same reading as every door (lib/experiments/parse.ts): limits, encoding, depth, then the schema
   const value = fileValue(readJson(readInputFile(file!)), file!, 'JSON file');
   deadlineCheck(deadline)();
   // an experiment says so in its format field; anything else must be a tool file

@@ -4,7 +4,7 @@ import { pool } from '../db/client';
 import { authSecret } from '../db/users';
 
 // Better Auth owns password hashing (scrypt), sessions, cookies, its CSRF/origin checks and the sign-in
-// rate limit. Its tables are ours (prisma/migrations/20261201103000_accounts): snake_case names mapped here.
+// rate limit. Its tables are ours (prisma/migrations/20261201102100_accounts_and_audit): snake_case names mapped here.
 
 const ts = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 

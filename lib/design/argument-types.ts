@@ -3,7 +3,7 @@
 // `number` parse (a non-number is an error); an `enum` is a choice of its values; a `boolean` is true or
 // false. Where the schema is silent (no `type`, or a union of types) the user picks the type (text, number,
 // boolean, null or JSON). The designer's form (components/designer) and the spec's semantic check
-// (lib/schema/spec-semantics.ts, i.e. every import and the JSON view) use these same functions. Pure.
+// (lib/design/spec-semantics.ts, i.e. every import and the JSON view) use these same functions. Pure.
 
 /** The JSON types a value can have (an integer is a number with no fraction). */
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
