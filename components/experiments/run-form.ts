@@ -12,8 +12,6 @@ export const RUN_FORM_FIELDS = [
   { name: 'timeoutMs', label: 'Timeout (ms)', nullable: false, step: '1', hint: 'per attempt' },
 ] as const;
 
-export type RunFormField = (typeof RUN_FORM_FIELDS)[number]['name'];
-
 /** The defaults of RunSettings, for the form's initial values. */
 export function defaultRunSettings(): RunSettings {
   return RunSettings.parse({});

@@ -1,5 +1,4 @@
 import type { ConditionCost, CostMetric, MetricDifference, StudyCost, StudyNoise, StudyPower } from '../schema/outcomes';
-import type { StudySummary } from '../schema/table1';
 import { pct, plural, pts } from './format';
 
 // The outcomes beside Table 1 (lib/analysis/outcomes.ts) as text, in the one format (./format.ts): rates in %,
@@ -65,17 +64,4 @@ export function formatMetricDifference(d: MetricDifference): string {
 /** `USD 0.0123`, or `—` when the model is not priced. */
 export function formatCost(c: ConditionCost, cost: StudyCost): string {
   return c.cost === null || !cost.price ? '—' : `${cost.price.currency} ${c.cost.toFixed(4)}`;
-}
-
-/** The outcomes of a study as plain text lines (CLI; the page shows the same strings). */
-export function formatOutcomes(s: StudySummary): string[] {
-  const out: string[] = [];
-  if (s.power) out.push(`${s.study}: ${formatPower(s.power)}`);
-  if (s.noise) {
-    out.push(`${s.study}: ${formatNoiseFloor(s.noise)}`);
-    for (const c of s.noise.conditions) out.push(`  ${c.condition}: ${formatFlipRate(c)}`);
-  }
-  if (s.unpassable && s.unpassable.length > 0)
-    out.push(`${s.study}: check this case card — failed by every condition: ${s.unpassable.map((u) => `${u.scenario}/${u.locale}/${u.caseId}`).join(', ')}`);
-  return out;
 }

@@ -1,5 +1,4 @@
 import type { BuiltinCatalog, CatalogSource, CatalogTool } from '../schema/catalog';
-import { BUILTIN_CATALOGS } from '../schema/catalog';
 import github from './data/github-mcp-server/tools_list.json';
 import filesystem from './data/reference-servers/server-filesystem.json';
 import memory from './data/reference-servers/server-memory.json';
@@ -64,10 +63,6 @@ const BUILTIN: Record<BuiltinCatalog, BuiltinCatalogInfo> = {
     raw: rawOf(cfDocs, cfRadar, cfBrowser),
   },
 };
-
-export function builtinCatalogs(): BuiltinCatalogInfo[] {
-  return BUILTIN_CATALOGS.map((id) => BUILTIN[id]);
-}
 
 function toDistractor(t: RawTool | CatalogTool): DistractorTool {
   const a = 'annotations' in t ? (t as RawTool).annotations : undefined;

@@ -265,12 +265,6 @@ export async function claimableTrialIds(runId: string, limit: number): Promise<s
   return r.rows.map((x) => x.id);
 }
 
-/** When the next of a run's queued trials is due (a retry waiting for its time), or null. */
-export async function nextDueAt(runId: string): Promise<Date | null> {
-  const r = await pool().query<{ at: Date | null }>(`SELECT min(not_before) AS at FROM trials WHERE run_id = $1 AND status = 'queued'`, [runId]);
-  return r.rows[0]?.at ?? null;
-}
-
 /** An item not yet recorded, with its trial's identity (what scoring needs) and when its attempt was booked sent. */
 export interface OpenBatchItem extends BatchItemRow {
   trial: TrialPlace;
@@ -296,12 +290,6 @@ export async function openBatchItems(batchId: string): Promise<OpenBatchItem[]> 
     trial: trialPlaceOf(x),
     sentAtMs: x.sent_ms ?? Date.now(),
   }));
-}
-
-/** The batches `holder` holds that are not done with (this process's own, after a restart of its loop). */
-export async function batchesHeldByHolder(holder: string): Promise<string[]> {
-  const r = await pool().query<{ id: string }>(`SELECT id FROM provider_batches WHERE holder = $1 AND state <> 'recorded' ORDER BY created_at`, [holder]);
-  return r.rows.map((x) => x.id);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import type { z } from 'zod';
 import type { ExperimentSpecShape } from '../schema/experiment';
-import type { Issue, PathIssue } from '../schema/common';
+import type { PathIssue } from '../schema/common';
 import { KIND_SPECS } from '../studies/specs';
 import { expectedValueProblems, parameterTypes, wantedDefs } from './argument-types';
 
@@ -231,9 +231,4 @@ function checkArgumentTypes(
       }
     });
   }
-}
-
-/** Issues with string paths (for SpecError and the doors). */
-export function semanticIssues(spec: Spec): Issue[] {
-  return checkSpecSemantics(spec).map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
 }

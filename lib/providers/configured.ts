@@ -152,13 +152,6 @@ export function destinationOf(d: ProviderDescriptor, baseUrl: string | null, e: 
   return d.defaultBaseUrl === null ? null : { baseUrl: d.defaultBaseUrl, source: 'default', via: "the provider's default" };
 }
 
-/** The base URLs a run of this provider may name: the configured one and the allow-list. */
-export function selectableBaseUrls(d: ProviderDescriptor, e: Env = env()): string[] {
-  if (d.baseUrlVar === null) return [];
-  const configured = configuredBaseUrl(d, e);
-  return [...new Set([...(configured ? [configured] : []), ...allowedBaseUrls(e)])];
-}
-
 export type Endpoint = { ok: true; baseUrl: string; key: string | null } | { ok: false; message: string };
 
 /**

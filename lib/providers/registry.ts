@@ -76,8 +76,3 @@ export function availableProviders(): ProviderAvailability[] {
     return a.available ? { ...base, available: true } : { ...base, available: false, reason: a.reason };
   });
 }
-
-/** The default model of a provider (CLI and Run dialog). */
-export function defaultModelOf(id: string): string {
-  return getDescriptor(id).defaultModel;
-}

@@ -4,8 +4,7 @@ import { sentWire } from '../design/catalog';
 import { naturalDefinitions, resolveSent } from '../design/matrix';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import { iterateTrialRecords } from '../db/results';
-import { getRun, type RunRow } from '../db/runs';
-import { getExperiment } from '../db/experiments';
+import type { RunRow } from '../db/runs';
 import { cachedJsonText } from '../db/result-cache';
 import { canonicalJson, sha256 } from '../hash';
 
@@ -87,13 +86,6 @@ async function computeRunFunnel(runId: string, spec: ExperimentSpec, price: Pric
     return { ...r, toolTokens: xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0 };
   });
   return { rows, pairs: descriptionPairs(rows) };
-}
-
-/** The visibility funnel of a run by id (null: no such run). */
-export async function loadRunFunnel(runId: string): Promise<RunFunnel | null> {
-  const run = await getRun(runId);
-  const exp = run && (await getExperiment(run.experimentId));
-  return run && exp ? runFunnel(run, exp.spec) : null;
 }
 
 /** A funnel row as exported: per condition recall@k, selection given visibility, arguments, end result, tokens. */

@@ -118,7 +118,6 @@ export const Locale = z
   .max(35, 'at most 35 characters')
   .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a locale tag such as en or zh-TW');
 
-export const JsonValue: z.ZodType<unknown> = z.unknown();
 /** A free-form JSON object (tool arguments, fixtures); its strings and depth are checked by the byte parser. */
 export const JsonObject = z
   .custom<Record<string, unknown>>((v) => isPlainObject(v), 'expected an object')
