@@ -1,25 +1,41 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The room rules (.dependency-cruiser.cjs) as `npm run lint` runs them, on files written into the tree for
-// the test and removed afterwards: a forbidden import fails however it is spelled (the rules see resolved
-// files, not import strings), a new circle fails, a core room importing upward fails, an allowed import
-// passes, and the known-violation baseline
-// lists only violations that are still there.
+// The room rules (.dependency-cruiser.cjs) as `npm run lint` runs them, on probe files written into a copy of
+// the source tree in a temporary folder (the checkout itself is never written): a forbidden import fails
+// however it is spelled (the rules see resolved files, not import strings), a new circle fails, a core room
+// importing upward fails, an allowed import passes, and the known-violation baseline lists only violations
+// that are still there.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEPCRUISE = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
 const TAG = `rooms-probe-${process.pid}`;
-const written: string[] = [];
+const SOURCES = ['app', 'components', 'lib', 'cli', 'workers', 'scripts', 'prisma', 'e2e'];
+
+/**
+ * A copy of what the rules read — the source folders, the top-level files, the rules and their baseline —
+ * with node_modules linked in (resolved through the link, so packages keep their `node_modules/…` paths).
+ */
+function copyOfTheTree(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tclab-rooms-'));
+  for (const name of SOURCES) cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
+  for (const name of readdirSync(ROOT)) if (/\.(ts|json|cjs|mjs)$/.test(name) && !name.startsWith('.env')) cpSync(path.join(ROOT, name), path.join(dir, name));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const config = "const base = require('./.dependency-cruiser.cjs');\nmodule.exports = { ...base, options: { ...base.options, preserveSymlinks: true } };\n";
+  writeFileSync(path.join(dir, 'rooms-probe.cjs'), config);
+  return dir;
+}
+const WORK = copyOfTheTree();
+afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 function probe(rel: string, text: string): string {
-  const file = path.join(ROOT, rel);
+  const file = path.join(WORK, rel);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
-  written.push(file);
   return rel;
 }
 
@@ -27,19 +43,14 @@ type Violation = { from: string; to: string; rule: { name: string; severity: str
 
 /** depcruise with the project's config on these files (and what they import), as JSON. */
 function cruise(args: string[]): Violation[] {
-  const r = spawnSync(process.execPath, [DEPCRUISE, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...args], {
-    cwd: ROOT,
+  const r = spawnSync(process.execPath, [DEPCRUISE, '--config', 'rooms-probe.cjs', '--output-type', 'json', ...args], {
+    cwd: WORK,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
   if (!r.stdout) throw new Error(`depcruise printed nothing (status ${r.status}): ${r.stderr}`);
   return (JSON.parse(r.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
-
-function removeProbes(): void {
-  for (const f of written.splice(0)) rmSync(f, { force: true });
-}
-afterAll(removeProbes);
 
 /** A violation as the baseline names it: rule and edge, or rule and the files of the circle. */
 const key = (v: Violation) =>
@@ -82,8 +93,7 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
       doorToExportUseCase: probe(`cli/${TAG}-w.ts`, "import { exportStream } from '../lib/runs/export';\nexport const y = exportStream;\n"),
     };
     // as `npm run lint` runs it: the known violations softened to 'ignore', every other one an error
-    const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', 'app', 'components', 'lib', 'cli', 'workers', 'scripts', 'prisma', 'e2e']);
-    removeProbes();
+    const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', ...SOURCES]);
     const errors = all.filter((v) => v.rule.severity === 'error');
     const rulesOf = (file: string) => [...new Set(errors.filter((v) => v.from === file).map((v) => v.rule.name))].sort();
     const targets = (file: string) => errors.filter((v) => v.from === file).map((v) => v.to);
@@ -117,7 +127,7 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
     expect(errors.filter((v) => !v.from.includes(TAG)).map(key)).toEqual([]);
 
     // the baseline lists only violations that are still there: delete an entry when its import is gone
-    const text = readFileSync(path.join(ROOT, '.dependency-cruiser-known-violations.json'), 'utf8');
+    const text = readFileSync(path.join(WORK, '.dependency-cruiser-known-violations.json'), 'utf8');
     const known = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as Violation[]; // JSON with whole-line comments (depcruise reads JSON5)
     const ignored = new Set(all.filter((v) => v.rule.severity === 'ignore').map(key));
     expect(known.map(key).filter((k) => !ignored.has(k))).toEqual([]);
