@@ -3,9 +3,9 @@ import { pool } from './client';
 
 // A run's budget in the engine (docs/spend-guards.md). Each request of a budgeted run is reserved on the run
 // row just before its sending mark: one compare-and-increment, serialised by the row lock, so the requests
-// sent never pass the budget. Tokens are counted by a trigger on the attempts' stored usage (migration
-// 20261202100000_run_budgets) and are known only once answers are in: the tokens and cost limits can be
-// passed by what the requests in flight when the limit is reached use.
+// sent never pass the budget. Tokens are added to the run row as each answer arrives, before its slot is
+// handed on (lib/runner/budget.ts), so a reservation made after the answer that crosses the tokens or cost
+// limit is refused; the limits can still be passed by what the requests already in flight use.
 
 const COST_SQL = `(budget_input_tokens * COALESCE((budget->>'inputPerMTok')::float8, 0)
                  + budget_output_tokens * COALESCE((budget->>'outputPerMTok')::float8, 0)) / 1000000`;
@@ -66,6 +66,24 @@ export async function reserveBudgetedRequest(runId: string): Promise<{ ok: true 
   if ((r.rowCount ?? 0) > 0) return { ok: true };
   const spent = await budgetSpent(runId);
   return { ok: false, reason: (spent && budgetReachedReason(spent)) ?? 'budget reached' };
+}
+
+/**
+ * Add an answer's usage to a budgeted run's counters, as it arrives. Returns why the run must stop when the
+ * answer reached its tokens or cost limit (null: within it). One statement; runs without a budget never call it.
+ */
+export async function countBudgetedUsage(runId: string, inputTokens: number, outputTokens: number): Promise<string | null> {
+  const r = await pool().query<{ budget: unknown; sent: number; input: string; output: string; cost: number }>(
+    `UPDATE runs SET budget_input_tokens = budget_input_tokens + $2, budget_output_tokens = budget_output_tokens + $3
+      WHERE id = $1 AND budget IS NOT NULL
+      RETURNING budget, budget_sent AS sent, budget_input_tokens::text AS input, budget_output_tokens::text AS output, ${COST_SQL} AS cost`,
+    [runId, inputTokens, outputTokens],
+  );
+  const x = r.rows[0];
+  if (!x || x.budget === null) return null;
+  const spent = { budget: StoredRunBudget.parse(x.budget), requests: x.sent, inputTokens: Number(x.input), outputTokens: Number(x.output), cost: Number(x.cost) };
+  // the request limit is kept by the reservations; an answer only ever crosses tokens or cost
+  return budgetReachedReason({ ...spent, budget: { ...spent.budget, requests: null } });
 }
 
 /** Give a reservation back: its sending mark was refused (the claim was fenced out), so nothing was sent. */

@@ -1,5 +1,6 @@
 import { cancelQueuedTrials, markSending, unclaimTrial, type ClaimedTrial, type SendingTrial } from '../db/trials';
-import { releaseBudgetedRequest, reserveBudgetedRequest } from '../db/budget';
+import { countBudgetedUsage, releaseBudgetedRequest, reserveBudgetedRequest } from '../db/budget';
+import type { TokenUsage } from '../schema/request';
 import { setRunStatus } from './run-events';
 import { haltRun } from '../queue/halt';
 import type { RunContext } from './context';
@@ -22,6 +23,21 @@ export async function markSendingWithinBudget(ctx: RunContext, claim: ClaimedTri
   const sending = await markSending(claim, leaseMs);
   if (!sending) await releaseBudgetedRequest(ctx.runId);
   return sending;
+}
+
+/**
+ * An answer of a run whose budget limits tokens or cost, counted as it arrives and before its slot is handed
+ * on (docs/spend-guards.md): the answer that crosses the limit stops the run there and then, so no request
+ * is sent after it — the reservations that follow see the counters already past the limit. Returns the
+ * reason when it did.
+ */
+export async function countAnswerWithinBudget(ctx: RunContext, usage: TokenUsage): Promise<string | null> {
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  if (input === 0 && output === 0) return null;
+  const reached = await countBudgetedUsage(ctx.runId, input, output);
+  if (reached) await stopForBudget(ctx.runId, reached);
+  return reached;
 }
 
 /** Stop a running run whose budget is reached (the first worker to see it wins; the others find it stopped). */

@@ -1,5 +1,5 @@
 import type { ExperimentSpec, Study } from '../schema/experiment';
-import type { RunSettings } from '../schema/run';
+import type { RunSettings, StoredRunBudget } from '../schema/run';
 import type { Provider } from '../providers/types';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
@@ -21,6 +21,8 @@ export interface RunContext {
   attemptBudget: number;
   /** The run carries a budget: each request is reserved on the run row before it is sent (lib/db/budget.ts). */
   budgeted: boolean;
+  /** The budget limits tokens or cost: each answer's usage is counted as it arrives (lib/runner/budget.ts). */
+  countsUsage: boolean;
   /** scenario → tool id → effect (hidden metadata) */
   effects: Map<string, Map<string, 'read' | 'write'>>;
 }
@@ -40,8 +42,8 @@ export function runContext(runId: string): Promise<RunContext> {
 }
 
 /** A run's context from what the caller has already loaded (the start job has the run and its spec). */
-export function primeRunContext(runId: string, spec: ExperimentSpec, settings: RunSettings, budgeted: boolean): void {
-  if (!cache.has(runId)) remember(runId, Promise.resolve(contextOf(runId, spec, settings, budgeted)));
+export function primeRunContext(runId: string, spec: ExperimentSpec, settings: RunSettings, budget: StoredRunBudget | null): void {
+  if (!cache.has(runId)) remember(runId, Promise.resolve(contextOf(runId, spec, settings, budget)));
 }
 
 function remember(runId: string, p: Promise<RunContext>): void {
@@ -54,10 +56,10 @@ async function load(runId: string): Promise<RunContext> {
   if (!run) throw new Error(`run ${runId} not found`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new Error(`experiment ${run.experimentId} of run ${runId} not found`);
-  return contextOf(runId, exp.spec, run.settings, run.budget !== null);
+  return contextOf(runId, exp.spec, run.settings, run.budget);
 }
 
-export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSettings, budgeted = false): RunContext {
+export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSettings, budget: StoredRunBudget | null = null): RunContext {
   return {
     runId,
     spec,
@@ -65,7 +67,8 @@ export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSett
     provider: getProvider(settings.provider),
     studies: new Map(spec.studies.map((s) => [s.id, s])),
     attemptBudget: attemptBudgetOf(spec, settings),
-    budgeted,
+    budgeted: budget !== null,
+    countsUsage: budget !== null && (budget.tokens !== null || budget.cost !== null),
     effects: new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))])),
   };
 }

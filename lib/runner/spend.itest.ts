@@ -18,6 +18,8 @@ import type { ExperimentSpec } from '../schema/experiment';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { SpendConfirmationRequired } from './spend';
 import { createRun, createRuns, startRun, withTrialIds } from './start';
+import { countAnswerWithinBudget } from './budget';
+import { contextOf } from './context';
 import { startWorker, type WorkerHandle } from './worker';
 
 // Spend guards (docs/spend-guards.md) against real PostgreSQL and Redis: the confirmation of a large run in the
@@ -126,24 +128,42 @@ describe('a budget', () => {
     expect((await budgetSpent(run.id))?.requests).toBe(5);
   });
 
-  it('counts the tokens of the stored usage and refuses a request once the token budget is reached', async () => {
+  it('counts each answer’s tokens as it arrives, stops the run at the answer that crosses the token budget, and refuses every request after it', async () => {
     const run = await createRun(expId, { provider: 'simulated' }, { budget: { tokens: 1000 } });
     await setRunStatus(run.id, ['created'], 'running');
-    const ids = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY id LIMIT 2`, [run.id])).rows.map((r) => r.id);
-    const answer = async (id: string, inputTokens: number) => {
-      expect(await reserveBudgetedRequest(run.id)).toEqual({ ok: true });
-      const c = await claimTrial(id, 'w', 30_000, 3);
-      if (!('leaseToken' in c)) throw new Error(c.reason);
-      const s = (await markSending(c, 30_000))!;
-      const observation = { ...emptyObservation(), text: 'x' };
-      const result = { request: {}, response: {}, httpStatus: 200, latencyMs: 1, usage: { inputTokens, outputTokens: 100 }, outcome: 'ok' as const, observation };
-      expect(await recordResult(s, result, observation, [], {} as never, 'untested')).toBe(true);
-    };
-    await answer(ids[0], 500);
+    const ctx = contextOf(run.id, (await getExperiment(expId))!.spec, run.settings, run.budget);
+    expect(ctx.countsUsage).toBe(true);
+    const id = (await pool().query<{ id: string }>(`SELECT id FROM trials WHERE run_id = $1 ORDER BY id LIMIT 1`, [run.id])).rows[0].id;
+    expect(await reserveBudgetedRequest(run.id)).toEqual({ ok: true });
+    const c = await claimTrial(id, 'w', 30_000, 3);
+    if (!('leaseToken' in c)) throw new Error(c.reason);
+    const s = (await markSending(c, 30_000))!;
+    expect(await countAnswerWithinBudget(ctx, { inputTokens: 500, outputTokens: 100 })).toBeNull();
     expect(await budgetSpent(run.id)).toMatchObject({ requests: 1, inputTokens: 500, outputTokens: 100 });
-    await answer(ids[1], 400); // 600 < 1,000: allowed; now 1,100
-    expect(await reserveBudgetedRequest(run.id)).toEqual({ ok: false, reason: 'budget reached: 1,100 tokens (budget 1,000) after 2 requests' });
-    expect((await getRun(run.id))?.budget?.tokens).toBe(1000);
+    // recording the answer's attempt counts nothing more: it was counted when it arrived
+    const observation = { ...emptyObservation(), text: 'x' };
+    const result = { request: {}, response: {}, httpStatus: 200, latencyMs: 1, usage: { inputTokens: 500, outputTokens: 100 }, outcome: 'ok' as const, observation };
+    expect(await recordResult(s, result, observation, [], {} as never, 'untested')).toBe(true);
+    expect(await budgetSpent(run.id)).toMatchObject({ inputTokens: 500, outputTokens: 100 });
+
+    expect(await reserveBudgetedRequest(run.id)).toEqual({ ok: true }); // 600 < 1,000: allowed
+    const reason = 'budget reached: 1,100 tokens (budget 1,000) after 2 requests';
+    expect(await countAnswerWithinBudget(ctx, { inputTokens: 400, outputTokens: 100 })).toBe(reason);
+    const stopped = await getRun(run.id);
+    expect([stopped?.status, stopped?.statusReason]).toEqual(['cancelled', reason]);
+    expect(await reserveBudgetedRequest(run.id)).toEqual({ ok: false, reason });
+    expect(stopped?.budget?.tokens).toBe(1000);
+  });
+
+  it('counts nothing for a run without a token or cost budget', async () => {
+    const spec = (await getExperiment(expId))!.spec;
+    const requestsOnly = await createRun(expId, { provider: 'simulated' }, { budget: { requests: 3 } });
+    expect(contextOf(requestsOnly.id, spec, requestsOnly.settings, requestsOnly.budget)).toMatchObject({ budgeted: true, countsUsage: false });
+    const none = await createRun(expId, { provider: 'simulated' });
+    expect(contextOf(none.id, spec, none.settings, none.budget)).toMatchObject({ budgeted: false, countsUsage: false });
+    // no trigger on attempts counts usage any more: an unbudgeted run's records run no budget statement
+    const triggers = await pool().query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'attempts'::regclass AND NOT tgisinternal`);
+    expect(triggers.rows).toEqual([]);
   });
 });
 

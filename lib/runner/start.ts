@@ -260,7 +260,7 @@ async function precheckAndEnqueue(run: RunRow, owner: string, opts: StartOptions
   }
   if (!(await finishPrecheck(runId, owner))) return stopped(runId);
   log('info', 'run started', { runId, status: 'running', trials: run.totalTrials });
-  primeRunContext(runId, exp.spec, run.settings, run.budget !== null); // the first trials are often taken by this very process
+  primeRunContext(runId, exp.spec, run.settings, run.budget); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
   await enqueuePending(runId, { first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB), afterFirst: async (jobs) => void (await firstChunkSent(jobs)) });
   return { ok: true };

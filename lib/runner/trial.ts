@@ -24,7 +24,7 @@ import type { ProviderRequest, ProviderResult, ProviderTransportError } from '..
 import { converse } from '../studies/conversation';
 import { runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
-import { markSendingWithinBudget } from './budget';
+import { countAnswerWithinBudget, markSendingWithinBudget } from './budget';
 import type { Slot, Slots } from './slot';
 
 /** How soon a trial comes back when this process could not claim it because its heartbeat is not renewed. */
@@ -199,6 +199,9 @@ async function send(ctx: RunContext, first: SendingTrial, prep: Prepared, opts: 
       if (turnN > 1) await setAttemptTurn(claim.id, claim.attemptN, turnN);
       if (opts.beforeSend) await opts.beforeSend(claim.id, claim.attemptN);
       const result = opts.answered ?? (await ctx.provider.send(request, { settings: ctx.settings }));
+      // a token or cost budget counts the answer now, before its slot is handed on: the answer that crosses the
+      // limit stops the run before another request can leave (docs/spend-guards.md); no budget, no statement
+      if (ctx.countsUsage && result.usage) await countAnswerWithinBudget(ctx, result.usage);
       // a configuration error (4xx) repeats for every trial: the run is halted before this slot is handed on, so a
       // claim waiting for it is given back instead of sending into the same error (afterTransportError stops the run)
       if (result.outcome !== 'ok' && result.error.kind === 'http_4xx') await haltRun(ctx.runId);
