@@ -38,6 +38,8 @@ export const urls = {
     runTrials: (id: string, q: string) => `/api/runs/${e(id)}/trials?${q}`,
     /** A download of lib/runs/export.ts EXPORT_FORMATS by its name. */
     runExport: (id: string, format: string) => `/api/runs/${e(id)}/export/${format}`,
+    /** The one-file HTML report of one run or of runs side by side. */
+    runReport: (ids: readonly string[]) => `/api/runs/report?ids=${ids.map(e).join(',')}`,
     trialTcc: (runId: string, trialId: string, part: 'card' | 'observations') => `/api/runs/${e(runId)}/trials/${e(trialId)}/tcc?part=${part}`,
   },
 } as const;

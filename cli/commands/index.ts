@@ -17,6 +17,7 @@ const COMMANDS: Record<string, CommandModule> = {
   lint: () => import('./lint'),
   mcp: () => import('./mcp'),
   plan: () => import('./plan'),
+  report: () => import('./report'),
   runs: () => import('./runs'),
   user: () => import('./user'),
 };

@@ -87,6 +87,7 @@ function concrete(file: string): string {
     .replace('[...all]', 'get-session');
   const withId = /(^|\/)experiments\//.test(p) ? p.replace('[id]', ids.experiment) : p.replace('[id]', ids.run);
   if (file.endsWith('/tcc/route.ts')) return `${withId}?part=card`;
+  if (file.endsWith('/runs/report/route.ts')) return `${withId}?ids=${ids.run}`;
   return withId === '' ? '/' : withId;
 }
 

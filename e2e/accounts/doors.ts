@@ -35,6 +35,7 @@ export const ROUTES: Record<string, Record<string, DoorNeed>> = {
   'app/api/experiments/[id]/route.ts': { GET: 'read' },
   'app/api/runs/[id]/control/route.ts': { POST: 'run.control' },
   'app/api/runs/[id]/export/[kind]/route.ts': { GET: 'read' },
+  'app/api/runs/report/route.ts': { GET: 'read' },
   'app/api/runs/[id]/progress/route.ts': { GET: 'read' },
   'app/api/runs/[id]/trials/route.ts': { GET: 'read' },
   'app/api/runs/[id]/trials/[trialId]/tcc/route.ts': { GET: 'read' },

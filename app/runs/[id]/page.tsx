@@ -101,6 +101,9 @@ export default async function RunPage({
           <Link className="button" href={urls.runReview(id)} data-testid="review-link">
             Review failures
           </Link>
+          <a className="button" href={urls.api.runReport([id])} download data-testid="download-report">
+            Report (HTML)
+          </a>
           {DOWNLOAD_FORMATS.map((f) => (
             <a key={f.name} className="button" href={urls.api.runExport(id, f.name)} download data-testid={`download-${f.name.replace('.', '-')}`}>
               {f.label}

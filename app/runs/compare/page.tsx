@@ -81,6 +81,13 @@ export default async function ComparePage({
         and Table 1 of each run (its own paired effect of the definitions included). Also on the command line:{' '}
         <span className="mono">tclab runs compare {runIds.join(' ') || 'RUN RUN'}</span>.
       </p>
+      {comparison && (
+        <p>
+          <a className="button" href={urls.api.runReport(comparison.runs.map((r) => r.runId))} download data-testid="download-report">
+            Report (HTML)
+          </a>
+        </p>
+      )}
       {comparison ? (
         <RunComparison comparison={comparison}>
           <ConditionCompare
