@@ -14,6 +14,7 @@ const COMMANDS: Record<string, CommandModule> = {
   export: () => import('./export'),
   compare: () => import('./compare'),
   bfcl: () => import('./bfcl'),
+  cases: () => import('./cases'),
   lint: () => import('./lint'),
   mcp: () => import('./mcp'),
   plan: () => import('./plan'),

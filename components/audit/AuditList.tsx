@@ -11,6 +11,9 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'review.saved': 'reviewed a check',
   'user.added': 'added a user',
   'user.role_changed': 'changed a role',
+  'traces.imported': 'imported traces',
+  'candidate.reviewed': 'reviewed a trace candidate',
+  'candidates.joined': 'added reviewed trace cases',
 };
 
 function what(e: AuditEntry): string {

@@ -13,6 +13,9 @@ export const AUDIT_ACTIONS = [
   'review.saved',
   'user.added',
   'user.role_changed',
+  'traces.imported',
+  'candidate.reviewed',
+  'candidates.joined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -71,6 +71,8 @@ describe('migrations match prisma/schema.prisma', () => {
       'sessions',
       'tool_catalogs',
       'tool_snapshots',
+      'trace_candidates',
+      'trace_imports',
       'trials',
       'turns',
       'users',

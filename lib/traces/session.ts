@@ -3,6 +3,7 @@
 // stratified by observed tool, and the report whose counts add up to the records read.
 import { distance } from 'fastest-levenshtein';
 import { canonicalJson, sha256 } from '../hash';
+import { unstorableText } from '../schema/common';
 import { REFUSAL_REASONS, SKIP_REASONS, type ImportItem, type RefusalReason, type SkipReason, type TraceCandidate } from '../schema/trace-candidate';
 import { Redactor, type RedactionCounts } from './redact';
 
@@ -62,6 +63,23 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+function firstUnstorable(v: unknown): string | null {
+  if (typeof v === 'string') return unstorableText(v);
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const why = firstUnstorable(x);
+      if (why) return why;
+    }
+    return null;
+  }
+  if (typeof v === 'object' && v !== null)
+    for (const [k, x] of Object.entries(v)) {
+      const why = unstorableText(k) ?? firstUnstorable(x);
+      if (why) return why;
+    }
+  return null;
+}
+
 const conversationText = (c: TraceCandidate) =>
   c.conversation
     .filter((m) => m.role === 'user')
@@ -111,6 +129,12 @@ export class ImportSession {
       return [];
     }
     const c = this.redactor.deep(item.candidate);
+    const place = c.provenance.spanId ? `span ${c.provenance.spanId} (line ${c.provenance.line})` : `line ${c.provenance.line}`;
+    const unstorable = firstUnstorable(c);
+    if (unstorable) {
+      this.refuse('unparseable', place, `a text ${unstorable}: PostgreSQL cannot store it as JSON`);
+      return [];
+    }
     if (c.catalogCompleteness === 'missing' && !this.opts.catalogTarget) {
       this.refuse(
         'no-catalog',
