@@ -135,6 +135,23 @@ export function checksFor(kase: Case, conditionId: string): Case['checks'] {
 export const OrderPolicy = z.enum(['fixed', 'reverse-swap', 'rotations', 'all-permutations']);
 export type OrderPolicy = z.infer<typeof OrderPolicy>;
 
+/**
+ * A study's split of its cases into tune, select and confirm (docs/optimise.md): whole percentages that add up
+ * to 100 and the seed of the draw. The assignment itself is computed (lib/design/splits.ts), never stored
+ * beside it, so it cannot drift from the seed. Optional: a version without it hashes as it always did.
+ */
+export const StudySplits = strict({
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
+  tune: z.number().int().min(0).max(100),
+  select: z.number().int().min(1).max(100),
+  confirm: z.number().int().min(1).max(100),
+}).refine((s) => s.tune + s.select + s.confirm === 100, { message: 'tune + select + confirm must add up to 100 (percent)' });
+export type StudySplits = z.infer<typeof StudySplits>;
+
 export const Study = strict({
   id: Id,
   kind: StudyKind,
@@ -145,6 +162,8 @@ export const Study = strict({
   cases: list(Case, LIST_MAX.cases, 1),
   /** Distractor tools from a real catalog, N and the discovery mechanism crossed as factors (lib/schema/catalog.ts). */
   catalog: StudyCatalog.optional(),
+  /** The tune / select / confirm split of its cases, for improving descriptions (docs/optimise.md). */
+  splits: StudySplits.optional(),
 });
 export type Study = z.infer<typeof Study>;
 

@@ -14,3 +14,4 @@ export {
   type PairedDifference,
 } from './clustered';
 export { cohensKappa, cohensKappa2x2, type Kappa } from './kappa';
+export { holmAdjusted, cochranQ, type Heterogeneity } from './multiplicity';
