@@ -68,13 +68,13 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
 // Words that tell a model a tool changes something, in the locales we ship (en, zh-TW) and a few more.
 export const WRITE_WORDS =
   /\b(write|writes|writing|mutat\w*|modif\w*|updat\w*|creat\w*|delet\w*|remov\w*|submit\w*|send\w*|pay\w*|cancel\w*|book\w*|reserv\w*|add\w*|chang\w*|insert\w*|post\w*|charg\w*|transfer\w*|commit\w*|irrevers\w*)\b|寫入|修改|更新|建立|新增|刪除|移除|送出|提交|付款|支付|取消|訂位|預訂|變更|扣款|轉帳/i;
-const UNCHECKABLE =
+export const UNCHECKABLE =
   /\b(powerful|seamless(ly)?|robust|cutting[- ]edge|state[- ]of[- ]the[- ]art|best[- ]in[- ]class|world[- ]class|advanced|smart|intelligent|comprehensive|ultimate|revolutionary|blazing(ly)?[- ]fast)\b/i;
 // Instructions to the model rather than facts about the tool: overriding its instructions, ranking this tool
 // above all others whatever the task, or claiming capabilities for the model itself. A reasoned comparison
 // ("prefer this over a generic browser tool: a repeated search does not hit Amazon again") is a claim the
 // caller can check and act on, so only unconditional rankings are flagged.
-const MODEL_DIRECTED: RegExp[] = [
+export const MODEL_DIRECTED: RegExp[] = [
   /\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|other|your|system)\s+(instructions?|prompts?|messages?|rules?|guidelines?)/i,
   /\b(always|only)\s+(use|prefer|call|choose|pick|select)\s+(this|these|me)\b/i,
   /\b(never|do\s+not|don't)\s+(use|call|choose|pick|select)\s+(any\s+)?(other|another|different)\s+tools?\b/i,
@@ -249,12 +249,12 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
   return out;
 }
 
-function normalName(s: string): string {
+export function normalName(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 }
 
 /** Words, counting each CJK character as one (a zh-TW description has no spaces). */
-function words(s: string): number {
+export function words(s: string): number {
   const cjk = s.match(/[\u3400-\u9fff]/g)?.length ?? 0;
   const latin = s.replace(/[\u3400-\u9fff]/g, ' ').match(/[A-Za-z0-9]+/g)?.length ?? 0;
   return latin + Math.ceil(cjk / 2);

@@ -40,11 +40,19 @@ export const Scenario = strict({
 export type Scenario = z.infer<typeof Scenario>;
 
 /**
- * What a generated condition isolates (docs/designer.md#variants-that-isolate-the-cause, lib/design/variants.ts): `placebo` (the baseline
- * padded with neutral text to a treatment's length), `mutant:<lint rule>` (a good condition with one
- * linter-detectable defect), `ablation` (one field group of a treatment); `of` is the condition it was made from.
+ * What a generated condition isolates (docs/designer.md#variants-that-isolate-the-cause, lib/design/variants.ts): `placebo` (the baseline padded with neutral
+ * text to a treatment's length), `mutant:<lint rule>` (a good condition with one linter-detectable defect),
+ * `ablation` (one field group of a treatment); or where a candidate rewrite came from (docs/optimise.md):
+ * `rule:<lint rule>` (the deterministic fix of one finding, lib/design/rewrites.ts), `model:<provider>:<model>`
+ * (a rewriter's proposal), `hand` (written in the designer). `of` is the condition it was made from.
  */
-export const VariantKind = z.string().regex(/^(placebo|ablation|mutant:[a-z][a-z-]{0,63})$/, 'placebo, ablation or mutant:<lint rule>');
+export const VariantKind = z
+  .string()
+  .max(200)
+  .regex(
+    /^(placebo|ablation|hand|mutant:[a-z][a-z-]{0,63}|rule:[a-z][a-z-]{0,63}|model:[a-z][a-z0-9-]{0,63}:[A-Za-z0-9][A-Za-z0-9._/:@-]{0,127})$/,
+    'placebo, ablation, hand, mutant:<lint rule>, rule:<lint rule> or model:<provider>:<model>',
+  );
 export const ConditionVariant = strict({ kind: VariantKind, of: Id });
 export type ConditionVariant = z.infer<typeof ConditionVariant>;
 
