@@ -259,7 +259,7 @@ export function fixRule(spec: ExperimentSpec, study: Study, source: Condition, r
       const candidates = FIXES[rule]({ def: d, effect: effects.get(d.tool) ?? 'read', locale, names, context }).filter(
         (c) => c.description.length <= TEXT_MAX.description && JSON.stringify(c) !== JSON.stringify(d),
       );
-      let accepted: { def: ToolDefinition; findings: LintFinding[] } | null = null;
+      let accepted: { def: ToolDefinition; findings: ReturnType<typeof lintCatalog> } | null = null;
       for (const c of candidates) {
         const trial = defs.map((x, j) => (j === i ? c : x));
         const after = lintCatalog(trial, effects, {}, context);

@@ -197,7 +197,9 @@ describe('the variant in the spec', () => {
     };
     expect(messages(bad)).toMatch(/studies\.0\.conditions\.2\.variant\.of: unknown condition "nope"/);
     const badKind = withVariants(spec, 'selection', [{ ...p.condition, variant: { kind: 'mutant:', of: 'clear' } }]);
-    expect(messages(badKind)).toMatch(/studies\.0\.conditions\.2\.variant\.kind: placebo, ablation or mutant:<lint rule>/);
+    expect(messages(badKind)).toMatch(
+      /studies\.0\.conditions\.2\.variant\.kind: placebo, ablation, hand, mutant:<lint rule>, rule:<lint rule> or model:<provider>:<model>/,
+    );
     expect(messages(withVariants(spec, 'selection', [p.condition]))).toBe('');
   });
 });
