@@ -49,7 +49,7 @@ describe('proposeRuleFixes', () => {
     for (const t of Object.values(TEMPLATES)) all.push(...checkProposals(t.build()));
     // the politely-ignored baseline's false dotted names are fixed
     expect(all).toContain('selection:rule:false-tool-name');
-  });
+  }, 60_000); // every template linted once per fix: seconds on a loaded machine
 
   it('fixes each fixable rule on a catalog that breaks them all', () => {
     const base = politelyIgnored();
