@@ -1,6 +1,7 @@
 import { transportFailureOf, type ProviderResult } from '../schema/request';
 import { splitCatalog } from './catalogs';
 import { pool } from './client';
+import { escapeForJsonb } from './jsonb-escape';
 import { lapsedHolder, precheckHolderOf } from './holders';
 
 // Pre-checks are durable. The process sending a run's pre-checks holds a lease on the run (owner + expiry);
@@ -80,7 +81,7 @@ export async function recordPrecheckAttempt(runId: string, n: number, result: Pr
   // the request's tool catalog is stored once (lib/db/catalogs.ts); the attempt refers to it
   const { request, catalog } = splitCatalog(result.requestJson ?? JSON.stringify(result.request ?? {}));
   await pool().query(
-    `UPDATE attempts SET request = $3::json, catalog_id = tclab_catalog_id($13::text, $15::text), catalog_at = $14, response = $4::json, outcome = $5, error_kind = $6, error_message = $7,
+    `UPDATE attempts SET request = $3::json, catalog_id = tclab_catalog_id($13::text, $15::text), catalog_at = $14, response = $4::json, response_raw = $16, outcome = $5, error_kind = $6, error_message = $7,
             http_status = $8, retry_after_ms = $9, latency_ms = $10, input_tokens = $11, output_tokens = $12, finished_at = now()
       WHERE id = $1 || '-pc' || $2`,
     [
@@ -90,7 +91,7 @@ export async function recordPrecheckAttempt(runId: string, n: number, result: Pr
       result.responseJson ?? (result.response == null ? null : JSON.stringify(result.response)),
       result.outcome,
       failure?.kind ?? null,
-      failure?.message ?? null,
+      failure ? escapeForJsonb(failure.message) : null,
       result.httpStatus,
       failure?.retryAfterMs ?? null,
       Math.round(result.latencyMs),
@@ -99,6 +100,7 @@ export async function recordPrecheckAttempt(runId: string, n: number, result: Pr
       catalog?.ref ?? null,
       catalog?.at ?? null,
       catalog?.body ?? null,
+      result.responseRaw ? Buffer.from(result.responseRaw) : null,
     ],
   );
 }

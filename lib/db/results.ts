@@ -1,6 +1,7 @@
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
 import { pool } from './client';
+import { restoreFromJsonb } from './jsonb-escape';
 import { attemptRequestSql } from './catalogs';
 import { DECISION_SQL } from './aggregate';
 import type { TrialIdentity } from './trials';
@@ -69,6 +70,8 @@ export interface AttemptRecord {
   outputTokens: number | null;
   request: unknown;
   response: unknown;
+  /** The body's bytes as received, base64, when `response` does not hold them exactly (else null). */
+  responseRaw?: string | null;
   /** ISO 8601 in UTC (`Date.prototype.toISOString`), as the exports write it. */
   startedAt: string;
   finishedAt: string | null;
@@ -119,19 +122,20 @@ const trialSelect = (bodies: boolean, text = false) => {
   const c = text ? '::text' : '';
   return `
   SELECT ${TRIAL_PLACE_COLUMNS}, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.kind, t."order", t.pair_key, t.status, t.tool_set_ref,
-    t.catalog_size, t.discovery, t.visible,
+    t.catalog_size, t.discovery, t.visible${c} AS visible,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
-        'request', ${bodies ? attemptRequestSql('a') : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
+        'request', ${bodies ? attemptRequestSql('a') : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'},
+        'responseRaw', ${bodies ? "encode(a.response_raw, 'base64')" : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json)${c} AS attempts,
     (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
        FROM observations o WHERE o.trial_id = t.id)${c} AS observation,
     COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence,
         'review', (SELECT jsonb_build_object('humanStatus', r.human_status, 'graderStatus', r.grader_status, 'reviewer', r.reviewer, 'note', r.note, 'reviewedAt', r.reviewed_at)
                      FROM reviews r WHERE r.trial_id = v.trial_id AND r.check_id = v.check_id)) ORDER BY v.check_id)
-      FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb) AS verdicts
+      FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb)${c} AS verdicts
   FROM trials t`;
 };
 const TRIAL_SELECT = trialSelect(true);
@@ -182,6 +186,25 @@ function toRecord(x: Raw): TrialRecord {
 }
 
 /**
+ * The values escapeForJsonb wrote (./jsonb-escape.ts) as they were: `visible`, turns, details, observation,
+ * verdicts and error messages. The raw bodies are stored as received and are not touched.
+ */
+function restoredRecord(r: TrialRecord): TrialRecord {
+  return {
+    ...r,
+    visible: restoreFromJsonb(r.visible),
+    turns: restoreFromJsonb(r.turns),
+    details: restoreFromJsonb(r.details),
+    observation: restoreFromJsonb(r.observation),
+    verdicts: restoreFromJsonb(r.verdicts),
+    attempts: r.attempts.map((a) => (a.errorMessage === null ? a : { ...a, errorMessage: restoreFromJsonb(a.errorMessage) })),
+  };
+}
+
+/** Whether a stored value's text may hold what escapeForJsonb wrote (its escape character): restored only then. */
+const mayHoldEscapes = (text: string | null) => text !== null && text.indexOf('\uffff') >= 0;
+
+/**
  * Every trial of a run with its attempts, observation and verdicts, streamed in keyset pages; the next
  * page is asked for while this one is consumed. `bodies: false` leaves the attempts' raw request and
  * response out (null): the CSV exports never show them, and they are most of the bytes.
@@ -213,14 +236,17 @@ export async function* iterateTrialRecordsWithText(
     for (let i = 0; i < r.rows.length; i++) {
       const x = r.rows[i];
       const texts = [x.details, x.turns, x.attempts, x.observation] as (string | null)[];
+      const [visible, verdicts] = [x.visible, x.verdicts] as (string | null)[];
       const record = toRecord({
         ...x,
         details: texts[0] === null ? null : JSON.parse(texts[0]),
         turns: JSON.parse(texts[1]!),
         attempts: JSON.parse(texts[2]!),
         observation: texts[3] === null ? null : JSON.parse(texts[3]),
+        visible: visible === null ? null : JSON.parse(visible),
+        verdicts: JSON.parse(verdicts!),
       } as Raw);
-      yield { record, text: texts.join('\n') };
+      yield { record: texts.some(mayHoldEscapes) || mayHoldEscapes(visible) || mayHoldEscapes(verdicts) ? restoredRecord(record) : record, text: texts.join('\n') };
     }
     if (!full) return;
   }
@@ -229,13 +255,13 @@ export async function* iterateTrialRecordsWithText(
 /** A trial of this run (null when there is no such trial, or it belongs to another run). */
 export async function getTrialRecord(runId: string, trialId: string): Promise<TrialRecord | null> {
   const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.id = $1 AND t.run_id = $2`, [trialId, runId]);
-  return r.rows[0] ? toRecord(r.rows[0]) : null;
+  return r.rows[0] ? restoredRecord(toRecord(r.rows[0])) : null;
 }
 
 export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> {
   const r = await pool().query(
     `SELECT n, turn, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, ${attemptRequestSql('a')} AS request,
-            response, started_at, finished_at
+            response, response_raw, started_at, finished_at
        FROM attempts a WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
     [runId],
   );
@@ -245,7 +271,7 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
     kind: a.kind,
     outcome: a.outcome,
     errorKind: a.error_kind,
-    errorMessage: a.error_message,
+    errorMessage: restoreFromJsonb(a.error_message as string | null),
     httpStatus: a.http_status,
     retryAfterMs: a.retry_after_ms,
     latencyMs: a.latency_ms,
@@ -253,6 +279,7 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
     outputTokens: a.output_tokens,
     request: a.request,
     response: a.response,
+    responseRaw: a.response_raw ? (a.response_raw as Buffer).toString('base64') : null,
     startedAt: (a.started_at as Date).toISOString(),
     finishedAt: a.finished_at ? (a.finished_at as Date).toISOString() : null,
   }));

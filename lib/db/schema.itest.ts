@@ -6,7 +6,15 @@ import { pool, closeDb } from './client';
 // prisma/schema.prisma from drifting: every scalar field is a column of the right type and nullability,
 // and every @@unique / @@id / @id is backed by a unique index on the same columns.
 
-const PG_TYPES: Record<string, string> = { String: 'text', Int: 'integer', BigInt: 'bigint', Boolean: 'boolean', DateTime: 'timestamp without time zone', Json: 'jsonb' };
+const PG_TYPES: Record<string, string> = {
+  String: 'text',
+  Int: 'integer',
+  BigInt: 'bigint',
+  Boolean: 'boolean',
+  DateTime: 'timestamp without time zone',
+  Json: 'jsonb',
+  Bytes: 'bytea',
+};
 
 interface Field {
   column: string;

@@ -7,6 +7,7 @@ import { pool } from './client';
 import { Batcher } from './batcher';
 import { lapsedHolder } from './holders';
 import { splitCatalog } from './catalogs';
+import { jsonbText } from './jsonb-escape';
 
 // The hot path of a run, in hand-written SQL: three statements per attempt (claim, sending mark, record),
 // batched across concurrent trials. Fencing: a claim bumps lease_token; the sending mark and every write of a
@@ -385,7 +386,7 @@ export async function recordObservedVisible(t: Pick<ClaimedTrial, 'id' | 'leaseT
   const r = await pool().query(`UPDATE trials SET visible = $3::jsonb WHERE id = $1 AND lease_token = $2 AND status = 'running'`, [
     t.id,
     t.leaseToken,
-    JSON.stringify(visible),
+    jsonbText(visible),
   ]);
   return (r.rowCount ?? 0) === 1;
 }
@@ -441,22 +442,26 @@ const RECORD_SQL = `
   WITH x AS (
     SELECT * FROM json_to_recordset($1::json) AS x(
       i int, trial_id text, run_id text, n int, lease_token int, started_ms float8,
-      request json, catalog_ref text, catalog_at int, catalog json, response json, outcome text, error_kind text, error_message text, http_status int,
+      catalog_ref text, catalog_at int, outcome text, error_kind text, error_message text, http_status int,
       retry_after_ms int, latency_ms int, input_tokens int, output_tokens int,
       scored boolean, status text, not_before_ms float8, checkpoints jsonb, obs jsonb, verdicts jsonb)
+  ), b AS (
+    -- the bodies, each its own JSON text: json_to_recordset would decode their strings (and refuse an escaped NUL)
+    SELECT b.ord - 1 AS i, b.request::json AS request, b.catalog, b.response::json AS response, decode(b.raw, 'base64') AS raw
+      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS b(request, catalog, response, raw, ord)
   ), c AS (
     -- each catalog of the batch once (its text comes with its first row only): its id, stored if new
-    SELECT k.ref, tclab_catalog_id(k.ref, k.body) AS id
-      FROM (SELECT x.catalog_ref AS ref, max(x.catalog::text) AS body FROM x WHERE x.catalog_ref IS NOT NULL GROUP BY x.catalog_ref) k
+    SELECT x.catalog_ref AS ref, tclab_catalog_id(x.catalog_ref, b.catalog) AS id
+      FROM x JOIN b ON b.i = x.i WHERE b.catalog IS NOT NULL
   ), a AS (
-    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, catalog_id, catalog_at, response, outcome, error_kind, error_message, http_status,
+    INSERT INTO attempts (id, run_id, trial_id, n, kind, request, catalog_id, catalog_at, response, response_raw, outcome, error_kind, error_message, http_status,
                           retry_after_ms, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
-    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', x.request, c.id, x.catalog_at, x.response, x.outcome, x.error_kind,
+    SELECT x.trial_id || '-a' || x.n, x.run_id, x.trial_id, x.n, 'formal', b.request, c.id, x.catalog_at, b.response, b.raw, x.outcome, x.error_kind,
            x.error_message, x.http_status, x.retry_after_ms, x.latency_ms, x.input_tokens, x.output_tokens, x.lease_token,
            to_timestamp(x.started_ms / 1000), now()
-      FROM x LEFT JOIN c ON c.ref = x.catalog_ref
+      FROM x JOIN b ON b.i = x.i LEFT JOIN c ON c.ref = x.catalog_ref
     ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_id = EXCLUDED.catalog_id, catalog_at = EXCLUDED.catalog_at,
-           response = EXCLUDED.response, outcome = EXCLUDED.outcome, error_kind = EXCLUDED.error_kind, error_message = EXCLUDED.error_message, http_status = EXCLUDED.http_status,
+           response = EXCLUDED.response, response_raw = EXCLUDED.response_raw, outcome = EXCLUDED.outcome, error_kind = EXCLUDED.error_kind, error_message = EXCLUDED.error_message, http_status = EXCLUDED.http_status,
            retry_after_ms = EXCLUDED.retry_after_ms, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
            output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, started_at = EXCLUDED.started_at,
            finished_at = EXCLUDED.finished_at
@@ -490,8 +495,17 @@ function jsonText(value: unknown, text: string | undefined, ifNone: string): str
   return value === undefined || value === null ? ifNone : JSON.stringify(value);
 }
 
+/** One row of RECORD_SQL: its fields as JSON (escaped for jsonb and text), its bodies as JSON texts of their own. */
+interface RecordRow {
+  head: string;
+  request: string;
+  catalog: string | null;
+  response: string;
+  raw: string | null;
+}
+
 /** `known`: catalogs already given in this batch (each goes to tool_catalogs with its first row only). */
-function recordRow(i: number, r: RecordInput, known: Set<string>): string {
+function recordRow(i: number, r: RecordInput, known: Set<string>): RecordRow {
   const { holder: h, result, scored, next } = r;
   const status = scored ? scored.status : next?.kind === 'unresolved' ? 'unresolved' : 'queued';
   const failure = transportFailureOf(result);
@@ -535,24 +549,105 @@ function recordRow(i: number, r: RecordInput, known: Set<string>): string {
         }))
       : null,
   };
-  // request and response are spliced in as text: the provider may already hold them as JSON text; the
-  // request's tool catalog is cut out and stored once (lib/db/catalogs.ts), spliced in as JSON text too
+  // request and response go as JSON texts of their own (the provider may already hold them as text); the
+  // request's tool catalog is cut out and stored once (lib/db/catalogs.ts)
   const { request, catalog } = splitCatalog(jsonText(result.request, result.requestJson, '{}'));
-  const head = JSON.stringify({ ...fields, catalog_ref: catalog?.ref ?? null, catalog_at: catalog?.at ?? null });
-  const body = catalog && !known.has(catalog.ref) ? (known.add(catalog.ref), catalog.body) : 'null';
-  return `${head.slice(0, -1)},"request":${request},"catalog":${body},"response":${jsonText(result.response, result.responseJson, 'null')}}`;
+  const body = catalog && !known.has(catalog.ref) ? (known.add(catalog.ref), catalog.body) : null;
+  return {
+    head: jsonbText({ ...fields, catalog_ref: catalog?.ref ?? null, catalog_at: catalog?.at ?? null }),
+    request,
+    catalog: body,
+    response: jsonText(result.response, result.responseJson, 'null'),
+    raw: result.responseRaw ? Buffer.from(result.responseRaw).toString('base64') : null,
+  };
+}
+
+function runRecord(rows: RecordRow[], ids: string[]) {
+  return pool().query<{ i: number }>({
+    name: 'tclab_record_v3',
+    text: RECORD_SQL,
+    values: [`[${rows.map((x) => x.head).join(',')}]`, ids, rows.map((x) => x.request), rows.map((x) => x.catalog), rows.map((x) => x.response), rows.map((x) => x.raw)],
+  });
+}
+
+/** A refusal for the data itself (class 22: data exception; 54: a limit, e.g. nesting past the stack), not for the database being away. */
+function refusedData(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('54'));
+}
+
+/** A row of RECORD_SQL; an answer too deep for JSON.stringify's stack is recorded as refused (recordRefused). */
+function safeRow(i: number, r: RecordInput, known: Set<string>): RecordRow {
+  try {
+    return recordRow(i, r, known);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return recordRow(i, recordRefused(r, e), known);
+  }
 }
 
 async function recordBatch(items: RecordInput[]): Promise<boolean[]> {
   const known = new Set<string>();
-  const r = await pool().query<{ i: number }>({
-    name: 'tclab_record_v2',
-    text: RECORD_SQL,
-    values: [`[${items.map((x, i) => recordRow(i, x, known)).join(',')}]`, items.map((x) => x.holder.id)],
-  });
+  const rows = items.map((x, i) => safeRow(i, x, known));
   const won = new Array<boolean>(items.length).fill(false);
-  for (const row of r.rows) won[row.i] = true;
+  try {
+    const r = await runRecord(
+      rows,
+      items.map((x) => x.holder.id),
+    );
+    for (const row of r.rows) won[row.i] = true;
+    return won;
+  } catch (e) {
+    if (!refusedData(e)) throw e;
+  }
+  // PostgreSQL refused something in the batch: each row alone, so one answer's content never costs the
+  // others their record; a row refused alone is stored as received text (recordRefused)
+  for (let i = 0; i < items.length; i++) won[i] = await recordOne(items[i]);
   return won;
+}
+
+async function recordOne(item: RecordInput): Promise<boolean> {
+  try {
+    const r = await runRecord([safeRow(0, item, new Set())], [item.holder.id]);
+    return r.rows.length === 1;
+  } catch (e) {
+    if (!refusedData(e)) throw e;
+    const r = await runRecord([recordRow(0, recordRefused(item, e), new Set())], [item.holder.id]);
+    return r.rows.length === 1;
+  }
+}
+
+/**
+ * An answer that could not be stored as parsed (PostgreSQL refused it, e.g. nesting deeper than its stack
+ * allows, or it nests past JSON.stringify's): the body is kept as received (response_raw, `response` its
+ * text) and the exchange is recorded as a `malformed_body` parse error — never `lost`. A scored answer's
+ * trial is unresolved then (one request, one attempt: sending it again would bring the same answer); a
+ * transport error keeps its own next step.
+ */
+function recordRefused(item: RecordInput, e: unknown): RecordInput {
+  const { result } = item;
+  let text: string;
+  try {
+    text = jsonText(result.response, result.responseJson, 'null');
+  } catch {
+    text = '"the body nests past what can be written as JSON text here"';
+  }
+  const message = `the answer could not be stored as parsed (${(e as Error).message}); its body is kept as received`;
+  return {
+    holder: item.holder,
+    next: item.next ?? { kind: 'unresolved' },
+    result: {
+      request: result.request,
+      requestJson: result.requestJson,
+      response: { text },
+      responseRaw: result.responseRaw ?? new TextEncoder().encode(text),
+      httpStatus: result.httpStatus,
+      latencyMs: result.latencyMs,
+      usage: null,
+      outcome: 'transport_error',
+      error: { kind: 'malformed_body', message },
+    },
+  };
 }
 
 const records = new Batcher<RecordInput, boolean>({ run: recordBatch, maxBatch: RECORD_BATCH, maxInFlight: IN_FLIGHT });
@@ -569,7 +664,7 @@ export async function warmUpTrialStatements(connections: number): Promise<void> 
       clients.map(async (c) => {
         await c.query({ name: 'tclab_claim_v3', text: CLAIM_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_mark_v1', text: MARK_SQL, values: [[], [], [], []] });
-        await c.query({ name: 'tclab_record_v1', text: RECORD_SQL, values: ['[]', []] });
+        await c.query({ name: 'tclab_record_v3', text: RECORD_SQL, values: ['[]', [], [], [], [], []] });
       }),
     );
   } finally {

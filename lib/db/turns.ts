@@ -3,6 +3,7 @@ import type { StoredTurn } from '../schema/turn';
 import { pool } from './client';
 import { attemptRequestSql, splitCatalog } from './catalogs';
 import { attemptIdOf, type SendingTrial } from './trials';
+import { jsonbText, restoreFromJsonb } from './jsonb-escape';
 
 // Turns of a conversation trial (task studies): stored one by one as they complete, each fenced on the
 // claim's lease token like every result write, so a worker that lost the trial cannot add a turn.
@@ -12,7 +13,8 @@ type Holder = Pick<SendingTrial, 'id' | 'runId' | 'leaseToken' | 'sentAtMs'>;
 /** The stored turns of a trial, oldest first. */
 export async function loadTurns(trialId: string): Promise<StoredTurn[]> {
   const r = await pool().query(`SELECT n, attempt_n, observation, calls, results, evidence FROM turns WHERE trial_id = $1 ORDER BY n`, [trialId]);
-  return r.rows.map((x) => ({ n: x.n, attemptN: x.attempt_n, observation: x.observation, calls: x.calls, results: x.results, evidence: x.evidence }));
+  // restored as they were before escapeForJsonb: the conversation goes on with what the model really said
+  return r.rows.map((x) => restoreFromJsonb({ n: x.n, attemptN: x.attempt_n, observation: x.observation, calls: x.calls, results: x.results, evidence: x.evidence }));
 }
 
 function bodyText(value: unknown, text: string | undefined, ifNone: string): string {
@@ -33,10 +35,10 @@ export async function storeTurn(h: Holder, turn: StoredTurn, result: ProviderAns
     `WITH fence AS (
        SELECT id FROM trials WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE
      ), a AS (
-       INSERT INTO attempts (id, run_id, trial_id, n, kind, turn, request, catalog_id, catalog_at, response, outcome, http_status, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
-       SELECT $4, $3, f.id, $5, 'formal', $6, $7::json, tclab_catalog_id($20::text, $22::text), $21, $8::json, 'ok', $9, $10, $11, $12, $2, to_timestamp($13::float8 / 1000), now()
+       INSERT INTO attempts (id, run_id, trial_id, n, kind, turn, request, catalog_id, catalog_at, response, response_raw, outcome, http_status, latency_ms, input_tokens, output_tokens, lease_token, started_at, finished_at)
+       SELECT $4, $3, f.id, $5, 'formal', $6, $7::json, tclab_catalog_id($20::text, $22::text), $21, $8::json, $23::bytea, 'ok', $9, $10, $11, $12, $2, to_timestamp($13::float8 / 1000), now()
          FROM fence f WHERE $14::boolean
-       ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_id = EXCLUDED.catalog_id, catalog_at = EXCLUDED.catalog_at, response = EXCLUDED.response, outcome = EXCLUDED.outcome, turn = EXCLUDED.turn,
+       ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, catalog_id = EXCLUDED.catalog_id, catalog_at = EXCLUDED.catalog_at, response = EXCLUDED.response, response_raw = EXCLUDED.response_raw, outcome = EXCLUDED.outcome, turn = EXCLUDED.turn,
               http_status = EXCLUDED.http_status, latency_ms = EXCLUDED.latency_ms, input_tokens = EXCLUDED.input_tokens,
               output_tokens = EXCLUDED.output_tokens, lease_token = EXCLUDED.lease_token, finished_at = EXCLUDED.finished_at
      ), t AS (
@@ -62,14 +64,15 @@ export async function storeTurn(h: Holder, turn: StoredTurn, result: ProviderAns
       result?.usage?.outputTokens ?? null,
       h.sentAtMs,
       result !== null,
-      JSON.stringify(turn.observation),
-      JSON.stringify(turn.calls),
-      JSON.stringify(turn.results),
-      JSON.stringify(turn.evidence ?? null),
-      details === null ? null : JSON.stringify(details),
+      jsonbText(turn.observation),
+      jsonbText(turn.calls),
+      jsonbText(turn.results),
+      jsonbText(turn.evidence ?? null),
+      details === null ? null : jsonbText(details),
       catalog?.ref ?? null,
       catalog?.at ?? null,
       catalog?.body ?? null,
+      result?.responseRaw ? Buffer.from(result.responseRaw) : null,
     ],
   );
   return r.rows[0].won === 1;
@@ -83,7 +86,7 @@ export async function setAttemptTurn(trialId: string, attemptN: number, turn: nu
 /** A stored attempt's exchange as a provider result (a resumed trial scoring a turn stored before the crash). */
 export async function loadAttemptResult(trialId: string, attemptN: number, observation: ProviderAnswer['observation']): Promise<ProviderAnswer> {
   const r = await pool().query(
-    `SELECT ${attemptRequestSql('a')}::text AS request, a.response::text AS response, http_status, latency_ms, input_tokens, output_tokens FROM attempts a WHERE a.id = $1`,
+    `SELECT ${attemptRequestSql('a')}::text AS request, a.response::text AS response, a.response_raw, http_status, latency_ms, input_tokens, output_tokens FROM attempts a WHERE a.id = $1`,
     [attemptIdOf(trialId, attemptN)],
   );
   const x = r.rows[0];
@@ -93,6 +96,7 @@ export async function loadAttemptResult(trialId: string, attemptN: number, obser
     response: null,
     requestJson: x.request,
     responseJson: x.response ?? 'null',
+    ...(x.response_raw ? { responseRaw: new Uint8Array(x.response_raw as Buffer) } : {}),
     httpStatus: x.http_status,
     latencyMs: x.latency_ms ?? 0,
     usage: x.input_tokens === null && x.output_tokens === null ? null : { inputTokens: x.input_tokens, outputTokens: x.output_tokens },

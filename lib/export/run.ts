@@ -64,6 +64,8 @@ function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
     latencyMs: a.latencyMs,
     request: redact(a.request, clean),
     response: redact(a.response, clean),
+    // only when the body's text does not hold its bytes exactly: an ordinary attempt's export has no such key
+    ...(a.responseRaw != null && { responseRaw: a.responseRaw }),
     errorMessage: a.errorMessage,
     retryAfterMs: a.retryAfterMs,
     inputTokens: a.inputTokens,

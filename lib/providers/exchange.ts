@@ -2,8 +2,8 @@ import type { Observation } from '../schema/observation';
 import type { ProviderAnswer, ProviderResult, ProviderTransportError, TokenUsage } from '../schema/request';
 import { cachedRedaction } from './configured';
 import { classifyFailure, type TransportError } from './errors';
-import { jsonMayHoldSecret, redactSecrets, type Redaction } from './redact';
-import { nodeFetch, ReadResponse, type FetchFn } from './http';
+import { jsonMayHoldSecret, redactSecrets, redactText, type Redaction } from './redact';
+import { decodeBody, nodeFetch, ReadResponse, type FetchFn } from './http';
 import type { ProviderDescriptor } from './types';
 
 // One attempt = one HTTP exchange. Both SDKs accept a custom `fetch`; this one records the exact request
@@ -19,6 +19,8 @@ export interface Exchange {
   /** Response headers as received (read into a record only when a failure is classified). */
   headers: Headers | null;
   bodyText: string | null;
+  /** The body's bytes when bodyText does not hold them exactly (not UTF-8): http.ts decodeBody. */
+  bodyBytes: Uint8Array | null;
   /** What fetch (or reading the body) threw. */
   fetchError: unknown;
   startedAt: number | null;
@@ -26,7 +28,7 @@ export interface Exchange {
 }
 
 export function newExchange(): Exchange {
-  return { sent: false, url: null, requestBody: null, status: null, headers: null, bodyText: null, fetchError: null, startedAt: null, endedAt: null };
+  return { sent: false, url: null, requestBody: null, status: null, headers: null, bodyText: null, bodyBytes: null, fetchError: null, startedAt: null, endedAt: null };
 }
 
 /**
@@ -45,8 +47,10 @@ export function recordingFetch(exchange: Exchange, base: FetchFn = nodeFetch, op
       const res = await base(input, init);
       exchange.status = res.status;
       exchange.headers = res.headers;
-      const text = await res.text();
+      const read = res instanceof ReadResponse ? { text: await res.text(), rawBytes: res.rawBytes } : decodeBody(new Uint8Array(await res.arrayBuffer()));
+      const text = read.text;
       exchange.bodyText = text;
+      exchange.bodyBytes = read.rawBytes;
       exchange.endedAt = performance.now();
       if (opts.textOnly) return res instanceof ReadResponse ? res : new ReadResponse(text, res);
       const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
@@ -91,14 +95,22 @@ function storedBody(text: string, r: Redaction, parsed?: object): { value: unkno
   }
   // a BOM is dropped by fetch's JSON parse but refused by jsonb
   if (text.charCodeAt(0) !== 0xfeff && !jsonMayHoldSecret(text, r)) return { value, json: text };
-  return { value: redactSecrets(value, r) };
+  try {
+    return { value: redactSecrets(value, r) };
+  } catch {
+    // nested deeper than a walk can go: the text, redacted as text, is what is stored
+    return { value: { text: redactText(text, r) } };
+  }
 }
 
 function storedBodies(ctx: AttemptContext, parsedResponse?: object): Pick<ProviderResult, 'request' | 'response' | 'requestJson' | 'responseJson'> {
   const { exchange, redaction } = ctx;
   const req = exchange.requestBody != null ? storedBody(exchange.requestBody, redaction) : { value: redactSecrets(ctx.built, redaction) };
   const res = exchange.bodyText != null ? storedBody(exchange.bodyText, redaction, parsedResponse) : { value: null };
-  return { request: req.value, requestJson: req.json, response: res.value, responseJson: res.json };
+  // bytes the text does not hold exactly (not UTF-8) are stored as received — unless the text may hold a key:
+  // then only the redacted text is stored
+  const raw = exchange.bodyBytes && !(exchange.bodyText !== null && jsonMayHoldSecret(exchange.bodyText, redaction)) ? exchange.bodyBytes : undefined;
+  return { request: req.value, requestJson: req.json, response: res.value, responseJson: res.json, ...(raw ? { responseRaw: raw } : {}) };
 }
 
 function latency(exchange: Exchange, t0: number): number {
@@ -143,7 +155,8 @@ function descriptorList(d: ProviderDescriptor): readonly ProviderDescriptor[] {
   return list;
 }
 
-export function okResult(ctx: AttemptContext, observation: Observation, usage: TokenUsage | null, parsedResponse?: object): ProviderAnswer {
+export function okResult(ctx: AttemptContext, answered: Observation, usage: TokenUsage | null, parsedResponse?: object): ProviderAnswer {
+  const observation = withinNesting(answered);
   return {
     ...storedBodies(ctx, parsedResponse),
     httpStatus: ctx.exchange.status,
@@ -181,6 +194,32 @@ export function failedResult(ctx: AttemptContext, error: unknown): ProviderTrans
     usage: null,
     outcome: 'transport_error',
     error: failure.kind === 'http_429' ? failure : { kind: failure.kind, message: failure.message },
+  };
+}
+
+/** How deep a call's arguments may nest: deeper ones are unparseable (a malformed call), never walked or stored. */
+export const MAX_ARGUMENT_NESTING = 512;
+
+/** Whether a JSON value nests deeper than `limit`, found level by level (a hostile value may nest past the stack). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > limit) return true;
+    const next: unknown[] = [];
+    for (const v of level) if (v !== null && typeof v === 'object') for (const x of Array.isArray(v) ? v : Object.values(v)) next.push(x);
+    level = next;
+  }
+  return false;
+}
+
+/** The observation with arguments nested past MAX_ARGUMENT_NESTING made unparseable (the scoring reads a malformed call). */
+export function withinNesting(observation: Observation): Observation {
+  const tooDeep = (c: Observation['toolCalls'][number]) => c.arguments !== null && nestsDeeperThan(c.arguments, MAX_ARGUMENT_NESTING);
+  if (!observation.toolCalls.some(tooDeep)) return observation;
+  return {
+    ...observation,
+    malformed: observation.malformed ?? 'unparseable_arguments',
+    toolCalls: observation.toolCalls.map((c) => (tooDeep(c) ? { ...c, arguments: null } : c)),
   };
 }
 

@@ -23,10 +23,13 @@ const agents = {
  */
 export class ReadResponse extends Response {
   readonly #text: string;
+  /** The body's bytes when `text` does not hold them exactly (not UTF-8, or a leading BOM); null otherwise. */
+  readonly rawBytes: Uint8Array | null;
 
-  constructor(text: string, init: ResponseInit) {
+  constructor(text: string, init: ResponseInit, rawBytes: Uint8Array | null = null) {
     super(null, init);
     this.#text = text;
+    this.rawBytes = rawBytes;
   }
 
   override text(): Promise<string> {
@@ -63,7 +66,7 @@ export const nodeFetch: FetchFn = (input, init = {}) => {
       reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
     };
     const req = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
-      readBody(res).then((text) => {
+      readBody(res).then(({ text, rawBytes }) => {
         if (settled) return;
         settled = true;
         signal?.removeEventListener('abort', onAbort);
@@ -71,7 +74,7 @@ export const nodeFetch: FetchFn = (input, init = {}) => {
         // built here and then copied)
         const h: [string, string][] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) h.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
-        resolve(new ReadResponse(text, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h }));
+        resolve(new ReadResponse(text, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: h }, rawBytes));
       }, fail);
     });
     const onAbort = () => {
@@ -104,8 +107,23 @@ export function plainHeaders(init: HeadersInit | undefined): Record<string, stri
 }
 
 const utf8 = new TextDecoder();
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function readBody(res: IncomingMessage): Promise<string> {
+/**
+ * A body's text as fetch's text() gives it (UTF-8, a leading BOM dropped, bad sequences replaced by U+FFFD),
+ * and its bytes when that text does not hold them exactly: they are what is stored then (docs/faults.md).
+ */
+export function decodeBody(bytes: Uint8Array): { text: string; rawBytes: Uint8Array | null } {
+  try {
+    const text = exactUtf8.decode(bytes);
+    if (text.charCodeAt(0) !== 0xfeff) return { text, rawBytes: null };
+  } catch {
+    // not UTF-8: the bytes are kept beside the replaced text
+  }
+  return { text: utf8.decode(bytes), rawBytes: bytes };
+}
+
+function readBody(res: IncomingMessage): Promise<{ text: string; rawBytes: Uint8Array | null }> {
   const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
   const stream =
     encoding === 'gzip' || encoding === 'x-gzip'
@@ -118,8 +136,7 @@ function readBody(res: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
-    // as fetch's text(): UTF-8 with a leading BOM dropped and bad sequences replaced
-    stream.on('end', () => resolve(utf8.decode(Buffer.concat(chunks))));
+    stream.on('end', () => resolve(decodeBody(Buffer.concat(chunks))));
     stream.on('error', reject);
     // a socket that dies mid-body: 'aborted' on the response, never 'end'
     res.on('aborted', () => reject(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' })));

@@ -132,6 +132,8 @@ export interface ExchangeRecord {
   requestJson?: string;
   /** `response` as JSON text, when the adapter already holds it (see requestJson). */
   responseJson?: string;
+  /** The body's bytes as received, when `response` cannot hold them exactly (not UTF-8): stored beside it. */
+  responseRaw?: Uint8Array;
   httpStatus: number | null;
   latencyMs: number;
 }

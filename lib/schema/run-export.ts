@@ -27,6 +27,8 @@ export const ExportAttempt = z.object({
   request: z.unknown(),
   /** Raw response body as received; null when none came. */
   response: z.unknown(),
+  /** The body's bytes as received, base64, when `response` does not hold them exactly (not UTF-8, nested past the json parser): then `response` is `{ text }`. */
+  responseRaw: z.string().optional(),
   errorMessage: z.string().nullable().optional(),
   retryAfterMs: z.number().int().nullable().optional(),
   inputTokens: z.number().int().nullable().optional(),

@@ -1,6 +1,7 @@
 import type { ProviderRequest, ProviderResult, TokenUsage } from '../../schema/request';
 import type { Observation } from '../../schema/observation';
 import { kindForStatus } from '../errors';
+import { withinNesting } from '../exchange';
 
 /** A result line's answer → the adapter's normal answer (latency: the batch's, not an exchange's, so 0). */
 export function answerResult(body: unknown, response: unknown, reshaped: { observation: Observation; usage: TokenUsage | null } | null): ProviderResult {
@@ -15,7 +16,7 @@ export function answerResult(body: unknown, response: unknown, reshaped: { obser
       usage: null,
     };
   }
-  return { outcome: 'ok', observation: reshaped.observation, usage: reshaped.usage, request: body, response, httpStatus: 200, latencyMs: 0 };
+  return { outcome: 'ok', observation: withinNesting(reshaped.observation), usage: reshaped.usage, request: body, response, httpStatus: 200, latencyMs: 0 };
 }
 
 /** A result line's error → the adapter's normal transport failure, by the status the vendor gave. */
