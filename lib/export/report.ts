@@ -3,7 +3,8 @@ import type { StoppingReport } from '../schema/stopping';
 import type { PassCount, RunSummary, StudySummary } from '../schema/table1';
 import type { ExperimentSpec } from '../schema/experiment';
 import type { Choice } from '../analysis/choices';
-import { formatCount, formatDifference, formatP, pct, pts } from '../analysis/format';
+import { formatCount, formatDifference, formatP, pct } from '../analysis/format';
+import { readComparison } from '../analysis/reading';
 import { wilson } from '../stats/wilson';
 
 // The one-file report of runs (docs/report.md): a self-contained HTML page — no script, no request to any
@@ -180,17 +181,24 @@ ${summary.studies
   .join('')}`;
 }
 
-/** The paired reading of each study in words, from the interval of the paired difference. */
+/** The paired reading of each study in words (lib/analysis/reading.ts, the one reading every page shows). */
 function readings(summary: RunSummary): string {
   const items = summary.studies.map((s) => {
     const d = s.difference;
-    let words: string;
-    if (!d || d.estimate === null) words = 'no complete pair: nothing to compare';
-    else if (!d.ci95) words = `${pts(d.estimate)} — too few pairs or clusters to give it an interval`;
-    else if (d.ci95[0] > 0) words = `improved: ${pts(d.estimate)}, the whole 95% interval above zero`;
-    else if (d.ci95[1] < 0) words = `worse: ${pts(d.estimate)}, the whole 95% interval below zero`;
-    else words = `not shown: ${pts(d.estimate)}, the 95% interval includes zero`;
-    return `<li data-reading="${esc(s.study)}"><span class="reading">${esc(s.study)}</span> (${esc(s.baseline)} → ${esc(s.treatment)}): ${esc(words)}; ${s.pairs.improved} pairs improved, ${s.pairs.regressed} regressed, McNemar p ${esc(formatP(s.mcnemar?.pExact ?? s.mcnemarP))}.</li>`;
+    const r = readComparison(
+      {
+        pairs: d?.pairs ?? s.pairs.improved + s.pairs.same + s.pairs.regressed,
+        improved: s.pairs.improved,
+        regressed: s.pairs.regressed,
+        clusters: d?.clusters ?? 0,
+        estimate: d?.estimate ?? null,
+        ci95: d?.ci95 ?? null,
+        p: s.mcnemar?.pExact ?? s.mcnemarP,
+        icc: s.power?.icc ?? null,
+      },
+      { cluster: s.clusterBy ?? 'case' },
+    );
+    return `<li data-reading="${esc(s.study)}" data-verdict="${r.verdict}"><span class="reading">${esc(s.study)}</span> (${esc(s.baseline)} → ${esc(s.treatment)}): ${esc(r.text)} — ${s.pairs.improved} pairs improved, ${s.pairs.regressed} regressed.</li>`;
   });
   return `<ul data-testid="readings">${items.join('')}</ul>`;
 }
