@@ -93,14 +93,15 @@ describe('a per-run base URL that is not configured or allowed', () => {
     await expect(createRun(experimentId, { provider: 'simulated', baseUrl: attacker.url })).rejects.toThrow(/baseUrl: the simulated provider sends no requests/);
   });
 
-  it('a stored run whose base URL is no longer allowed sends nothing: its pre-check stops it, naming baseUrl', async () => {
+  it('a stored run whose base URL is no longer allowed sends nothing: it waits, naming baseUrl, for a process that may send there', async () => {
     const reference = await ensureTemplateExperiment('reference-study'); // it has pre-checks
     const undo = setProviderEnv({ TCLAB_ALLOWED_BASE_URLS: attacker.url });
     const run = await createRun(reference.id, { provider: 'openai', model: 'm', baseUrl: attacker.openaiBaseUrl });
     undo(); // the operator removed it from the allow-list before the run started
     const started = await startRun(run.id);
-    expect(started).toEqual({ ok: false, reason: expect.stringMatching(/requests go to .*configuration problem.*baseUrl: .* is not an allowed base URL/s) });
+    expect(started).toEqual({ ok: false, waiting: true, reason: expect.stringMatching(/cannot send to the run's base URL .*baseUrl: .* is not an allowed base URL/s) });
     expect(attacker.count).toBe(0);
+    await pool().query(`UPDATE runs SET status = 'cancelled' WHERE id = $1`, [run.id]);
   });
 
   it('and the adapter itself refuses to send the key there (defence in depth)', async () => {
@@ -116,7 +117,7 @@ describe('the allowed path still works', () => {
     const sent = home.count;
     const r = await runCli(['run', '--experiment', specFile, '--provider', 'openai', '--model', 'm'], cliEnv());
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`requests go to ${home.openaiBaseUrl} (OPENAI_BASE_URL)`);
+    expect(r.stderr).toContain(`requests go to ${home.openaiBaseUrl} (fixed on the run)`);
     expect(home.count).toBeGreaterThan(sent);
     expect(attacker.count).toBe(0);
   });
@@ -124,7 +125,7 @@ describe('the allowed path still works', () => {
   it('a base URL in TCLAB_ALLOWED_BASE_URLS may be named, and gets the requests', async () => {
     const r = await cliRun(attacker.openaiBaseUrl, { TCLAB_ALLOWED_BASE_URLS: `https://example.invalid/v1, ${attacker.openaiBaseUrl}` });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`requests go to ${attacker.openaiBaseUrl} (TCLAB_ALLOWED_BASE_URLS)`);
+    expect(r.stderr).toContain(`requests go to ${attacker.openaiBaseUrl} (fixed on the run)`);
     expect(attacker.count).toBeGreaterThan(0);
     expect(attacker.requests.every((q) => q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   });

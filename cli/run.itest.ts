@@ -180,7 +180,7 @@ describe('tclab run', () => {
         OPENAI_BASE_URL: server.openaiBaseUrl,
       });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/did not start: pre-check 1 failed \(requests go to .*OPENAI_BASE_URL\)\): .*key/i);
+      expect(r.stderr).toMatch(/did not start: pre-check 1 failed \(requests go to .*\(fixed on the run\)\): .*key/i);
       expect(r.stderr).not.toContain(FAKE_KEY);
       const runId = /run (r_\w+)/.exec(r.stderr)![1];
       const trials = await pool().query(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal'`, [runId]);

@@ -6,6 +6,7 @@ import { cliActor, shutdown } from './shared';
 import { out, setExitCode } from '../output';
 import { recordAudit } from '../../lib/db/audit';
 import { runBatchState } from '../../lib/runs/batch';
+import { isFinalRunStatus } from '../../lib/schema/run-status';
 
 export function register(program: Command): void {
   for (const action of ['pause', 'resume', 'cancel'] as ControlAction[]) {
@@ -48,6 +49,8 @@ export function register(program: Command): void {
       // batch mode: the provider batches' state and the estimated saving (absent for a run sent one by one)
       const batch = await runBatchState(runId);
       await shutdown();
-      out(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, progress, ...(batch ? { batch } : {}) }, null, 2)}\n`);
+      // why a worker left its trials unsent (its configuration does not fit the run's base URL), while it has some to send
+      const unsent = run.unsentReason !== null && !isFinalRunStatus(run.status) ? { unsentReason: run.unsentReason } : {};
+      out(`${JSON.stringify({ id: run.id, status: run.status, statusReason: run.statusReason, ...unsent, progress, ...(batch ? { batch } : {}) }, null, 2)}\n`);
     });
 }

@@ -136,7 +136,9 @@ async function runCommand(opts: RunOptions): Promise<number> {
   for (const run of runs) {
     if (label.name !== null || label.note !== null) await labelRun(cliActor(), run.id, label);
     await recordAudit(cliActor(), 'run.started', { experimentId, runId: run.id }, { provider: run.provider, model: run.model });
-    err(`run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, settings.baseUrl)})\n`);
+    err(
+      `run ${run.id} (${run.totalTrials} trials, provider ${run.provider}, model ${run.model}; requests go to ${destinationText(run.provider, run.settings.baseUrl)})\n`,
+    );
     const batch = await runBatchState(run.id);
     if (batch) err(`run ${run.id}: batch mode, answers within 24 h${batch.saving ? `; estimated saving ${batchSavingText(batch.saving)}` : ''}\n`);
   }

@@ -3,6 +3,7 @@ import type { RunRow } from '@/lib/db/runs';
 import { SimulatedBadge } from '../StatusBadge';
 import { formatDate } from '../format';
 import { urls } from '@/lib/urls';
+import { isFinalRunStatus } from '@/lib/schema/run-status';
 
 /** Experiment, provider + model, settings and timestamps of a run. Status is live in RunLive. */
 /** `simulated`: the run's provider is a simulation (its descriptor says so). */
@@ -35,6 +36,11 @@ export function RunHeader({ run, experimentName, destination, simulated }: { run
       {run.note && (
         <p className="muted" style={{ whiteSpace: 'pre-wrap' }} data-testid="run-note">
           {run.note}
+        </p>
+      )}
+      {run.unsentReason && !isFinalRunStatus(run.status) && (
+        <p className="notice" data-testid="run-unsent">
+          Trials left unsent: {run.unsentReason}
         </p>
       )}
       <div className="panel grid-2">

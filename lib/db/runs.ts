@@ -23,6 +23,8 @@ export interface RunRow {
   /** A researcher's name and note for the run (null: none given). */
   name: string | null;
   note: string | null;
+  /** Why a worker left the run's trials unsent (its configuration does not fit the run's base URL); null: none. */
+  unsentReason: string | null;
 }
 
 export function newRunGroupId(): string {
@@ -99,9 +101,11 @@ export async function getRun(id: string): Promise<RunRow | null> {
     budget: unknown;
     name: string | null;
     note: string | null;
+    unsent_reason: string | null;
   }>(
     `SELECT id, experiment_id, provider, model, settings, status, status_reason, total_trials,
-            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id, budget, name, note
+            created_at::text AS created_at, started_at::text AS started_at, finished_at::text AS finished_at, group_id, budget, name, note,
+            unsent_reason
        FROM runs WHERE id = $1`,
     [id],
   );
@@ -123,7 +127,26 @@ export async function getRun(id: string): Promise<RunRow | null> {
     budget: x.budget,
     name: x.name,
     note: x.note,
+    unsentReason: x.unsent_reason,
   });
+}
+
+/**
+ * A run stored before base URLs were fixed on runs (no baseUrl in its settings): this base URL is fixed on it
+ * now, unless another process fixed one first. Returns the run's settings as stored afterwards.
+ */
+export async function fixRunBaseUrl(runId: string, baseUrl: string): Promise<RunSettings | null> {
+  await pool().query(
+    `UPDATE runs SET settings = jsonb_set(settings, '{baseUrl}', to_jsonb($2::text))
+      WHERE id = $1 AND (settings->'baseUrl' IS NULL OR settings->'baseUrl' = 'null'::jsonb)`,
+    [runId, baseUrl],
+  );
+  return (await getRun(runId))?.settings ?? null;
+}
+
+/** Why a worker left the run's trials unsent (null clears it: a worker that can send there took the run). */
+export async function setUnsentReason(runId: string, reason: string | null): Promise<void> {
+  await pool().query(`UPDATE runs SET unsent_reason = $2 WHERE id = $1 AND unsent_reason IS DISTINCT FROM $2`, [runId, reason]);
 }
 
 /** The runs of one group, oldest first (the order their targets were given). */

@@ -107,7 +107,7 @@ export function allowedBaseUrls(e: Env = env()): string[] {
 }
 
 /** Where the base URL of a request comes from, for the pre-check, the Run dialog and the run page. */
-export type BaseUrlSource = 'run (allow-listed)' | 'environment' | 'default';
+export type BaseUrlSource = 'run' | 'environment' | 'default';
 
 export interface Destination {
   baseUrl: string;
@@ -143,10 +143,14 @@ export function baseUrlRefusal(d: ProviderDescriptor, baseUrl: string | null, e:
   );
 }
 
-/** Where this provider's requests go for a run with this base URL (null: nowhere configured yet). */
+/**
+ * Where this provider's requests go for a run with this base URL (null: nowhere configured yet). A stored
+ * run's base URL is fixed on it when it is created (docs/runs.md): it is where its requests go, whatever this
+ * process has configured. Null (a run being planned) is where a run created here would go.
+ */
 export function destinationOf(d: ProviderDescriptor, baseUrl: string | null, e: Env = env()): Destination | null {
   if (d.baseUrlVar === null) return null;
-  if (baseUrl !== null) return { baseUrl, source: 'run (allow-listed)', via: 'TCLAB_ALLOWED_BASE_URLS' };
+  if (baseUrl !== null) return { baseUrl, source: 'run', via: 'fixed on the run' };
   const fromEnv = e[d.baseUrlVar];
   if (typeof fromEnv === 'string' && fromEnv !== '') return { baseUrl: fromEnv, source: 'environment', via: d.baseUrlVar };
   return d.defaultBaseUrl === null ? null : { baseUrl: d.defaultBaseUrl, source: 'default', via: "the provider's default" };
@@ -172,4 +176,28 @@ export function resolveEndpoint(d: ProviderDescriptor, settings: { baseUrl: stri
     return { ok: false, message: `no base URL: the ${d.id} provider needs ${d.baseUrlVar ?? 'a base URL'} (e.g. http://localhost:11434/v1)` };
   }
   return { ok: true, baseUrl, key };
+}
+
+// A run's destination is part of the run (docs/runs.md, "Where a run's requests go"): the base URL a run is
+// created with — the one it names, else the configured one — is stored in its settings, and a worker sends
+// the run's trials only there, with a key configured for it. A worker configured otherwise sends nothing.
+
+/** The base URL fixed on a run created with these settings here: the one it names, else the configured one. */
+export function baseUrlToFix(d: ProviderDescriptor, baseUrl: string | null, e: Env = env()): string | null {
+  if (d.baseUrlVar === null) return baseUrl;
+  return baseUrl ?? configuredBaseUrl(d, e);
+}
+
+/**
+ * Why this process cannot send a run's requests to its fixed base URL (null: it can): the URL is neither the
+ * base URL configured beside the key here nor allow-listed, or the key it needs is not set, or the run has
+ * no base URL and none is configured. The message says what to set.
+ */
+export function sendRefusal(d: ProviderDescriptor, baseUrl: string | null, e: Env = env()): string | null {
+  if (d.baseUrlVar === null) return null;
+  const endpoint = resolveEndpoint(d, { baseUrl }, e);
+  if (endpoint.ok) return null;
+  const configured = configuredBaseUrl(d, e);
+  const here = configured === null ? `no ${d.baseUrlVar}` : `${d.baseUrlVar}=${configured}`;
+  return `this worker (${here}) cannot send to the run's base URL ${baseUrl ?? '(none)'}: ${endpoint.message}`;
 }

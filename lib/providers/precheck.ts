@@ -34,15 +34,17 @@ function modelFrom(result: ProviderResult, ctx: FailureContext): string | null {
 }
 
 /**
- * Where a run's requests go, in words: "https://api.openai.com/v1 (the provider's default)",
- * "http://127.0.0.1:8000/v1 (OPENAI_COMPATIBLE_BASE_URL)"; for the simulator, that nothing is sent.
+ * Where a stored run's requests go, in words: "http://127.0.0.1:8000/v1 (fixed on the run)" — the base URL
+ * fixed on it when it was created (docs/runs.md); for the simulator, that nothing is sent. A run stored
+ * before base URLs were fixed on runs has none until a worker takes it.
  */
 export function destinationText(providerId: string, baseUrl: string | null): string {
   if (!isProviderId(providerId)) return 'an unknown provider';
   const d = getDescriptor(providerId);
   if (d.baseUrlVar === null) return 'nowhere: the simulated provider answers in-process';
-  const dest = destinationOf(d, baseUrl);
-  return dest ? redactText(`${dest.baseUrl} (${dest.via})`) : `nowhere yet: set ${d.baseUrlVar}`;
+  const dest = baseUrl === null ? null : destinationOf(d, baseUrl);
+  if (dest === null) return `not recorded on the run: the first worker that takes it fixes its own ${d.baseUrlVar} on it`;
+  return redactText(`${dest.baseUrl} (${dest.via})`);
 }
 
 /** A failed pre-check in words a researcher understands, ending with what went over the wire. */

@@ -21,7 +21,7 @@ import { getRun } from '../db/runs';
 import { batchCustomId, batchVendorOf, ENDED_BATCH_STATES, unansweredResult, type BatchConnection, type BatchVendor, type ProviderBatchState } from '../providers/batch';
 import { resolveEndpoint } from '../providers/configured';
 import { markSendingWithinBudget } from './budget';
-import { runContext, type RunContext } from './context';
+import { noteUnsent, runContext, type RunContext } from './context';
 import { setRunStatus } from './run-events';
 import { prepared, settleAnswered } from './trial';
 
@@ -165,6 +165,11 @@ async function takeOver(st: LoopState): Promise<void> {
 
 /** One new batch of the run's claimable trials; false when there was nothing (more) to send. */
 async function submitNew(st: LoopState, ctx: RunContext): Promise<boolean> {
+  // this process cannot send to the run's base URL (docs/runs.md): its trials wait for one that can
+  if (ctx.unsent !== null) {
+    await noteUnsent(ctx);
+    return false;
+  }
   const { opts, maxItems } = st;
   const ids = await claimableTrialIds(ctx.runId, maxItems);
   if (ids.length === 0) return false;

@@ -2,7 +2,10 @@ import type { ExperimentSpec, Study } from '../schema/experiment';
 import type { RunSettings, StoredRunBudget } from '../schema/run';
 import type { Provider } from '../providers/types';
 import { getExperiment } from '../db/experiments';
-import { getRun } from '../db/runs';
+import { fixRunBaseUrl, getRun, setUnsentReason } from '../db/runs';
+import { baseUrlToFix, sendRefusal } from '../providers/configured';
+import { redactText } from '../providers/secrets';
+import { log } from '../log/logger';
 import { getProvider } from '../providers/registry';
 import { kindModule } from '../studies/registry';
 import { DEFAULT_MAX_TURNS } from '../studies/task/spec';
@@ -23,6 +26,11 @@ export interface RunContext {
   budgeted: boolean;
   /** The budget limits tokens or cost: each answer's usage is counted as it arrives (lib/runner/budget.ts). */
   countsUsage: boolean;
+  /**
+   * Why this process cannot send the run's requests (its base URL, fixed on the run, is not the one configured
+   * here nor allow-listed, or the key is missing): its trials are left unsent (docs/runs.md). Null: it can.
+   */
+  unsent: string | null;
   /** scenario → tool id → effect (hidden metadata) */
   effects: Map<string, Map<string, 'read' | 'write'>>;
 }
@@ -56,7 +64,21 @@ async function load(runId: string): Promise<RunContext> {
   if (!run) throw new Error(`run ${runId} not found`);
   const exp = await getExperiment(run.experimentId);
   if (!exp) throw new Error(`experiment ${run.experimentId} of run ${runId} not found`);
-  return contextOf(runId, exp.spec, run.settings, run.budget);
+  const ctx = contextOf(runId, exp.spec, await withFixedBaseUrl(runId, run.settings), run.budget);
+  // a process that can send there takes the run: an earlier worker's reason for leaving it no longer holds
+  if (ctx.unsent === null && run.unsentReason !== null) await setUnsentReason(runId, null);
+  return ctx;
+}
+
+/**
+ * A run stored before base URLs were fixed on runs has none in its settings: the first process to take it
+ * fixes its own configured one (compare-and-set: whoever comes first, all then send there). docs/runs.md.
+ */
+export async function withFixedBaseUrl(runId: string, settings: RunSettings): Promise<RunSettings> {
+  if (settings.baseUrl !== null) return settings;
+  const fix = baseUrlToFix(getProvider(settings.provider).descriptor, null);
+  if (fix === null) return settings;
+  return (await fixRunBaseUrl(runId, fix)) ?? settings;
 }
 
 export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSettings, budget: StoredRunBudget | null = null): RunContext {
@@ -69,6 +91,7 @@ export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSett
     attemptBudget: attemptBudgetOf(spec, settings),
     budgeted: budget !== null,
     countsUsage: budget !== null && (budget.tokens !== null || budget.cost !== null),
+    unsent: unsentOf(settings),
     effects: new Map(spec.scenarios.map((s) => [s.id, new Map(s.tools.map((t) => [t.id, t.effect]))])),
   };
 }
@@ -76,4 +99,19 @@ export function contextOf(runId: string, spec: ExperimentSpec, settings: RunSett
 function attemptBudgetOf(spec: ExperimentSpec, settings: RunSettings): number {
   const turns = spec.studies.filter((s) => kindModule(s.kind).turns === 'conversation').flatMap((s) => s.cases.map((c) => c.maxTurns ?? DEFAULT_MAX_TURNS));
   return turns.length === 0 ? settings.maxAttempts : settings.maxAttempts * Math.max(...turns);
+}
+
+function unsentOf(settings: RunSettings): string | null {
+  const why = sendRefusal(getProvider(settings.provider).descriptor, settings.baseUrl);
+  return why === null ? null : redactText(why);
+}
+
+const noted = new WeakSet<RunContext>();
+
+/** Says on the run (once per run context: once per process) and in the log why this process leaves its trials unsent. */
+export async function noteUnsent(ctx: RunContext): Promise<void> {
+  if (ctx.unsent === null || noted.has(ctx)) return;
+  noted.add(ctx);
+  await setUnsentReason(ctx.runId, ctx.unsent);
+  log('warn', 'run left unsent', { runId: ctx.runId, reason: ctx.unsent });
 }

@@ -12,10 +12,11 @@ import { checkSpendConfirmation, estimateSpend, storedBudget, type SpendConfirma
 import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../experiments/parse';
 import { getExperiment } from '../db/experiments';
-import { getRun, insertRun, newRunGroupId, newRunId, type RunRow } from '../db/runs';
+import { getRun, insertRun, newRunGroupId, newRunId, setUnsentReason, type RunRow } from '../db/runs';
 import { insertTrials, pendingBatches, unsentTrialCount, type NewTrial } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
-import { baseUrlRefusal } from '../providers/configured';
+import { baseUrlRefusal, baseUrlToFix, sendRefusal } from '../providers/configured';
+import { redactText } from '../providers/secrets';
 import { getProvider, PROVIDER_IDS } from '../providers/registry';
 import { batchVendorOf } from '../providers/batch';
 import { batchModeRunIds } from '../db/batches';
@@ -24,7 +25,7 @@ import { DEFAULT_MAX_TURNS } from '../studies/task/spec';
 import { describeProviderFailure, destinationText } from '../providers/precheck';
 import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } from '../queue/enqueue';
 import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
-import { primeRunContext } from './context';
+import { primeRunContext, withFixedBaseUrl } from './context';
 import { retryDelayMs } from './retry';
 import { heartbeat, PROCESS_HOLDER } from './heartbeat';
 
@@ -173,10 +174,13 @@ function checkedSettings(settingsInput: RunSettingsInput | unknown): RunSettings
   // a key goes only where the environment says: any other base URL is refused before anything is stored or sent
   const refusal = baseUrlRefusal(provider.descriptor, settings.baseUrl);
   if (refusal !== null) throw new SpecError(`baseUrl: ${refusal}`, [{ path: 'baseUrl', message: refusal }]);
+  // the destination is part of the run: fixed now, so every worker sends there or not at all (docs/runs.md)
+  settings.baseUrl = baseUrlToFix(provider.descriptor, settings.baseUrl);
   return settings;
 }
 
-export type StartResult = { ok: true } | { ok: false; reason: string };
+/** `waiting`: nothing was taken — this process cannot send to the run's base URL; another process may. */
+export type StartResult = { ok: true } | { ok: false; reason: string; waiting?: true };
 
 export interface StartOptions {
   /** Who sends the pre-checks (default: this process, under its heartbeat). */
@@ -220,9 +224,19 @@ export async function startRun(runId: string, opts: StartOptions = {}): Promise<
   }
 }
 
-async function precheckAndEnqueue(run: RunRow, owner: string, opts: StartOptions): Promise<StartResult> {
-  const runId = run.id;
+async function precheckAndEnqueue(stored: RunRow, owner: string, opts: StartOptions): Promise<StartResult> {
+  const runId = stored.id;
+  const run = { ...stored, settings: await withFixedBaseUrl(runId, stored.settings) };
   const { timeoutMs, maxAttempts, retryBaseMs } = run.settings;
+  // a process configured for another base URL (or without its key) sends nothing: the run waits for one that can
+  const unsent = sendRefusal(getProvider(run.settings.provider).descriptor, run.settings.baseUrl);
+  if (unsent !== null && (run.status === 'created' || run.status === 'prechecking')) {
+    const reason = redactText(unsent);
+    await setUnsentReason(runId, reason);
+    log('warn', 'run left unsent', { runId, reason });
+    return { ok: false, reason, waiting: true };
+  }
+  if (run.unsentReason !== null) await setUnsentReason(runId, null);
   const claim = await claimPrecheck(runId, owner, precheckLeaseMs(timeoutMs), opts.from ?? ['created', 'prechecking']);
   if (!claim.ok) {
     if (claim.status === 'prechecking')

@@ -22,13 +22,15 @@ import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
 import type { ProviderRequest, ProviderResult, ProviderTransportError } from '../schema/request';
 import { converse } from '../studies/conversation';
-import { runContext, type RunContext } from './context';
+import { noteUnsent, runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
 import { countAnswerWithinBudget, markSendingWithinBudget } from './budget';
 import type { Slot, Slots } from './slot';
 
 /** How soon a trial comes back when this process could not claim it because its heartbeat is not renewed. */
 const NOT_ALIVE_RETRY_MS = 1000;
+/** How soon a trial comes back when this process cannot send to its run's base URL (another worker may). */
+const UNSENT_RETRY_MS = 2000;
 
 /** What the queue should do with the job that delivered this trial. */
 export type TrialOutcome =
@@ -71,6 +73,12 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
   const ctx = await runContext(job.runId);
   // a batch-mode run's trials go out in provider batches (lib/runner/batch.ts), never one by one
   if (ctx.settings.batch) return { kind: 'dropped', reason: 'batch mode: the trial is sent in a provider batch' };
+  // this process cannot send to the run's base URL (docs/runs.md): nothing is claimed or sent; the job comes
+  // back later, and a worker configured for that base URL sends it
+  if (ctx.unsent !== null) {
+    await noteUnsent(ctx);
+    return { kind: 'retry', atMs: Date.now() + UNSENT_RETRY_MS };
+  }
   const { timeoutMs } = ctx.settings;
   const waitMs = slotWaitMsFor(timeoutMs);
   if (opts.alive && !opts.alive()) return { kind: 'retry', atMs: Date.now() + NOT_ALIVE_RETRY_MS };

@@ -22,6 +22,8 @@ const FETCH_LOOPS = 8;
 /** Takeover jobs (a dead holder's batches) one worker works on at once, beside its own batches. */
 const TAKEOVER_JOBS = 2;
 const WARM_CONNECTIONS = 3;
+/** How soon a run's start comes back when this process cannot send to the run's base URL (docs/runs.md). */
+const UNSENT_START_RETRY_MS = 2000;
 
 export interface WorkerHandle {
   id: string;
@@ -248,9 +250,14 @@ function queueWorkers(common: Common, connections: Common['connection'][], proce
   });
   const runs = new Worker<RunJob>(
     QUEUES.runs,
-    async (job) => {
+    async (job, token) => {
       const data = RunJob.parse(job.data);
       const r = await startRun(data.runId);
+      if (!r.ok && r.waiting) {
+        // this process cannot send to the run's base URL: the start comes back for a worker that can
+        await job.moveToDelayed(Date.now() + UNSENT_START_RETRY_MS, token);
+        throw new DelayedError();
+      }
       if (!r.ok) log('warn', 'run did not start', { runId: data.runId, reason: r.reason });
       return r.ok;
     },
