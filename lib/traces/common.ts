@@ -30,7 +30,7 @@ export async function* fileLines(path: string): AsyncGenerator<Line> {
 }
 
 /** Lines of text chunks (an upload's stream), split as they arrive. */
-export async function* chunkLines(chunks: AsyncIterable<string | Uint8Array>): AsyncGenerator<Line> {
+export async function* chunkLines(chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): AsyncGenerator<Line> {
   const decoder = new TextDecoder();
   let rest = '';
   let n = 0;
