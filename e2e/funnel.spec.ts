@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { differenceCi, formatP, pts } from '../components/format';
+import { pairReading, type PairedStage } from '../lib/analysis/funnel';
 import { checksFor, type Case } from '../lib/schema/experiment';
 import { mcnemarExact, pairedDifference, type PairedDifference } from '../lib/stats';
 import { expectFits, startRun } from './helpers';
@@ -109,8 +110,14 @@ function recount(spec: ExportSpec, trials: ExportTrial[]) {
   return out;
 }
 
-const moved = (d: PairedDifference) => (!d.ci95 ? null : d.ci95[0] > 0 ? 'more' : d.ci95[1] < 0 ? 'less' : null);
-const noInterval = (d: PairedDifference) => !d.ci95 && d.estimate !== null && d.estimate !== 0;
+/** A recounted stage as the funnel's reading takes it (lib/analysis/funnel.ts pairReading, docs/statistics.md). */
+const asStage = (p: NonNullable<Recount['paired']>): PairedStage => ({
+  improved: p.improved,
+  same: p.same,
+  regressed: p.regressed,
+  difference: p.difference,
+  mcnemar: { b: p.improved, c: p.regressed, pExact: p.pExact, pMid: p.pExact },
+});
 
 /** The pairs table: a row per treatment × discovery × N, every number as recounted from the trials. */
 async function checkPairs(page: Page, spec: ExportSpec, trials: ExportTrial[]) {
@@ -127,8 +134,7 @@ async function checkPairs(page: Page, spec: ExportSpec, trials: ExportTrial[]) {
       );
       await expect(row).toHaveCount(1);
       await expect(row.locator('td').nth(2)).toHaveText(`${baseline} → ${condition}`);
-      const shifts: string[] = [];
-      const unsure: string[] = [];
+      const stages: PairedStage[] = [];
       for (const [stage, col] of [
         ['visible', 'visible'],
         ['selected', 'chosen'],
@@ -142,12 +148,9 @@ async function checkPairs(page: Page, spec: ExportSpec, trials: ExportTrial[]) {
         await expect(td.getByTestId('pair-difference')).toHaveText(d.estimate === null ? 'no pairs' : pts(d.estimate));
         if (d.estimate !== null) await expect(td.getByTestId('pair-ci')).toHaveText(differenceCi(d).text);
         await expect(td.getByTestId('pair-p')).toHaveText(formatP(p.pExact));
-        const m = moved(d);
-        if (m) shifts.push(stage === 'visible' ? `found ${m} often` : `chosen ${m} often once found`);
-        if (noInterval(d)) unsure.push(stage === 'visible' ? 'stage 1' : 'stage 2');
+        stages.push(asStage(p));
       }
-      const reading = shifts.length ? shifts.join(' and ') : 'no shift shown at either stage';
-      await expect(row.getByTestId('pair-reading')).toHaveText(unsure.length ? `${reading}; ${unsure.join(' and ')} moved without an interval` : reading);
+      await expect(row.getByTestId('pair-reading-head')).toHaveText(pairReading({ visible: stages[0], chosen: stages[1] }));
     }
   }
   await expect(page.getByTestId('pair-row')).toHaveCount(rows);

@@ -1,4 +1,4 @@
-import { shiftReading, type DescriptionPair, type PairedStage } from '@/lib/analysis/funnel';
+import { pairReading, stageReading, type DescriptionPair, type PairedStage } from '@/lib/analysis/funnel';
 import { differenceCi, formatP, pts } from '../format';
 import { Interval } from '../Interval';
 
@@ -40,7 +40,8 @@ export function DescriptionPairs({ study, pairs }: { study: string; pairs: Descr
       <p className="small muted">
         Each treatment against the baseline under the same discovery and N, pair by pair (same case, order and replicate). Stage 1: was the needed tool visible? Stage 2:
         was it chosen — counted only over the pairs where both trials saw it, so a pair the edit made visible counts at stage 1 alone. Difference in pts with its 95% CR1
-        interval (clusters: cases; — where there is nothing to estimate). A stage moved when its interval excludes 0 (per cell, not corrected for the number of cells).
+        interval (clusters: cases; — where there is nothing to estimate). Each stage is read as improved, worse, not shown or too few pairs to tell (docs/statistics.md,
+        &ldquo;Reading a comparison&rdquo;; per cell, not corrected for the number of cells); hover a stage&rsquo;s reading for the pairs a design like this would need.
       </p>
       <div className="table-scroll">
         <table className="stack" data-testid="pairs-table">
@@ -71,7 +72,15 @@ export function DescriptionPairs({ study, pairs }: { study: string; pairs: Descr
                 <PairedCell s={p.visible} stage="visible" />
                 <PairedCell s={p.chosen} stage="chosen" />
                 <td data-testid="pair-reading" data-label="Reading">
-                  {shiftReading(p.shift)}
+                  <span data-testid="pair-reading-head">{pairReading(p)}</span>
+                  {(['visible', 'chosen'] as const).map((k) => {
+                    const r = stageReading(p[k]);
+                    return (
+                      <div key={k} className="small muted" data-testid={`pair-reading-${k}`} title={r.pairsText}>
+                        {k === 'visible' ? 'Stage 1' : 'Stage 2'}: {r.label} — {r.why}
+                      </div>
+                    );
+                  })}
                 </td>
               </tr>
             ))}

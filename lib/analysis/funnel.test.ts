@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mcnemar, pairedDifference, type PairedDifference } from '../stats';
-import { descriptionPairs, funnel, shiftOf, shiftReading, type FunnelTrial } from './funnel';
+import { descriptionPairs, funnel, pairReading, shiftOf, type FunnelTrial, type PairedStage } from './funnel';
 
 // Descriptions move both stages. For each baseline → treatment pair under the same discovery × N,
 // stage 1 (needed tool visible) and stage 2 (chosen, over the pairs where both trials saw it), paired, with the
@@ -80,11 +80,11 @@ describe('descriptionPairs', () => {
     const [p] = descriptionPairs(funnel(one));
     expect(p.visible.difference).toMatchObject({ estimate: 0.5, clusters: 1, ci95: null });
     expect(p.visible.difference.ciReason).toMatch(/cluster/);
-    expect(p.shift.visible).toBe('no interval');
+    expect(p.shift.visible).toBe('too few');
     const [q] = descriptionPairs(funnel(TRIALS.filter((t) => t.pairKey === 'p1')));
     expect(q.chosen).toMatchObject({ improved: 0, same: 0, regressed: 0 });
     expect(q.chosen.difference).toMatchObject({ estimate: null, ci95: null, pairs: 0 });
-    expect(q.shift.chosen).toBe('not shown');
+    expect(q.shift.chosen).toBe('too few');
   });
 
   it('one pair per treatment and cell; a cell without a treatment has none', () => {
@@ -95,25 +95,42 @@ describe('descriptionPairs', () => {
   });
 });
 
-describe('shiftOf / shiftReading', () => {
-  const d = (ci95: [number, number] | null): PairedDifference => ({ estimate: 0, se: null, ci95, ciReason: null, pairs: 4, clusters: 4, df: 3 });
-  it('up or down only when the interval excludes 0', () => {
-    expect(shiftOf(d([0.05, 0.4]))).toBe('up');
-    expect(shiftOf(d([-0.4, -0.01]))).toBe('down');
-    expect(shiftOf(d([-0.1, 0.4]))).toBe('not shown');
-    expect(shiftOf(d([0, 0.4]))).toBe('not shown');
-    expect(shiftOf(d(null))).toBe('not shown');
-    expect(shiftOf({ ...d(null), estimate: null, pairs: 0 })).toBe('not shown');
-    // the pairs moved, but there is nothing to estimate an interval from (one case, or every case moved alike)
-    expect(shiftOf({ ...d(null), estimate: 1 })).toBe('no interval');
-    expect(shiftOf({ ...d(null), estimate: -0.25 })).toBe('no interval');
+describe('shiftOf / pairReading: the stage readings (./reading.ts)', () => {
+  const stage = (improved: number, regressed: number, difference: Partial<PairedDifference>): PairedStage => ({
+    improved,
+    regressed,
+    same: 0,
+    mcnemar: mcnemar(improved, regressed),
+    difference: { estimate: 0, se: null, ci95: null, ciReason: null, pairs: improved + regressed, clusters: improved + regressed, df: 0, ...difference },
   });
-  it('reads found / chosen once found, both or neither', () => {
-    expect(shiftReading({ visible: 'up', chosen: 'not shown' })).toBe('found more often');
-    expect(shiftReading({ visible: 'not shown', chosen: 'down' })).toBe('chosen less often once found');
-    expect(shiftReading({ visible: 'up', chosen: 'up' })).toBe('found more often and chosen more often once found');
-    expect(shiftReading({ visible: 'not shown', chosen: 'not shown' })).toBe('no shift shown at either stage');
-    expect(shiftReading({ visible: 'not shown', chosen: 'no interval' })).toBe('no shift shown at either stage; stage 2 moved without an interval');
-    expect(shiftReading({ visible: 'up', chosen: 'no interval' })).toBe('found more often; stage 2 moved without an interval');
+  // 8 improved, 0 regressed, one pair in each of 8 cases: every case moved alike (no interval), exact p = 0.0078
+  const eight = stage(8, 0, { estimate: 1, ci95: null, pairs: 8, clusters: 8 });
+  const flat = stage(2, 2, { estimate: 0, ci95: [-0.3, 0.3], pairs: 10, clusters: 5 });
+  it('8 improved, 0 regressed, p = 0.0078 reads as improved, not "no shift shown"', () => {
+    expect(eight.mcnemar.pExact).toBeCloseTo(0.0078125, 10);
+    expect(shiftOf(eight)).toBe('up');
+    expect(pairReading({ visible: eight, chosen: flat })).toBe('found more often');
+    expect(pairReading({ visible: flat, chosen: eight })).toBe('chosen more often once found');
+  });
+  it('up or down only when the reading says improved or worse', () => {
+    expect(shiftOf(stage(6, 0, { estimate: 0.3, ci95: [0.05, 0.55], pairs: 20, clusters: 5 }))).toBe('up');
+    expect(shiftOf(stage(0, 6, { estimate: -0.3, ci95: [-0.55, -0.05], pairs: 20, clusters: 5 }))).toBe('down');
+    expect(shiftOf(flat)).toBe('not shown');
+    // the interval excludes 0 but McNemar's exact p (3 vs 0: 0.25) does not: not shown
+    expect(shiftOf(stage(3, 0, { estimate: 0.3, ci95: [0.05, 0.55], pairs: 10, clusters: 5 }))).toBe('not shown');
+    // one case, or two cases that moved alike: too few pairs to tell
+    expect(shiftOf(stage(4, 0, { estimate: 0.5, pairs: 8, clusters: 1 }))).toBe('too few');
+    expect(shiftOf(stage(4, 0, { estimate: 0.5, pairs: 8, clusters: 2 }))).toBe('too few');
+    expect(shiftOf(stage(0, 0, { estimate: null, pairs: 0, clusters: 0 }))).toBe('too few');
+  });
+  it('reads found / chosen once found, both, neither, or too few', () => {
+    const down = stage(0, 6, { estimate: -0.3, ci95: [-0.55, -0.05], pairs: 20, clusters: 5 });
+    const few = stage(4, 0, { estimate: 0.5, pairs: 8, clusters: 1 });
+    expect(pairReading({ visible: eight, chosen: eight })).toBe('found more often and chosen more often once found');
+    expect(pairReading({ visible: flat, chosen: down })).toBe('chosen less often once found');
+    expect(pairReading({ visible: flat, chosen: flat })).toBe('no shift shown at either stage');
+    expect(pairReading({ visible: flat, chosen: few })).toBe('no shift shown at stage 1; stage 2: too few pairs to tell');
+    expect(pairReading({ visible: eight, chosen: few })).toBe('found more often; stage 2: too few pairs to tell');
+    expect(pairReading({ visible: few, chosen: few })).toBe('too few pairs to tell at either stage');
   });
 });

@@ -1,4 +1,5 @@
 import { mcnemar, pairedDifference, wilson, type Interval, type McNemar, type PairedDifference } from '../stats';
+import { readComparison, readVerdict, type PairedNumbers, type Reading, type Verdict } from './reading';
 
 // The visibility funnel (docs/design.md#the-five-checkpoints): per study × discovery variant × catalog size N × condition,
 // how often the needed tool was visible (recall@k), chosen once visible, called with the right arguments, and
@@ -158,32 +159,55 @@ export function funnel(trials: readonly FunnelTrial[]): FunnelRow[] {
 }
 
 /**
- * Which way a stage moved under the treatment, read from its CR1 interval: `up` / `down` when the interval lies
- * above / below 0; `not shown` when it holds 0, or nothing moved (no pairs, or no discordant balance: estimate 0);
- * `no interval` when the pairs moved (estimate ≠ 0) but there is nothing to estimate an interval from (one case,
- * or every case moved alike) — then the pairs say what happened, and the interval cannot say how surely.
+ * Which way a stage moved under the treatment: the stage's reading (./reading.ts, docs/statistics.md "Reading a
+ * comparison") from its pairs, CR1 interval and exact McNemar p — `up` / `down` for improved / worse, `not shown`,
+ * `too few` (no pairs, one case, or too few cases that all moved alike).
  */
-export type StageShift = 'up' | 'down' | 'not shown' | 'no interval';
+export type StageShift = 'up' | 'down' | 'not shown' | 'too few';
 
-export function shiftOf(d: PairedDifference): StageShift {
-  if (!d.ci95) return d.estimate === null || d.estimate === 0 ? 'not shown' : 'no interval';
-  if (d.ci95[0] > 0) return 'up';
-  if (d.ci95[1] < 0) return 'down';
-  return 'not shown';
+/** A stage's numbers as the reading takes them. */
+export function stageNumbers(s: PairedStage): PairedNumbers {
+  const d = s.difference;
+  return {
+    pairs: d.pairs,
+    improved: s.improved,
+    regressed: s.regressed,
+    clusters: d.clusters,
+    estimate: d.estimate,
+    ci95: d.ci95,
+    p: d.pairs > 0 ? s.mcnemar.pExact : null,
+  };
+}
+
+const SHIFT: Record<Verdict, StageShift> = { improved: 'up', worse: 'down', 'not-shown': 'not shown', 'too-few': 'too few' };
+
+export function shiftOf(s: PairedStage): StageShift {
+  return SHIFT[readVerdict(stageNumbers(s)).verdict];
 }
 
 /**
- * The reading of a pair's two shifts, in words: `found more often`, `chosen less often once found`, both, or
- * `no shift shown at either stage`; a stage whose pairs moved without an interval is named after it
- * (`…; stage 2 moved without an interval`).
+ * The reading of a pair's two stages, in words: `found more often`, `chosen less often once found`, both, or
+ * `no shift shown at either stage`; a stage with too few pairs to tell is named (`…; stage 2: too few pairs to
+ * tell`). Read from the stages' numbers, not from a stored shift.
  */
-export function shiftReading(shift: DescriptionPair['shift']): string {
+export function pairReading(p: Pick<DescriptionPair, 'visible' | 'chosen'>): string {
+  const shift = { visible: shiftOf(p.visible), chosen: shiftOf(p.chosen) };
   const moved: string[] = [];
   if (shift.visible === 'up' || shift.visible === 'down') moved.push(`found ${shift.visible === 'up' ? 'more' : 'less'} often`);
   if (shift.chosen === 'up' || shift.chosen === 'down') moved.push(`chosen ${shift.chosen === 'up' ? 'more' : 'less'} often once found`);
-  const unsure = (['visible', 'chosen'] as const).filter((k) => shift[k] === 'no interval').map((k) => (k === 'visible' ? 'stage 1' : 'stage 2'));
-  const head = moved.length ? moved.join(' and ') : 'no shift shown at either stage';
-  return unsure.length ? `${head}; ${unsure.join(' and ')} moved without an interval` : head;
+  const unsure = (['visible', 'chosen'] as const).filter((k) => shift[k] === 'too few').map((k) => (k === 'visible' ? 'stage 1' : 'stage 2'));
+  if (moved.length === 0 && unsure.length === 2) return 'too few pairs to tell at either stage';
+  const head = moved.length
+    ? moved.join(' and ')
+    : unsure.length === 1
+      ? `no shift shown at ${unsure[0] === 'stage 1' ? 'stage 2' : 'stage 1'}`
+      : 'no shift shown at either stage';
+  return unsure.length ? `${head}; ${unsure.join(' and ')}: too few pairs to tell` : head;
+}
+
+/** Each stage's reading in full (verdict, why, numbers, pairs needed). */
+export function stageReading(s: PairedStage): Reading {
+  return readComparison(stageNumbers(s));
 }
 
 /**
@@ -221,7 +245,7 @@ export function descriptionPairs(rows: readonly FunnelRow[]): DescriptionPair[] 
       treatment: r.condition,
       visible,
       chosen,
-      shift: { visible: shiftOf(visible.difference), chosen: shiftOf(chosen.difference) },
+      shift: { visible: shiftOf(visible), chosen: shiftOf(chosen) },
     });
   }
   return out;
