@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { formatComparison } from '../../lib/analysis/format-compare';
 import { compareRuns } from '../../lib/runs/compare';
 import { out } from '../output';
-import { clusterByOption, shutdown } from './shared';
+import { cliActor, clusterByOption, shutdown } from './shared';
 
 // `tclab runs …`: commands about several runs at once.
 export function register(program: Command): void {
@@ -14,9 +14,14 @@ export function register(program: Command): void {
     )
     .option('--json', `print the comparison as JSON (tclab.compare/v1)`)
     .option('--cluster <by>', 'cluster of the intervals: case (default) or scenario')
-    .action(async (runIds: string[], opts: { json?: boolean; cluster?: string }) => {
+    .option(
+      '--override <reason>',
+      'compare runs of different versions that also differ beyond their descriptions (model, temperature, seed, case set, …): refused without it; the reason is recorded in the audit log and shown with the result',
+    )
+    .action(async (runIds: string[], opts: { json?: boolean; cluster?: string; override?: string }) => {
       try {
-        const comparison = await compareRuns(runIds, clusterByOption(opts.cluster));
+        const override = opts.override !== undefined ? { reason: opts.override, actor: cliActor() } : undefined;
+        const comparison = await compareRuns(runIds, clusterByOption(opts.cluster), override);
         out(opts.json ? `${JSON.stringify(comparison, null, 2)}\n` : `${formatComparison(comparison)}\n`);
       } finally {
         await shutdown();

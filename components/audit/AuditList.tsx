@@ -14,6 +14,7 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'traces.imported': 'imported traces',
   'candidate.reviewed': 'reviewed a trace candidate',
   'candidates.joined': 'added reviewed trace cases',
+  'comparison.overridden': 'compared runs past the comparability guard',
 };
 
 function what(e: AuditEntry): string {

@@ -1,6 +1,7 @@
 import type { RunComparison } from '../schema/compare';
 import { differenceCi, formatP, formatTable1, pts as points } from './format';
 import type { Difference } from '../schema/table1';
+import { differenceText, type GuardedField } from './comparability';
 
 /** `+12.5 pts [-3.1 pts, +28.0 pts]`: a difference in percentage points with its interval (`—` and why without one). */
 function pts(d: Difference): string {
@@ -24,6 +25,11 @@ export function formatComparison(c: RunComparison): string {
       formatTable1(r.summary),
       '',
     );
+  }
+  for (const o of c.guardOverrides ?? []) {
+    out.push(`== compared with an override of the comparability guard (run ${o.runId}): ${o.reason}`);
+    for (const d of o.differences) out.push(`  differs: ${differenceText({ ...d, field: d.field as GuardedField })}`);
+    out.push('');
   }
   const ref = c.runs[0];
   const labelOf = new Map(c.runs.map((r) => [r.runId, runLabel(c, r)]));

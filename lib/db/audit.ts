@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'traces.imported',
   'candidate.reviewed',
   'candidates.joined',
+  'comparison.overridden',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

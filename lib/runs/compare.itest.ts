@@ -3,6 +3,7 @@ import { closeDb, pool } from '../db/client';
 import { getExperiment } from '../db/experiments';
 import { saveExperiment } from '../experiments/versions';
 import { getRun } from '../db/runs';
+import { runAudit } from '../db/audit';
 import { createRun, startRun } from '../runner/start';
 import type { WorkerHandle } from '../runner/worker';
 import { RunComparison } from '../schema/compare';
@@ -140,5 +141,35 @@ describe('compare runs of two versions of one experiment', () => {
 
     await expect(compareConditions({ runId: v1Run, condition: 'overlapping' }, { runId: v2Run, condition: 'code-meanings' })).rejects.toThrow(/^b: no study holds both/);
     expect(() => parseRunCondition('no-colon', 'a')).toThrow('a: expected RUN:CONDITION');
+  });
+});
+
+describe('the comparability guard across versions', () => {
+  // v2 of the experiment at another temperature: the difference is no longer the edit's alone
+  let hot: string;
+  beforeAll(async () => {
+    const v2 = (await getRun(v2Run))!.experimentId;
+    hot = (await createRun(v2, { provider: 'simulated', model: 'heuristic', temperature: 0.7 })).id;
+  });
+
+  it('refuses runs of two versions at different temperatures, naming the difference; the same temperature passes', async () => {
+    await expect(compareRuns([v1Run, hot])).rejects.toThrow(/override: runs .* differ beyond their descriptions — temperature: 0 vs 0\.7/);
+    expect((await compareRuns([v1Run, v2Run])).guardOverrides).toBeUndefined();
+    const cli = await runCli(['runs', 'compare', v1Run, hot]);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/temperature: 0 vs 0\.7/);
+  });
+
+  it('compares them with an override: the reason and the differences are in the result, the text and the audit log', async () => {
+    const before = (await runAudit(v1Run)).filter((e) => e.action === 'comparison.overridden').length;
+    const c = await compareRuns([v1Run, hot], 'case', { reason: 'temperature is the question', actor: { kind: 'local', label: 'compare.itest', role: 'admin' } });
+    expect(c.guardOverrides).toEqual([{ runId: hot, reason: 'temperature is the question', differences: [{ field: 'temperature', a: '0', b: '0.7' }] }]);
+    const audit = (await runAudit(v1Run)).filter((e) => e.action === 'comparison.overridden');
+    expect(audit.length).toBe(before + 1);
+    expect(audit.at(-1)!.detail).toMatchObject({ runs: [v1Run, hot], overrides: c.guardOverrides });
+    const cli = await runCli(['runs', 'compare', v1Run, hot, '--override', 'temperature is the question']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toContain('compared with an override of the comparability guard');
+    expect(cli.stdout).toContain('differs: temperature: 0 vs 0.7');
   });
 });

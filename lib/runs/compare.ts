@@ -11,6 +11,9 @@ import { getExperiment } from '../db/experiments';
 import { loadRunSummary } from './summary';
 import { getRun, type RunRow } from '../db/runs';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
+import { ComparabilityError, guardComparison, type GuardedRun } from '../analysis/comparability';
+import { recordAudit } from '../db/audit';
+import type { Actor } from '../schema/actor';
 
 // Use case: compare runs of one experiment — of one version or of several (docs/compare.md). The first run is the
 // reference; every other run is compared with it on identical trials (same study, scenario, locale, case,
@@ -75,14 +78,43 @@ function versionComparison(ref: Loaded, other: Loaded): VersionComparison & { ca
   return { ...base, changes, pairedCases: unchanged.length, excludedCases: excluded, cases: unchanged };
 }
 
+const guarded = (l: Loaded): GuardedRun => ({ runId: l.run.id, settings: l.run.settings, spec: l.experiment.spec, simulated: isSimulatedProvider(l.run.provider) });
+
+/** How a comparison may pass the comparability guard: a reason, and who gave it (recorded in the audit log). */
+export interface CompareOverride {
+  reason: string;
+  actor: Actor;
+}
+
 /**
  * Runs of one experiment side by side: Table 1 of each, every other run against the first on identical
  * trials of the cases that pair, and per other run its version against the reference's. Fewer than two runs,
  * unknown ids or runs of different experiments are refused naming `runs`.
  */
-export async function compareRuns(runIds: readonly string[], clusterBy: ClusterBy = 'case'): Promise<RunComparison> {
+export async function compareRuns(runIds: readonly string[], clusterBy: ClusterBy = 'case', override?: CompareOverride): Promise<RunComparison> {
   const loaded = await loadRuns(runIds);
   const [ref, ...others] = loaded;
+  // Across versions the paired difference is credited to the edit: nothing else may differ unless overridden
+  // (docs/optimise.md#the-comparability-guard). Runs of one version differ in their settings on purpose.
+  const guardOverrides: NonNullable<RunComparison['guardOverrides']> = [];
+  for (const other of others) {
+    if (other.experiment.id === ref.experiment.id) continue;
+    let passed;
+    try {
+      passed = guardComparison(guarded(ref), guarded(other), override ?? null);
+    } catch (e) {
+      if (e instanceof ComparabilityError) throw refuse('override', e.message);
+      throw e;
+    }
+    if (passed) guardOverrides.push({ runId: other.run.id, ...passed });
+  }
+  if (override && guardOverrides.length > 0)
+    await recordAudit(
+      override.actor,
+      'comparison.overridden',
+      { experimentId: ref.experiment.id, runId: ref.run.id },
+      { runs: loaded.map((l) => l.run.id), overrides: guardOverrides },
+    );
   const runs: ComparedRun[] = await Promise.all(
     loaded.map(async ({ run, experiment }) => ({
       runId: run.id,
@@ -107,7 +139,16 @@ export async function compareRuns(runIds: readonly string[], clusterBy: ClusterB
     differences.push(...modelDifferencesFromCells(ref.experiment.spec.studies, ref.run.id, other.run.id, cells));
   }
   const unpassable = unpassableAcrossRuns(runs.map((r) => r.summary));
-  return { format: COMPARE_FORMAT, experimentId: ref.experiment.id, clusterBy, runs, differences, versions, ...(unpassable.length > 0 && { unpassable }) };
+  return {
+    format: COMPARE_FORMAT,
+    experimentId: ref.experiment.id,
+    clusterBy,
+    runs,
+    differences,
+    versions,
+    ...(unpassable.length > 0 && { unpassable }),
+    ...(guardOverrides.length > 0 && { guardOverrides }),
+  };
 }
 
 export const PAIR_CHANGES = ['improved', 'same', 'regressed'] as const satisfies readonly PairChange[];

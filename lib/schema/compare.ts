@@ -90,6 +90,19 @@ export const RunComparison = z.object({
   versions: z.array(VersionComparison),
   /** Per study, cases failed by every condition of every run: check the case card (docs/statistics.md). */
   unpassable: z.array(z.object({ study: z.string(), cases: z.array(UnpassableCase) })).optional(),
+  /**
+   * Runs compared across versions although they differ beyond their descriptions (model, temperature, case
+   * set, …; lib/analysis/comparability.ts): the override's reason and what it let through, per other run.
+   */
+  guardOverrides: z
+    .array(
+      z.object({
+        runId: z.string(),
+        reason: z.string(),
+        differences: z.array(z.object({ field: z.string(), study: z.string().optional(), a: z.string(), b: z.string() })),
+      }),
+    )
+    .optional(),
 });
 export type RunComparison = z.infer<typeof RunComparison>;
 
