@@ -7,21 +7,55 @@ import { DECISION_SQL } from './aggregate';
 import type { TrialIdentity } from './trials';
 import type { StoredTurn } from '../schema/turn';
 import type { JunitTrial } from '../schema/trial-place';
+import { STUDY_KINDS, type StudyKind } from '../schema/study-kind';
+import { AttemptKind, AttemptOutcome, TransportErrorKind } from '../schema/run';
+import { TrialStatus } from '../schema/run-status';
+import { CheckStatus, Checkpoint, FailureCategory, type Evidence } from '../schema/verdict';
+import { TccAxis } from '../schema/tcc';
+import { Marker } from '../schema/observation';
+import { oneOf, oneOfOrNull, recordOfOrNull } from './checked';
+
+// The union columns, checked as they are read (lib/db/checked.ts): callers get the schema's types.
+const trialStatus = oneOf(TrialStatus.options, 'trials.status');
+const studyKind = oneOf(STUDY_KINDS, 'trials.kind');
+const checkpointsOf = recordOfOrNull(Checkpoint.options, CheckStatus.options, 'trials.checkpoints');
+const attemptKind = oneOf(AttemptKind.options, 'attempts.kind');
+const attemptOutcome = oneOf(AttemptOutcome.options, 'attempts.outcome');
+const errorKind = oneOfOrNull(TransportErrorKind.options, 'attempts.error_kind');
+const verdictAxis = oneOf(TccAxis.options, 'verdicts.axis');
+const verdictStatus = oneOf(CheckStatus.options, 'verdicts.status');
+const verdictCategory = oneOfOrNull(FailureCategory.options, 'verdicts.category');
+const verdictCheckpoint = oneOfOrNull(Checkpoint.options, 'verdicts.evidence.checkpoint');
+const observationMarker = oneOfOrNull(Marker.options, 'observations.marker');
+const humanStatus = oneOf(['pass', 'fail'] as const, 'reviews.human_status');
+const graderStatus = oneOf(CheckStatus.options, 'reviews.grader_status');
 
 /** The columns of `trials` that place a trial in the matrix. */
 export const TRIAL_PLACE_COLUMNS = 't.id, t.study, t.scenario, t.locale, t.case_id, t.condition, t.order_index, t.replicate';
 
+/** The columns TRIAL_PLACE_COLUMNS reads. */
+export interface TrialPlaceColumns {
+  id: string;
+  study: string;
+  scenario: string;
+  locale: string;
+  case_id: string;
+  condition: string;
+  order_index: number;
+  replicate: number;
+}
+
 /** A trial's place in the matrix, from a row holding TRIAL_PLACE_COLUMNS. */
-export function trialPlaceOf(x: Record<string, unknown>): TrialPlace {
+export function trialPlaceOf(x: TrialPlaceColumns): TrialPlace {
   return {
-    id: x.id as string,
-    study: x.study as string,
-    scenario: x.scenario as string,
-    locale: x.locale as string,
-    caseId: x.case_id as string,
-    condition: x.condition as string,
-    orderIndex: x.order_index as number,
-    replicate: x.replicate as number,
+    id: x.id,
+    study: x.study,
+    scenario: x.scenario,
+    locale: x.locale,
+    caseId: x.case_id,
+    condition: x.condition,
+    orderIndex: x.order_index,
+    replicate: x.replicate,
   };
 }
 
@@ -33,7 +67,9 @@ export function trialPlaceOf(x: Record<string, unknown>): TrialPlace {
 export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly string[] } = {}): Promise<TrialOutcome[]> {
   // trialKeys: only these trials (by the run's unique index on the trial key)
   const only = opts.trialKeys ? `AND t.trial_key = ANY($2::text[])` : '';
-  const r = await pool().query(
+  const r = await pool().query<
+    TrialPlaceColumns & { pair_key: string; status: string; decision: string | null; first_pick: boolean | null; categories: string[] | null }
+  >(
     `SELECT ${TRIAL_PLACE_COLUMNS}, t.pair_key, t.status,
             CASE WHEN o.trial_id IS NOT NULL THEN ${DECISION_SQL} END AS decision,
             CASE WHEN o.tool_calls->0->>'name' IS NOT NULL THEN o.tool_calls->0->>'name' = t."order"->>0 END AS first_pick,
@@ -48,7 +84,7 @@ export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly 
   return r.rows.map((x) => ({
     ...trialPlaceOf(x),
     pairKey: x.pair_key,
-    status: x.status,
+    status: trialStatus(x.status),
     categories: x.categories ?? [],
     ...(x.decision !== null && { decision: x.decision }),
     ...(x.first_pick !== null && { firstPick: x.first_pick }),
@@ -59,9 +95,9 @@ export interface AttemptRecord {
   n: number;
   /** Which turn of the trial the exchange was for (1 for single-answer kinds). */
   turn: number;
-  kind: string;
-  outcome: string;
-  errorKind: string | null;
+  kind: AttemptKind;
+  outcome: AttemptOutcome;
+  errorKind: TransportErrorKind | null;
   errorMessage: string | null;
   httpStatus: number | null;
   retryAfterMs: number | null;
@@ -78,11 +114,12 @@ export interface AttemptRecord {
 }
 
 export interface TrialRecord extends TrialIdentity {
+  kind: StudyKind;
   /** The candidate order's index in the design (the `o<i>` of the pair key). */
   orderIndex: number;
   replicate: number;
   pairKey: string;
-  status: string;
+  status: TrialStatus;
   toolSetRef: string;
   /** Distractors added and the discovery variant (docs/discovery.md); null for a study without a catalog. */
   catalogSize: number | null;
@@ -90,7 +127,7 @@ export interface TrialRecord extends TrialIdentity {
   /** Names the model could see before it decided; null when not recorded. */
   visible: string[] | null;
   /** The five checkpoints of the formal result (null until scored). */
-  checkpoints: Record<string, string> | null;
+  checkpoints: Record<Checkpoint, CheckStatus> | null;
   attempts: AttemptRecord[];
   /** Conversation kinds (task): the stored turns, oldest first; empty for single-answer kinds. */
   turns: StoredTurn[];
@@ -98,7 +135,7 @@ export interface TrialRecord extends TrialIdentity {
   details: unknown;
   observation: {
     toolCalls: { name: string; arguments: Record<string, unknown> | null; rawArguments?: string }[];
-    marker: string | null;
+    marker: Marker | null;
     label: string | null;
     text: string | null;
     refusal: boolean;
@@ -106,13 +143,14 @@ export interface TrialRecord extends TrialIdentity {
   } | null;
   verdicts: {
     checkId: string;
-    axis: string;
-    status: string;
-    category: string | null;
+    axis: TccAxis;
+    status: CheckStatus;
+    category: FailureCategory | null;
     reason: string;
-    evidence: Record<string, unknown>;
+    /** Where the verdict's evidence sits, and the checkpoint it counts for (stored with it). */
+    evidence: Evidence & { checkpoint?: Checkpoint };
     /** A reviewer's reading, stored beside the verdict (null: not reviewed). */
-    review: { humanStatus: 'pass' | 'fail'; graderStatus: string; reviewer: string; note: string; reviewedAt: string } | null;
+    review: { humanStatus: 'pass' | 'fail'; graderStatus: CheckStatus; reviewer: string; note: string; reviewedAt: string } | null;
   }[];
 }
 
@@ -140,7 +178,55 @@ const trialSelect = (bodies: boolean, text = false) => {
 };
 const TRIAL_SELECT = trialSelect(true);
 
-type Raw = Record<string, unknown> & { attempts: (Omit<AttemptRecord, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null })[] };
+/** An attempt as the JSON of trialSelect holds it: the union columns still text, the times as stored. */
+type StoredAttempt = Omit<AttemptRecord, 'kind' | 'outcome' | 'errorKind' | 'startedAt' | 'finishedAt'> & {
+  kind: string;
+  outcome: string;
+  errorKind: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+};
+type StoredVerdict = Omit<TrialRecord['verdicts'][number], 'axis' | 'status' | 'category' | 'evidence' | 'review'> & {
+  axis: string;
+  status: string;
+  category: string | null;
+  evidence: Evidence & { checkpoint?: string };
+  review: { humanStatus: string; graderStatus: string; reviewer: string; note: string; reviewedAt: string } | null;
+};
+
+/** A row of trialSelect, its JSON columns parsed. */
+interface Raw extends TrialPlaceColumns {
+  run_id: string;
+  trial_key: string;
+  kind: string;
+  order: string[];
+  pair_key: string;
+  status: string;
+  tool_set_ref: string;
+  catalog_size: number | null;
+  discovery: string | null;
+  visible: string[] | null;
+  checkpoints: unknown;
+  details: unknown;
+  turns: StoredTurn[];
+  attempts: StoredAttempt[];
+  observation: (Omit<NonNullable<TrialRecord['observation']>, 'marker'> & { marker: string | null }) | null;
+  verdicts: StoredVerdict[];
+}
+
+/** The verdicts' union fields checked in place (no copy: an export reads millions of them). */
+function assertVerdicts(vs: StoredVerdict[]): asserts vs is TrialRecord['verdicts'] {
+  for (const v of vs) {
+    verdictAxis(v.axis);
+    verdictStatus(v.status);
+    verdictCategory(v.category);
+    verdictCheckpoint(v.evidence?.checkpoint);
+    if (v.review) {
+      humanStatus(v.review.humanStatus);
+      graderStatus(v.review.graderStatus);
+    }
+  }
+}
 
 // A stored timestamp's text as `new Date(text).toISOString()` gives it, without a Date per call: the Next
 // server replaces the global Date with a wrapper (node-environment-extensions/date.js) whose `new Date(…)`
@@ -157,31 +243,40 @@ function isoTimestamp(text: string): string {
 // properties leaves V8 a slow object per trial (about 8 KB allocated each, half of it surviving into the old
 // generation: 410 of 430 MB promoted over a 100,000-trial export), where a plain literal is built from one map.
 function toRecord(x: Raw): TrialRecord {
+  const verdicts = x.verdicts;
+  assertVerdicts(verdicts);
   return {
-    id: x.id as string,
-    study: x.study as string,
-    scenario: x.scenario as string,
-    locale: x.locale as string,
-    caseId: x.case_id as string,
-    condition: x.condition as string,
-    orderIndex: x.order_index as number,
-    replicate: x.replicate as number,
-    runId: x.run_id as string,
-    trialKey: x.trial_key as string,
-    kind: x.kind as string,
-    order: x.order as string[],
-    pairKey: x.pair_key as string,
-    status: x.status as string,
-    toolSetRef: x.tool_set_ref as string,
-    catalogSize: (x.catalog_size as number | null) ?? null,
-    discovery: (x.discovery as string | null) ?? null,
-    visible: (x.visible as string[] | null) ?? null,
-    checkpoints: (x.checkpoints as Record<string, string> | null) ?? null,
-    attempts: x.attempts.map((a) => ({ ...a, startedAt: isoTimestamp(a.startedAt), finishedAt: a.finishedAt ? isoTimestamp(a.finishedAt) : null })),
-    turns: x.turns as StoredTurn[],
+    id: x.id,
+    study: x.study,
+    scenario: x.scenario,
+    locale: x.locale,
+    caseId: x.case_id,
+    condition: x.condition,
+    orderIndex: x.order_index,
+    replicate: x.replicate,
+    runId: x.run_id,
+    trialKey: x.trial_key,
+    kind: studyKind(x.kind),
+    order: x.order,
+    pairKey: x.pair_key,
+    status: trialStatus(x.status),
+    toolSetRef: x.tool_set_ref,
+    catalogSize: x.catalog_size ?? null,
+    discovery: x.discovery ?? null,
+    visible: x.visible ?? null,
+    checkpoints: checkpointsOf(x.checkpoints),
+    attempts: x.attempts.map((a) => ({
+      ...a,
+      kind: attemptKind(a.kind),
+      outcome: attemptOutcome(a.outcome),
+      errorKind: errorKind(a.errorKind),
+      startedAt: isoTimestamp(a.startedAt),
+      finishedAt: a.finishedAt ? isoTimestamp(a.finishedAt) : null,
+    })),
+    turns: x.turns,
     details: x.details ?? null,
-    observation: x.observation as TrialRecord['observation'],
-    verdicts: x.verdicts as TrialRecord['verdicts'],
+    observation: x.observation && { ...x.observation, marker: observationMarker(x.observation.marker) },
+    verdicts,
   };
 }
 
@@ -224,7 +319,10 @@ export async function* iterateTrialRecordsWithText(
 ): AsyncGenerator<{ record: TrialRecord; text: string }> {
   const sql = `${trialSelect(opts.bodies !== false, true)} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
   const page = (after: string) => {
-    const q = pool().query<Record<string, unknown>>(sql, [runId, after, pageSize]);
+    const q = pool().query<
+      Omit<Raw, 'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts'> &
+        Record<'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts', string | null>
+    >(sql, [runId, after, pageSize]);
     q.catch(() => {}); // a reader that stops early must not leave an unhandled rejection; awaiting still throws
     return q;
   };
@@ -232,11 +330,11 @@ export async function* iterateTrialRecordsWithText(
   for (;;) {
     const r = await pending;
     const full = r.rows.length === pageSize;
-    if (full) pending = page(r.rows[r.rows.length - 1].trial_key as string);
+    if (full) pending = page(r.rows[r.rows.length - 1].trial_key);
     for (let i = 0; i < r.rows.length; i++) {
       const x = r.rows[i];
-      const texts = [x.details, x.turns, x.attempts, x.observation] as (string | null)[];
-      const [visible, verdicts] = [x.visible, x.verdicts] as (string | null)[];
+      const texts = [x.details, x.turns, x.attempts, x.observation];
+      const [visible, verdicts] = [x.visible, x.verdicts];
       const record = toRecord({
         ...x,
         details: texts[0] === null ? null : JSON.parse(texts[0]),
@@ -245,7 +343,7 @@ export async function* iterateTrialRecordsWithText(
         observation: texts[3] === null ? null : JSON.parse(texts[3]),
         visible: visible === null ? null : JSON.parse(visible),
         verdicts: JSON.parse(verdicts!),
-      } as Raw);
+      });
       yield { record: texts.some(mayHoldEscapes) || mayHoldEscapes(visible) || mayHoldEscapes(verdicts) ? restoredRecord(record) : record, text: texts.join('\n') };
     }
     if (!full) return;
@@ -259,7 +357,24 @@ export async function getTrialRecord(runId: string, trialId: string): Promise<Tr
 }
 
 export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> {
-  const r = await pool().query(
+  const r = await pool().query<{
+    n: number;
+    turn: number;
+    kind: string;
+    outcome: string;
+    error_kind: string | null;
+    error_message: string | null;
+    http_status: number | null;
+    retry_after_ms: number | null;
+    latency_ms: number | null;
+    input_tokens: number | null;
+    output_tokens: number | null;
+    request: unknown;
+    response: unknown;
+    response_raw: Buffer | null;
+    started_at: Date;
+    finished_at: Date | null;
+  }>(
     `SELECT n, turn, kind, outcome, error_kind, error_message, http_status, retry_after_ms, latency_ms, input_tokens, output_tokens, ${attemptRequestSql('a')} AS request,
             response, response_raw, started_at, finished_at
        FROM attempts a WHERE run_id = $1 AND kind = 'precheck' ORDER BY n`,
@@ -268,10 +383,10 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
   return r.rows.map((a) => ({
     n: a.n,
     turn: a.turn,
-    kind: a.kind,
-    outcome: a.outcome,
-    errorKind: a.error_kind,
-    errorMessage: restoreFromJsonb(a.error_message as string | null),
+    kind: attemptKind(a.kind),
+    outcome: attemptOutcome(a.outcome),
+    errorKind: errorKind(a.error_kind),
+    errorMessage: restoreFromJsonb(a.error_message),
     httpStatus: a.http_status,
     retryAfterMs: a.retry_after_ms,
     latencyMs: a.latency_ms,
@@ -279,9 +394,9 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
     outputTokens: a.output_tokens,
     request: a.request,
     response: a.response,
-    responseRaw: a.response_raw ? (a.response_raw as Buffer).toString('base64') : null,
-    startedAt: (a.started_at as Date).toISOString(),
-    finishedAt: a.finished_at ? (a.finished_at as Date).toISOString() : null,
+    responseRaw: a.response_raw ? a.response_raw.toString('base64') : null,
+    startedAt: a.started_at.toISOString(),
+    finishedAt: a.finished_at ? a.finished_at.toISOString() : null,
   }));
 }
 
@@ -292,7 +407,9 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
 export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): AsyncGenerator<JunitTrial> {
   let after = '';
   for (;;) {
-    const r = await pool().query(
+    const r = await pool().query<
+      TrialPlaceColumns & { status: string; trial_key: string; verdicts: { checkId: string; status: string; category: string | null; reason: string }[] }
+    >(
       `SELECT ${TRIAL_PLACE_COLUMNS}, t.status, t.trial_key,
               COALESCE((SELECT json_agg(json_build_object('checkId', v.check_id, 'status', v.status, 'category', v.category, 'reason', v.reason) ORDER BY v.check_id)
                           FROM verdicts v WHERE v.trial_id = t.id AND t.status = 'failed'), '[]'::json) AS verdicts
@@ -304,8 +421,8 @@ export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): Asy
     for (const x of r.rows)
       yield {
         ...trialPlaceOf(x),
-        status: x.status,
-        verdicts: x.verdicts,
+        status: trialStatus(x.status),
+        verdicts: x.verdicts.map((v) => ({ ...v, status: verdictStatus(v.status), category: verdictCategory(v.category) })),
       };
     if (r.rows.length < pageSize) return;
     after = r.rows[r.rows.length - 1].trial_key;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { StoredRunBudget, type RunSettings } from '../schema/run';
-import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, type RunStatus } from '../schema/run-status';
+import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, RunStatus } from '../schema/run-status';
+import { oneOf } from './checked';
 import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
 
@@ -35,6 +36,8 @@ export function newRunId(): string {
   return `r_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 }
 
+const runStatus = oneOf(RunStatus.options, 'runs.status');
+
 function toRunRow(r: { settings: unknown; status: string; budget?: unknown } & Omit<RunRow, 'settings' | 'status' | 'budget'>): RunRow {
   const {
     budgetSent: _s,
@@ -46,7 +49,7 @@ function toRunRow(r: { settings: unknown; status: string; budget?: unknown } & O
   return {
     ...rest,
     settings: RunSettingsSchema.parse(r.settings),
-    status: r.status as RunStatus,
+    status: runStatus(r.status),
     budget: r.budget === null || r.budget === undefined ? null : StoredRunBudget.parse(r.budget),
   };
 }

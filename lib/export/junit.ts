@@ -34,7 +34,7 @@ function caseXml(t: JunitTrial): string {
   if (t.status === 'passed') return `${open}</testcase>\n`;
   if (t.status === 'failed') {
     const failed = t.verdicts.filter((v) => v.status === 'fail');
-    const categories = [...new Set(failed.map((v) => v.category).filter((c): c is string => c !== null))];
+    const categories = [...new Set(failed.map((v) => v.category).filter((c) => c !== null))];
     const message = linkFree(`${categories.join(', ') || 'failed'}: ${failed.map((v) => v.checkId).join(', ')}`);
     const body = failed.map((v) => linkFree(`${v.checkId} [${v.category ?? 'fail'}]: ${v.reason}`)).join('\n');
     return `${open}\n      <failure message="${xmlText(message)}" type="${xmlText(categories.join(',') || 'fail')}">${xmlText(body)}</failure>\n    </testcase>\n`;

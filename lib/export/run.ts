@@ -10,7 +10,6 @@ import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
 import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
 import type { TaskDetails } from '../studies/task';
 import type { ExportAttempt, ExportPrecheck, ExportSummary, TrialExportRow } from '../schema/run-export';
-import type { Checkpoint } from '../schema/verdict';
 import type { ExperimentRow } from '../db/experiments';
 import type { RunRow } from '../db/runs';
 import {
@@ -58,8 +57,8 @@ export const PARQUET_EXPORT_FORMAT = 'tclab.parquet/v1';
 function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
   return {
     n: a.n,
-    outcome: a.outcome as ExportAttempt['outcome'],
-    errorKind: a.errorKind as ExportAttempt['errorKind'],
+    outcome: a.outcome,
+    errorKind: a.errorKind,
     httpStatus: a.httpStatus,
     latencyMs: a.latencyMs,
     request: redact(a.request, clean),
@@ -87,7 +86,7 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
   return {
     id: t.id,
     study: t.study,
-    kind: t.kind as TrialExportRow['kind'],
+    kind: t.kind,
     scenario: t.scenario,
     locale: t.locale,
     caseId: t.caseId,
@@ -96,28 +95,28 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
     orderIndex: t.orderIndex,
     replicate: t.replicate,
     pairKey: t.pairKey,
-    status: t.status as TrialExportRow['status'],
+    status: t.status,
     toolSetRef: t.toolSetRef,
     ...(t.catalogSize !== null && { catalogSize: t.catalogSize }),
     ...(t.discovery !== null && { discovery: t.discovery }),
     visible: t.visible,
-    checkpoints: t.checkpoints as TrialExportRow['checkpoints'],
+    checkpoints: t.checkpoints,
     attempts: t.attempts.map((a) => toExportAttempt(a, clean)),
-    observation: t.observation ? (redact(t.observation, clean) as TrialExportRow['observation']) : null,
+    observation: t.observation ? redact(t.observation, clean) : null,
     verdicts: t.verdicts.map((v) => {
-      const { checkpoint, ...evidence } = v.evidence as { checkpoint?: Checkpoint } & Record<string, unknown>;
+      const { checkpoint, ...evidence } = v.evidence;
       return {
         checkId: v.checkId,
-        axis: v.axis as 'task_fit' | 'call_result',
-        status: v.status as 'pass' | 'fail' | 'untested',
-        category: v.category as TrialExportRow['verdicts'][number]['category'],
+        axis: v.axis,
+        status: v.status,
+        category: v.category,
         reason: v.reason,
         checkpoint,
-        evidence: evidence as TrialExportRow['verdicts'][number]['evidence'],
-        review: v.review ? { ...v.review, graderStatus: v.review.graderStatus as 'pass' | 'fail', reviewedAt: new Date(v.review.reviewedAt).toISOString() } : null,
+        evidence,
+        review: v.review ? { ...v.review, reviewedAt: new Date(v.review.reviewedAt).toISOString() } : null,
       };
     }),
-    ...(t.turns.length > 0 && { turns: redact(t.turns, clean) as TrialExportRow['turns'] }),
+    ...(t.turns.length > 0 && { turns: redact(t.turns, clean) }),
     ...(t.details !== null && { fixture: redact(t.details, clean) }),
     ...(c && { choice: { expected: c.expected, expectedToolId: c.expectedToolId, chosen: c.chosen, position: c.position } }),
   };
@@ -249,7 +248,7 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
   const tools = resolveSent(study, defs, t.scenario, t.order).map((x) => toScoringTool(x, effects));
   const s = run.settings;
   const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
-  const observation: Observation | null = t.observation ? { ...t.observation, marker: t.observation.marker as Observation['marker'], finishReason: null } : null;
+  const observation: Observation | null = t.observation ? { ...t.observation, finishReason: null } : null;
   if (study.kind === 'task' && t.details) {
     const details = t.details as TaskDetails;
     const handlers = spec.scenarios.find((x) => x.id === t.scenario)?.fixture?.handlers ?? {};

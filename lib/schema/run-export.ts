@@ -4,7 +4,7 @@ import { StudyKind } from './study-kind';
 import { ExperimentSpecShape } from './experiment';
 import { RUN_EXPORT_FORMAT, StudySummary } from './table1';
 import { Marker, ToolCall } from './observation';
-import { RunSettings, RunStatus, TransportErrorKind, TrialStatus } from './run';
+import { AttemptOutcome, RunSettings, RunStatus, TransportErrorKind, TrialStatus } from './run';
 import { TccAxis } from './tcc';
 import { CheckStatus, Checkpoint, Evidence, FailureCategory } from './verdict';
 import { ExportChoices, ExportTrialChoice } from './choices';
@@ -19,7 +19,7 @@ import { ExportChoices, ExportTrialChoice } from './choices';
 export const ExportAttempt = z.object({
   n: z.number().int().min(1),
   /** `sending`: out at the time of the export; `lost`: sent, its worker died before the answer was recorded */
-  outcome: z.enum(['ok', 'transport_error', 'lost', 'sending']),
+  outcome: AttemptOutcome,
   errorKind: TransportErrorKind.nullable(),
   httpStatus: z.number().int().nullable(),
   latencyMs: z.number().int().min(0).nullable(),

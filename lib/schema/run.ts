@@ -81,6 +81,14 @@ export const TransportErrorKind = z.enum([
 ]);
 export type TransportErrorKind = z.infer<typeof TransportErrorKind>;
 
+/** What became of one stored exchange: `sending` while it is out, `lost` once its worker died before the answer was recorded. */
+export const AttemptOutcome = z.enum(['ok', 'transport_error', 'lost', 'sending']);
+export type AttemptOutcome = z.infer<typeof AttemptOutcome>;
+
+/** A trial's formal exchange, or a pre-check sent before the run (stored apart, in no denominator). */
+export const AttemptKind = z.enum(['formal', 'precheck']);
+export type AttemptKind = z.infer<typeof AttemptKind>;
+
 /** One provider/model pair a run targets; several make a run group (one run each, same experiment version). */
 export const RunTarget = z.object({ provider: ProviderId, model: z.string().min(1) });
 export type RunTarget = z.infer<typeof RunTarget>;

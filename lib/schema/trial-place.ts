@@ -1,3 +1,6 @@
+import type { TrialStatus } from './run-status';
+import type { CheckStatus, FailureCategory } from './verdict';
+
 /** Where a trial stands in the matrix: its id and its coordinates (columns of the trials table). */
 export interface TrialPlace {
   id: string;
@@ -13,6 +16,6 @@ export interface TrialPlace {
 
 /** A trial with its status and its verdicts (failed trials only): what a JUnit test case needs of a trial (lib/export/junit.ts). */
 export interface JunitTrial extends TrialPlace {
-  status: string;
-  verdicts: { checkId: string; status: string; category: string | null; reason: string }[];
+  status: TrialStatus;
+  verdicts: { checkId: string; status: CheckStatus; category: FailureCategory | null; reason: string }[];
 }
