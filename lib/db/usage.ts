@@ -8,8 +8,10 @@ import { cachedResult } from './result-cache';
 // Anthropic `usage.cache_read_input_tokens`, Gemini `usageMetadata.cachedContentTokenCount`); null where
 // none did. lib/analysis/outcomes.ts turns the rows into the noise floor, cost, power and unpassable cases.
 
-const CACHED_SQL = `COALESCE((a.response->'usage'->'prompt_tokens_details'->>'cached_tokens')::bigint,
-  (a.response->'usage'->>'cache_read_input_tokens')::bigint, (a.response->'usageMetadata'->>'cachedContentTokenCount')::bigint)`;
+// PostgreSQL's json operators decode the body's escapes and refuse \u0000 and lone surrogates: a body holding
+// one (kept as received, docs/faults.md) is not read for cached tokens
+const CACHED_SQL = `CASE WHEN a.response::text !~ '\\\\u(0000|[dD][89abcdefABCDEF])' THEN COALESCE((a.response->'usage'->'prompt_tokens_details'->>'cached_tokens')::bigint,
+  (a.response->'usage'->>'cache_read_input_tokens')::bigint, (a.response->'usageMetadata'->>'cachedContentTokenCount')::bigint) END`;
 
 const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
 

@@ -35,7 +35,7 @@ export type Reply =
   | { kind: 'refusal'; text?: string }
   /** Gemini: finishReason MALFORMED_FUNCTION_CALL. OpenAI has none; it gets a call with broken JSON. */
   | { kind: 'malformedFunctionCall' }
-  /** Any status and body (object → JSON; string → as is). Default body: the provider's error envelope. */
+  /** Any status and body (object → JSON; string or bytes → as is). Default body: the provider's error envelope. */
   | { kind: 'http'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Destroy the socket without answering. */
   | { kind: 'reset' }
@@ -110,6 +110,8 @@ export interface LoopbackServer {
   toolSearchRequests: ToolSearchWireRequest[];
   /** The query the loopback "model" searches with (null: derived from the user's task, see toolSearchQueryFor). */
   setToolSearchQuery(query: string | null): void;
+  /** Rewrites each tool search answer before it is sent (null: sent as the search made it) — a hostile vendor. */
+  setToolSearchRewrite(rewrite: ((response: Record<string, unknown>) => Record<string, unknown>) | null): void;
   /** Batch mode: how the next batches live (accepted → in progress → completed / expired / cancelled). */
   setBatchBehaviour(next: Partial<BatchBehaviour>): void;
   /** Batches submitted and items received (per custom id) since the start or the last reset. */
@@ -221,7 +223,7 @@ function route(path: string): { wire: WireId; pathModel: string | null } | null 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function sendBody(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const text = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
@@ -233,6 +235,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   const requests: ScriptRequest[] = [];
   const toolSearchRequests: ToolSearchWireRequest[] = [];
   let toolSearchQuery: string | null = null;
+  let toolSearchRewrite: ((response: Record<string, unknown>) => Record<string, unknown>) | null = null;
   let count = 0;
   let load: LoopbackLoad = { firstAtMs: null, lastEndMs: null, busyMs: 0, maxInFlight: 0, maxAtMs: null, finished: 0 };
   let inFlight = 0;
@@ -316,7 +319,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
       count += 1;
       if (record) toolSearchRequests.push({ ...searched.request, headers: req.headers });
       if (latencyMs > 0) await sleep(latencyMs);
-      return sendBody(res, 200, searched.response);
+      return sendBody(res, 200, toolSearchRewrite ? toolSearchRewrite(searched.response) : searched.response);
     }
     count += 1;
     if (record) requests.push(sreq);
@@ -390,6 +393,9 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
     toolSearchRequests,
     setToolSearchQuery(query) {
       toolSearchQuery = query;
+    },
+    setToolSearchRewrite: (rewrite) => {
+      toolSearchRewrite = rewrite;
     },
     setBatchBehaviour: (next) => batches.setBehaviour(next),
     batchStats: () => batches.stats(),
