@@ -43,6 +43,7 @@ import { runAudit } from '../db/audit';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import type { StoppingReport } from '../schema/stopping';
 import type { ExportChoices } from '../schema/choices';
+import { withLateAnswers } from './late';
 
 // Exports stream from PostgreSQL page by page: a 20,000-trial run never sits in memory whole.
 // Everything passes redactSecrets once more on the way out — a key must never leave in an export.
@@ -54,7 +55,7 @@ const redact = <T>(v: T, clean: boolean): T => (clean ? v : redactSecrets(v));
 /** The Parquet sidecar's format name. */
 export const PARQUET_EXPORT_FORMAT = 'tclab.parquet/v1';
 
-function toExportAttempt(a: AttemptRecord, clean = false): ExportAttempt {
+function toExportAttempt(a: Omit<AttemptRecord, 'outcome'> & { outcome: ExportAttempt['outcome'] }, clean = false): ExportAttempt {
   return {
     n: a.n,
     outcome: a.outcome,
@@ -101,7 +102,7 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
     ...(t.discovery !== null && { discovery: t.discovery }),
     visible: t.visible,
     checkpoints: t.checkpoints,
-    attempts: t.attempts.map((a) => toExportAttempt(a, clean)),
+    attempts: withLateAnswers(t.attempts).map((a) => toExportAttempt(a, clean)),
     observation: t.observation ? redact(t.observation, clean) : null,
     verdicts: t.verdicts.map((v) => {
       const { checkpoint, ...evidence } = v.evidence;

@@ -7,6 +7,13 @@ import { pool } from '../db/client';
 import { env } from '../env';
 import { createRun, startRun } from './start';
 import { startWorker } from './worker';
+import { runJsonStream } from '../runs/export';
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c as string));
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 // Recovery after a crash (docs/faults.md › Recovery after a crash: heartbeats), with the default heartbeat
 // (1 s, lapses after 3 s), the default BullMQ lock (30 s) and the default request timeout (60 s: a claim's
@@ -193,5 +200,23 @@ describe('recovery after a crash: heartbeats', () => {
     const obs = await pool().query<{ attempt_id: string }>(`SELECT attempt_id FROM observations WHERE trial_id = $1`, [blocked!.id]);
     expect(obs.rows).toEqual([{ attempt_id: `${blocked!.id}-a2` }]);
     expect(await engineViolations(run.id)).toEqual([]);
+    // the export names the formal attempt: exactly one `ok` per trial (the one its result came from), the
+    // stuck worker's answer labelled `late`; `ok` attempts add up to the trials scored
+    const exported = JSON.parse(await text(await runJsonStream(run.id))) as { trials: { id: string; attempts: { n: number; outcome: string }[] }[] };
+    expect(exported.trials.find((t) => t.id === blocked!.id)!.attempts.map((a) => [a.n, a.outcome])).toEqual([
+      [1, 'late'],
+      [2, 'ok'],
+    ]);
+    for (const t of exported.trials)
+      expect(
+        t.attempts.filter((a) => a.outcome === 'ok'),
+        t.id,
+      ).toHaveLength(1);
+    // every request the stuck worker had out was answered late (its trials were all taken over): the stored `ok`
+    // rows beyond one per trial are exactly the exported `late` ones
+    const okRows = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM attempts WHERE run_id = $1 AND kind = 'formal' AND outcome = 'ok'`, [run.id]);
+    const late = exported.trials.flatMap((t) => t.attempts).filter((a) => a.outcome === 'late').length;
+    expect(late).toBeGreaterThan(0);
+    expect(late).toBe(okRows.rows[0].n - exported.trials.length);
   });
 });

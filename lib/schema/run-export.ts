@@ -18,8 +18,12 @@ import { ExportChoices, ExportTrialChoice } from './choices';
 /** One HTTP exchange (a trial's attempt or a pre-check). */
 export const ExportAttempt = z.object({
   n: z.number().int().min(1),
-  /** `sending`: out at the time of the export; `lost`: sent, its worker died before the answer was recorded */
-  outcome: AttemptOutcome,
+  /**
+   * `sending`: out at the time of the export; `lost`: sent, its worker died before the answer was recorded;
+   * `late`: an answer recorded by a holder presumed dead after the trial's turn was answered again — the `ok`
+   * attempt with the highest number carries the formal result (docs/export.md)
+   */
+  outcome: z.union([AttemptOutcome, z.literal('late')]),
   errorKind: TransportErrorKind.nullable(),
   httpStatus: z.number().int().nullable(),
   latencyMs: z.number().int().min(0).nullable(),
