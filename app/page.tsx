@@ -1,12 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listExperiments } from '@/lib/db/experiments';
+import { listExperiments, listDrafts } from '@/lib/experiments/read';
 import { countMatrix } from '@/lib/design/matrix';
 import { ImportExperimentForm } from '@/components/experiments/ImportExperimentForm';
 import { formatDate, formatInt } from '@/components/format';
 import { NewExperimentForm } from '@/components/designer/NewExperimentForm';
 import { RowActions } from '@/components/designer/RowActions';
-import { listDrafts } from '@/lib/db/drafts';
 import { TEMPLATES } from '@/lib/templates';
 import { bfclCategories } from '@/lib/bfcl/categories';
 

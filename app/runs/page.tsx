@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { listRuns, runsProgress } from '@/lib/db/runs';
-import { listExperiments } from '@/lib/db/experiments';
+import { listRuns, runsProgress } from '@/lib/runs/read';
+import { listExperiments } from '@/lib/experiments/read';
 import { RunsTable } from '@/components/runs/RunsTable';
 import { pageActor } from '@/app/_auth/guard';
 

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { controlRun, type ControlAction } from '../../lib/runner/control';
-import { getRun, runProgress } from '../../lib/db/runs';
+import { controlRunAs, type ControlAction } from '../../lib/runs/control';
+import { getRun, runProgress } from '../../lib/runs/read';
 import { UsageError } from '../errors';
 import { cliActor, shutdown } from './shared';
 import { out, setExitCode } from '../output';
-import { recordAudit } from '../../lib/db/audit';
 import { runBatchState } from '../../lib/runs/batch';
 import { isFinalRunStatus } from '../../lib/schema/run-status';
 
@@ -20,16 +19,7 @@ export function register(program: Command): void {
             : 'stop new requests; what was sent stays recorded',
       )
       .action(async (runId: string) => {
-        const r = await controlRun(runId, action);
-        if (r.ok) {
-          const run = await getRun(runId);
-          await recordAudit(
-            cliActor(),
-            action === 'pause' ? 'run.paused' : action === 'resume' ? 'run.resumed' : 'run.cancelled',
-            { runId, experimentId: run?.experimentId },
-            { status: r.status },
-          );
-        }
+        const r = await controlRunAs(cliActor(), runId, action);
         await shutdown();
         if (r.status === 'missing') throw new UsageError(r.message);
         out(`${runId}: ${r.message}\n`);

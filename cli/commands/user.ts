@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { addAccount, changeRole, generatePassword } from '../../lib/auth/users';
-import { listUsers } from '../../lib/db/users';
+import { addAccountAs, changeRoleAs, generatePassword, listUsers } from '../../lib/accounts/accounts';
 import { isRole, ROLES } from '../../lib/auth/roles';
-import { recordAudit } from '../../lib/db/audit';
 import { UsageError } from '../errors';
 import { out } from '../output';
 import { cliActor, shutdown } from './shared';
@@ -27,8 +25,7 @@ export function register(program: Command): void {
       const generated = process.stdin.isTTY ? generatePassword() : null;
       const password = generated ?? (await readStdin());
       try {
-        const u = await addAccount({ email, role: opts.role, name: opts.name, password });
-        await recordAudit(cliActor(), 'user.added', {}, { email: u.email, role: u.role });
+        const u = await addAccountAs(cliActor(), { email, role: opts.role, name: opts.name, password });
         out(`added ${u.email} (${u.role})\n`);
         if (generated) out(`password (shown once): ${generated}\n`);
       } finally {
@@ -53,8 +50,7 @@ export function register(program: Command): void {
     .description(`give an account another role (${ROLES.join(' | ')}); its sessions end; the last admin stays admin`)
     .action(async (email: string, role: string) => {
       try {
-        const r = await changeRole({ email, role });
-        if (r.from !== r.to) await recordAudit(cliActor(), 'user.role_changed', {}, { email: r.email, from: r.from, to: r.to });
+        const r = await changeRoleAs(cliActor(), { email, role });
         out(`${r.email}: ${r.from} → ${r.to}\n`);
       } finally {
         await shutdown();

@@ -2,8 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { actionActor } from '@/components/auth/action-guard';
-import { addAccount, changeRole, generatePassword } from '@/lib/auth/users';
-import { recordAudit } from '@/lib/db/audit';
+import { addAccountAs, changeRoleAs, generatePassword } from '@/lib/accounts/accounts';
 import { SpecError } from '@/lib/schema/common';
 
 export interface UsersFormState {
@@ -24,8 +23,7 @@ export async function addUserAction(_prev: UsersFormState, form: FormData): Prom
   const actor = await actionActor('users.manage');
   const password = generatePassword();
   try {
-    const u = await addAccount({ email: text(form, 'email'), name: text(form, 'name') || undefined, role: text(form, 'role') as never, password });
-    await recordAudit(actor, 'user.added', {}, { email: u.email, role: u.role });
+    const u = await addAccountAs(actor, { email: text(form, 'email'), name: text(form, 'name') || undefined, role: text(form, 'role') as never, password });
     revalidatePath('/admin/users');
     return { message: null, issues: [], added: { email: u.email, role: u.role, password } };
   } catch (e) {
@@ -37,8 +35,7 @@ export async function addUserAction(_prev: UsersFormState, form: FormData): Prom
 export async function setRoleAction(_prev: UsersFormState, form: FormData): Promise<UsersFormState> {
   const actor = await actionActor('users.manage');
   try {
-    const r = await changeRole({ email: text(form, 'email'), role: text(form, 'role') });
-    if (r.from !== r.to) await recordAudit(actor, 'user.role_changed', {}, { email: r.email, from: r.from, to: r.to });
+    const r = await changeRoleAs(actor, { email: text(form, 'email'), role: text(form, 'role') });
     revalidatePath('/admin/users');
     return { message: r.from === r.to ? `${r.email} is ${r.to} already.` : `${r.email}: ${r.from} → ${r.to}; their sessions ended.`, issues: [] };
   } catch (e) {

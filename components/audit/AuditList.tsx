@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@/lib/db/audit';
+import type { AuditEntry } from '@/lib/schema/audit';
 import { formatDate } from '../format';
 
 const VERBS: Record<AuditEntry['action'], string> = {

@@ -3,10 +3,18 @@
 import { forbidden, redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createDraft, discardDraft, draftFromVersion, getDraft, saveDraft, setArchived } from '@/lib/db/drafts';
-import { checkDraft, freezeDraft, type DraftCheck } from '@/lib/experiments/drafts';
-import { getPriceTable, savePriceTable } from '@/lib/runner/price-table';
-import { getExperiment } from '@/lib/db/experiments';
+import {
+  createDraft,
+  discardDraft,
+  draftFromVersion,
+  draftStudy,
+  duplicateAsDraft,
+  freezeDraftAs,
+  saveDraftChecked,
+  savePricesChecked,
+  setArchived,
+  type DraftCheck,
+} from '@/lib/experiments/drafts';
 import { getToolSnapshot, importServerTools, importToolFile, type StoredToolSnapshot } from '@/lib/experiments/tool-snapshots';
 import { getTemplate } from '@/lib/templates';
 import { emptyExperiment } from '@/lib/design/empty';
@@ -20,12 +28,10 @@ import { proposeAblations, type AblationProposal } from '@/lib/design/ablations'
 import { proposeVariants, type VariantProposal } from '@/lib/design/variants';
 import { diffSpecs, type SpecChange } from '@/lib/design/spec-diff';
 import { baselineOf, type OrderPolicy } from '@/lib/schema/experiment';
-import { parseSpecValue } from '@/lib/experiments/parse';
 import { readJson } from '@/lib/schema/input';
 import { SpecError } from '@/lib/schema/common';
 import type { PriceTable, PriceTableInput } from '@/lib/design/cost';
 import { actionActor } from '@/components/auth/action-guard';
-import { recordAudit } from '@/lib/db/audit';
 import { urls } from '@/lib/urls';
 
 // The designer's doors: thin — parse the form, call lib/, redirect or return what the page shows.
@@ -131,10 +137,8 @@ export async function editInDesignerAction(experimentId: string): Promise<void> 
 export async function duplicateAction(experimentId: string, _prev: FormState, form: FormData): Promise<FormState> {
   await actionActor('experiment.write');
   const id = text.parse(form.get('id'));
-  const exp = await getExperiment(experimentId);
-  if (!exp) return { message: `No experiment ${experimentId}.`, issues: [] };
   try {
-    await createDraft(id, { ...(exp.spec as unknown as Record<string, unknown>), name: `${exp.name} (copy)` });
+    if (!(await duplicateAsDraft(experimentId, id))) return { message: `No experiment ${experimentId}.`, issues: [] };
   } catch (e) {
     return fail(e);
   }
@@ -150,20 +154,19 @@ export async function archiveAction(slug: string, archived: boolean): Promise<vo
 /** Autosave: store the draft as it is and return its check (issues by path, the preview, lint findings). */
 export async function saveDraftAction(slug: string, content: unknown): Promise<{ updatedAt: string; check: DraftCheck }> {
   await actionActor('experiment.write');
-  const d = await saveDraft(slug, content);
-  return { updatedAt: d.updatedAt.toISOString(), check: checkDraft(d.content, await getPriceTable()) };
+  const d = await saveDraftChecked(slug, content);
+  return { updatedAt: d.updatedAt.toISOString(), check: d.check };
 }
 
 /** Freeze the draft as the next version; `run` opens the Run dialog of the new version. */
 export async function freezeDraftAction(slug: string, run: boolean): Promise<FormState> {
   const actor = await actionActor('experiment.write');
-  let stored: Awaited<ReturnType<typeof freezeDraft>>;
+  let stored: Awaited<ReturnType<typeof freezeDraftAs>>;
   try {
-    stored = await freezeDraft(slug);
+    stored = await freezeDraftAs(actor, slug);
   } catch (e) {
     return fail(e);
   }
-  if (stored.created) await recordAudit(actor, 'experiment.stored', { experimentId: stored.id }, { version: stored.version, via: 'designer' });
   revalidatePath('/');
   redirect(`${urls.experiment(stored.id, { imported: stored.created ? 'new' : 'existing' })}${run ? '#run' : ''}`);
 }
@@ -181,9 +184,8 @@ export async function savePricesAction(
 ): Promise<{ issues: FormState['issues']; prices: PriceTable | null; check: DraftCheck | null }> {
   await actionActor('experiment.write');
   try {
-    const prices = await savePriceTable(table);
-    const d = await getDraft(slug);
-    return { issues: [], prices, check: d ? checkDraft(d.content, prices) : null };
+    const { prices, check } = await savePricesChecked(slug, table);
+    return { issues: [], prices, check };
   } catch (e) {
     if (e instanceof SpecError) return { issues: e.issues.map((i) => ({ path: i.path, message: i.message })), prices: null, check: null };
     throw e;
@@ -193,14 +195,10 @@ export async function savePricesAction(
 /** Ablations of a study's treatment, from the saved draft (which must be valid). */
 export async function proposeAblationsAction(slug: string, studyId: string, treatment: string): Promise<{ message: string | null; proposals: AblationProposal[] }> {
   await actionActor('experiment.write');
-  const d = await getDraft(slug);
-  if (!d) return { message: 'No draft.', proposals: [] };
-  const r = parseSpecValue(d.content);
-  if (!r.ok) return { message: 'Fix the draft first: ablations are made from a valid draft.', proposals: [] };
-  const study = r.value.studies.find((s) => s.id === studyId);
-  if (!study) return { message: `No study "${studyId}".`, proposals: [] };
+  const d = await draftStudy(slug, studyId, 'ablations');
+  if (!d.ok) return { message: d.message, proposals: [] };
   try {
-    const proposals = proposeAblations(study, treatment);
+    const proposals = proposeAblations(d.study, treatment);
     return { message: proposals.length ? null : 'The treatment differs from the baseline in no field group.', proposals };
   } catch (e) {
     return { message: (e as Error).message, proposals: [] };
@@ -218,15 +216,11 @@ export interface VariantsResult {
 export async function proposeVariantsAction(slug: string, studyId: string, treatment: string): Promise<VariantsResult> {
   await actionActor('experiment.write');
   const none = (message: string): VariantsResult => ({ message, proposals: [], orderPolicy: null });
-  const d = await getDraft(slug);
-  if (!d) return none('No draft.');
-  const r = parseSpecValue(d.content);
-  if (!r.ok) return none('Fix the draft first: variants are made from a valid draft.');
-  const study = r.value.studies.find((s) => s.id === studyId);
-  if (!study) return none(`No study "${studyId}".`);
+  const d = await draftStudy(slug, studyId, 'variants');
+  if (!d.ok) return none(d.message);
   try {
-    const v = proposeVariants(r.value, studyId, treatment);
-    const base = baselineOf(study);
+    const v = proposeVariants(d.spec, studyId, treatment);
+    const base = baselineOf(d.study);
     const proposals = v.proposals.map((p) => ({ ...p, diff: diffSpecs(base, p.condition).filter((c) => c.path.startsWith('tools')) }));
     return {
       message: proposals.length ? null : 'No variant could be made: the baseline is as long as the treatment, and no defect stays single.',

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { actionActor } from '@/components/auth/action-guard';
-import { MAX_READINGS, saveReviews } from '@/lib/db/reviews';
+import { MAX_READINGS, saveReviews } from '@/lib/reviews/reviews';
 import { SpecError } from '@/lib/schema/common';
 import { readingsFromForm, type ReadingValues, type ReviewFormState } from './review-form';
 import { urls } from '@/lib/urls';

@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '@/lib/db/results';
+import type { AttemptRecord } from '@/lib/schema/trial-record';
 import { formatDate, jsonText } from '../format';
 
 /** One HTTP exchange: outcome, error, status, latency, tokens, and the raw request/response as JSON text. */

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RunRow } from '@/lib/db/runs';
+import type { RunRow } from '@/lib/schema/run-row';
 import { SimulatedBadge } from '../StatusBadge';
 import { formatDate } from '../format';
 import { urls } from '@/lib/urls';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RunRow, RunProgress } from '@/lib/db/runs';
+import type { RunRow, RunProgress } from '@/lib/schema/run-row';
 import { StatusBadge } from '../StatusBadge';
 import { formatDate, formatInt } from '../format';
 import { COMPARE_FIELD, CompareSelection } from './CompareSelection';

@@ -1,4 +1,4 @@
-import type { TrialRecord } from '@/lib/db/results';
+import type { TrialRecord } from '@/lib/schema/trial-record';
 import { StatusBadge } from '../StatusBadge';
 import { jsonText } from '../format';
 

@@ -1,4 +1,4 @@
-import type { RunProgress } from '@/lib/db/runs';
+import type { RunProgress } from '@/lib/schema/run-row';
 
 /** What GET /api/runs/[id]/progress returns. */
 export interface RunLiveState {

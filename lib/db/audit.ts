@@ -1,34 +1,10 @@
 import { pool } from './client';
 import { actorLabel, actorUserId, type Actor } from '../schema/actor';
+import type { AuditAction, AuditEntry } from '../schema/audit';
 
 // Who did what, when. Each change of an experiment, a run or a review is recorded by the door that made it.
 
-export const AUDIT_ACTIONS = [
-  'experiment.stored',
-  'run.started',
-  'run.paused',
-  'run.resumed',
-  'run.cancelled',
-  'run.labelled',
-  'review.saved',
-  'user.added',
-  'user.role_changed',
-  'traces.imported',
-  'candidate.reviewed',
-  'candidates.joined',
-  'comparison.overridden',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export interface AuditEntry {
-  at: Date;
-  actor: string;
-  actorUserId: string | null;
-  action: AuditAction;
-  experimentId: string | null;
-  runId: string | null;
-  detail: Record<string, unknown>;
-}
+export { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '../schema/audit';
 
 export async function recordAudit(
   actor: Actor,

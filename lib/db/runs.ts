@@ -1,32 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { StoredRunBudget, type RunSettings } from '../schema/run';
+import { StoredRunBudget, type RunSettings, RunSettings as RunSettingsSchema } from '../schema/run';
 import { COMPLETED_RUN_STATUSES, FINISHED_STAMP_STATUSES, PENDING_TRIAL_STATUSES, RunStatus } from '../schema/run-status';
 import { oneOf } from './checked';
-import { RunSettings as RunSettingsSchema } from '../schema/run';
 import { db, pool, utcTimestamp } from './client';
+import type { RunProgress, RunRow } from '../schema/run-row';
 
-export interface RunRow {
-  id: string;
-  experimentId: string;
-  provider: string;
-  model: string;
-  settings: RunSettings;
-  status: RunStatus;
-  statusReason: string | null;
-  totalTrials: number;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  /** Shared by the runs one Run created for several provider/model targets; null for a run on its own. */
-  groupId: string | null;
-  /** What the run may spend (null: no budget); see lib/db/budget.ts. */
-  budget: StoredRunBudget | null;
-  /** A researcher's name and note for the run (null: none given). */
-  name: string | null;
-  note: string | null;
-  /** Why a worker left the run's trials unsent (its configuration does not fit the run's base URL); null: none. */
-  unsentReason: string | null;
-}
+export type { RunProgress, RunRow } from '../schema/run-row';
 
 export function newRunGroupId(): string {
   return `g_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
@@ -244,19 +223,6 @@ const PROGRESS_SQL = `
     FROM (SELECT count(*)::int AS attempts, count(*) FILTER (WHERE outcome = 'transport_error')::int AS transport,
                  count(*) FILTER (WHERE outcome = 'lost')::int AS lost, COALESCE(sum(input_tokens), 0)::bigint AS input, COALESCE(sum(output_tokens), 0)::bigint AS output
             FROM attempts WHERE run_id = ANY($1::text[]) AND kind = 'formal') a`;
-
-export interface RunProgress {
-  total: number;
-  byStatus: Record<string, number>;
-  done: number;
-  inFlight: number;
-  queued: number;
-  transportErrors: number;
-  lostAttempts: number;
-  attempts: number;
-  inputTokens: number;
-  outputTokens: number;
-}
 
 export async function runProgress(id: string): Promise<RunProgress> {
   return (await runsProgress([id])).get(id)!;

@@ -110,20 +110,9 @@ async function insertChunk(runId: string, part: NewTrial[], first: number, trial
   );
 }
 
-/** What identifies a trial and its place in the matrix (a row of `trials`). */
-export interface TrialIdentity {
-  id: string;
-  runId: string;
-  trialKey: string;
-  study: string;
-  kind: string;
-  scenario: string;
-  locale: string;
-  caseId: string;
-  condition: string;
-  /** Tool names in the order sent. */
-  order: string[];
-}
+import type { TrialIdentity } from '../schema/trial-record';
+
+export type { TrialIdentity } from '../schema/trial-record';
 
 export interface ClaimedTrial extends TrialIdentity {
   leaseToken: number;

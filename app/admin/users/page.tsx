@@ -4,8 +4,7 @@ import { AddUserForm, UsersTable } from '@/components/admin/UsersAdmin';
 import { AuditList } from '@/components/audit/AuditList';
 import { formatDate } from '@/components/format';
 import { ROLE_DESCRIPTIONS, ROLES } from '@/lib/auth/roles';
-import { userAudit } from '@/lib/db/audit';
-import { listUsers } from '@/lib/db/users';
+import { listUsers, userAudit } from '@/lib/accounts/accounts';
 
 export const metadata: Metadata = { title: 'Users' };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound, redirect } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
-import { designerDestination, listVersions } from '@/lib/db/drafts';
+import { designerDestination, listVersions } from '@/lib/experiments/read';
 import { getPriceTable } from '@/lib/runner/price-table';
 import { checkDraft } from '@/lib/experiments/drafts';
 import { Designer } from '@/components/designer/Designer';

@@ -3,13 +3,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
-import { getRun, listRunGroup, runProgress } from '@/lib/db/runs';
-import { getExperiment } from '@/lib/db/experiments';
-import { precheckAttempts } from '@/lib/db/results';
-import { loadRunSummary } from '@/lib/runs/summary';
-import { compareWithPublished } from '@/lib/analysis/published';
-import { REFERENCE_STUDY_PUBLISHED } from '@/lib/templates';
-import { REFERENCE_STUDY_ID } from '@/lib/templates';
+import { loadRunPage } from '@/lib/runs/page';
 import { RunHeader } from '@/components/runs/RunHeader';
 import { destinationText } from '@/lib/providers/precheck';
 import { RunLive } from '@/components/runs/RunLive';
@@ -20,20 +14,15 @@ import { AblationTable } from '@/components/runs/AblationTable';
 import { TrialsTable } from '@/components/TrialsTable';
 import { OrderConsistencyPanel, ResultCharts } from '@/components/results/Statistics';
 import { pageActor } from '@/app/_auth/guard';
-import { runAudit } from '@/lib/db/audit';
 import { AuditList } from '@/components/audit/AuditList';
 import { can } from '@/lib/auth/roles';
-import { loadRunChoices } from '@/lib/runs/choices';
-import { loadStoppingReport } from '@/lib/runs/stopping';
 import { fixedNIntervals } from '@/lib/analysis/stopping';
 import { StoppingPanel } from '@/components/runs/StoppingPanel';
 import { BatchPanel } from '@/components/runs/BatchPanel';
-import { runBatchState } from '@/lib/runs/batch';
 import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 import { urls } from '@/lib/urls';
 import { DOWNLOAD_FORMATS } from '@/lib/runs/export';
-import { runFunnel } from '@/lib/runs/funnel';
 import { Funnel } from '@/components/runs/Funnel';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -53,19 +42,9 @@ export default async function RunPage({
   const actor = await pageActor('read');
   const [{ id }, { cluster, choices: choiceSection, choicesFrom }] = await Promise.all([pageParams(params), searchParams]);
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
-  const run = await getRun(id);
-  if (!run) notFound();
-  const [exp, progress, prechecks, audit] = await Promise.all([getExperiment(run.experimentId), runProgress(id), precheckAttempts(id), runAudit(id)]);
-  if (!exp) notFound();
-  const [summary, choices, stopping, funnel] = await Promise.all([
-    loadRunSummary(run, exp.spec, clusterBy),
-    loadRunChoices(id, exp.spec, choiceSection, Number(choicesFrom ?? 0)),
-    loadStoppingReport(run, exp.spec),
-    runFunnel(run, exp.spec),
-  ]);
-  const group = run.groupId ? await listRunGroup(run.groupId) : [];
-  const batch = run.settings.batch ? await runBatchState(id) : null;
-  const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
+  const page = await loadRunPage(id, { clusterBy, choiceSection, choicesFrom: Number(choicesFrom ?? 0) });
+  if (!page) notFound();
+  const { run, exp, progress, prechecks, audit, summary, choices, stopping, funnel, group, batch, published } = page;
 
   return (
     <>

@@ -1,6 +1,6 @@
 import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
-import { getExperiment } from '@/lib/db/experiments';
+import { getExperiment } from '@/lib/experiments/read';
 
 export const dynamic = 'force-dynamic';
 

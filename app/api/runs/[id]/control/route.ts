@@ -1,14 +1,10 @@
 import { notFoundResponse, routeParams } from '@/app/_ids';
 import { z } from 'zod';
-import { controlRun } from '@/lib/runner/control';
+import { controlRunAs } from '@/lib/runs/control';
 import { readJson } from '@/lib/schema/input';
 import { routeActor } from '@/app/_auth/guard';
-import { recordAudit } from '@/lib/db/audit';
-import { getRun } from '@/lib/db/runs';
 
 export const dynamic = 'force-dynamic';
-
-const AUDITED = { pause: 'run.paused', resume: 'run.resumed', cancel: 'run.cancelled' } as const;
 
 const ControlBody = z.strictObject({ action: z.enum(['pause', 'resume', 'cancel']) });
 
@@ -23,11 +19,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ id: str
   const json = readJson(new Uint8Array(await req.arrayBuffer()), { maxBytes: 4096 });
   const body = ControlBody.safeParse(json.ok ? json.value : null);
   if (!body.success) return Response.json({ ok: false, message: 'body must be {"action": "pause" | "resume" | "cancel"}' }, { status: 400 });
-  const result = await controlRun(id, body.data.action);
-  if (result.ok) {
-    const run = await getRun(id);
-    await recordAudit(actor, AUDITED[body.data.action], { runId: id, experimentId: run?.experimentId }, { status: result.status });
-  }
+  const result = await controlRunAs(actor, id, body.data.action);
   const status = result.ok ? 200 : result.status === 'missing' ? 404 : 409;
   return Response.json(result, { status });
 }

@@ -1,6 +1,6 @@
 import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
-import { getRun, runProgress } from '@/lib/db/runs';
+import { getRun, runProgress } from '@/lib/runs/read';
 import type { RunLiveState } from '@/components/runs/live';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,6 @@
 import { notFoundResponse, routeParams } from '@/app/_ids';
 import { routeActor } from '@/app/_auth/guard';
-import { getRun } from '@/lib/db/runs';
-import { trialPage } from '@/lib/db/trial-page';
+import { getRun, trialPage } from '@/lib/runs/read';
 import { TrialPageQuery } from '@/lib/schema/trial-page';
 
 export const dynamic = 'force-dynamic';
