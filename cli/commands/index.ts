@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 // the auth library, the runner…), which keeps a CLI process small; help and an unknown name load them all.
 type CommandModule = () => Promise<{ register: (program: Command) => void }>;
 const control: CommandModule = () => import('./control');
+const archive: CommandModule = () => import('./archive');
 const COMMANDS: Record<string, CommandModule> = {
   run: () => import('./run'),
   pause: control,
@@ -21,6 +22,8 @@ const COMMANDS: Record<string, CommandModule> = {
   report: () => import('./report'),
   runs: () => import('./runs'),
   user: () => import('./user'),
+  archive,
+  restore: archive,
 };
 
 /** Registers the command `first` names (the first argument), or every command when it names none. */

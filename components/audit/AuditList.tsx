@@ -15,6 +15,7 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'candidate.reviewed': 'reviewed a trace candidate',
   'candidates.joined': 'added reviewed trace cases',
   'comparison.overridden': 'compared runs past the comparability guard',
+  'lab.restored': 'restored an archive',
 };
 
 function what(e: AuditEntry): string {

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'candidate.reviewed',
   'candidates.joined',
   'comparison.overridden',
+  'lab.restored',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
