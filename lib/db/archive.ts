@@ -29,7 +29,8 @@ export type ArchivedTable = (typeof ARCHIVED_TABLES)[number];
  * Tables an archive leaves out, and why: accounts and sessions are the instance's own, the designer's drafts
  * and price table are not part of a run's record (a run copies its prices), holders and rate limits are the
  * engine's live state, tool snapshots the designer's import history (a run's tools are in its spec and its
- * requests).
+ * requests), trace imports and their candidates the designer's sources of new cases (a case taken from one is
+ * in the experiment's spec).
  */
 export const UNARCHIVED_TABLES = [
   '_tclab_migrations',
@@ -43,6 +44,8 @@ export const UNARCHIVED_TABLES = [
   'experiment_drafts',
   'price_tables',
   'tool_snapshots',
+  'trace_imports',
+  'trace_candidates',
 ] as const;
 
 /** $1: the runs' ids, $2: the experiments' ids. */
