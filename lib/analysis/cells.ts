@@ -12,6 +12,12 @@ import {
   type TaskCell,
 } from '../schema/cells';
 
+/** A unit's trials in order position, ties (catalog sizes, discovery variants of one order) by their pair key: a
+ * function of the design, so the order never depends on the order the rows were read in. */
+function byOrderThenPair(a: { orderIndex: number; pairKey: string }, b: { orderIndex: number; pairKey: string }): number {
+  return a.orderIndex - b.orderIndex || (a.pairKey < b.pairKey ? -1 : a.pairKey > b.pairKey ? 1 : 0);
+}
+
 // The cells' shapes live in lib/schema/cells.ts (lib/db/aggregate.ts fills them in SQL); re-exported here for the analysis.
 export { baselinesOf, compareFlipped, FLIPPED_LIMIT, type CategoryCell, type FlippedCase, type OrderCell, type PairCell, type RunCells, type StatusCell, type TaskCell };
 
@@ -146,7 +152,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
         locale: t0.locale,
         caseId,
         replicate: t0.replicate ?? 1,
-        trials: [...u].sort((a, b) => a.orderIndex - b.orderIndex).map((t) => ({ id: t.id, orderIndex: t.orderIndex, decision: t.decision! })),
+        trials: [...u].sort(byOrderThenPair).map((t) => ({ id: t.id, orderIndex: t.orderIndex, decision: t.decision! })),
       });
     }
   }
