@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { ArchiveInputError, restoreArchive, writeArchive } from '../../lib/archive/archive';
-import { RestoreClash } from '../../lib/db/archive';
+import { ArchiveInputError, RestoreClash, restoreArchive, writeArchive } from '../../lib/archive/archive';
 import { UsageError } from '../errors';
 import { err, out, setExitCode } from '../output';
 import { cliActor, shutdown } from './shared';

@@ -15,6 +15,9 @@ import { recordAudit } from '../db/audit';
 import type { Actor } from '../schema/actor';
 import { zstdCompressStream, zstdDecompressStream } from './zstd';
 
+/** A restore that would overwrite something already stored: refused, nothing changed. */
+export { RestoreClash } from '../db/archive';
+
 // Moving a lab (docs/archive.md): experiments and their runs — trials, attempts with their raw bodies,
 // turns, results, reviews, audit, tool catalogs, the stored page aggregates — written as a tar stream of
 // NDJSON files compressed with zstd, and restored into another instance in one transaction that refuses
