@@ -185,14 +185,7 @@ function toRecord(x: Raw): TrialRecord {
   const verdicts = x.verdicts;
   assertVerdicts(verdicts);
   return {
-    id: x.id,
-    study: x.study,
-    scenario: x.scenario,
-    locale: x.locale,
-    caseId: x.case_id,
-    condition: x.condition,
-    orderIndex: x.order_index,
-    replicate: x.replicate,
+    ...trialPlaceOf(x),
     runId: x.run_id,
     trialKey: x.trial_key,
     kind: studyKind(x.kind),

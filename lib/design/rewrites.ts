@@ -12,13 +12,12 @@ import {
   taskVerbsByTool,
   words,
   type CatalogContext,
-  type LintFinding,
   type LintRule,
 } from './lint';
 import { nameTokens } from './lint-text';
 import { naturalDefinitions } from './matrix';
 import { splitName } from './retriever';
-import type { VariantChange, VariantProposal } from './variants';
+import { findingKey, newFindings, type VariantChange, type VariantProposal } from './variants';
 
 // Rule-driven rewrites (docs/optimise.md "Candidates"): for a linter finding, the deterministic fix of the
 // description (or of a parameter's description) that removes exactly that finding. They are the inverse of
@@ -166,19 +165,6 @@ export const FIXES: Record<FixableRule, Fix> = {
   },
 };
 
-const keyOf = (f: Pick<LintFinding, 'tool' | 'rule' | 'other'>) => `${f.tool}\n${f.rule}\n${f.other ?? ''}`;
-
-/** The findings in `after` that `before` did not have (as a multiset). */
-function added(before: string[], after: string[]): string[] {
-  const left = new Map<string, number>();
-  for (const k of before) left.set(k, (left.get(k) ?? 0) + 1);
-  return after.filter((k) => {
-    const n = left.get(k) ?? 0;
-    if (n > 0) left.set(k, n - 1);
-    return n === 0;
-  });
-}
-
 export interface RuleFixProposal extends VariantProposal {
   rule: FixableRule;
 }
@@ -255,7 +241,7 @@ export function fixRule(spec: ExperimentSpec, study: Study, source: Condition, r
     for (let i = 0; i < defs.length; i++) {
       const d = defs[i];
       if (!before.some((f) => f.tool === d.name && f.rule === rule)) continue;
-      const beforeKeys = before.map(keyOf);
+      const beforeKeys = before.map(findingKey);
       const candidates = FIXES[rule]({ def: d, effect: effects.get(d.tool) ?? 'read', locale, names, context }).filter(
         (c) => c.description.length <= TEXT_MAX.description && JSON.stringify(c) !== JSON.stringify(d),
       );
@@ -264,7 +250,7 @@ export function fixRule(spec: ExperimentSpec, study: Study, source: Condition, r
         const trial = defs.map((x, j) => (j === i ? c : x));
         const after = lintCatalog(trial, effects, {}, context);
         const gone = !after.some((f) => f.tool === d.name && f.rule === rule);
-        if (gone && added(beforeKeys, after.map(keyOf)).length === 0) {
+        if (gone && newFindings(beforeKeys, after.map(findingKey)).length === 0) {
           accepted = { def: c, findings: after };
           break;
         }
