@@ -160,27 +160,102 @@ export function streamState(s: SequentialStream, rule: Pick<StopRule, 'alpha' | 
   };
 }
 
+/** A stream's running counts after each of its first n outcomes, n = 0 … length (the path replayed once). */
+interface StreamPath {
+  improved: number[];
+  regressed: number[];
+  used: number[];
+  maxLogE: number[];
+}
+
+function pathOf(s: SequentialStream): StreamPath {
+  const p: StreamPath = { improved: [0], regressed: [0], used: [0], maxLogE: [0] };
+  let [improved, regressed, used, logE, maxLogE] = [0, 0, 0, 0, 0];
+  for (const x of s.outcomes) {
+    if (x !== null) {
+      used++;
+      if (x !== 0) {
+        logE += Math.log((2 * (1 + (x === 1 ? improved : regressed))) / (2 + improved + regressed));
+        if (x === 1) improved++;
+        else regressed++;
+        if (logE > maxLogE) maxLogE = logE;
+      }
+    }
+    p.improved.push(improved);
+    p.regressed.push(regressed);
+    p.used.push(used);
+    p.maxLogE.push(maxLogE);
+  }
+  return p;
+}
+
 /**
  * One look: the decisions so far (frozen once made) and the streams as they stand → the decisions after this
- * look. Holm runs over every stream of the run on the anytime-valid p-values 1 / max E; a stream newly
- * rejected is decided by its e-value, an undecided one whose confidence sequence is narrower than the
- * precision by precision. Looking after every pair or at any other times keeps the family-wise error ≤ α.
+ * look. The look is replayed along the stored order as if one had been taken after every pair: a stream is
+ * decided at the first pair n at which it would have been, so a decision is a function of the stored order
+ * alone, never of when the looks happened or which answers came back first (docs/statistics.md). At pair n,
+ * Holm runs over every stream of the run on the anytime-valid p-values 1 / max E of their first n pairs (a
+ * shorter stream counts with all it has); a stream newly rejected is decided by its e-value, an undecided one
+ * whose confidence sequence is narrower than the precision by precision. Looking after every pair keeps the
+ * family-wise error ≤ α. Max E only grows with n, so Holm's rejections only grow: the first n of each is
+ * found by bisection.
  */
 export function stopCheck(decided: Readonly<Record<string, StreamDecision>>, streams: readonly SequentialStream[], rule: StopRule): Record<string, StreamDecision> {
-  const states = streams.map((s) => streamState(s, rule));
-  const rejected = holmRejected(
-    states.map((s) => Math.min(1, 1 / s.maxEValue)),
-    rule.alpha,
-  );
-  // the Holm threshold each rejected stream met: k/α where k is the number of hypotheses still standing at its step
-  const order = states.map((s, i) => [Math.min(1, 1 / s.maxEValue), i] as const).sort((x, y) => x[0] - y[0]);
-  const threshold = new Map(order.map(([, i], k) => [i, (states.length - k) / rule.alpha]));
   const out: Record<string, StreamDecision> = { ...decided };
-  for (const [i, s] of states.entries()) {
+  if (streams.every((s) => out[s.key])) return out;
+  const paths = streams.map(pathOf);
+  const len = streams.map((s) => s.outcomes.length);
+  const longest = Math.max(0, ...len);
+  const psAt = (n: number) => paths.map((p, i) => Math.min(1, Math.exp(-p.maxLogE[Math.min(n, len[i])])));
+  const rejectedAt = (n: number) => holmRejected(psAt(n), rule.alpha);
+  const stateAt = (i: number, n: number) => {
+    const m = Math.min(n, len[i]);
+    const p = paths[i];
+    const [improved, regressed, used] = [p.improved[m], p.regressed[m], p.used[m]];
+    return {
+      afterPairs: m,
+      improved,
+      regressed,
+      eValue: betaMixtureEValue(improved, regressed),
+      maxEValue: Math.exp(p.maxLogE[m]),
+      interval: confidenceSequence(improved - regressed, used, rule.rho, rule.alpha),
+    };
+  };
+  const atEnd = rejectedAt(longest);
+  for (const [i, s] of streams.entries()) {
     if (out[s.key]) continue;
-    const base = { afterPairs: s.pairs, improved: s.improved, regressed: s.regressed, eValue: s.eValue, maxEValue: s.maxEValue, interval: s.interval };
-    if (rejected[i]) out[s.key] = { reason: 'e-value', threshold: threshold.get(i)!, ...base };
-    else if (rule.precision !== null && s.used > 0 && s.interval.hi - s.interval.lo < rule.precision) out[s.key] = { reason: 'precision', threshold: null, ...base };
+    // the first pair at which Holm rejects it (rejections only grow with n)
+    let byE: number | null = null;
+    if (atEnd[i]) {
+      let [lo, hi] = [1, longest];
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (rejectedAt(mid)[i]) hi = mid;
+        else lo = mid + 1;
+      }
+      byE = lo;
+    }
+    // the first pair at which its confidence sequence is narrower than the precision (before any e-value stop)
+    let byPrecision: number | null = null;
+    if (rule.precision !== null)
+      for (let n = 1; n <= Math.min(len[i], byE === null ? len[i] : byE - 1); n++) {
+        const used = paths[i].used[n];
+        if (used === 0) continue;
+        const ci = confidenceSequence(paths[i].improved[n] - paths[i].regressed[n], used, rule.rho, rule.alpha);
+        if (ci.hi - ci.lo < rule.precision) {
+          byPrecision = n;
+          break;
+        }
+      }
+    if (byPrecision !== null) out[s.key] = { reason: 'precision', threshold: null, ...stateAt(i, byPrecision) };
+    else if (byE !== null) {
+      // the Holm threshold it met at that pair: k/α where k is the number of hypotheses still standing at its step
+      const order = psAt(byE)
+        .map((p, j) => [p, j] as const)
+        .sort((x, y) => x[0] - y[0]);
+      const k = order.findIndex(([, j]) => j === i);
+      out[s.key] = { reason: 'e-value', threshold: (streams.length - k) / rule.alpha, ...stateAt(i, byE) };
+    }
   }
   return out;
 }
