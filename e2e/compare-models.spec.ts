@@ -44,6 +44,8 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
   await expect(clear.getByTestId('difference-estimate')).toHaveText(/^-\d+\.\d pts$/);
   // a difference's interval is in percentage points, like the difference (issue 22: it was printed as rates)
   await expect(clear.locator('td').nth(7)).toContainText(/^\[[+-]\d+\.\d pts, [+-]\d+\.\d pts\]$/);
+  // …and read in words by the one reading: a loss is never read as "improved", and the pairs needed are said
+  await expect(clear.getByTestId('difference-reading')).toHaveText(/^(worse|not shown|too few pairs to tell) — .*(pairs? \(|pairs needed)/);
   await expect(page.getByTestId('difference-interpretation-code-meanings').locator('td').nth(2)).toHaveText('28');
 
   // each run page links back to the group

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { ModelDifferenceCell, RunComparison as Comparison } from '@/lib/schema/compare';
 import { formatP } from '@/lib/analysis/format';
+import { readComparison } from '@/lib/analysis/reading';
 import { runLabel } from '@/lib/analysis/format-compare';
 import { differenceCi, pts as points } from '../format';
 import { Interval } from '../Interval';
@@ -14,6 +15,31 @@ import { urls } from '@/lib/urls';
 
 function pts(estimate: number | null): string {
   return estimate === null ? '—' : points(estimate);
+}
+
+/** The cell read in words by the one reading (lib/analysis/reading.ts, docs/statistics.md): the verdict, why, and the pairs a design like this would need. */
+function Reading({ cell: x, cluster }: { cell: ModelDifferenceCell; cluster: string }) {
+  const r = readComparison(
+    {
+      pairs: x.pairs,
+      improved: x.otherBetter,
+      regressed: x.referenceBetter,
+      clusters: x.difference.clusters,
+      estimate: x.difference.estimate,
+      ci95: x.difference.ci95,
+      p: x.mcnemar?.pExact ?? null,
+    },
+    { cluster },
+  );
+  return (
+    <>
+      <strong>{r.label}</strong>
+      <span className="small muted">
+        {' '}
+        — {r.why}; {r.pairsText}
+      </span>
+    </>
+  );
 }
 
 /** The trial pairs of one cell and kind of change, side by side (app/runs/compare/pairs). */
@@ -84,6 +110,7 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
               <th>difference</th>
               <th>95% CI (CR1), pts</th>
               <th>McNemar exact / mid-p</th>
+              <th>reading</th>
             </tr>
           </thead>
           <tbody>
@@ -105,6 +132,9 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
                     <Interval ci={differenceCi(x.difference)} />
                   </td>
                   <td>{x.mcnemar ? `${formatP(x.mcnemar.pExact)} / ${formatP(x.mcnemar.pMid)}` : '—'}</td>
+                  <td data-testid="difference-reading">
+                    <Reading cell={x} cluster={comparison.clusterBy} />
+                  </td>
                 </tr>
               )),
             )}
