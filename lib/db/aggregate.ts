@@ -171,8 +171,10 @@ async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; fl
   const r = await pool().query(
     `WITH u AS (
        SELECT t.study, t.condition, t.scenario, t.locale, t.case_id, t.replicate,
-              array_agg(t.id ORDER BY t.order_index) AS ids, array_agg(t.order_index ORDER BY t.order_index) AS orders,
-              array_agg(${DECISION_SQL} ORDER BY t.order_index) AS decisions
+              -- by order position, ties (catalog sizes, discovery variants of one order) by pair key, as lib/analysis/cells.ts
+              array_agg(t.id ORDER BY t.order_index, t.pair_key COLLATE "C") AS ids,
+              array_agg(t.order_index ORDER BY t.order_index, t.pair_key COLLATE "C") AS orders,
+              array_agg(${DECISION_SQL} ORDER BY t.order_index, t.pair_key COLLATE "C") AS decisions
          FROM trials t JOIN observations o ON o.trial_id = t.id
         WHERE t.run_id = $1
         GROUP BY 1, 2, 3, 4, 5, 6
