@@ -72,7 +72,13 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
       circleOne: probe(`lib/stats/${TAG}-f.ts`, `import { g } from './${TAG}-g';\nexport const f = () => g;\n`),
       circleTwo: probe(`lib/stats/${TAG}-g.ts`, `import { f } from '@/lib/stats/${TAG}-f';\nexport const g = () => f;\n`),
       componentValue: probe(`components/${TAG}-h.ts`, "import { x } from '../lib/providers/registry';\nexport const y = x;\n"),
-      componentType: probe(`components/${TAG}-i.ts`, "import type { X } from '@/lib/db/aggregate';\nexport type Y = X;\n"),
+      componentType: probe(`components/${TAG}-i.ts`, "import type { X } from '@/lib/providers/registry';\nexport type Y = X;\n"),
+      componentDbType: probe(`components/${TAG}-i2.ts`, "import type { RunRow } from '@/lib/db/runs';\nexport type Y = RunRow;\n"),
+      pageToDb: probe(`app/${TAG}-x/page.tsx`, "import { getRun } from '@/lib/db/runs';\nexport default async function P() { return String(await getRun('r')); }\n"),
+      actionToDb: probe(`components/${TAG}-actions.ts`, "'use server';\nimport { recordAudit } from '../lib/db/audit';\nexport const y = recordAudit;\n"),
+      cliToDb: probe(`cli/${TAG}-y.ts`, "import { closeDb } from '../lib/db/client';\nexport const y = closeDb;\n"),
+      workerToDb: probe(`workers/${TAG}-z.ts`, "import { pool } from '../lib/db/client';\nexport const y = pool;\n"),
+      doorToUseCase: probe(`workers/${TAG}-z2.ts`, "import { closeConnections } from '../lib/runs/connections';\nexport const y = closeConnections;\n"),
       componentToApp: probe(`components/${TAG}-j.ts`, "import { pageActor } from '../app/_auth/guard';\nexport const y = pageActor;\n"),
       dbUpward: probe(`lib/db/${TAG}-k.ts`, "import { x } from './../analysis/cells';\nexport const y = x;\n"),
       allowed: probe(`lib/scoring/${TAG}-l.ts`, "import { x } from './../stats/mcnemar';\nexport const y = x;\n"),
@@ -108,6 +114,13 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
     expect(errors.filter((v) => v.rule.name === 'no-circular').map(key)).toEqual([`no-circular: ${[files.circleOne, files.circleTwo].sort().join(' <-> ')}`]);
     expect(rulesOf(files.componentValue)).toEqual(['components-render-only']);
     expect(rulesOf(files.componentType)).toEqual([]);
+    // doors read through use cases: a page, a server action, the CLI, a worker or a component importing lib/db fails
+    expect(rulesOf(files.componentDbType)).toEqual(['doors-read-no-db']);
+    expect(rulesOf(files.pageToDb)).toEqual(['doors-read-no-db']);
+    expect(rulesOf(files.actionToDb)).toEqual(['doors-read-no-db']);
+    expect(rulesOf(files.cliToDb)).toEqual(['doors-read-no-db']);
+    expect(rulesOf(files.workerToDb)).toEqual(['doors-read-no-db']);
+    expect(rulesOf(files.doorToUseCase)).toEqual([]);
     expect(rulesOf(files.componentToApp)).toEqual(['no-door-imports-a-door']);
     expect(rulesOf(files.dbUpward)).toEqual(['db-imports-no-room-above']);
     expect(rulesOf(files.allowed)).toEqual([]);

@@ -3,8 +3,7 @@
 import { limitHeapGrowth } from '../lib/heap';
 import { startWorker } from '../lib/runner/worker';
 import { warmRunResults } from '../lib/runs/warm';
-import { closeDb } from '../lib/db/client';
-import { closeQueues } from '../lib/queue/connection';
+import { closeConnections } from '../lib/runs/connections';
 
 limitHeapGrowth(); // lib/heap.ts: the worker's heap grows 2× per major GC, within its 300 MB budget
 
@@ -17,8 +16,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   await worker.close();
-  await closeQueues();
-  await closeDb();
+  await closeConnections();
   process.exit(0);
 }
 process.on('SIGINT', stop);

@@ -2,8 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { userInfo } from 'node:os';
 import { commandLineActor, type Actor } from '../../lib/auth/roles';
 import { pipeline } from 'node:stream/promises';
-import { closeDb } from '../../lib/db/client';
-import { closeQueues } from '../../lib/queue/close';
+import { closeConnections } from '../../lib/runs/connections';
 import { EXPORT_FORMATS, type ExportFormatName, type ExportSession } from '../../lib/runs/export';
 import { formatTable1 } from '../../lib/analysis/format';
 import { ClusterBy, type RunSummary } from '../../lib/schema/table1';
@@ -17,8 +16,7 @@ export function cliActor(): Actor {
 }
 
 export async function shutdown(): Promise<void> {
-  await closeQueues();
-  await closeDb();
+  await closeConnections();
 }
 
 /** Table 1 to stdout (the CLI's result); everything else goes to stderr. Returns the summary and its title. */

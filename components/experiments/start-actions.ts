@@ -1,8 +1,6 @@
 import { SpecError } from '@/lib/schema/common';
-import { createRuns } from '@/lib/runner/start';
+import { startRuns } from '@/lib/runs/start';
 import { SpendConfirmationRequired } from '@/lib/runner/spend';
-import { enqueueRunStart } from '@/lib/queue/enqueue';
-import { recordAudit } from '@/lib/db/audit';
 import { issuesOf, type ActionState } from '@/lib/experiments/import';
 import type { Actor } from '@/lib/auth/roles';
 import { runFormSpend, runFormTargets, runFormToSettings } from './run-form';
@@ -10,9 +8,9 @@ import { runFormSpend, runFormTargets, runFormToSettings } from './run-form';
 export type StartFromFormResult = { ok: true; runIds: string[] } | { ok: false; state: ActionState };
 
 /**
- * The Run form's work for an actor its door has already checked (startRunAction): read the settings, create
- * one run per provider/model target, record who started them, enqueue their starts. Nothing is stored when
- * anything is invalid.
+ * The Run form's work for an actor its door has already checked (startRunAction): read the settings and
+ * start one run per provider/model target through the start use case (lib/runs/start.ts; a worker runs the
+ * pre-checks). Nothing is stored when anything is invalid.
  */
 export async function startRunsFromForm(actor: Actor, experimentId: string, form: FormData): Promise<StartFromFormResult> {
   const settings = runFormToSettings(form);
@@ -23,7 +21,8 @@ export async function startRunsFromForm(actor: Actor, experimentId: string, form
   if (!spend.ok) return { ok: false, state: { issues: spend.issues, message: 'Some settings are invalid.' } };
   let runIds: string[];
   try {
-    runIds = (await createRuns(experimentId, settings.value, targets.value, spend.value)).map((r) => r.id);
+    const started = await startRuns(actor, { experimentId, settings: settings.value, targets: targets.value, ...spend.value }, 'queue');
+    runIds = started.map((s) => s.run.id);
   } catch (e) {
     if (e instanceof SpendConfirmationRequired)
       return {
@@ -36,10 +35,6 @@ export async function startRunsFromForm(actor: Actor, experimentId: string, form
       return { ok: false, state: { issues, message: 'The run could not be created.' } };
     }
     throw e;
-  }
-  for (const id of runIds) {
-    await recordAudit(actor, 'run.started', { experimentId, runId: id }, { provider: settings.value.provider, model: settings.value.model });
-    await enqueueRunStart(id);
   }
   return { ok: true, runIds };
 }
