@@ -17,6 +17,11 @@ export const urls = {
   experimentVersions: (id: string) => `/experiments/${e(id)}/versions`,
   designer: (slug: string) => `/designer/${e(slug)}`,
 
+  /** Trace imports: the list and the import form; one import (its report and review queue); one candidate. */
+  cases: () => '/cases',
+  traceImport: (id: string) => `/cases/${e(id)}`,
+  candidate: (importId: string, seq: number) => `/cases/${e(importId)}/${seq}`,
+
   /** The run page (`params`: e.g. the choice section shown), with an optional anchor. */
   run: (id: string, params: Record<string, string | null | undefined> = {}, hash = '') => `/runs/${e(id)}${query(params)}${hash}`,
   /** The review page (`show`: its filter; `page`: its page). */

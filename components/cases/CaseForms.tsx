@@ -1,0 +1,168 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { importTracesAction, reviewCandidateAction, saveCasesAction } from './actions';
+import { IssueList } from '../IssueList';
+import type { ActionState } from '@/lib/experiments/import';
+import { TRACE_FORMATS } from '@/lib/schema/trace-candidate';
+
+const initial: ActionState = { issues: [], message: null };
+
+/** Upload a trace or log file: its candidates wait for review; the report says what was kept, dropped and why. */
+export function ImportTracesForm({ experiments }: { experiments: { id: string; label: string }[] }) {
+  const [state, action, pending] = useActionState(importTracesAction, initial);
+  return (
+    <form action={action} className="panel" aria-label="Import traces">
+      <h2 style={{ marginTop: 0 }}>Import traces</h2>
+      <p className="muted small">
+        A trace (OTLP JSON) or a request/response log (JSONL), up to 24 MB here; larger files with <code>tclab cases import</code>. Personal data is redacted before
+        anything is stored; nothing is stored when the file cannot be read.
+      </p>
+      <div className="field">
+        <label htmlFor="trace-format">Format</label>
+        <select id="trace-format" name="format" defaultValue="openai-log">
+          {TRACE_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="trace-file">File</label>
+        <input id="trace-file" name="file" type="file" accept=".json,.jsonl,application/json" required />
+      </div>
+      <div className="field">
+        <label htmlFor="trace-experiment">
+          Experiment <span className="hint">(optional: traces without tool definitions are mapped onto its tools by name)</span>
+        </label>
+        <select id="trace-experiment" name="experimentId" defaultValue="">
+          <option value="">none</option>
+          {experiments.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="trace-sample">
+          Sample <span className="hint">(optional: keep this many candidates, stratified by the tool observed)</span>
+        </label>
+        <input id="trace-sample" name="sample" inputMode="numeric" />
+      </div>
+      <div className="field">
+        <label htmlFor="trace-redact">
+          Also redact <span className="hint">(optional: one regular expression a line)</span>
+        </label>
+        <textarea id="trace-redact" name="redact" rows={2} spellCheck={false} />
+      </div>
+      <button type="submit" className="primary" disabled={pending}>
+        {pending ? 'Importing…' : 'Import'}
+      </button>
+      <IssueList message={state.message} issues={state.issues} testId="trace-import-errors" />
+    </form>
+  );
+}
+
+export interface ReviewFormTool {
+  name: string;
+  parameters: unknown;
+}
+
+/**
+ * The reviewer's case card for one candidate: the call that should happen, CLARIFY, STOP, or a rejection.
+ * Nothing is filled in from what the model did (docs/traces.md): the card is the reviewer's own reading.
+ */
+export function ReviewCandidateForm({ importId, seq, tools }: { importId: string; seq: number; tools: ReviewFormTool[] }) {
+  const [state, action, pending] = useActionState(reviewCandidateAction.bind(null, importId, seq), initial);
+  const [decision, setDecision] = useState(tools.length > 0 ? 'call' : 'clarify');
+  const choices: [string, string][] = [
+    ['call', 'A tool call'],
+    ['clarify', 'CLARIFY (ask the user)'],
+    ['stop', 'STOP (no tool can do it)'],
+    ['reject', 'Reject the candidate'],
+  ];
+  return (
+    <form action={action} className="panel" aria-label="Case card" data-testid="candidate-review-form">
+      <h2 style={{ marginTop: 0 }}>Case card</h2>
+      <fieldset className="field">
+        <legend>What should happen</legend>
+        {choices.map(([value, label]) => (
+          <label key={value} className="row" style={{ gap: 6 }}>
+            <input
+              type="radio"
+              name="decision"
+              value={value}
+              checked={decision === value}
+              onChange={() => setDecision(value)}
+              disabled={value === 'call' && tools.length === 0}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {decision === 'call' && (
+        <>
+          <div className="field">
+            <label htmlFor="card-tool">Tool</label>
+            <select id="card-tool" name="tool" defaultValue="">
+              <option value="">choose the tool that should be called</option>
+              {tools.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="card-effect">Its effect</label>
+            <select id="card-effect" name="effect" defaultValue="read">
+              <option value="read">read</option>
+              <option value="write">write</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="card-arguments">
+              Arguments <span className="hint">(JSON; checked against the tool&apos;s parameters)</span>
+            </label>
+            <textarea id="card-arguments" name="arguments" rows={4} spellCheck={false} defaultValue="{}" />
+          </div>
+        </>
+      )}
+      {decision === 'reject' && (
+        <div className="field">
+          <label htmlFor="card-reason">Reason</label>
+          <input id="card-reason" name="reason" />
+        </div>
+      )}
+      <button type="submit" className="primary" disabled={pending} data-testid="save-card">
+        {pending ? 'Saving…' : 'Save and next'}
+      </button>
+      <IssueList message={state.message} issues={state.issues} testId="card-errors" />
+    </form>
+  );
+}
+
+/** The accepted cases as a new experiment. */
+export function SaveCasesForm({ importId, defaultId }: { importId: string; defaultId: string }) {
+  const [state, action, pending] = useActionState(saveCasesAction.bind(null, importId), initial);
+  return (
+    <form action={action} className="panel" aria-label="Save the accepted cases as an experiment">
+      <h2 style={{ marginTop: 0 }}>Save the accepted cases as an experiment</h2>
+      <p className="muted small">One selection study: the tools as the trace offered them against the same tools without descriptions, one case per accepted card.</p>
+      <div className="field">
+        <label htmlFor="cases-id">Experiment id</label>
+        <input id="cases-id" name="id" defaultValue={defaultId} />
+      </div>
+      <div className="field">
+        <label htmlFor="cases-name">Name</label>
+        <input id="cases-name" name="name" defaultValue="Cases from traffic" />
+      </div>
+      <button type="submit" disabled={pending} data-testid="save-cases">
+        {pending ? 'Saving…' : 'Save as experiment'}
+      </button>
+      <IssueList message={state.message} issues={state.issues} testId="save-cases-errors" />
+    </form>
+  );
+}

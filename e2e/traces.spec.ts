@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { expectFits } from './helpers';
+import { PERSONAL_EMAIL, recordOpenAiLog } from './trace-log';
+import { SEARCH_ARGS, TRACE_USER } from '../lib/testing/trace-traffic';
+
+// Cases from real traffic, in the browser: a request/response log the official OpenAI SDK wrote is uploaded,
+// the report says what was read, skipped and redacted (the e-mail address is nowhere on the page), a reviewer
+// writes a case card for each candidate — a call whose arguments are checked against the tool's schema, a
+// rejection with its reason — following "Save and next", and the accepted cases become an experiment. At
+// 1440 px, then every page at 390 px.
+
+test('import a request/response log, review its candidates one after another, save the accepted cases as an experiment; 1440 and 390 px', async ({ page }) => {
+  const file = await recordOpenAiLog();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Traces' }).click();
+  await page.waitForURL(/\/cases$/);
+  await page.getByLabel('Format').selectOption('openai-log');
+  await page.getByLabel('File', { exact: true }).setInputFiles(file);
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.waitForURL(/\/cases\/[^/]+$/);
+  const importUrl = new URL(page.url()).pathname;
+
+  const report = page.getByTestId('trace-report');
+  await expect(report).toContainText('4 records');
+  // the follow-up call of the same conversation is grouped with its first call: two candidates to review
+  await expect(report).toContainText('2 candidates to review, 1 more grouped with a near-duplicate');
+  await expect(report).toContainText('no-tools-offered 1');
+  await expect(report).toContainText('email 1');
+  expect(await page.content()).not.toContain(PERSONAL_EMAIL);
+  const rows = page.getByTestId('candidates').locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('[redacted:email]');
+  await expect(page.getByTestId('candidates-progress')).toContainText('0 of 2 candidates reviewed');
+
+  // candidate 1: the observed call is the right one; the card is written by the reviewer (nothing prefilled)
+  await page.getByRole('link', { name: 'review the next one' }).click();
+  await page.waitForURL(/\/cases\/[^/]+\/1$/);
+  await expect(page.getByTestId('candidate-conversation')).toContainText(TRACE_USER);
+  await expect(page.getByTestId('candidate-observed')).toContainText('search_restaurants');
+  await expect(page.getByLabel('Tool', { exact: true })).toHaveValue('');
+  await page.getByTestId('save-card').click();
+  await expect(page.getByTestId('card-errors')).toContainText('tool');
+  await page.getByLabel('Tool', { exact: true }).selectOption('search_restaurants');
+  await page.getByLabel(/^Arguments/).fill(JSON.stringify(SEARCH_ARGS));
+  await page.getByTestId('save-card').click();
+
+  // the next unreviewed one is 3 (2 goes with 1): arguments of the wrong type are refused by name, then rejected
+  await page.waitForURL(/\/cases\/[^/]+\/3$/);
+  await expect(page.getByTestId('candidate-conversation')).toContainText('[redacted:email]');
+  await page.getByLabel('Tool', { exact: true }).selectOption('book_table');
+  await page.getByLabel('Its effect').selectOption('write');
+  await page.getByLabel(/^Arguments/).fill('{"restaurant_id": 17, "party_size": 2}');
+  await page.getByTestId('save-card').click();
+  await expect(page.getByTestId('card-errors')).toContainText('arguments.restaurant_id');
+  await expect(page.getByTestId('card-errors')).toContainText('expected string');
+  await expect(page.getByTestId('candidate-status')).toHaveText('unreviewed');
+  await page.getByLabel('Reject the candidate').check();
+  await page.getByLabel('Reason').fill('a booking without a restaurant the user named');
+  await page.getByTestId('save-card').click();
+
+  // nothing left to review: back on the import, every candidate read
+  await page.waitForURL((u) => u.pathname === importUrl);
+  await expect(page.getByTestId('candidates-progress')).toContainText('2 of 2 candidates reviewed · 1 accepted');
+  await expect(rows.getByTestId('candidate-status')).toHaveText(['accepted', 'rejected']);
+  // the grouped follow-up shows its head and offers no card of its own
+  await page.goto(`${importUrl}/2`);
+  await expect(page.getByRole('link', { name: 'candidate 1' })).toBeVisible();
+  await expect(page.getByTestId('candidate-review-form')).toHaveCount(0);
+  await page.goto(importUrl);
+
+  const id = `e2e-traces-${Date.now()}`;
+  await page.getByLabel('Experiment id').fill(id);
+  await page.getByTestId('save-cases').click();
+  await page.waitForURL(new RegExp(`/experiments/${id}`));
+  await expect(page.getByText('Selection on traced requests').first()).toBeVisible();
+
+  // the same pages on a phone
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const url of ['/cases', importUrl, `${importUrl}/3`]) {
+    await page.goto(url);
+    await expect(page.locator('h1')).toBeVisible();
+    await expectFits(page, 390);
+  }
+});
