@@ -25,6 +25,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <nav aria-label="Main">
               <Link href="/">Experiments</Link>
               <Link href="/runs">Runs</Link>
+              <Link href="/cases">Traces</Link>
+              <Link href="/docs">Docs</Link>
               {actor && can(actor.role, 'users.manage') && <Link href="/admin/users">Users</Link>}
             </nav>
             <div className="small" data-testid="who" style={{ marginLeft: 'auto' }}>

@@ -4,10 +4,10 @@
 // an external link (http, https, mailto) is only checked to be a well-formed URL.
 import fs from 'node:fs';
 import path from 'node:path';
-import MarkdownIt, { type Token } from 'markdown-it';
-import GithubSlugger from 'github-slugger';
+import type { Token } from 'markdown-it';
+import { headingSlugs, parseMarkdown } from '../lib/docs/render';
 
-const md = new MarkdownIt({ html: true, linkify: false });
+export { headingSlugs };
 
 export interface DocLink {
   href: string;
@@ -15,26 +15,10 @@ export interface DocLink {
   image: boolean;
 }
 
-/** The visible text of an inline token, as GitHub slugs a heading from it (code spans without their backticks). */
-function textOf(inline: Token): string {
-  return (inline.children ?? []).map((t) => (t.type === 'text' || t.type === 'code_inline' ? t.content : t.type === 'image' ? textOf(t) : '')).join('');
-}
-
-/** Every heading's anchor, in document order, with GitHub's -1, -2 … for repeated headings. */
-export function headingSlugs(markdown: string): Set<string> {
-  const slugger = new GithubSlugger();
-  const tokens = md.parse(markdown, {});
-  const out = new Set<string>();
-  tokens.forEach((t, i) => {
-    if (t.type === 'heading_open') out.add(slugger.slug(textOf(tokens[i + 1])));
-  });
-  return out;
-}
-
 /** Every link and image in the text (not those inside code spans or blocks). */
 export function linksOf(markdown: string): DocLink[] {
   const out: DocLink[] = [];
-  for (const block of md.parse(markdown, {})) {
+  for (const block of parseMarkdown(markdown)) {
     if (block.type !== 'inline') continue;
     const line = (block.map?.[0] ?? 0) + 1;
     const walk = (tokens: Token[]) => {

@@ -5,6 +5,7 @@ import type { ActionState } from './actions';
 import { RUN_BUDGET_FIELDS, RUN_FORM_FIELDS } from './run-form';
 import { IssueList } from '../IssueList';
 import { keepValues } from '../keep-values';
+import { DocLink } from '../DocLink';
 
 export interface ProviderOption {
   id: string;
@@ -157,14 +158,18 @@ export function RunForm({
           <label className="small" style={{ display: 'block' }}>
             <input id="run-batch" type="checkbox" name="batch" /> Batch (about half price, answers within 24 h)
           </label>
-          <span className="hint">the provider&apos;s batch API; single-turn studies only (docs/batch.md)</span>
+          <span className="hint">
+            the provider&apos;s batch API; single-turn studies only (<DocLink page="batch" />)
+          </span>
           {errorOf('batch') && <div className="field-error">{errorOf('batch')}</div>}
         </div>
       )}
       <fieldset className="field" data-testid="run-stop-when-decided">
         <legend>
           Stop when decided{' '}
-          <span className="hint">pairs go out in a random order fixed now; a study stops once an anytime-valid test has decided it (docs/statistics.md)</span>
+          <span className="hint">
+            pairs go out in a random order fixed now; a study stops once an anytime-valid test has decided it (<DocLink page="statistics" />)
+          </span>
         </legend>
         <label className="small" style={{ display: 'block' }}>
           <input id="run-stopWhenDecided" type="checkbox" name="stopWhenDecided" /> Stop each study when decided (e-value ≥ 1/α, Holm; α = 5%)

@@ -1,6 +1,7 @@
 import { pairReading, stageReading, type DescriptionPair, type PairedStage } from '@/lib/analysis/funnel';
 import { differenceCi, formatP, pts } from '../format';
 import { Interval } from '../Interval';
+import { DocLink } from '../DocLink';
 
 /** One stage's pairs: improved · same · regressed, the paired difference with its CR1 interval, the exact McNemar p. */
 function PairedCell({ s, stage }: { s: PairedStage; stage: 'visible' | 'chosen' }) {
@@ -40,8 +41,9 @@ export function DescriptionPairs({ study, pairs }: { study: string; pairs: Descr
       <p className="small muted">
         Each treatment against the baseline under the same discovery and N, pair by pair (same case, order and replicate). Stage 1: was the needed tool visible? Stage 2:
         was it chosen — counted only over the pairs where both trials saw it, so a pair the edit made visible counts at stage 1 alone. Difference in pts with its 95% CR1
-        interval (clusters: cases; — where there is nothing to estimate). Each stage is read as improved, worse, not shown or too few pairs to tell (docs/statistics.md,
-        &ldquo;Reading a comparison&rdquo;; per cell, not corrected for the number of cells); hover a stage&rsquo;s reading for the pairs a design like this would need.
+        interval (clusters: cases; — where there is nothing to estimate). Each stage is read as improved, worse, not shown or too few pairs to tell (
+        <DocLink page="statistics" anchor="reading-a-comparison-libanalysisreadingts" />, &ldquo;Reading a comparison&rdquo;; per cell, not corrected for the number of cells); hover a
+        stage&rsquo;s reading for the pairs a design like this would need.
       </p>
       <div className="table-scroll">
         <table className="stack" data-testid="pairs-table">

@@ -5,6 +5,7 @@ import { expect, request as playwrightRequest, test, type APIRequestContext } fr
 import { ROLES, can, type Role } from '../../lib/auth/roles';
 import { importViaForm, startRun, tinyExperiment } from '../helpers';
 import { ACTIONS, PAGES, ROUTES, type DoorNeed } from './doors';
+import { recordOpenAiLog } from '../trace-log';
 import { runTrialConditions, tableRowCounts } from '../../lib/db/inspect';
 import { account, signInPage, signInRequest } from './users';
 
@@ -69,7 +70,7 @@ test('the door table names every page, route handler and server action, and noth
 });
 
 const databaseUrl = process.env.E2E_ACCOUNTS_DATABASE_URL ?? '';
-const ids = { experiment: '', run: '', baseline: '', treatment: '', draft: '' };
+const ids = { experiment: '', run: '', baseline: '', treatment: '', draft: '', traceImport: '' };
 const contexts = new Map<Role | 'nobody', APIRequestContext>();
 
 const rowCounts = () => tableRowCounts(databaseUrl, AUTH_BOOKKEEPING);
@@ -83,7 +84,10 @@ function concrete(file: string): string {
     .replace('[treatment]', ids.treatment)
     .replace('[trialId]', ids.baseline)
     .replace('[kind]', 'json')
+    .replace(/^\/docs\/\[slug\]$/, '/docs/statistics')
     .replace('[slug]', ids.draft)
+    .replace('[importId]', ids.traceImport)
+    .replace('[seq]', '1')
     .replace('[...all]', 'get-session');
   const withId = /(^|\/)experiments\//.test(p) ? p.replace('[id]', ids.experiment) : p.replace('[id]', ids.run);
   if (file.endsWith('/tcc/route.ts')) return `${withId}?part=card`;
@@ -105,6 +109,13 @@ test.beforeAll(async ({ browser }) => {
   await page.getByRole('button', { name: 'Edit in designer' }).click();
   await page.waitForURL(/\/designer\//);
   ids.draft = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  // a trace import with its candidates (a request/response log the OpenAI SDK wrote)
+  await page.goto('/cases');
+  await page.getByLabel('Format').selectOption('openai-log');
+  await page.getByLabel('File', { exact: true }).setInputFiles(await recordOpenAiLog());
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.waitForURL(/\/cases\/[^/]+$/);
+  ids.traceImport = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
   await page.close();
   const trials = await runTrialConditions(databaseUrl, ids.run);
   ids.baseline = trials.find((t) => t.condition === 'overlapping')!.id;
