@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLineActor } from '../auth/roles';
+import { closeDb, pool } from '../db/client';
+import { getExperiment } from '../db/experiments';
+import { getOptimisation } from '../db/optimisations';
+import { caseSetHash } from '../design/splits';
+import { ensureTemplateExperiment } from '../experiments/templates';
+import { saveExperiment } from '../experiments/versions';
+import { SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { closeQueues } from '../queue/connection';
+import { startWorker, type WorkerHandle } from '../runner/worker';
+import type { ExperimentSpec } from '../schema/experiment';
+import { optimise, OptimiseInputError } from './loop';
+
+// The improve-descriptions loop (docs/optimise.md) through the real queue, worker and database: the
+// politely-ignored template with the generic-preferring simulated model, which takes the generic browser
+// unless an Amazon tool's definition gives a checkable reason (whose session, what it caches, what protects a
+// write). The template's hand-written rewrite gives those reasons; no rule-driven fix can (a fix adds no fact
+// the definitions do not hold, and the published ones hold none of these), and the placebo only pads.
+
+const actor = commandLineActor('optimise-test');
+const target = { provider: 'simulated' as const, model: SIMULATED_GENERIC_PREFERRING };
+let worker: WorkerHandle;
+let source: { id: string; spec: ExperimentSpec };
+
+beforeAll(async () => {
+  worker = startWorker({ concurrency: 8 });
+  await worker.ready;
+  const exp = await ensureTemplateExperiment('politely-ignored');
+  source = { id: exp.id, spec: (await getExperiment(exp.id))!.spec };
+});
+afterAll(async () => {
+  await worker.close();
+  await closeQueues();
+  await closeDb();
+});
+
+/** The template's study with each of its 8 cards asked six ways (48 cases): enough cases to confirm. */
+async function largerVersion(): Promise<string> {
+  const spec = structuredClone(source.spec);
+  spec.id = 'politely-ignored-48';
+  const study = spec.studies[0];
+  const ways = ['', 'Please help. ', 'Quick one: ', 'Hello! ', 'For today: ', 'One more thing. '].map((prefix) => (t: string) => `${prefix}${t}`);
+  study.cases = study.cases.flatMap((c) => ways.map((w, i) => ({ ...structuredClone(c), id: i === 0 ? c.id : `${c.id}-${i + 1}`, task: w(c.task) })));
+  return (await saveExperiment(spec)).id;
+}
+
+describe('the loop on politely-ignored with the generic-preferring model', () => {
+  it('the shipped template (8 cases): the rewrite that gives reasons is selected and frozen; 2 confirm cases are too few to confirm', async () => {
+    const record = await optimise({ experimentId: source.id, study: 'selection', targets: [target], actor });
+    expect(await getOptimisation(record.id)).toEqual(record);
+    expect(record.sealed.count).toBe(2);
+    expect(record.sealed.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const provenance = record.candidates.map((c) => c.provenance);
+    expect(provenance).toContain('hand');
+    expect(provenance).toContain('placebo');
+    expect(provenance.filter((p) => p.startsWith('rule:')).length).toBeGreaterThan(0);
+    const ranked = record.result!.select!.ranked;
+    expect(ranked).toHaveLength(record.candidates.length); // every candidate, rejected ones included
+    expect(ranked[0]).toMatchObject({ candidate: 'rewritten', improved: 7, regressed: 0, beatsPlacebo: true });
+    expect(record.winners).toEqual(['rewritten']);
+    const placebo = ranked.find((r) => r.placebo)!;
+    expect(placebo.difference.estimate).toBe(0);
+    // confirm: 2 cases × 7 orders, all 14 pairs improved (exact p = 2·0.5^14); both cases at the same rate
+    // leave the clustered interval without variance, so the reading cannot be *confirmed*
+    const [reading] = record.result!.confirm[0].readings;
+    expect(reading).toMatchObject({ candidate: 'rewritten', improved: 14, regressed: 0, claims: 1, reading: 'not-confirmed' });
+    expect(reading.pHolm).toBeCloseTo(2 * 0.5 ** 14, 12);
+    expect(reading.difference.ci95).toBeNull();
+    expect(reading.difference.clusters).toBe(2);
+  }, 120_000);
+
+  it('48 cases: the rewrite is confirmed on the sealed split, the placebo is no winner; a second look is numbered and counted', async () => {
+    const experimentId = await largerVersion();
+    const first = await optimise({ experimentId, study: 'selection', targets: [target], actor, seed: 7 });
+    expect(first.stage).toBe('confirmed');
+    expect(first.look).toBe(1);
+    expect(first.winners).toEqual(['rewritten']);
+    const ranked = first.result!.select!.ranked;
+    expect(ranked.find((r) => r.placebo)!.difference.estimate).toBeLessThanOrEqual(0);
+    const [reading] = first.result!.confirm[0].readings;
+    expect(reading.reading).toBe('confirmed');
+    expect(reading.pHolm).toBeLessThanOrEqual(0.05);
+    expect(reading.difference.ci95![0]).toBeGreaterThan(0);
+    expect(reading.vsPlacebo!.pExact).toBeLessThanOrEqual(0.05);
+    // the confirm run planned the sealed cases only, and its version is an ordinary stored one
+    const confirmSpec = (await getExperiment(first.confirmExperimentId!))!.spec;
+    expect(caseSetHash(confirmSpec.studies[0].cases.map((c) => c.id))).toBe(first.sealed.sha256);
+    expect(confirmSpec.studies[0].conditions.map((c) => c.id).sort()).toEqual(['published', 'rewritten', 'rewritten-placebo']);
+
+    const second = await optimise({ experimentId, study: 'selection', targets: [target], actor, seed: 7 });
+    expect(second.look).toBe(2);
+    expect(second.result!.earlierLookPs).toEqual([reading.pExact]);
+    expect(second.result!.confirm[0].readings[0].claims).toBe(2);
+    expect(second.result!.confirm[0].readings[0].pHolm).toBeGreaterThanOrEqual(second.result!.confirm[0].readings[0].pExact);
+    // the first record is as it was stored
+    expect(await getOptimisation(first.id)).toEqual(first);
+  }, 240_000);
+
+  it('bad input names the field and stores nothing', async () => {
+    const before = (await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM optimisations')).rows[0].n;
+    const bad = (p: Promise<unknown>, field: string) => expect(p).rejects.toSatisfy((e) => e instanceof OptimiseInputError && e.field === field);
+    await bad(optimise({ experimentId: source.id, study: 'nope', targets: [target], actor }), 'study');
+    await bad(optimise({ experimentId: 'nope-v1', study: 'selection', targets: [target], actor }), 'experimentId');
+    await bad(optimise({ experimentId: source.id, study: 'selection', targets: [], actor }), 'targets');
+    await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, maxCandidates: 21 }), 'candidates');
+    await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, shares: { tune: 50, select: 30, confirm: 30 } }), 'split');
+    await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, rule: { kind: 'top', m: 0 } }), 'rule');
+    expect((await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM optimisations')).rows[0].n).toBe(before);
+  });
+});
