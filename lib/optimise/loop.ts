@@ -29,6 +29,10 @@ import type { TrialUsage } from '../schema/outcomes';
 import { isFinalRunStatus } from '../schema/run-status';
 import { saveExperiment } from '../experiments/versions';
 import { createRuns, startRun } from '../runner/start';
+import { templateOf } from '../templates';
+import { SIMULATED_ENGINE } from '../providers/simulated';
+import { ensureDatabase, migrate } from '../db/migrate';
+import { env } from '../env';
 import type { SpendConfirmation } from '../runner/spend';
 
 // Use case: the improve-descriptions loop (docs/optimise.md). From a stored version and one of its studies:
@@ -80,6 +84,20 @@ export interface OptimiseInput {
 }
 
 const targetKey = (t: RunTarget) => `${t.provider}:${t.model}`;
+
+/** The database created and migrated, as a door needs it before the loop (what `tclab run` does first). */
+export async function prepareDatabase(): Promise<void> {
+  const url = env().DATABASE_URL;
+  await ensureDatabase(url);
+  await migrate(url);
+}
+
+/** The target when none is given: the simulated model of the version's template (lib/templates), else the lexical one. */
+export async function defaultTarget(experimentId: string): Promise<RunTarget> {
+  const exp = await getExperiment(experimentId);
+  if (!exp) throw new OptimiseInputError('experimentId', `no experiment "${experimentId}"`);
+  return { provider: 'simulated', model: templateOf(exp.template)?.simulated.model ?? SIMULATED_ENGINE };
+}
 
 /** Reads the run from PostgreSQL until its status is final. */
 export async function waitUntilFinal(runId: string, everyMs = 250): Promise<RunRow> {
