@@ -68,6 +68,7 @@ describe('the loop on politely-ignored with the generic-preferring model', () =>
     expect(reading.pHolm).toBeCloseTo(2 * 0.5 ** 14, 12);
     expect(reading.difference.ci95).toBeNull();
     expect(reading.difference.clusters).toBe(2);
+    expect(reading.sentence).toMatch(/^not confirmed: the sealed split gives no interval .*confirm \+100\.0 pp over 2 cases\)$/);
   }, 120_000);
 
   it('48 cases: the rewrite is confirmed on the sealed split, the placebo is no winner; a second look is numbered and counted', async () => {
