@@ -6,7 +6,7 @@ import { getOptimisation } from '../db/optimisations';
 import { caseSetHash } from '../design/splits';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
-import { SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
 import { closeQueues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import type { ExperimentSpec } from '../schema/experiment';
@@ -89,11 +89,23 @@ describe('the loop on politely-ignored with the generic-preferring model', () =>
     expect(caseSetHash(confirmSpec.studies[0].cases.map((c) => c.id))).toBe(first.sealed.sha256);
     expect(confirmSpec.studies[0].conditions.map((c) => c.id).sort()).toEqual(['published', 'rewritten', 'rewritten-placebo']);
 
-    const second = await optimise({ experimentId, study: 'selection', targets: [target], actor, seed: 7 });
+    // a second confirmation of the same split, on two models: look 2, the first look's p counted in Holm
+    const lexical = { provider: 'simulated' as const, model: SIMULATED_ENGINE };
+    const second = await optimise({ experimentId, study: 'selection', targets: [target, lexical], actor, seed: 7 });
     expect(second.look).toBe(2);
+    expect(second.sealed).toEqual(first.sealed);
     expect(second.result!.earlierLookPs).toEqual([reading.pExact]);
-    expect(second.result!.confirm[0].readings[0].claims).toBe(2);
-    expect(second.result!.confirm[0].readings[0].pHolm).toBeGreaterThanOrEqual(second.result!.confirm[0].readings[0].pExact);
+    for (const c of second.result!.confirm) {
+      expect(c.readings[0].claims).toBe(2);
+      expect(c.readings[0].pHolm).toBeGreaterThanOrEqual(c.readings[0].pExact);
+    }
+    // transfer: an effect on the generic-preferring model, none on the lexical one (it reads no reasons); the
+    // lexical model's pairs all agree (SE 0), so Cochran's Q has one usable estimate and is not computed
+    const [transfer] = second.result!.transfer;
+    expect(transfer.perTarget.map((p) => p.target)).toEqual([`simulated:${SIMULATED_GENERIC_PREFERRING}`, `simulated:${SIMULATED_ENGINE}`]);
+    expect(transfer.perTarget[0].difference.ci95![0]).toBeGreaterThan(0);
+    expect(transfer.perTarget[1].difference.estimate).toBe(0);
+    expect(transfer.heterogeneity).toBeNull();
     // the first record is as it was stored
     expect(await getOptimisation(first.id)).toEqual(first);
   }, 240_000);

@@ -1,4 +1,5 @@
 import type { Actor } from '../schema/actor';
+import { TEXT_MAX } from '../schema/common';
 import type { Condition, ExperimentSpec, Study } from '../schema/experiment';
 import { baselineOf } from '../schema/experiment';
 import type { RunSettingsInput, RunTarget } from '../schema/run';
@@ -182,6 +183,12 @@ export function gatherCandidates(spec: ExperimentSpec, study: Study, max: number
   return { conditions, candidates };
 }
 
+/** `<source>.<study>.<stage>`, shortened to an id's length (the source's id first, then the study's). */
+export function derivedId(sourceId: string, studyId: string, stage: 'select' | 'confirm'): string {
+  const tail = `.${studyId.slice(0, 30)}.${stage}`;
+  return `${sourceId.slice(0, TEXT_MAX.id - tail.length)}${tail}`;
+}
+
 /** A version of the source holding one study: these conditions (baseline first) and these cases only. */
 function derivedSpec(spec: ExperimentSpec, study: Study, conditions: Condition[], caseIds: readonly string[], stage: 'select' | 'confirm'): ExperimentSpec {
   const keep = new Set(conditions.map((c) => c.id));
@@ -196,8 +203,8 @@ function derivedSpec(spec: ExperimentSpec, study: Study, conditions: Condition[]
   void _dropped;
   return {
     ...restricted,
-    id: `${spec.id}.${study.id}.${stage}`.slice(0, 120),
-    name: `${spec.name} — ${stage} split of ${study.id}`.slice(0, 200),
+    id: derivedId(spec.id, study.id, stage),
+    name: `${spec.name} — ${stage} split of ${study.id}`.slice(0, TEXT_MAX.short),
     studies: [rest],
   };
 }
