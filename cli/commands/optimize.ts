@@ -5,7 +5,7 @@ import { cliActor, shutdown } from './shared';
 import { parseRunTarget, type RunTarget } from '../../lib/schema/run';
 import type { OptimisationRow, SplitShares, StoredDifference } from '../../lib/schema/optimisation';
 import type { SelectionRule } from '../../lib/analysis/optimise';
-import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseInputError, prepareDatabase, type OptimiseEvent } from '../../lib/optimise/loop';
+import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputError, prepareDatabase, type OptimiseEvent } from '../../lib/optimise/loop';
 import { SpendConfirmationRequired } from '../../lib/runner/spend';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
@@ -106,7 +106,7 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
       worker = startWorker();
       await worker.ready;
     }
-    const record = await optimise({
+    const record = await optimiseOrFailed({
       experimentId: opts.experimentId,
       study: opts.study,
       shares,
@@ -117,12 +117,23 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
       confirm: { yes: opts.yes === true, maxRequests: null },
       actor: cliActor(),
       onEvent: progress,
-    }).catch(usage);
+    });
+    if (record.stage === 'failed') err(`tclab: optimisation ${record.id} failed: ${record.error}\n`);
     if (opts.json) out(`${JSON.stringify(record, null, 2)}\n`);
     else out(formatRecord(record));
     return record.stage === 'confirmed' || record.stage === 'no-winner' ? 0 : 1;
   } finally {
     if (worker) await worker.close();
+  }
+}
+
+/** The loop's record, also when it failed after storing it (printed, exit 1); a refused spend is a usage error. */
+async function optimiseOrFailed(input: Parameters<typeof optimise>[0]): Promise<OptimisationRow> {
+  try {
+    return await optimise(input);
+  } catch (e) {
+    if (e instanceof OptimiseFailed && !(e.cause instanceof SpendConfirmationRequired)) return e.record;
+    return usage(e instanceof OptimiseFailed ? e.cause : e);
   }
 }
 

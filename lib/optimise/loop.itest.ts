@@ -10,7 +10,8 @@ import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/sim
 import { closeQueues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import type { ExperimentSpec } from '../schema/experiment';
-import { optimise, OptimiseInputError } from './loop';
+import { optimise, OptimiseFailed, OptimiseInputError } from './loop';
+import { setProviderEnv } from '../testing/provider-fixtures';
 
 // The improve-descriptions loop (docs/optimise.md) through the real queue, worker and database: the
 // politely-ignored template with the generic-preferring simulated model, which takes the generic browser
@@ -110,6 +111,25 @@ describe('the loop on politely-ignored with the generic-preferring model', () =>
     expect(await getOptimisation(first.id)).toEqual(first);
   }, 240_000);
 
+  it('a run that cannot start leaves the record failed with the reason, nothing frozen, and what was stored kept', async () => {
+    const restore = setProviderEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined });
+    try {
+      const failed = await optimise({ experimentId: source.id, study: 'selection', targets: [{ provider: 'openai', model: 'some-model' }], actor }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(failed).toBeInstanceOf(OptimiseFailed);
+      const record = (failed as OptimiseFailed).record;
+      expect(await getOptimisation(record.id)).toEqual(record);
+      expect(record).toMatchObject({ stage: 'failed', winners: null, frozenAt: null, look: null, confirmRunIds: null });
+      expect(record.error).toMatch(/^the select run r_\S+ did not start: /);
+      expect(record.selectRunId).not.toBeNull();
+      expect(record.candidates.length).toBeGreaterThan(1);
+    } finally {
+      restore();
+    }
+  });
+
   it('bad input names the field and stores nothing', async () => {
     const before = (await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM optimisations')).rows[0].n;
     const bad = (p: Promise<unknown>, field: string) => expect(p).rejects.toSatisfy((e) => e instanceof OptimiseInputError && e.field === field);
@@ -119,6 +139,7 @@ describe('the loop on politely-ignored with the generic-preferring model', () =>
     await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, maxCandidates: 21 }), 'candidates');
     await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, shares: { tune: 50, select: 30, confirm: 30 } }), 'split');
     await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, rule: { kind: 'top', m: 0 } }), 'rule');
+    await bad(optimise({ experimentId: source.id, study: 'selection', targets: [target], actor, settings: { temperature: -1 } }), 'targets');
     expect((await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM optimisations')).rows[0].n).toBe(before);
   });
 });

@@ -2,7 +2,7 @@ import type { Actor } from '../schema/actor';
 import { TEXT_MAX } from '../schema/common';
 import type { Condition, ExperimentSpec, Study } from '../schema/experiment';
 import { baselineOf } from '../schema/experiment';
-import type { RunSettingsInput, RunTarget } from '../schema/run';
+import { RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
 import type { RunRow } from '../db/runs';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
@@ -56,6 +56,17 @@ export class OptimiseInputError extends Error {
   ) {
     super(`${field}: ${message}`);
     this.name = 'OptimiseInputError';
+  }
+}
+
+/** The loop stopped after its record was stored: the record (stage `failed`, with the reason) and the cause. */
+export class OptimiseFailed extends Error {
+  constructor(
+    readonly record: OptimisationRow,
+    readonly cause: unknown,
+  ) {
+    super(`optimisation ${record.id} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'OptimiseFailed';
   }
 }
 
@@ -117,6 +128,11 @@ function checkInput(input: OptimiseInput): void {
     if (seen.has(targetKey(t))) throw new OptimiseInputError('targets', `${targetKey(t)} is given twice`);
     seen.add(targetKey(t));
   }
+  input.targets.forEach((t, i) => {
+    const r = RunSettings.safeParse({ ...(input.settings ?? {}), provider: t.provider, model: t.model });
+    if (!r.success)
+      throw new OptimiseInputError('targets', `#${i + 1} ${targetKey(t)}: ${r.error.issues.map((x) => `${x.path.join('.') || 'settings'}: ${x.message}`).join('; ')}`);
+  });
   const k = input.maxCandidates ?? MAX_CANDIDATES;
   if (!Number.isInteger(k) || k < 1 || k > MAX_CANDIDATES) throw new OptimiseInputError('candidates', `a whole number from 1 to ${MAX_CANDIDATES} (got ${k})`);
   if (input.rule?.kind === 'top' && !(Number.isInteger(input.rule.m) && input.rule.m >= 1 && input.rule.m <= k))
@@ -345,8 +361,8 @@ export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
     });
     return await storeConfirmation(record.id, { ...selected, confirm, transfer, earlierLookPs });
   } catch (e) {
-    await failOptimisation(record.id, (e as Error).message);
-    throw e;
+    const failed = await failOptimisation(record.id, e instanceof Error ? e.message : String(e));
+    throw new OptimiseFailed(failed ?? (await getOptimisation(record.id)) ?? record, e);
   }
 }
 
