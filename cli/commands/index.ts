@@ -18,6 +18,7 @@ const COMMANDS: Record<string, CommandModule> = {
   cases: () => import('./cases'),
   lint: () => import('./lint'),
   mcp: () => import('./mcp'),
+  optimize: () => import('./optimize'),
   plan: () => import('./plan'),
   report: () => import('./report'),
   runs: () => import('./runs'),

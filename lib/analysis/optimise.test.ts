@@ -44,4 +44,11 @@ describe('confirm', () => {
     expect(p.reading).toBe('no-better-than-placebo');
     expect(confirmSentence(p)).toMatch(/^no better than the placebo/);
   });
+  it('a gain without an interval (two confirm cases at one rate) is read as too few cases, not as a gain lost', () => {
+    const [r] = confirmReadings([{ candidate: 'w', selectEstimate: 0.5, clusters: [7, 7].map((n) => ({ pairs: n, improved: n, regressed: 0 })), vsPlacebo: null }]);
+    expect(r.reading).toBe('not-confirmed');
+    expect(confirmSentence(r)).toMatch(
+      /^not confirmed: the sealed split gives no interval \(no variance between clusters.*; select \+50\.0 pp, confirm \+100\.0 pp over 2 cases\)$/,
+    );
+  });
 });

@@ -134,6 +134,9 @@ export function confirmSentence(r: ConfirmResult): string {
     case 'no-better-than-placebo':
       return `no better than the placebo: ${pct(r.difference.estimate)} over the baseline, ${pct(r.vsPlacebo?.difference.estimate ?? null)} over the placebo`;
     default:
+      // a gain with no clustered interval (too few confirm cases, or all at one rate) is not "not reproduced"
+      if (r.difference.ci95 === null && (r.difference.estimate ?? 0) > 0)
+        return `not confirmed: the sealed split gives no interval (${r.difference.ciReason ?? 'no interval'}; select ${pct(r.selectEstimate)}, confirm ${pct(r.difference.estimate)} over ${r.difference.clusters} case${r.difference.clusters === 1 ? '' : 's'})`;
       return `not confirmed: the select-split gain was not reproduced (select ${pct(r.selectEstimate)}, confirm ${pct(r.difference.estimate)})`;
   }
 }

@@ -68,6 +68,7 @@ describe('migrations match prisma/schema.prisma', () => {
       'experiments',
       'holders',
       'observations',
+      'optimisations',
       'price_tables',
       'provider_batch_items',
       'provider_batches',

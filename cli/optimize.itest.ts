@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, pool } from '../lib/db/client';
+import { getOptimisation, listOptimisations } from '../lib/db/optimisations';
+import { ensureTemplateExperiment } from '../lib/experiments/templates';
+import { runCli } from '../lib/testing/engine';
+
+// `tclab optimize` end to end (docs/optimise.md): the real CLI process with its in-process worker, on the
+// politely-ignored template and its simulated model; --json is the stored record; bad flags are named.
+
+let experimentId: string;
+beforeAll(async () => {
+  experimentId = (await ensureTemplateExperiment('politely-ignored')).id;
+});
+afterAll(closeDb);
+
+const count = async () => (await pool().query<{ n: number }>('SELECT count(*)::int AS n FROM optimisations')).rows[0].n;
+
+describe('tclab optimize', () => {
+  it('--json prints the stored record; the text names the seal, every candidate ranked, the winner, the reading per target and transfer', async () => {
+    const json = await runCli(['optimize', '--experiment-id', experimentId, '--study', 'selection', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const printed = JSON.parse(json.stdout) as { id: string; sealed: { count: number; sha256: string } };
+    expect(printed).toEqual(JSON.parse(JSON.stringify(await getOptimisation(printed.id))));
+    expect(json.stderr).toContain(`sealed: ${printed.sealed.count} cases, ${printed.sealed.sha256}`);
+
+    const text = await runCli([
+      'optimize',
+      '--experiment-id',
+      experimentId,
+      '--study',
+      'selection',
+      '--rule',
+      'top:2',
+      '--targets',
+      'simulated:simulated-generic-preferring-v1,simulated:simulated-lexical-v1',
+    ]);
+    expect(text.code, text.stderr).toBe(0);
+    const [, second] = await listOptimisations(experimentId, 'selection');
+    expect(second.look).toBe(2);
+    expect(second.rule).toEqual({ kind: 'top', m: 2 });
+    expect(text.stdout).toContain(`sealed: ${second.sealed.count} cases, ${second.sealed.sha256}`);
+    for (const c of second.candidates) expect(text.stdout).toContain(`${c.condition} (${c.provenance}): `);
+    expect(text.stdout).toMatch(/1\. rewritten \(hand\): \+50\.0 pp .*← winner/);
+    expect(text.stdout).toContain('frozen: rewritten at ');
+    expect(text.stdout).toContain('confirm look 2 on simulated:simulated-generic-preferring-v1');
+    expect(text.stdout).toContain('confirm look 2 on simulated:simulated-lexical-v1');
+    expect(text.stdout).toMatch(/Holm-adjusted p = [0-9.e-]+ over 2 claims/);
+    expect(text.stdout).toContain('transfer of rewritten: simulated:simulated-generic-preferring-v1 +100.0 pp');
+  }, 240_000);
+
+  it('bad input names the flag (exit 2) and stores nothing', async () => {
+    const before = await count();
+    const cases: [string[], string][] = [
+      [['--study', 'selection'], '--experiment-id'],
+      [['--experiment-id', experimentId], '--study'],
+      [['--experiment-id', experimentId, '--study', 'selection', '--split', '50/30/30'], '--split'],
+      [['--experiment-id', experimentId, '--study', 'selection', '--rule', 'top:x'], '--rule'],
+      [['--experiment-id', experimentId, '--study', 'selection', '--candidates', '21'], '--candidates'],
+      [['--experiment-id', experimentId, '--study', 'selection', '--seed', '-1'], '--seed'],
+      [['--experiment-id', experimentId, '--study', 'selection', '--targets', 'nobody'], '--targets'],
+      [['--experiment-id', experimentId, '--study', 'nope'], '--study'],
+      [['--experiment-id', 'nope-v1', '--study', 'selection'], '--experiment-id'],
+    ];
+    for (const [args, flag] of cases) {
+      const r = await runCli(['optimize', ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(flag);
+    }
+    expect(await count()).toBe(before);
+  }, 120_000);
+});

@@ -1,0 +1,369 @@
+import type { Actor } from '../schema/actor';
+import { TEXT_MAX } from '../schema/common';
+import type { Condition, ExperimentSpec, Study } from '../schema/experiment';
+import { baselineOf } from '../schema/experiment';
+import { RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
+import type { RunRow } from '../db/runs';
+import { getRun } from '../db/runs';
+import { getExperiment } from '../db/experiments';
+import { storedTrialUsage } from '../db/usage';
+import { recordAudit } from '../db/audit';
+import {
+  earlierLooks,
+  failOptimisation,
+  freezeWinners,
+  getOptimisation,
+  insertOptimisation,
+  setConfirmRuns,
+  setSelectRun,
+  storeConfirmation,
+  takeLook,
+} from '../db/optimisations';
+import type { OptimisationCandidate, OptimisationResult, OptimisationRow, SplitShares, StoredConfirm } from '../schema/optimisation';
+import { DEFAULT_SHARES, restrictToCases, splitStudy, SplitError, type StudySplit } from '../design/splits';
+import { proposeRuleFixes } from '../design/rewrites';
+import { proposePlacebo } from '../design/variants';
+import { pairClusters } from '../analysis/outcomes';
+import { confirmReadings, confirmSentence, rankCandidates, selectWinners, type SelectionRule } from '../analysis/optimise';
+import { cochranQ, type PairCluster } from '../stats';
+import type { TrialUsage } from '../schema/outcomes';
+import { isFinalRunStatus } from '../schema/run-status';
+import { saveExperiment } from '../experiments/versions';
+import { createRuns, startRun } from '../runner/start';
+import { templateOf } from '../templates';
+import { SIMULATED_ENGINE } from '../providers/simulated';
+import { ensureDatabase, migrate } from '../db/migrate';
+import { env } from '../env';
+import type { SpendConfirmation } from '../runner/spend';
+
+// Use case: the improve-descriptions loop (docs/optimise.md). From a stored version and one of its studies:
+// deal the split, gather the candidates (rule-driven fixes, the study's hand-written conditions, the
+// length-matched placebo), store the record with the rule, run the select version, rank and freeze the
+// winner(s) in the record, and only then derive and run the confirm version on each target — so no trial of
+// a confirm case exists before the freeze. Holm counts every earlier look at the same sealed split.
+
+/** At most this many candidates besides the placebo. */
+export const MAX_CANDIDATES = 20;
+
+/** Used when the study declares no split and none is given (stored with the record either way). */
+export const DEFAULT_SEED = 0;
+
+/** Bad input, named by its field (`study`, `split`, `seed`, `rule`, `candidates`, `targets`, `experimentId`). */
+export class OptimiseInputError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'OptimiseInputError';
+  }
+}
+
+/** The loop stopped after its record was stored: the record (stage `failed`, with the reason) and the cause. */
+export class OptimiseFailed extends Error {
+  constructor(
+    readonly record: OptimisationRow,
+    readonly cause: unknown,
+  ) {
+    super(`optimisation ${record.id} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'OptimiseFailed';
+  }
+}
+
+export type OptimiseEvent =
+  | { kind: 'sealed'; split: StudySplit }
+  | { kind: 'run'; stage: 'select' | 'confirm'; runId: string; target: string; experimentId: string }
+  | { kind: 'frozen'; record: OptimisationRow };
+
+export interface OptimiseInput {
+  experimentId: string;
+  study: string;
+  /** Percent shares (default 40 / 30 / 30, or the study's declared split). */
+  shares?: SplitShares;
+  seed?: number;
+  rule?: SelectionRule;
+  /** Bound on the candidates besides the placebo (default and at most MAX_CANDIDATES). */
+  maxCandidates?: number;
+  /** provider:model targets: the first runs the select stage, every one the confirmation. */
+  targets: RunTarget[];
+  /** Settings of every run besides provider and model (concurrency, base URL, temperature…). */
+  settings?: Omit<RunSettingsInput, 'provider' | 'model'>;
+  confirm?: SpendConfirmation;
+  actor: Actor;
+  onEvent?: (e: OptimiseEvent) => void;
+  /** Waits until a run is final (default: read PostgreSQL until it is). A worker must be running. */
+  waitForRun?: (runId: string) => Promise<RunRow>;
+}
+
+const targetKey = (t: RunTarget) => `${t.provider}:${t.model}`;
+
+/** The database created and migrated, as a door needs it before the loop (what `tclab run` does first). */
+export async function prepareDatabase(): Promise<void> {
+  const url = env().DATABASE_URL;
+  await ensureDatabase(url);
+  await migrate(url);
+}
+
+/** The target when none is given: the simulated model of the version's template (lib/templates), else the lexical one. */
+export async function defaultTarget(experimentId: string): Promise<RunTarget> {
+  const exp = await getExperiment(experimentId);
+  if (!exp) throw new OptimiseInputError('experimentId', `no experiment "${experimentId}"`);
+  return { provider: 'simulated', model: templateOf(exp.template)?.simulated.model ?? SIMULATED_ENGINE };
+}
+
+/** Reads the run from PostgreSQL until its status is final. */
+export async function waitUntilFinal(runId: string, everyMs = 250): Promise<RunRow> {
+  for (;;) {
+    const run = await getRun(runId);
+    if (!run) throw new Error(`run ${runId} disappeared`);
+    if (isFinalRunStatus(run.status)) return run;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+function checkInput(input: OptimiseInput): void {
+  if (input.targets.length === 0) throw new OptimiseInputError('targets', 'at least one provider:model');
+  const seen = new Set<string>();
+  for (const t of input.targets) {
+    if (seen.has(targetKey(t))) throw new OptimiseInputError('targets', `${targetKey(t)} is given twice`);
+    seen.add(targetKey(t));
+  }
+  input.targets.forEach((t, i) => {
+    const r = RunSettings.safeParse({ ...(input.settings ?? {}), provider: t.provider, model: t.model });
+    if (!r.success)
+      throw new OptimiseInputError('targets', `#${i + 1} ${targetKey(t)}: ${r.error.issues.map((x) => `${x.path.join('.') || 'settings'}: ${x.message}`).join('; ')}`);
+  });
+  const k = input.maxCandidates ?? MAX_CANDIDATES;
+  if (!Number.isInteger(k) || k < 1 || k > MAX_CANDIDATES) throw new OptimiseInputError('candidates', `a whole number from 1 to ${MAX_CANDIDATES} (got ${k})`);
+  if (input.rule?.kind === 'top' && !(Number.isInteger(input.rule.m) && input.rule.m >= 1 && input.rule.m <= k))
+    throw new OptimiseInputError('rule', `top m needs a whole m from 1 to the number of candidates (${k}); got ${input.rule.m}`);
+  if (input.seed !== undefined && !(Number.isSafeInteger(input.seed) && input.seed >= 0 && input.seed <= 2 ** 31 - 1))
+    throw new OptimiseInputError('seed', `a whole number from 0 to 2147483647 (got ${input.seed})`);
+  const s = input.shares;
+  if (s) {
+    const ok = [s.tune, s.select, s.confirm].every((x) => Number.isInteger(x) && x >= 0 && x <= 100) && s.select >= 1 && s.confirm >= 1;
+    if (!ok || s.tune + s.select + s.confirm !== 100)
+      throw new OptimiseInputError(
+        'split',
+        `whole percentages tune/select/confirm adding up to 100, select and confirm at least 1 (got ${s.tune}/${s.select}/${s.confirm})`,
+      );
+  }
+}
+
+/** The tools a candidate changes against the baseline (description and parameters), for the record. */
+function changesOf(baseline: Condition, c: Condition): OptimisationCandidate['changes'] {
+  const out: OptimisationCandidate['changes'] = [];
+  for (const [scenario, byLocale] of Object.entries(c.tools))
+    for (const [locale, defs] of Object.entries(byLocale))
+      for (const d of defs) {
+        const b = baseline.tools[scenario]?.[locale]?.find((x) => x.tool === d.tool);
+        if (b && JSON.stringify(b) === JSON.stringify(d)) continue;
+        const text = (x: typeof d | undefined) => (x ? `${x.description}\n${JSON.stringify(x.parameters)}` : '');
+        out.push({ scenario, locale, tool: d.tool, before: text(b), after: text(d) });
+      }
+  return out;
+}
+
+const descriptionLength = (c: Condition) =>
+  Object.values(c.tools)
+    .flatMap((byLocale) => Object.values(byLocale).flat())
+    .reduce((a, d) => a + d.description.length, 0);
+
+/**
+ * The candidates of a study: its hand-written conditions (no generated variant, or a rule/model/hand one), then
+ * the rule-driven fixes of the baseline, bounded to `max`; and the placebo — the study's own, else the
+ * baseline padded to the longest candidate's length. Mutants and ablations are not candidates.
+ */
+export function gatherCandidates(spec: ExperimentSpec, study: Study, max: number): { conditions: Condition[]; candidates: OptimisationCandidate[] } {
+  const baseline = baselineOf(study);
+  const taken = new Set(study.conditions.map((c) => c.id));
+  const own = study.conditions.filter((c) => !c.baseline);
+  const hand = own.filter((c) => !c.variant || /^(hand|rule:|model:)/.test(c.variant.kind));
+  const rules = proposeRuleFixes(spec, study.id, baseline.id, taken).proposals.map((p) => p.condition);
+  const chosen = [...hand, ...rules].slice(0, max);
+  let placebo = own.find((c) => c.variant?.kind === 'placebo') ?? null;
+  if (!placebo && chosen.length > 0) {
+    const longest = [...chosen].sort((a, b) => descriptionLength(b) - descriptionLength(a))[0];
+    const proposal = proposePlacebo({ ...study, conditions: [baseline, ...chosen] }, longest.id, taken);
+    placebo = proposal?.condition ?? null;
+  }
+  const conditions = [...chosen, ...(placebo ? [placebo] : [])];
+  const candidates = conditions.map((c): OptimisationCandidate => ({
+    condition: c.id,
+    label: c.label,
+    provenance: c === placebo ? 'placebo' : (c.variant?.kind ?? 'hand'),
+    of: c.variant?.of ?? null,
+    placebo: c === placebo,
+    changes: changesOf(baseline, c),
+  }));
+  return { conditions, candidates };
+}
+
+/** `<source>.<study>.<stage>`, shortened to an id's length (the source's id first, then the study's). */
+export function derivedId(sourceId: string, studyId: string, stage: 'select' | 'confirm'): string {
+  const tail = `.${studyId.slice(0, 30)}.${stage}`;
+  return `${sourceId.slice(0, TEXT_MAX.id - tail.length)}${tail}`;
+}
+
+/** A version of the source holding one study: these conditions (baseline first) and these cases only. */
+function derivedSpec(spec: ExperimentSpec, study: Study, conditions: Condition[], caseIds: readonly string[], stage: 'select' | 'confirm'): ExperimentSpec {
+  const keep = new Set(conditions.map((c) => c.id));
+  const withConditions: ExperimentSpec = {
+    ...spec,
+    studies: spec.studies.map((s) => (s.id === study.id ? { ...s, conditions } : s)),
+    prechecks: spec.prechecks.filter((p) => p.study !== study.id || keep.has(p.condition)),
+  };
+  const restricted = restrictToCases(withConditions, study.id, caseIds);
+  const [only] = restricted.studies;
+  const { splits: _dropped, ...rest } = only;
+  void _dropped;
+  return {
+    ...restricted,
+    id: derivedId(spec.id, study.id, stage),
+    name: `${spec.name} — ${stage} split of ${study.id}`.slice(0, TEXT_MAX.short),
+    studies: [rest],
+  };
+}
+
+/** Paired counts of `treatment` against `baseline`, one cluster per case. */
+function clustersOf(baseline: string, treatment: string, trials: readonly TrialUsage[]): PairCluster[] {
+  return pairClusters(baseline, treatment, trials).map((c) => ({ pairs: c.improved + c.regressed + c.same, improved: c.improved, regressed: c.regressed }));
+}
+
+async function runOnTargets(
+  input: OptimiseInput,
+  experimentId: string,
+  targets: RunTarget[],
+  stage: 'select' | 'confirm',
+  onCreated: (runs: RunRow[]) => Promise<void>,
+): Promise<RunRow[]> {
+  const runs = await createRuns(experimentId, { ...(input.settings ?? {}), ...targets[0] } as RunSettingsInput, targets.length > 1 ? targets : [], {
+    confirm: input.confirm,
+  });
+  await onCreated(runs);
+  for (const run of runs) {
+    await recordAudit(input.actor, 'run.started', { experimentId, runId: run.id }, { provider: run.provider, model: run.model, optimise: stage });
+    input.onEvent?.({ kind: 'run', stage, runId: run.id, target: `${run.provider}:${run.model}`, experimentId });
+    const started = await startRun(run.id);
+    if (!started.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${started.reason}`);
+  }
+  const wait = input.waitForRun ?? ((id: string) => waitUntilFinal(id));
+  const finals: RunRow[] = [];
+  for (const run of runs) {
+    const final = await wait(run.id);
+    if (final.status !== 'completed' && final.status !== 'completed_with_unresolved')
+      throw new Error(`the ${stage} run ${run.id} ended ${final.status}${final.statusReason ? `: ${final.statusReason}` : ''}`);
+    finals.push(final);
+  }
+  return finals;
+}
+
+/**
+ * Runs the whole loop and returns the stored record. Bad input throws an OptimiseInputError naming the field
+ * before anything is stored; a run that does not complete marks the record `failed` with the reason (kept
+ * beside everything stored before it) and throws.
+ */
+export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
+  checkInput(input);
+  const source = await getExperiment(input.experimentId);
+  if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
+  const study = source.spec.studies.find((s) => s.id === input.study);
+  if (!study) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
+  const shares = input.shares ?? (study.splits ? { tune: study.splits.tune, select: study.splits.select, confirm: study.splits.confirm } : { ...DEFAULT_SHARES });
+  const seed = input.seed ?? study.splits?.seed ?? DEFAULT_SEED;
+  let split: StudySplit;
+  try {
+    split = splitStudy(study, { seed, ...shares });
+  } catch (e) {
+    if (e instanceof SplitError) throw new OptimiseInputError('split', e.message);
+    throw e;
+  }
+  const max = input.maxCandidates ?? MAX_CANDIDATES;
+  const { conditions, candidates } = gatherCandidates(source.spec, study, max);
+  if (candidates.every((c) => c.placebo))
+    throw new OptimiseInputError('candidates', `study "${study.id}" has no candidate: no hand-written condition and no linter finding a rule can fix`);
+  const rule: SelectionRule = input.rule ?? { kind: 'best' };
+  input.onEvent?.({ kind: 'sealed', split });
+  const baseline = baselineOf(study);
+  const [first] = input.targets;
+
+  // the rule and the candidates are stored before the select stage runs
+  let record = await insertOptimisation({
+    actor: input.actor,
+    experimentId: source.id,
+    studyId: study.id,
+    splitSeed: seed,
+    splitShares: shares,
+    sealed: split.sealed,
+    rule,
+    targets: input.targets.map(targetKey),
+    candidates,
+  });
+  try {
+    // select: baseline + every candidate, the select split's cases only
+    const selectVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...conditions], split.select, 'select'));
+    const [selectRun] = await runOnTargets(input, selectVersion.id, [first], 'select', async ([run]) => {
+      record = await setSelectRun(record.id, selectVersion.id, run.id);
+    });
+    const trials = await storedTrialUsage(selectRun.id);
+    const ranked = rankCandidates(candidates.map((c) => ({ candidate: c.condition, placebo: c.placebo, clusters: clustersOf(baseline.id, c.condition, trials) })));
+    const winners = selectWinners(ranked, rule).map((w) => w.candidate);
+    const selected: OptimisationResult = { select: { runId: selectRun.id, ranked }, confirm: [], transfer: [], earlierLookPs: [] };
+    // the freeze comes before anything of the confirm split is derived, stored or sent
+    record = await freezeWinners(record.id, winners, selected, new Date());
+    input.onEvent?.({ kind: 'frozen', record });
+    if (winners.length === 0) return record;
+
+    // confirm: baseline + winner(s) + placebo, the sealed split's cases, on every target
+    const placebo = candidates.find((c) => c.placebo)?.condition ?? null;
+    const confirmConditions = conditions.filter((c) => winners.includes(c.id) || c.id === placebo);
+    const confirmVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...confirmConditions], split.confirm, 'confirm'));
+    record = await takeLook(record.id, confirmVersion.id);
+    const earlier = await earlierLooks(source.id, study.id, split.sealed.sha256, record.look!);
+    const earlierLookPs = earlier.flatMap((o) =>
+      o.result?.confirm.length
+        ? o.result.confirm.flatMap((c) => c.readings.map((r) => r.pExact))
+        : // a look whose readings were never stored still looked: each of its claims counts, as p = 1
+          (o.winners ?? []).flatMap(() => o.targets.map(() => 1)),
+    );
+    const confirmRuns = await runOnTargets(input, confirmVersion.id, input.targets, 'confirm', async (runs) => {
+      record = await setConfirmRuns(
+        record.id,
+        runs.map((r) => r.id),
+      );
+    });
+    const selectEstimate = new Map(ranked.map((r) => [r.candidate, r.difference.estimate]));
+    const confirm: OptimisationResult['confirm'] = [];
+    for (const run of confirmRuns) {
+      const t = await storedTrialUsage(run.id);
+      const readings = confirmReadings(
+        winners.map((w) => ({
+          candidate: w,
+          selectEstimate: selectEstimate.get(w) ?? null,
+          clusters: clustersOf(baseline.id, w, t),
+          vsPlacebo: placebo ? clustersOf(placebo, w, t) : null,
+        })),
+        earlierLookPs,
+      );
+      confirm.push({ target: `${run.provider}:${run.model}`, runId: run.id, readings: readings.map((r): StoredConfirm => ({ ...r, sentence: confirmSentence(r) })) });
+    }
+    const transfer = winners.map((w) => {
+      const perTarget = confirm.map((c) => ({ target: c.target, difference: c.readings.find((r) => r.candidate === w)!.difference }));
+      const heterogeneity =
+        perTarget.length >= 2
+          ? cochranQ(
+              perTarget
+                .filter((p) => p.difference.estimate !== null && p.difference.se !== null)
+                .map((p) => ({ estimate: p.difference.estimate!, se: p.difference.se! })),
+            )
+          : null;
+      return { candidate: w, perTarget, heterogeneity };
+    });
+    return await storeConfirmation(record.id, { ...selected, confirm, transfer, earlierLookPs });
+  } catch (e) {
+    const failed = await failOptimisation(record.id, e instanceof Error ? e.message : String(e));
+    throw new OptimiseFailed(failed ?? (await getOptimisation(record.id)) ?? record, e);
+  }
+}
+
+export { getOptimisation };

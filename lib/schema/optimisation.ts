@@ -1,0 +1,110 @@
+// The stored record of one run of the improve-descriptions loop (docs/optimise.md): what lib/db/optimisations.ts
+// returns and lib/optimise/loop.ts writes. Plain types: the record is written by the loop alone, never parsed
+// from a door's input.
+
+/** The rule that picks the winner(s) from the select split (lib/analysis/optimise.ts SelectionRule). */
+export type StoredSelectionRule = { kind: 'best' } | { kind: 'top'; m: number };
+
+/** How far the loop got: select is running; frozen: the winner(s) are fixed, the confirmation may run. */
+export const OPTIMISATION_STAGES = ['select', 'frozen', 'confirmed', 'no-winner', 'failed'] as const;
+export type OptimisationStage = (typeof OPTIMISATION_STAGES)[number];
+
+export interface SplitShares {
+  tune: number;
+  select: number;
+  confirm: number;
+}
+
+/** A candidate condition of the select run, with where it came from (`variant.kind`: rule:…, hand, placebo…). */
+export interface OptimisationCandidate {
+  condition: string;
+  label: string;
+  /** `rule:<lint rule>`, `hand`, `model:<provider>:<model>` or `placebo`. */
+  provenance: string;
+  /** The condition it was made from (the baseline for rule fixes and the placebo). */
+  of: string | null;
+  placebo: boolean;
+  /** Tools whose definition the candidate changes, with the text before and after. */
+  changes: { scenario: string; locale: string; tool: string; before: string; after: string }[];
+}
+
+export interface StoredDifference {
+  estimate: number | null;
+  se: number | null;
+  ci95: [number, number] | null;
+  ciReason: string | null;
+  pairs: number;
+  clusters: number;
+  df: number;
+}
+
+export interface StoredRanked {
+  candidate: string;
+  placebo: boolean;
+  rank: number;
+  difference: StoredDifference;
+  improved: number;
+  regressed: number;
+  pExact: number;
+  beatsPlacebo: boolean | null;
+}
+
+export interface StoredConfirm {
+  candidate: string;
+  selectEstimate: number | null;
+  difference: StoredDifference;
+  improved: number;
+  regressed: number;
+  pExact: number;
+  pHolm: number;
+  claims: number;
+  vsPlacebo: { difference: StoredDifference; pExact: number } | null;
+  reading: 'confirmed' | 'not-confirmed' | 'no-better-than-placebo';
+  /** The reading in words (lib/analysis/optimise.ts confirmSentence). */
+  sentence: string;
+}
+
+export interface StoredHeterogeneity {
+  q: number;
+  df: number;
+  p: number;
+  i2: number;
+  pooled: number;
+  k: number;
+}
+
+export interface OptimisationResult {
+  select: { runId: string; ranked: StoredRanked[] } | null;
+  /** One entry per target, in the order given. */
+  confirm: { target: string; runId: string; readings: StoredConfirm[] }[];
+  /** Per winner: its confirm difference on each target and Cochran's Q across targets (null with fewer than two). */
+  transfer: { candidate: string; perTarget: { target: string; difference: StoredDifference }[]; heterogeneity: StoredHeterogeneity | null }[];
+  /** The p-values of earlier looks at the same confirm split that Holm counted. */
+  earlierLookPs: number[];
+}
+
+export interface OptimisationRow {
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+  actor: string;
+  experimentId: string;
+  studyId: string;
+  splitSeed: number;
+  splitShares: SplitShares;
+  sealed: { count: number; sha256: string };
+  rule: StoredSelectionRule;
+  /** `provider:model`, the first one runs the select stage. */
+  targets: string[];
+  candidates: OptimisationCandidate[];
+  stage: OptimisationStage;
+  selectExperimentId: string | null;
+  selectRunId: string | null;
+  winners: string[] | null;
+  frozenAt: Date | null;
+  look: number | null;
+  confirmExperimentId: string | null;
+  confirmRunIds: string[] | null;
+  result: OptimisationResult | null;
+  error: string | null;
+}
