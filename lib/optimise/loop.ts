@@ -7,7 +7,6 @@ import type { RunRow } from '../db/runs';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 import { storedTrialUsage } from '../db/usage';
-import { recordAudit } from '../db/audit';
 import {
   earlierLooks,
   failOptimisation,
@@ -29,7 +28,7 @@ import { cochranQ, type PairCluster } from '../stats';
 import type { TrialUsage } from '../schema/outcomes';
 import { isFinalRunStatus } from '../schema/run-status';
 import { saveExperiment } from '../experiments/versions';
-import { createRuns, startRun } from '../runner/start';
+import { startRuns } from '../runs/start';
 import { templateOf } from '../templates';
 import { SIMULATED_ENGINE } from '../providers/simulated';
 import { ensureDatabase, migrate } from '../db/migrate';
@@ -237,16 +236,20 @@ async function runOnTargets(
   stage: 'select' | 'confirm',
   onCreated: (runs: RunRow[]) => Promise<void>,
 ): Promise<RunRow[]> {
-  const runs = await createRuns(experimentId, { ...(input.settings ?? {}), ...targets[0] } as RunSettingsInput, targets.length > 1 ? targets : [], {
+  // through the one start use case (lib/runs/start.ts): created, audited with the stage, pre-checked here
+  const request = {
+    experimentId,
+    settings: { ...(input.settings ?? {}), ...targets[0] } as RunSettingsInput,
+    targets: targets.length > 1 ? targets : [],
     confirm: input.confirm,
+    auditDetail: { optimise: stage },
+  };
+  const started = await startRuns(input.actor, request, 'here', async (created) => {
+    await onCreated([...created]);
+    for (const run of created) input.onEvent?.({ kind: 'run', stage, runId: run.id, target: `${run.provider}:${run.model}`, experimentId });
   });
-  await onCreated(runs);
-  for (const run of runs) {
-    await recordAudit(input.actor, 'run.started', { experimentId, runId: run.id }, { provider: run.provider, model: run.model, optimise: stage });
-    input.onEvent?.({ kind: 'run', stage, runId: run.id, target: `${run.provider}:${run.model}`, experimentId });
-    const started = await startRun(run.id);
-    if (!started.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${started.reason}`);
-  }
+  const runs = started.map((s) => s.run);
+  for (const { run, start } of started) if (!start.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${start.reason}`);
   const wait = input.waitForRun ?? ((id: string) => waitUntilFinal(id));
   const finals: RunRow[] = [];
   for (const run of runs) {

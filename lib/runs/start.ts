@@ -23,6 +23,8 @@ export interface StartRequest {
   budget?: RunBudgetInput | null;
   /** a name and note given at the start (stored and audited as `run.labelled`) */
   label?: RunLabel;
+  /** what else the `run.started` entry says (the optimisation loop names its stage) */
+  auditDetail?: Record<string, unknown>;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function startRuns(
   const label = request.label;
   for (const run of runs) {
     if (label && (label.name !== null || label.note !== null)) await labelRun(actor, run.id, label);
-    await recordAudit(actor, 'run.started', { experimentId: request.experimentId, runId: run.id }, { provider: run.provider, model: run.model });
+    await recordAudit(actor, 'run.started', { experimentId: request.experimentId, runId: run.id }, { provider: run.provider, model: run.model, ...request.auditDetail });
   }
   await onCreated(runs);
   const started: StartedRun[] = [];
