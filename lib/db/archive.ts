@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { pool } from './client';
+import { pool, withTransaction } from './client';
 
 // The rows a lab archive carries, and how they go back in (docs/archive.md). Every row is read as
 // row_to_json of the whole row — every column, whatever columns a later migration adds — with the `json`
@@ -117,9 +117,7 @@ export async function withArchiveSnapshot<T>(
   fn: (snap: { columns: Map<string, ColumnInfo[]>; rows: (table: ArchivedTable, runs: string[], experiments: string[]) => AsyncGenerator<string[]> }) => Promise<T>,
   batch = 2000,
 ): Promise<T> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  return withTransaction(async (client) => {
     const columns = await tableColumns(client);
     let n = 0;
     async function* rows(table: ArchivedTable, runs: string[], experiments: string[]): AsyncGenerator<string[]> {
@@ -140,14 +138,8 @@ export async function withArchiveSnapshot<T>(
       await client.query(`CLOSE ${cursor}`);
     }
     const out = await fn({ columns, rows });
-    await client.query('COMMIT');
     return out;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
 }
 
 /** An archive's experiment as the manifest lists it: its id and content hash, slug and version. */
@@ -165,20 +157,12 @@ export async function archivedExperiments(ids: readonly string[]): Promise<Archi
 
 /** The restore's one transaction: everything it writes, or nothing. */
 export async function withRestoreTransaction<T>(fn: (tx: RestoreTx) => Promise<T>): Promise<T> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(async (client) => {
     const tx = new RestoreTx(client, await tableColumns(client));
     await tx.prepare();
     const out = await fn(tx);
-    await client.query('COMMIT');
     return out;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** A clash between an archive and the instance it is restored into: nothing is written. */

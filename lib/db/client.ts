@@ -39,6 +39,25 @@ export function utcTimestamp(text: string | null): Date | null {
   return text === null ? null : new Date(`${text.replace(' ', 'T')}+00:00`);
 }
 
+/**
+ * `fn` inside one transaction on one connection: committed when it returns, rolled back when it throws (the
+ * error goes on), the connection released either way. `begin` opens it (an isolation level, read only).
+ */
+export async function withTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  const client = await pool().connect();
+  try {
+    await client.query(begin);
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 export async function closeDb(): Promise<void> {
   const h = globalForDb.__tclabDb;
   globalForDb.__tclabDb = undefined;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { pool } from './client';
+import { pool, withTransaction } from './client';
 
 // Single-user mode's one-time link and the browser sessions it opens (lib/auth/local-link.ts), kept as
 // hashes in Better Auth's `verifications` table under identifiers of ours: nothing here is usable as stored.
@@ -9,22 +9,14 @@ const SESSION = 'tclab:single-user-session';
 
 /** The link of this server start: the one before it (an earlier start's) stops working. */
 export async function storeLocalLink(tokenHash: string): Promise<void> {
-  const c = await pool().connect();
-  try {
-    await c.query('BEGIN');
+  return withTransaction(async (c) => {
     await c.query('DELETE FROM verifications WHERE identifier = $1', [LINK]);
     await c.query("INSERT INTO verifications (id, identifier, value, expires_at) VALUES ($1, $2, $3, now() + interval '100 years')", [
       randomBytes(12).toString('hex'),
       LINK,
       tokenHash,
     ]);
-    await c.query('COMMIT');
-  } catch (e) {
-    await c.query('ROLLBACK');
-    throw e;
-  } finally {
-    c.release();
-  }
+  });
 }
 
 /** Uses the link up: true only for the one caller that deleted it. */

@@ -2,7 +2,7 @@ import { PAIR_CLASSES, type PairClass, type ReviewPair } from '../schema/review-
 import { baselinesOf } from '../schema/cells';
 import { BASELINE_OF } from './aggregate';
 import { createHash } from 'node:crypto';
-import { pool } from './client';
+import { pool, withTransaction } from './client';
 import { RESULT_CACHE_FORMAT, resultsVersion } from './result-cache';
 
 // The review list in SQL, paged like the trials table: every baseline → treatment pair with a failed trial
@@ -105,13 +105,10 @@ async function storedCounts(runId: string, spec: Spec, version: string): Promise
     (await q(`SELECT value FROM result_cache WHERE run_id = $1 AND key = $2 AND version = $3`, [runId, key, version])).rows[0]?.value ?? null;
   const hit = await read((sql, params) => pool().query(sql, params));
   if (hit) return hit;
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(async (client) => {
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('review_pairs|' || $1))`, [runId]);
     const again = await read((sql, params) => client.query(sql, params));
     if (again) {
-      await client.query('COMMIT');
       return again;
     }
     const [studies, conditions] = baselineArrays(spec);
@@ -134,14 +131,8 @@ async function storedCounts(runId: string, spec: Spec, version: string): Promise
        ON CONFLICT (run_id, key) DO UPDATE SET version = EXCLUDED.version, value = EXCLUDED.value, computed_at = now()`,
       [runId, key, version, JSON.stringify(counts)],
     );
-    await client.query('COMMIT');
     return counts;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

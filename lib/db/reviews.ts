@@ -3,7 +3,7 @@ import type { TrialOutcome } from '../schema/table1';
 import { trialStatusOf, type CheckStatus } from '../schema/verdict';
 import { trialOutcomes } from './results';
 import { parseOrThrow, SpecError } from '../schema/common';
-import { pool } from './client';
+import { pool, withTransaction } from './client';
 import { actorLabel, actorUserId, type Actor } from '../schema/actor';
 import { recordAudit } from './audit';
 
@@ -74,9 +74,7 @@ export async function saveReviews(runId: string, readings: PairReading[], review
 }
 
 async function storeReadings(runId: string, readings: ReturnType<typeof ReviewInput.parse>[], grader: Map<string, string>, reviewer: Actor): Promise<Review[]> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(async (client) => {
     const out: Review[] = [];
     for (const r of readings) {
       const graderStatus = grader.get(JSON.stringify([r.trialId, r.checkId]))!;
@@ -100,14 +98,8 @@ async function storeReadings(runId: string, readings: ReturnType<typeof ReviewIn
       );
       out.push(review);
     }
-    await client.query('COMMIT');
     return out;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The reviews of a run, optionally of some trials only. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { pool } from './client';
+import { pool, withTransaction } from './client';
 import { recordAudit } from './audit';
 import type { Actor } from '../schema/actor';
 import { actorLabel, actorUserId } from '../schema/actor';
@@ -185,9 +185,7 @@ export async function saveCandidateReview(
   review: { status: 'accepted'; card: unknown } | { status: 'rejected'; reason: string },
   actor: Actor,
 ): Promise<void> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(async (client) => {
     const r = await client.query(
       `UPDATE trace_candidates SET status = $3, card = $4, reject_reason = $5, reviewer = $6, reviewer_user_id = $7, reviewed_at = now()
         WHERE import_id = $1 AND seq = $2`,
@@ -204,13 +202,7 @@ export async function saveCandidateReview(
     if (r.rowCount === 0) throw new Error(`no candidate ${seq} in import ${importId}`);
     const imp = await client.query<{ experiment_id: string | null }>(`SELECT experiment_id FROM trace_imports WHERE id = $1`, [importId]);
     await recordAudit(actor, 'candidate.reviewed', { experimentId: imp.rows[0]?.experiment_id ?? null }, { importId, seq, status: review.status }, client);
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function listAcceptedCandidates(importId: string): Promise<CandidateRow[]> {
