@@ -27,7 +27,10 @@ let source: { id: string; spec: ExperimentSpec };
 beforeAll(async () => {
   worker = startWorker({ concurrency: 8 });
   await worker.ready;
-  const exp = await ensureTemplateExperiment('politely-ignored');
+  // the template under an id of this test's own: the integration files share one database, and looks are
+  // counted per source version and seal — another file's loop on the template must not number this one's
+  const template = (await getExperiment((await ensureTemplateExperiment('politely-ignored')).id))!.spec;
+  const exp = await saveExperiment({ ...structuredClone(template), id: `politely-ignored-loop-${process.pid}` });
   source = { id: exp.id, spec: (await getExperiment(exp.id))!.spec };
 });
 afterAll(async () => {
@@ -39,7 +42,7 @@ afterAll(async () => {
 /** The template's study with each of its 8 cards asked six ways (48 cases): enough cases to confirm. */
 async function largerVersion(): Promise<string> {
   const spec = structuredClone(source.spec);
-  spec.id = 'politely-ignored-48';
+  spec.id = `politely-ignored-48-${process.pid}`;
   const study = spec.studies[0];
   const ways = ['', 'Please help. ', 'Quick one: ', 'Hello! ', 'For today: ', 'One more thing. '].map((prefix) => (t: string) => `${prefix}${t}`);
   study.cases = study.cases.flatMap((c) => ways.map((w, i) => ({ ...structuredClone(c), id: i === 0 ? c.id : `${c.id}-${i + 1}`, task: w(c.task) })));
