@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, useActionState, useContext, type ReactNode } from 'react';
+import { createContext, useActionState, useContext, useEffect, type ReactNode } from 'react';
 import { saveReviewAction } from './actions';
 import { readingField, type ReviewFormState } from './review-form';
 
@@ -14,14 +14,16 @@ export interface PairReviewFormProps {
   count: number;
   /** How many of them are stored already. */
   stored: number;
+  /** The next pair of the review list (its filter kept), if any: Save and next. */
+  nextHref: string | null;
   children: ReactNode;
 }
 
 /**
  * One form for a whole pair: each scored check's reading (ReadingFields, anywhere inside) is saved by one
- * button, in one action call — all or nothing.
+ * button, in one action call — all or nothing. **Save and next** saves, then opens the next pair of the list.
  */
-export function PairReviewForm({ runId, reviewer, count, stored, children }: PairReviewFormProps) {
+export function PairReviewForm({ runId, reviewer, count, stored, nextHref, children }: PairReviewFormProps) {
   const [state, action, pending] = useActionState<ReviewFormState, FormData>(saveReviewAction, { issues: [], message: null });
   const general = state.issues.filter((i) => !/^readings\.\d+\./.test(i.path));
   return (
@@ -33,6 +35,12 @@ export function PairReviewForm({ runId, reviewer, count, stored, children }: Pai
           <button type="submit" disabled={pending} data-testid="save-readings">
             {stored > 0 ? 'Update all readings' : 'Save all readings'} ({count})
           </button>
+          {nextHref && (
+            <button type="submit" name="then" value={nextHref} disabled={pending} data-testid="save-and-next" title="s">
+              Save and next
+            </button>
+          )}
+          <span className="small muted">keys: j next · k previous · s save and next</span>
           <span className="small muted" data-testid="reviewing-as">
             as {reviewer}
           </span>
@@ -92,4 +100,34 @@ export function ReadingFields({ index, trialId, checkId, graderStatus, review }:
       )}
     </div>
   );
+}
+
+/** What a key does on a pair page (docs/review.md): j the next pair, k the previous one, s save and next. */
+const KEYS: Record<string, string[]> = {
+  j: ['[data-testid="pair-next"]'],
+  k: ['[data-testid="pair-prev"]'],
+  s: ['[data-testid="save-and-next"]', '[data-testid="save-readings"]'],
+};
+
+/**
+ * The review queue's keys, outside a text field. Each acts on what the page shows when the key is pressed
+ * (its next / previous link, its save button), never on what an earlier page showed: the first of its
+ * elements the page has is clicked, so `s` saves and goes on, or saves on the list's last pair.
+ */
+export function ReviewKeys() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || !(e.key in KEYS)) return;
+      const el = e.target as HTMLElement | null;
+      if (el && (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || (el.tagName === 'INPUT' && (el as HTMLInputElement).type !== 'radio')))
+        return;
+      const target = KEYS[e.key].map((sel) => document.querySelector<HTMLElement>(sel)).find((x) => x !== null);
+      if (!target || (target instanceof HTMLButtonElement && target.disabled)) return;
+      e.preventDefault();
+      target.click();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return null;
 }

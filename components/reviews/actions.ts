@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { actionActor } from '@/components/auth/action-guard';
 import { MAX_READINGS, saveReviews } from '@/lib/reviews/reviews';
 import { SpecError } from '@/lib/schema/common';
@@ -23,6 +24,9 @@ export async function saveReviewAction(_prev: ReviewFormState, form: FormData): 
       actor,
     );
     revalidatePath(urls.run(runId), 'layout');
+    // Save and next: the next pair of this run's review list (a path of this run's pages, nothing else)
+    const then = form.get('then');
+    if (typeof then === 'string' && then.startsWith(`${urls.run(runId)}/`) && !then.includes('//')) redirect(then);
     const overridden = saved.filter((r) => r.humanStatus !== r.graderStatus).length;
     const who = saved[0]?.reviewer ?? '';
     return {

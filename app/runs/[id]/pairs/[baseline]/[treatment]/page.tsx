@@ -7,16 +7,16 @@ import { getExperiment } from '@/lib/experiments/read';
 import type { TrialRecord } from '@/lib/schema/trial-record';
 import { runReviews, pairNeighbours, reviewFilterOf, reviewProgress } from '@/lib/reviews/reviews';
 import { naturalDefinitions } from '@/lib/design/matrix';
-import type { ExperimentSpec, ToolDefinition } from '@/lib/schema/experiment';
+import type { ExperimentSpec } from '@/lib/schema/experiment';
 import type { Review } from '@/lib/schema/review';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { ObservationView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { DefinitionsDiff } from '@/components/reviews/DefinitionsDiff';
-import { PairReviewForm, ReadingFields } from '@/components/reviews/ReviewForm';
+import { PairReviewForm, ReadingFields, ReviewKeys } from '@/components/reviews/ReviewForm';
 import { SentNames } from '@/components/reviews/SentNames';
 import { pairHref } from '@/components/reviews/links';
-import { sentNames } from '@/lib/analysis/tool-names';
+import { trialSentNames } from '@/lib/analysis/tool-names';
 import { jsonText } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
 import { actorLabel, can } from '@/lib/auth/roles';
@@ -52,7 +52,7 @@ export default async function PairPage({
   const runHref = urls.run(run.id);
   const canReview = can(actor.role, 'review.write');
   const reviewHref = urls.runReview(run.id, { show: filter || null });
-  const names = (r: TrialRecord) => sentNames(definitionsOf(exp.spec, r));
+  const names = (r: TrialRecord) => trialSentNames(exp.spec, r);
   // every scored check of both trials, one reading each in the pair's one form
   const scored = [b, t].flatMap((r) => r.verdicts.filter((v) => v.status === 'pass' || v.status === 'fail').map((v) => `${r.id}|${v.checkId}`));
   const indexOf = (trialId: string, checkId: string) => scored.indexOf(`${trialId}|${checkId}`);
@@ -118,6 +118,7 @@ export default async function PairPage({
       <p className="small">
         <Link href={reviewHref}>← review{filter ? ` (${filter})` : ''}</Link> · <Link href={runHref}>run {run.id}</Link>
       </p>
+      <ReviewKeys />
       <nav className="row small pair-nav" aria-label="Review queue" data-testid="pair-nav">
         {neighbours.prev ? (
           <Link href={pairHref(run.id, neighbours.prev, filter)} data-testid="pair-prev" rel="prev">
@@ -161,6 +162,7 @@ export default async function PairPage({
           reviewer={actorLabel(actor)}
           count={scored.length}
           stored={reviews.filter((x) => scored.includes(`${x.trialId}|${x.checkId}`)).length}
+          nextHref={neighbours.next ? pairHref(run.id, neighbours.next, filter) : null}
         >
           {sides}
         </PairReviewForm>
@@ -174,17 +176,6 @@ export default async function PairPage({
 function reviewOf(reviews: Review[], trialId: string, checkId: string): { humanStatus: string; reviewer: string; note: string } | null {
   const r = reviews.find((x) => x.trialId === trialId && x.checkId === checkId);
   return r ? { humanStatus: r.humanStatus, reviewer: r.reviewer, note: r.note } : null;
-}
-
-/** The definitions a trial's condition sends for its scenario and locale (none if the condition is gone). */
-function definitionsOf(spec: ExperimentSpec, r: TrialRecord): ToolDefinition[] {
-  const condition = spec.studies.find((s) => s.id === r.study)?.conditions.find((c) => c.id === r.condition);
-  if (!condition) return [];
-  try {
-    return naturalDefinitions(spec, condition, r.scenario, r.locale);
-  } catch {
-    return []; // the condition sends no tools for this scenario/locale: nothing to translate
-  }
 }
 
 /** The definitions a trial's condition sends for its scenario and locale, as comparable text. */
