@@ -93,4 +93,16 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByTestId('raw-request').first()).toBeVisible();
   await expect(page.getByTestId('raw-response').first()).toBeVisible();
   await expect(page.getByTestId('verdicts')).toBeVisible();
+
+  // a restaurant selection trial: its verdicts name the tools as the condition sent them, the scenario's id in grey
+  await page.goBack();
+  await page.waitForURL(/\/runs\/[^/]+$/);
+  await page.locator('#filter-study').selectOption('selection');
+  await page.locator('#filter-scenario').selectOption('restaurant');
+  await page.locator('#filter-condition').selectOption('overlapping');
+  await page.locator('tr', { hasText: 'restaurant-en-read-1' }).getByTestId('trial-link').first().click();
+  await page.waitForURL(/\/trials\//);
+  // (the tool-choice check's evidence names the expected tool whatever the model did)
+  await expect(page.getByTestId('verdicts').getByTestId('tool-id').first()).toHaveText('(find_tables)');
+  await expect(page.getByTestId('verdicts')).toContainText('restaurant_service (find_tables)');
 });

@@ -1,6 +1,7 @@
 import type { TrialRecord } from '@/lib/schema/trial-record';
 import { StatusBadge } from '../StatusBadge';
 import { jsonText } from '../format';
+import { SentNames } from '../reviews/SentNames';
 
 /** What the model did (parsed from its final answer), always rendered as text. */
 export function ObservationView({ obs }: { obs: TrialRecord['observation'] }) {
@@ -46,8 +47,11 @@ export function ObservationView({ obs }: { obs: TrialRecord['observation'] }) {
   );
 }
 
-/** Each check's verdict with its reason, failure category and evidence. */
-export function VerdictsView({ verdicts }: { verdicts: TrialRecord['verdicts'] }) {
+/**
+ * Each check's verdict with its reason, failure category and evidence; the scenario's tool ids they name are
+ * shown with the names the trial's condition sent (`names`), the id beside in grey.
+ */
+export function VerdictsView({ verdicts, names = new Map() }: { verdicts: TrialRecord['verdicts']; names?: ReadonlyMap<string, string> }) {
   if (verdicts.length === 0) return <p className="muted">No verdicts yet.</p>;
   return (
     <div className="table-scroll">
@@ -71,9 +75,13 @@ export function VerdictsView({ verdicts }: { verdicts: TrialRecord['verdicts'] }
                 <StatusBadge status={v.status} />
               </td>
               <td className="mono small">{v.category ?? '—'}</td>
-              <td style={{ whiteSpace: 'pre-wrap' }}>{v.reason}</td>
+              <td style={{ whiteSpace: 'pre-wrap' }} data-testid="verdict-reason">
+                <SentNames text={v.reason} names={names} />
+              </td>
               <td>
-                <pre className="text">{jsonText(v.evidence)}</pre>
+                <pre className="text">
+                  <SentNames text={jsonText(v.evidence)} names={names} />
+                </pre>
               </td>
             </tr>
           ))}

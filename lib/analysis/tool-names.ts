@@ -5,7 +5,24 @@
  * text, or a tool as sent with its scenario id beside it (`pay_invoice (pay)`).
  */
 
+import { naturalDefinitions } from '../design/matrix';
+import type { ExperimentSpec } from '../schema/experiment';
+
 export type NameSegment = { text: string } | { name: string; tool: string };
+
+/**
+ * The names a trial's condition sent its scenario's tools under (for its locale): none when the condition is
+ * gone from the version or sends no tools there.
+ */
+export function trialSentNames(spec: ExperimentSpec, trial: { study: string; condition: string; scenario: string; locale: string }): Map<string, string> {
+  const condition = spec.studies.find((s) => s.id === trial.study)?.conditions.find((c) => c.id === trial.condition);
+  if (!condition) return new Map();
+  try {
+    return sentNames(naturalDefinitions(spec, condition, trial.scenario, trial.locale));
+  } catch {
+    return new Map(); // the condition sends no tools for this scenario/locale: nothing to translate
+  }
+}
 
 /** A scenario tool id → the name a condition sent it under, from that condition's definitions. */
 export function sentNames(definitions: readonly { tool: string; name: string }[]): Map<string, string> {

@@ -17,6 +17,7 @@ import { TaskTranscript } from '@/components/runs/TaskTranscript';
 import { pageActor } from '@/app/_auth/guard';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 import { urls } from '@/lib/urls';
+import { trialSentNames } from '@/lib/analysis/tool-names';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string; trialId: string }> }): Promise<Metadata> {
   const { trialId } = await pageParams(params);
@@ -153,7 +154,7 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
       )}
 
       <h2>Verdicts</h2>
-      <VerdictsView verdicts={t.verdicts} />
+      <VerdictsView verdicts={t.verdicts} names={exp ? trialSentNames(exp.spec, t) : undefined} />
 
       <h2>Attempts ({t.attempts.length})</h2>
       {t.attempts.length === 0 && <p className="muted">Not sent yet.</p>}
