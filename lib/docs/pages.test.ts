@@ -22,7 +22,7 @@ describe('the docs served in the app', () => {
     for (const slug of headingSlugs(readFileSync('docs/statistics.md', 'utf8'))) expect(doc.html).toContain(`id="${slug}"`);
     const html = renderMarkdown(
       '# T\n\nSee [the design](design.md#the-floors), [the README](../README.md), [a source](../lib/stats/mcnemar.ts), [a site](https://example.org/x) and <script>alert(1)</script>.\n',
-      'docs/x.md',
+      'docs/statistics.md',
       docUrl,
     ).html;
     expect(html).toContain('<a href="/docs/design#the-floors">the design</a>');

@@ -22,7 +22,7 @@ function docSlugs(): string[] {
     .sort();
 }
 
-/** The app's address of a file of the project (docs/x.md → /docs/x, README.md → /docs/readme), or null. */
+/** The app's address of a file of the project (docs/statistics.md → /docs/statistics, README.md → /docs/readme), or null. */
 export function docUrl(file: string): string | null {
   if (file === 'README.md') return '/docs/readme';
   const m = /^docs\/([a-z0-9][a-z0-9-]*)\.md$/.exec(file);
