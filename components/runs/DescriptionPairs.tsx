@@ -42,8 +42,8 @@ export function DescriptionPairs({ study, pairs }: { study: string; pairs: Descr
         Each treatment against the baseline under the same discovery and N, pair by pair (same case, order and replicate). Stage 1: was the needed tool visible? Stage 2:
         was it chosen — counted only over the pairs where both trials saw it, so a pair the edit made visible counts at stage 1 alone. Difference in pts with its 95% CR1
         interval (clusters: cases; — where there is nothing to estimate). Each stage is read as improved, worse, not shown or too few pairs to tell (
-        <DocLink page="statistics" anchor="reading-a-comparison-libanalysisreadingts" />, &ldquo;Reading a comparison&rdquo;; per cell, not corrected for the number of cells); hover a
-        stage&rsquo;s reading for the pairs a design like this would need.
+        <DocLink page="statistics" anchor="reading-a-comparison-libanalysisreadingts" />, &ldquo;Reading a comparison&rdquo;; per cell, not corrected for the number of
+        cells); hover a stage&rsquo;s reading for the pairs a design like this would need.
       </p>
       <div className="table-scroll">
         <table className="stack" data-testid="pairs-table">
