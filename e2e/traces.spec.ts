@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { expectFits } from './helpers';
-import { PERSONAL_EMAIL, recordOpenAiLog } from './trace-log';
+import { expectFits, startRun } from './helpers';
+import { OPENING_HOURS_TEXT, PERSONAL_EMAIL, recordOpenAiLog } from './trace-log';
 import { SEARCH_ARGS, TRACE_USER } from '../lib/testing/trace-traffic';
 
 // Cases from real traffic, in the browser: a request/response log the official OpenAI SDK wrote is uploaded,
 // the report says what was read, skipped and redacted (the e-mail address is nowhere on the page), a reviewer
 // writes a case card for each candidate — a call whose arguments are checked against the tool's schema, a
-// rejection with its reason — following "Save and next", and the accepted cases become an experiment. At
-// 1440 px, then every page at 390 px.
+// rejection with its reason — following "Save and next", and the accepted cases become an experiment that
+// runs. At 1440 px, then every page at 390 px.
 
 test('import a request/response log, review its candidates one after another, save the accepted cases as an experiment; 1440 and 390 px', async ({ page }) => {
   const file = await recordOpenAiLog();
@@ -22,16 +22,16 @@ test('import a request/response log, review its candidates one after another, sa
   const importUrl = new URL(page.url()).pathname;
 
   const report = page.getByTestId('trace-report');
-  await expect(report).toContainText('4 records');
-  // the follow-up call of the same conversation is grouped with its first call: two candidates to review
-  await expect(report).toContainText('2 candidates to review, 1 more grouped with a near-duplicate');
+  await expect(report).toContainText('5 records');
+  // the follow-up call of the same conversation is grouped with its first call: three candidates to review
+  await expect(report).toContainText('3 candidates to review, 1 more grouped with a near-duplicate');
   await expect(report).toContainText('no-tools-offered 1');
   await expect(report).toContainText('email 1');
   expect(await page.content()).not.toContain(PERSONAL_EMAIL);
   const rows = page.getByTestId('candidates').locator('tbody tr');
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
   await expect(rows.nth(1)).toContainText('[redacted:email]');
-  await expect(page.getByTestId('candidates-progress')).toContainText('0 of 2 candidates reviewed');
+  await expect(page.getByTestId('candidates-progress')).toContainText('0 of 3 candidates reviewed');
 
   // candidate 1: the observed call is the right one; the card is written by the reviewer (nothing prefilled)
   await page.getByRole('link', { name: 'review the next one' }).click();
@@ -45,7 +45,7 @@ test('import a request/response log, review its candidates one after another, sa
   await page.getByLabel(/^Arguments/).fill(JSON.stringify(SEARCH_ARGS));
   await page.getByTestId('save-card').click();
 
-  // the next unreviewed one is 3 (2 goes with 1): arguments of the wrong type are refused by name, then rejected
+  // the next unreviewed one is 3 (2 goes with 1): arguments of the wrong type are refused by name, then corrected
   await page.waitForURL(/\/cases\/[^/]+\/3$/);
   await expect(page.getByTestId('candidate-conversation')).toContainText('[redacted:email]');
   await page.getByLabel('Tool', { exact: true }).selectOption('book_table');
@@ -55,14 +55,21 @@ test('import a request/response log, review its candidates one after another, sa
   await expect(page.getByTestId('card-errors')).toContainText('arguments.restaurant_id');
   await expect(page.getByTestId('card-errors')).toContainText('expected string');
   await expect(page.getByTestId('candidate-status')).toHaveText('unreviewed');
+  await expect(page.getByLabel('Tool', { exact: true })).toHaveValue('book_table'); // what was typed is kept
+  await page.getByLabel(/^Arguments/).fill('{"restaurant_id": "r-17", "party_size": 2}');
+  await page.getByTestId('save-card').click();
+
+  // 4: opening hours — no tool of the catalog answers it; rejected with its reason
+  await page.waitForURL(/\/cases\/[^/]+\/4$/);
+  await expect(page.getByTestId('candidate-conversation')).toContainText(OPENING_HOURS_TEXT);
   await page.getByLabel('Reject the candidate').check();
-  await page.getByLabel('Reason').fill('a booking without a restaurant the user named');
+  await page.getByLabel('Reason').fill('a question for the restaurant, not for these tools');
   await page.getByTestId('save-card').click();
 
   // nothing left to review: back on the import, every candidate read
   await page.waitForURL((u) => u.pathname === importUrl);
-  await expect(page.getByTestId('candidates-progress')).toContainText('2 of 2 candidates reviewed · 1 accepted');
-  await expect(rows.getByTestId('candidate-status')).toHaveText(['accepted', 'rejected']);
+  await expect(page.getByTestId('candidates-progress')).toContainText('3 of 3 candidates reviewed · 2 accepted');
+  await expect(rows.getByTestId('candidate-status')).toHaveText(['accepted', 'accepted', 'rejected']);
   // the grouped follow-up shows its head and offers no card of its own
   await page.goto(`${importUrl}/2`);
   await expect(page.getByRole('link', { name: 'candidate 1' })).toBeVisible();
@@ -74,6 +81,10 @@ test('import a request/response log, review its candidates one after another, sa
   await page.getByTestId('save-cases').click();
   await page.waitForURL(new RegExp(`/experiments/${id}`));
   await expect(page.getByText('Selection on traced requests').first()).toBeVisible();
+  // the new version runs: its two cases under both conditions, scored against the cards
+  await startRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+  await expect(page.getByTestId('progress-done-of-total')).toHaveText(/^([1-9]\d*) \/ \1$/);
 
   // the same pages on a phone
   await page.setViewportSize({ width: 390, height: 844 });

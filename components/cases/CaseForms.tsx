@@ -3,6 +3,7 @@
 import { useActionState, useState } from 'react';
 import { importTracesAction, reviewCandidateAction, saveCasesAction } from './actions';
 import { IssueList } from '../IssueList';
+import { keepValues } from '../keep-values';
 import type { ActionState } from '@/lib/experiments/import';
 import { TRACE_FORMATS } from '@/lib/schema/trace-candidate';
 
@@ -12,7 +13,7 @@ const initial: ActionState = { issues: [], message: null };
 export function ImportTracesForm({ experiments }: { experiments: { id: string; label: string }[] }) {
   const [state, action, pending] = useActionState(importTracesAction, initial);
   return (
-    <form action={action} className="panel" aria-label="Import traces">
+    <form action={action} onSubmit={keepValues(action)} className="panel" aria-label="Import traces">
       <h2 style={{ marginTop: 0 }}>Import traces</h2>
       <p className="muted small">
         A trace (OTLP JSON) or a request/response log (JSONL), up to 24 MB here; larger files with <code>tclab cases import</code>. Personal data is redacted before
@@ -84,7 +85,7 @@ export function ReviewCandidateForm({ importId, seq, tools }: { importId: string
     ['reject', 'Reject the candidate'],
   ];
   return (
-    <form action={action} className="panel" aria-label="Case card" data-testid="candidate-review-form">
+    <form action={action} onSubmit={keepValues(action)} className="panel" aria-label="Case card" data-testid="candidate-review-form">
       <h2 style={{ marginTop: 0 }}>Case card</h2>
       <fieldset className="field">
         <legend>What should happen</legend>
@@ -148,7 +149,7 @@ export function ReviewCandidateForm({ importId, seq, tools }: { importId: string
 export function SaveCasesForm({ importId, defaultId }: { importId: string; defaultId: string }) {
   const [state, action, pending] = useActionState(saveCasesAction.bind(null, importId), initial);
   return (
-    <form action={action} className="panel" aria-label="Save the accepted cases as an experiment">
+    <form action={action} onSubmit={keepValues(action)} className="panel" aria-label="Save the accepted cases as an experiment">
       <h2 style={{ marginTop: 0 }}>Save the accepted cases as an experiment</h2>
       <p className="muted small">One selection study: the tools as the trace offered them against the same tools without descriptions, one case per accepted card.</p>
       <div className="field">
