@@ -17,8 +17,8 @@ const count = async () => (await pool().query<{ n: number }>('SELECT count(*)::i
 
 describe('tclab optimize', () => {
   it('--json prints the stored record; the text names the seal, every candidate ranked, the winner, the reading per target and transfer', async () => {
-    // other files of this worker may have run the loop on the same template before: this test's records are
-    // the ones it made, and its looks follow whatever looks came before at the same seal
+    // the integration files share one database, and others run the loop on this template too: this test's
+    // records are the ones it made, and its looks come after whatever looks came before at the same seal
     const before = new Set((await listOptimisations(experimentId, 'selection')).map((r) => r.id));
     const json = await runCli(['optimize', '--experiment-id', experimentId, '--study', 'selection', '--json']);
     expect(json.code, json.stderr).toBe(0);
@@ -38,10 +38,11 @@ describe('tclab optimize', () => {
       'simulated:simulated-generic-preferring-v1,simulated:simulated-lexical-v1',
     ]);
     expect(text.code, text.stderr).toBe(0);
-    const made = (await listOptimisations(experimentId, 'selection')).filter((r) => !before.has(r.id) && r.id !== printed.id);
+    // (another file may run the loop on the template meanwhile: this run's record is the one with its rule)
+    const made = (await listOptimisations(experimentId, 'selection')).filter((r) => !before.has(r.id) && r.id !== printed.id && r.rule.kind === 'top');
     expect(made).toHaveLength(1);
     const second = made[0];
-    expect(second.look).toBe(printed.look + 1);
+    expect(second.look).toBeGreaterThan(printed.look);
     expect(second.rule).toEqual({ kind: 'top', m: 2 });
     expect(text.stdout).toContain(`sealed: ${second.sealed.count} cases, ${second.sealed.sha256}`);
     for (const c of second.candidates) expect(text.stdout).toContain(`${c.condition} (${c.provenance}): `);
