@@ -45,7 +45,7 @@ import type { SpendConfirmation } from '../runner/spend';
 // winner(s) in the record, and only then derive and run the confirm version on each target — so no trial of
 // a confirm case exists before the freeze. Holm counts every earlier look at the same sealed split.
 //
-// Two halves (docs/optimise.md "In the browser"): storeOptimisation checks the input and stores the record;
+// Two halves (docs/optimise.md "The loop, stored"): storeOptimisation checks the input and stores the record;
 // advanceOptimisation continues a stored record from its stage — in the worker (the advance-optimisation job,
 // startOptimisation) or in-process (optimise, the CLI). PostgreSQL is the source of truth: a run id already
 // stored on the record is reused, never started again, and stages only move forward, so a job delivered twice

@@ -10,7 +10,7 @@ import { startWorker, type WorkerHandle } from '../runner/worker';
 import type { OptimisationRow } from '../schema/optimisation';
 import { advanceOptimisation, startOptimisation } from './loop';
 
-// The loop in the worker (docs/optimise.md "In the browser"): startOptimisation stores the record and queues
+// The loop in the worker (docs/optimise.md "The loop, stored"): startOptimisation stores the record and queues
 // its advance; the worker continues it from what PostgreSQL holds. The job delivered again — queued twice,
 // and advanced at the same time in this process, and once more after the record is final — starts no second
 // select run and no second confirm run.

@@ -113,8 +113,8 @@ export interface OptimisationRow {
 }
 
 /**
- * What the worker needs to continue a record besides what the record holds (docs/optimise.md "In the
- * browser"): who started it (the runs are started as them), the settings of every run besides provider and
+ * What the worker needs to continue a record besides what the record holds (docs/optimise.md "The loop,
+ * stored"): who started it (the runs are started as them), the settings of every run besides provider and
  * model, the spend confirmation, and the candidate bound the candidates were gathered under.
  */
 export interface OptimisationRequest {
