@@ -4,11 +4,12 @@ import { limitHeapGrowth } from '../lib/heap';
 import { startWorker } from '../lib/runner/worker';
 import { warmRunResults } from '../lib/runs/warm';
 import { closeConnections } from '../lib/runs/connections';
+import { advanceOptimisation } from '../lib/optimise/loop';
 
 limitHeapGrowth(); // lib/heap.ts: the worker's heap grows 2× per major GC, within its 300 MB budget
 
 // a large run's pages are computed as it completes (Table 1, the grid's matrices, the review list, the funnel)
-const worker = startWorker({ onRunCompleted: warmRunResults });
+const worker = startWorker({ onRunCompleted: warmRunResults, advanceOptimisation });
 // started with an IPC channel (the benchmark): say when connected and warmed up
 if (process.send) void worker.ready.then(() => process.send?.('ready'));
 let stopping = false;

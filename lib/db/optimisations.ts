@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { pool, utcTimestamp } from './client';
 import type { Actor } from '../schema/actor';
 import { actorLabel, actorUserId } from '../schema/actor';
-import type { OptimisationCandidate, OptimisationResult, OptimisationRow, OptimisationStage, SplitShares, StoredSelectionRule } from '../schema/optimisation';
+import type {
+  OptimisationCandidate,
+  OptimisationRequest,
+  OptimisationResult,
+  OptimisationRow,
+  OptimisationStage,
+  SplitShares,
+  StoredSelectionRule,
+} from '../schema/optimisation';
 
 // The improve-descriptions records (docs/optimise.md): rows in, rows out. Every step fills what was empty and
 // moves the stage forward only from the stage it expects, so nothing stored is overwritten: the rule and the
@@ -73,13 +81,15 @@ export interface NewOptimisation {
   rule: StoredSelectionRule;
   targets: string[];
   candidates: OptimisationCandidate[];
+  /** What the worker needs to continue the record (lib/optimise/loop.ts advanceOptimisation). */
+  request: OptimisationRequest;
 }
 
 /** A new record at stage `select`: the rule and the candidates are stored before anything runs. */
 export async function insertOptimisation(o: NewOptimisation): Promise<OptimisationRow> {
   const r = await pool().query<Row>(
-    `INSERT INTO optimisations (id, actor, actor_user_id, experiment_id, study_id, split_seed, split_shares, sealed_count, sealed_hash, rule, targets, candidates)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLUMNS}`,
+    `INSERT INTO optimisations (id, actor, actor_user_id, experiment_id, study_id, split_seed, split_shares, sealed_count, sealed_hash, rule, targets, candidates, request)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
     [
       `opt_${randomUUID()}`,
       actorLabel(o.actor),
@@ -93,6 +103,7 @@ export async function insertOptimisation(o: NewOptimisation): Promise<Optimisati
       JSON.stringify(o.rule),
       JSON.stringify(o.targets),
       JSON.stringify(o.candidates),
+      JSON.stringify(o.request),
     ],
   );
   return toRow(r.rows[0]);
@@ -125,9 +136,21 @@ async function updateOne(id: string, expected: OptimisationStage, what: string, 
   return toRow(r.rows[0]);
 }
 
-/** The select version and its run (once). */
-export function setSelectRun(id: string, selectExperimentId: string, selectRunId: string): Promise<OptimisationRow> {
-  return updateOne(id, 'select', 'the select run', `select_experiment_id = $3, select_run_id = $4`, [selectExperimentId, selectRunId]);
+/** What the worker needs to continue the record (null for a record stored before it was kept). */
+export async function getOptimisationRequest(id: string): Promise<OptimisationRequest | null> {
+  const r = await pool().query<{ request: OptimisationRequest | null }>(`SELECT request FROM optimisations WHERE id = $1`, [id]);
+  return r.rows[0]?.request ?? null;
+}
+
+/** The select version and its run (once: a second select run for the same record is refused). */
+export async function setSelectRun(id: string, selectExperimentId: string, selectRunId: string): Promise<OptimisationRow> {
+  const r = await pool().query<Row>(
+    `UPDATE optimisations SET select_experiment_id = $3, select_run_id = $4, updated_at = now()
+     WHERE id = $1 AND stage = $2 AND select_run_id IS NULL RETURNING ${COLUMNS}`,
+    [id, 'select', selectExperimentId, selectRunId],
+  );
+  if (!r.rows[0]) throw new StageError(id, 'select without a select run', 'the select run');
+  return toRow(r.rows[0]);
 }
 
 /**
@@ -166,8 +189,41 @@ export async function takeLook(id: string, confirmExperimentId: string): Promise
   }
 }
 
-export function setConfirmRuns(id: string, runIds: string[]): Promise<OptimisationRow> {
-  return updateOne(id, 'frozen', 'the confirm runs', `confirm_run_ids = $3`, [JSON.stringify(runIds)]);
+/** The confirm runs (once: a second set for the same record is refused). */
+export async function setConfirmRuns(id: string, runIds: string[]): Promise<OptimisationRow> {
+  const r = await pool().query<Row>(
+    `UPDATE optimisations SET confirm_run_ids = $3, updated_at = now() WHERE id = $1 AND stage = $2 AND confirm_run_ids IS NULL RETURNING ${COLUMNS}`,
+    [id, 'frozen', JSON.stringify(runIds)],
+  );
+  if (!r.rows[0]) throw new StageError(id, 'frozen without confirm runs', 'the confirm runs');
+  return toRow(r.rows[0]);
+}
+
+/**
+ * Holds the record for one advance at a time (a session advisory lock on its own connection, released by
+ * `release`): a job delivered twice continues the record once. Null when another advance holds it.
+ */
+export async function holdOptimisation(id: string): Promise<{ release: () => Promise<void> } | null> {
+  const client = await pool().connect();
+  try {
+    const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext('optimisation:' || $1)) AS ok`, [id]);
+    if (!r.rows[0].ok) {
+      client.release();
+      return null;
+    }
+  } catch (e) {
+    client.release();
+    throw e;
+  }
+  return {
+    async release() {
+      try {
+        await client.query(`SELECT pg_advisory_unlock(hashtext('optimisation:' || $1))`, [id]);
+      } finally {
+        client.release();
+      }
+    },
+  };
 }
 
 /** The confirmation's readings: frozen → confirmed. */

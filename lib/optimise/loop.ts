@@ -12,13 +12,17 @@ import {
   failOptimisation,
   freezeWinners,
   getOptimisation,
+  getOptimisationRequest,
+  holdOptimisation,
   insertOptimisation,
   setConfirmRuns,
   setSelectRun,
   storeConfirmation,
   takeLook,
 } from '../db/optimisations';
-import type { OptimisationCandidate, OptimisationResult, OptimisationRow, SplitShares, StoredConfirm } from '../schema/optimisation';
+import type { OptimisationCandidate, OptimisationRequest, OptimisationResult, OptimisationRow, SplitShares, StoredConfirm } from '../schema/optimisation';
+import { parseRunTarget } from '../schema/run';
+import { enqueueOptimisation } from '../queue/enqueue';
 import { DEFAULT_SHARES, restrictToCases, splitStudy, SplitError, type StudySplit } from '../design/splits';
 import { proposeRuleFixes } from '../design/rewrites';
 import { proposePlacebo } from '../design/variants';
@@ -40,6 +44,12 @@ import type { SpendConfirmation } from '../runner/spend';
 // length-matched placebo), store the record with the rule, run the select version, rank and freeze the
 // winner(s) in the record, and only then derive and run the confirm version on each target — so no trial of
 // a confirm case exists before the freeze. Holm counts every earlier look at the same sealed split.
+//
+// Two halves (docs/optimise.md "The loop, stored"): storeOptimisation checks the input and stores the record;
+// advanceOptimisation continues a stored record from its stage — in the worker (the advance-optimisation job,
+// startOptimisation) or in-process (optimise, the CLI). PostgreSQL is the source of truth: a run id already
+// stored on the record is reused, never started again, and stages only move forward, so a job delivered twice
+// yields one select run and one confirm run per target.
 
 /** At most this many candidates besides the placebo. */
 export const MAX_CANDIDATES = 20;
@@ -229,44 +239,15 @@ function clustersOf(baseline: string, treatment: string, trials: readonly TrialU
   return pairClusters(baseline, treatment, trials).map((c) => ({ pairs: c.improved + c.regressed + c.same, improved: c.improved, regressed: c.regressed }));
 }
 
-async function runOnTargets(
-  input: OptimiseInput,
-  experimentId: string,
-  targets: RunTarget[],
-  stage: 'select' | 'confirm',
-  onCreated: (runs: RunRow[]) => Promise<void>,
-): Promise<RunRow[]> {
-  // through the one start use case (lib/runs/start.ts): created, audited with the stage, pre-checked here
-  const request = {
-    experimentId,
-    settings: { ...(input.settings ?? {}), ...targets[0] } as RunSettingsInput,
-    targets: targets.length > 1 ? targets : [],
-    confirm: input.confirm,
-    auditDetail: { optimise: stage },
-  };
-  const started = await startRuns(input.actor, request, 'here', async (created) => {
-    await onCreated([...created]);
-    for (const run of created) input.onEvent?.({ kind: 'run', stage, runId: run.id, target: `${run.provider}:${run.model}`, experimentId });
-  });
-  const runs = started.map((s) => s.run);
-  for (const { run, start } of started) if (!start.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${start.reason}`);
-  const wait = input.waitForRun ?? ((id: string) => waitUntilFinal(id));
-  const finals: RunRow[] = [];
-  for (const run of runs) {
-    const final = await wait(run.id);
-    if (final.status !== 'completed' && final.status !== 'completed_with_unresolved')
-      throw new Error(`the ${stage} run ${run.id} ended ${final.status}${final.statusReason ? `: ${final.statusReason}` : ''}`);
-    finals.push(final);
-  }
-  return finals;
+/** How one advance waits and what it reports (the CLI prints the events; the worker passes nothing). */
+export interface AdvanceOptions {
+  onEvent?: (e: OptimiseEvent) => void;
+  /** Waits until a run is final (default: read PostgreSQL until it is). A worker must be running. */
+  waitForRun?: (runId: string) => Promise<RunRow>;
 }
 
-/**
- * Runs the whole loop and returns the stored record. Bad input throws an OptimiseInputError naming the field
- * before anything is stored; a run that does not complete marks the record `failed` with the reason (kept
- * beside everything stored before it) and throws.
- */
-export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
+/** Checks the input (an OptimiseInputError names the field, nothing stored) and stores the record at stage `select`. */
+export async function storeOptimisation(input: OptimiseInput): Promise<OptimisationRow> {
   checkInput(input);
   const source = await getExperiment(input.experimentId);
   if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
@@ -282,16 +263,14 @@ export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
     throw e;
   }
   const max = input.maxCandidates ?? MAX_CANDIDATES;
-  const { conditions, candidates } = gatherCandidates(source.spec, study, max);
+  const { candidates } = gatherCandidates(source.spec, study, max);
   if (candidates.every((c) => c.placebo))
     throw new OptimiseInputError('candidates', `study "${study.id}" has no candidate: no hand-written condition and no linter finding a rule can fix`);
   const rule: SelectionRule = input.rule ?? { kind: 'best' };
   input.onEvent?.({ kind: 'sealed', split });
-  const baseline = baselineOf(study);
-  const [first] = input.targets;
-
+  const request: OptimisationRequest = { actor: input.actor, settings: input.settings ?? {}, confirm: input.confirm ?? null, maxCandidates: max };
   // the rule and the candidates are stored before the select stage runs
-  let record = await insertOptimisation({
+  return insertOptimisation({
     actor: input.actor,
     experimentId: source.id,
     studyId: study.id,
@@ -301,27 +280,106 @@ export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
     rule,
     targets: input.targets.map(targetKey),
     candidates,
+    request,
   });
+}
+
+/** The door's use case: the record stored, its advance queued for the worker. Returns the record at stage `select`. */
+export async function startOptimisation(actor: Actor, input: Omit<OptimiseInput, 'actor' | 'onEvent' | 'waitForRun'>): Promise<OptimisationRow> {
+  const record = await storeOptimisation({ ...input, actor });
+  await enqueueOptimisation(record.id);
+  return record;
+}
+
+/**
+ * Runs the whole loop in-process (the CLI) and returns the stored record. Bad input throws an
+ * OptimiseInputError naming the field before anything is stored; a run that does not complete marks the
+ * record `failed` with the reason (kept beside everything stored before it) and throws OptimiseFailed.
+ */
+export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
+  const record = await storeOptimisation(input);
+  const done = await advanceOptimisation(record.id, { onEvent: input.onEvent, waitForRun: input.waitForRun });
+  return done ?? (await getOptimisation(record.id)) ?? record;
+}
+
+const FINAL_STAGES = new Set(['confirmed', 'no-winner', 'failed']);
+
+/**
+ * Continues a stored record from its stage until it is final, and returns it; null when another advance holds
+ * the record (a job delivered twice: the first one goes on). A run id stored on the record is waited for, not
+ * started again. A run that does not complete marks the record `failed` and throws OptimiseFailed.
+ */
+export async function advanceOptimisation(id: string, opts: AdvanceOptions = {}): Promise<OptimisationRow | null> {
+  const hold = await holdOptimisation(id);
+  if (!hold) return null;
   try {
-    // select: baseline + every candidate, the select split's cases only
-    const selectVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...conditions], split.select, 'select'));
-    const [selectRun] = await runOnTargets(input, selectVersion.id, [first], 'select', async ([run]) => {
-      record = await setSelectRun(record.id, selectVersion.id, run.id);
+    return await advanceHeld(id, opts);
+  } finally {
+    await hold.release();
+  }
+}
+
+async function advanceHeld(id: string, opts: AdvanceOptions): Promise<OptimisationRow> {
+  let record = await getOptimisation(id);
+  if (!record) throw new Error(`no optimisation "${id}"`);
+  if (FINAL_STAGES.has(record.stage)) return record;
+  try {
+    const request = await getOptimisationRequest(id);
+    if (!request) throw new Error('the record keeps no request to continue from (stored before the loop ran in the worker)');
+    const source = await getExperiment(record.experimentId);
+    const study = source?.spec.studies.find((s) => s.id === record!.studyId);
+    if (!source || !study) throw new Error(`the source ${record.experimentId} or its study ${record.studyId} is gone`);
+    const split = splitStudy(study, { seed: record.splitSeed, ...record.splitShares });
+    if (split.sealed.sha256 !== record.sealed.sha256) throw new Error('the split dealt again does not match the sealed one');
+    const { conditions } = gatherCandidates(source.spec, study, request.maxCandidates);
+    const { candidates } = record;
+    if (conditions.map((c) => c.id).join('\n') !== candidates.map((c) => c.condition).join('\n'))
+      throw new Error('the candidates gathered again do not match the stored ones');
+    const baseline = baselineOf(study);
+    const targets = record.targets.map((t) => {
+      const parsed = parseRunTarget(t);
+      if (typeof parsed === 'string') throw new Error(`stored target ${t}: ${parsed}`);
+      return parsed;
     });
-    const trials = await storedTrialUsage(selectRun.id);
-    const ranked = rankCandidates(candidates.map((c) => ({ candidate: c.condition, placebo: c.placebo, clusters: clustersOf(baseline.id, c.condition, trials) })));
-    const winners = selectWinners(ranked, rule).map((w) => w.candidate);
-    const selected: OptimisationResult = { select: { runId: selectRun.id, ranked }, confirm: [], transfer: [], earlierLookPs: [] };
-    // the freeze comes before anything of the confirm split is derived, stored or sent
-    record = await freezeWinners(record.id, winners, selected, new Date());
-    input.onEvent?.({ kind: 'frozen', record });
-    if (winners.length === 0) return record;
+    const run = (experimentId: string, on: RunTarget[], stage: 'select' | 'confirm', onCreated: (runs: RunRow[]) => Promise<void>) =>
+      startOnTargets(request, opts, experimentId, on, stage, onCreated);
+    const wait = (ids: string[], stage: 'select' | 'confirm') => waitForRuns(opts, ids, stage);
+
+    let ranked: NonNullable<OptimisationResult['select']>['ranked'];
+    let winners: string[];
+    let selected: OptimisationResult;
+    if (record.stage === 'select') {
+      // select: baseline + every candidate, the select split's cases only (a select run already stored is reused)
+      let selectRunId = record.selectRunId;
+      if (!selectRunId) {
+        const selectVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...conditions], split.select, 'select'));
+        const [started] = await run(selectVersion.id, [targets[0]], 'select', async ([r]) => {
+          record = await setSelectRun(id, selectVersion.id, r.id);
+        });
+        selectRunId = started;
+      }
+      const [selectRun] = await wait([selectRunId], 'select');
+      const trials = await storedTrialUsage(selectRun.id);
+      ranked = rankCandidates(candidates.map((c) => ({ candidate: c.condition, placebo: c.placebo, clusters: clustersOf(baseline.id, c.condition, trials) })));
+      winners = selectWinners(ranked, record.rule).map((w) => w.candidate);
+      selected = { select: { runId: selectRun.id, ranked }, confirm: [], transfer: [], earlierLookPs: [] };
+      // the freeze comes before anything of the confirm split is derived, stored or sent
+      record = await freezeWinners(id, winners, selected, new Date());
+      opts.onEvent?.({ kind: 'frozen', record });
+      if (winners.length === 0) return record;
+    } else {
+      ranked = record.result!.select!.ranked;
+      winners = record.winners ?? [];
+      selected = { select: record.result!.select, confirm: [], transfer: [], earlierLookPs: [] };
+    }
 
     // confirm: baseline + winner(s) + placebo, the sealed split's cases, on every target
     const placebo = candidates.find((c) => c.placebo)?.condition ?? null;
-    const confirmConditions = conditions.filter((c) => winners.includes(c.id) || c.id === placebo);
-    const confirmVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...confirmConditions], split.confirm, 'confirm'));
-    record = await takeLook(record.id, confirmVersion.id);
+    if (record.look === null) {
+      const confirmConditions = conditions.filter((c) => winners.includes(c.id) || c.id === placebo);
+      const confirmVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...confirmConditions], split.confirm, 'confirm'));
+      record = await takeLook(id, confirmVersion.id);
+    }
     const earlier = await earlierLooks(source.id, study.id, split.sealed.sha256, record.look!);
     const earlierLookPs = earlier.flatMap((o) =>
       o.result?.confirm.length
@@ -329,16 +387,19 @@ export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
         : // a look whose readings were never stored still looked: each of its claims counts, as p = 1
           (o.winners ?? []).flatMap(() => o.targets.map(() => 1)),
     );
-    const confirmRuns = await runOnTargets(input, confirmVersion.id, input.targets, 'confirm', async (runs) => {
-      record = await setConfirmRuns(
-        record.id,
-        runs.map((r) => r.id),
-      );
-    });
+    const confirmRunIds =
+      record.confirmRunIds ??
+      (await run(record.confirmExperimentId!, targets, 'confirm', async (runs) => {
+        record = await setConfirmRuns(
+          id,
+          runs.map((r) => r.id),
+        );
+      }));
+    const confirmRuns = await wait(confirmRunIds, 'confirm');
     const selectEstimate = new Map(ranked.map((r) => [r.candidate, r.difference.estimate]));
     const confirm: OptimisationResult['confirm'] = [];
-    for (const run of confirmRuns) {
-      const t = await storedTrialUsage(run.id);
+    for (const r of confirmRuns) {
+      const t = await storedTrialUsage(r.id);
       const readings = confirmReadings(
         winners.map((w) => ({
           candidate: w,
@@ -348,7 +409,7 @@ export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
         })),
         earlierLookPs,
       );
-      confirm.push({ target: `${run.provider}:${run.model}`, runId: run.id, readings: readings.map((r): StoredConfirm => ({ ...r, sentence: confirmSentence(r) })) });
+      confirm.push({ target: `${r.provider}:${r.model}`, runId: r.id, readings: readings.map((x): StoredConfirm => ({ ...x, sentence: confirmSentence(x) })) });
     }
     const transfer = winners.map((w) => {
       const perTarget = confirm.map((c) => ({ target: c.target, difference: c.readings.find((r) => r.candidate === w)!.difference }));
@@ -362,11 +423,53 @@ export async function optimise(input: OptimiseInput): Promise<OptimisationRow> {
           : null;
       return { candidate: w, perTarget, heterogeneity };
     });
-    return await storeConfirmation(record.id, { ...selected, confirm, transfer, earlierLookPs });
+    return await storeConfirmation(id, { ...selected, confirm, transfer, earlierLookPs });
   } catch (e) {
-    const failed = await failOptimisation(record.id, e instanceof Error ? e.message : String(e));
-    throw new OptimiseFailed(failed ?? (await getOptimisation(record.id)) ?? record, e);
+    const failed = await failOptimisation(id, e instanceof Error ? e.message : String(e));
+    throw new OptimiseFailed(failed ?? (await getOptimisation(id)) ?? record, e);
   }
+}
+
+/** Creates and starts the stage's runs through the one start use case (lib/runs/start.ts); returns their ids. */
+async function startOnTargets(
+  request: OptimisationRequest,
+  opts: AdvanceOptions,
+  experimentId: string,
+  targets: RunTarget[],
+  stage: 'select' | 'confirm',
+  onCreated: (runs: RunRow[]) => Promise<void>,
+): Promise<string[]> {
+  // created, audited with the stage, pre-checked here; the ids stored on the record before any starts
+  const started = await startRuns(
+    request.actor,
+    {
+      experimentId,
+      settings: { ...request.settings, ...targets[0] } as RunSettingsInput,
+      targets: targets.length > 1 ? targets : [],
+      confirm: request.confirm ?? undefined,
+      auditDetail: { optimise: stage },
+    },
+    'here',
+    async (created) => {
+      await onCreated([...created]);
+      for (const r of created) opts.onEvent?.({ kind: 'run', stage, runId: r.id, target: `${r.provider}:${r.model}`, experimentId });
+    },
+  );
+  for (const { run, start } of started) if (!start.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${start.reason}`);
+  return started.map((s) => s.run.id);
+}
+
+/** The stage's runs once final; a run that did not complete stops the loop. */
+async function waitForRuns(opts: AdvanceOptions, ids: string[], stage: 'select' | 'confirm'): Promise<RunRow[]> {
+  const wait = opts.waitForRun ?? ((id: string) => waitUntilFinal(id));
+  const finals: RunRow[] = [];
+  for (const id of ids) {
+    const final = await wait(id);
+    if (final.status !== 'completed' && final.status !== 'completed_with_unresolved')
+      throw new Error(`the ${stage} run ${id} ended ${final.status}${final.statusReason ? `: ${final.statusReason}` : ''}`);
+    finals.push(final);
+  }
+  return finals;
 }
 
 export { getOptimisation };

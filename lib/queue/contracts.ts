@@ -54,7 +54,18 @@ export function batchOfJobId(jobId: string): { runId: string; batch: number } | 
 export const RunJob = z.object({ runId: z.string().min(1), action: z.enum(['start']) });
 export type RunJob = z.infer<typeof RunJob>;
 
-export const JOB_NAMES = { trial: 'trial', startRun: 'start-run' } as const;
+/**
+ * Continue an improve-descriptions record (lib/optimise/loop.ts advanceOptimisation), on the runs queue.
+ * jobId = optimisationJobId; a redelivery continues from what PostgreSQL holds (docs/optimise.md).
+ */
+export const OptimisationJob = z.object({ optimisationId: z.string().min(1) });
+export type OptimisationJob = z.infer<typeof OptimisationJob>;
+
+export function optimisationJobId(optimisationId: string): string {
+  return `advance-${optimisationId}`;
+}
+
+export const JOB_NAMES = { trial: 'trial', startRun: 'start-run', advanceOptimisation: 'advance-optimisation' } as const;
 
 export function runJobId(runId: string, action: RunJob['action']): string {
   return `${action}-${runId}`;

@@ -1,4 +1,4 @@
-import { JOB_NAMES, RunJob, TrialJob, batchOfJobId, runJobId, trialJobId } from './contracts';
+import { JOB_NAMES, OptimisationJob, RunJob, TrialJob, batchOfJobId, optimisationJobId, runJobId, trialJobId } from './contracts';
 import { queues } from './connection';
 
 // addBulk is one MULTI: its jobs become visible together when it ends, and Redis does nothing else while it
@@ -82,6 +82,12 @@ export async function openTrialBatches(): Promise<Map<string, Set<number>>> {
 export async function enqueueRunStart(runId: string): Promise<void> {
   const data: RunJob = RunJob.parse({ runId, action: 'start' });
   await queues().runs.add(JOB_NAMES.startRun, data, { jobId: runJobId(runId, 'start') });
+}
+
+/** The advance of an improve-descriptions record, for a worker (the runs queue). */
+export async function enqueueOptimisation(optimisationId: string): Promise<void> {
+  const data: OptimisationJob = OptimisationJob.parse({ optimisationId });
+  await queues().runs.add(JOB_NAMES.advanceOptimisation, data as unknown as RunJob, { jobId: optimisationJobId(optimisationId), attempts: 1 });
 }
 
 /** Number of worker processes currently connected to the trials queue. */

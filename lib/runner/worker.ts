@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DelayedError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import { env } from '../env';
 import { log } from '../log/logger';
-import { QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
+import { JOB_NAMES, OptimisationJob, QUEUES, RunJob, TRIALS_PER_JOB, TrialJob } from '../queue/contracts';
 import { queuePrefix, redisConnection } from '../queue/connection';
 import { completeRunIfDone } from './run-events';
 import { isDatabaseUnavailable } from '../db/client';
@@ -46,6 +46,11 @@ export interface StartWorkerOptions {
    * pass lib/runs/warm.ts warmRunResults, which stores what a large run's pages read.
    */
   onRunCompleted?: (runId: string) => Promise<unknown>;
+  /**
+   * Continues an improve-descriptions record (the advance-optimisation job): the doors pass
+   * lib/optimise/loop.ts advanceOptimisation. A worker without it hands the job back for one that has it.
+   */
+  advanceOptimisation?: (optimisationId: string) => Promise<unknown>;
 }
 
 type TrialHooks = Pick<TrialWorkerOptions, 'afterSend' | 'beforeSend' | 'slots' | 'alive'>;
@@ -77,7 +82,7 @@ export function startWorker(opts: StartWorkerOptions = {}): WorkerHandle {
   };
   const watch = watchRuns(opts.onRunCompleted);
   const processTrialJob = trialJobProcessor(id, hooks, watch);
-  const { trialWorkers, takeovers, runs } = queueWorkers(common, connections, processTrialJob, concurrency);
+  const { trialWorkers, takeovers, runs } = queueWorkers(common, connections, processTrialJob, concurrency, opts.advanceOptimisation);
   logJobFailures([...trialWorkers, takeovers, runs]);
 
   const doneTimer = setInterval(() => watch.checkTouched(), 250);
@@ -224,7 +229,13 @@ function trialJobProcessor(owner: string, hooks: TrialHooks, watch: RunWatch) {
 }
 
 /** The BullMQ workers of the trials, takeovers and runs queues (they start fetching as they are made). */
-function queueWorkers(common: Common, connections: Common['connection'][], processTrialJob: ReturnType<typeof trialJobProcessor>, concurrency: number) {
+function queueWorkers(
+  common: Common,
+  connections: Common['connection'][],
+  processTrialJob: ReturnType<typeof trialJobProcessor>,
+  concurrency: number,
+  advanceOptimisation: StartWorkerOptions['advanceOptimisation'],
+) {
   // A BullMQ worker fetches its jobs one round trip at a time and starts them only when it has fetched as
   // many as it may run (or found the queue empty): several fetch loops fill a wide worker several times
   // faster, e.g. when a run starts.
@@ -251,6 +262,16 @@ function queueWorkers(common: Common, connections: Common['connection'][], proce
   const runs = new Worker<RunJob>(
     QUEUES.runs,
     async (job, token) => {
+      if (job.name === JOB_NAMES.advanceOptimisation) {
+        const { optimisationId } = OptimisationJob.parse(job.data);
+        if (!advanceOptimisation) {
+          await job.moveToDelayed(Date.now() + UNSENT_START_RETRY_MS, token);
+          throw new DelayedError();
+        }
+        // the loop waits for its runs here (minutes); the record, not the job, says how far it got
+        await advanceOptimisation(optimisationId).catch((e: Error) => log('warn', 'optimisation stopped', { optimisationId, err: e.message }));
+        return true;
+      }
       const data = RunJob.parse(job.data);
       const r = await startRun(data.runId);
       if (!r.ok && r.waiting) {

@@ -2,6 +2,9 @@
 // returns and lib/optimise/loop.ts writes. Plain types: the record is written by the loop alone, never parsed
 // from a door's input.
 
+import type { Actor } from './actor';
+import type { RunSettingsInput } from './run';
+
 /** The rule that picks the winner(s) from the select split (lib/analysis/optimise.ts SelectionRule). */
 export type StoredSelectionRule = { kind: 'best' } | { kind: 'top'; m: number };
 
@@ -107,4 +110,17 @@ export interface OptimisationRow {
   confirmRunIds: string[] | null;
   result: OptimisationResult | null;
   error: string | null;
+}
+
+/**
+ * What the worker needs to continue a record besides what the record holds (docs/optimise.md "The loop,
+ * stored"): who started it (the runs are started as them), the settings of every run besides provider and
+ * model, the spend confirmation, and the candidate bound the candidates were gathered under.
+ */
+export interface OptimisationRequest {
+  actor: Actor;
+  settings: Omit<RunSettingsInput, 'provider' | 'model'>;
+  /** lib/runner/spend.ts SpendConfirmation */
+  confirm: { yes?: boolean; maxRequests?: number | null } | null;
+  maxCandidates: number;
 }

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLineActor } from '../auth/roles';
+import { closeDb, pool } from '../db/client';
+import { getOptimisation } from '../db/optimisations';
+import { ensureTemplateExperiment } from '../experiments/templates';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { closeQueues } from '../queue/connection';
+import { enqueueOptimisation } from '../queue/enqueue';
+import { startWorker, type WorkerHandle } from '../runner/worker';
+import type { OptimisationRow } from '../schema/optimisation';
+import { advanceOptimisation, startOptimisation } from './loop';
+
+// The loop in the worker (docs/optimise.md "The loop, stored"): startOptimisation stores the record and queues
+// its advance; the worker continues it from what PostgreSQL holds. The job delivered again — queued twice,
+// and advanced at the same time in this process, and once more after the record is final — starts no second
+// select run and no second confirm run.
+
+const actor = commandLineActor('optimise-worker-test');
+let worker: WorkerHandle;
+
+beforeAll(async () => {
+  worker = startWorker({ concurrency: 8, advanceOptimisation });
+  await worker.ready;
+});
+afterAll(async () => {
+  await worker.close();
+  await closeQueues();
+  await closeDb();
+});
+
+/** The record once its stage is final, read from PostgreSQL as the record's page reads it. */
+async function finalRecord(id: string): Promise<OptimisationRow> {
+  for (;;) {
+    const r = await getOptimisation(id);
+    if (r && ['confirmed', 'no-winner', 'failed'].includes(r.stage)) return r;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+}
+
+const runsOf = async (experimentId: string) =>
+  (await pool().query<{ id: string; provider: string; model: string }>('SELECT id, provider, model FROM runs WHERE experiment_id = $1 ORDER BY id', [experimentId])).rows;
+
+describe('the loop in the worker', () => {
+  it('the job delivered twice yields one select run and one confirm run per target', async () => {
+    const exp = await ensureTemplateExperiment('politely-ignored');
+    const targets = [
+      { provider: 'simulated' as const, model: SIMULATED_GENERIC_PREFERRING },
+      { provider: 'simulated' as const, model: SIMULATED_ENGINE },
+    ];
+    const started = await startOptimisation(actor, { experimentId: exp.id, study: 'selection', targets });
+    expect(started.stage).toBe('select');
+    expect(started.selectRunId).toBeNull();
+    // a second delivery, and an advance in this process beside the worker's
+    await enqueueOptimisation(started.id);
+    const beside = await advanceOptimisation(started.id).catch((e: unknown) => e);
+    const record = await finalRecord(started.id);
+    expect(record.stage).toBe('confirmed');
+    if (beside !== null) expect(beside).toEqual(record);
+    // once final, another delivery changes nothing
+    await enqueueOptimisation(started.id);
+    expect(await advanceOptimisation(started.id)).toEqual(record);
+
+    const selectRuns = await runsOf(record.selectExperimentId!);
+    expect(selectRuns.map((r) => r.id)).toEqual([record.selectRunId]);
+    const confirmRuns = await runsOf(record.confirmExperimentId!);
+    expect(confirmRuns.map((r) => r.id).sort()).toEqual([...record.confirmRunIds!].sort());
+    expect(confirmRuns.map((r) => `${r.provider}:${r.model}`).sort()).toEqual(targets.map((t) => `${t.provider}:${t.model}`).sort());
+    expect(record.result!.confirm.map((c) => c.runId).sort()).toEqual([...record.confirmRunIds!].sort());
+  }, 240_000);
+});
