@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineActor } from '../auth/roles';
 import { closeDb, pool } from '../db/client';
 import { getOptimisation } from '../db/optimisations';
+import { getExperiment } from '../db/experiments';
 import { ensureTemplateExperiment } from '../experiments/templates';
+import { saveExperiment } from '../experiments/versions';
 import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
 import { closeQueues } from '../queue/connection';
 import { enqueueOptimisation } from '../queue/enqueue';
@@ -42,7 +44,11 @@ const runsOf = async (experimentId: string) =>
 
 describe('the loop in the worker', () => {
   it('the job delivered twice yields one select run and one confirm run per target', async () => {
-    const exp = await ensureTemplateExperiment('politely-ignored');
+    // the template under an id of this test's own: the integration files share one database, and the select and
+    // confirm versions (and their runs) are derived from the source's id — another file's loop on the template
+    // would add its runs to the ones counted here
+    const template = (await getExperiment((await ensureTemplateExperiment('politely-ignored')).id))!.spec;
+    const exp = await saveExperiment({ ...structuredClone(template), id: `politely-ignored-worker-${process.pid}` });
     const targets = [
       { provider: 'simulated' as const, model: SIMULATED_GENERIC_PREFERRING },
       { provider: 'simulated' as const, model: SIMULATED_ENGINE },
