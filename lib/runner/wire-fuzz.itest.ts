@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDb, pool } from '../db/client';
+import { restoreFromJsonb } from '../db/jsonb-escape';
+import { resetEnvCache } from '../env';
+import { saveExperiment } from '../experiments/versions';
+import { closeQueues } from '../queue/connection';
+import type { WireId } from '../providers/types';
+import { FINAL_RUN_STATUSES } from '../schema/run-status';
+import { engineViolations, waitForRunStatus } from '../testing/engine';
+import { anthropicMessageBody, geminiGenerateContentBody, openaiChatCompletionBody, startLoopbackServer, type LoopbackServer } from '../testing/loopback-server';
+import { tinyExperiment } from '../testing/tiny-experiment';
+import { createRun, startRun } from './start';
+import { startWorker, type WorkerHandle } from './worker';
+
+// What a provider sends is kept (docs/faults.md › What a provider sends is kept), fuzzed over every wire: each
+// provider's answers carry U+0000, lone surrogates, bytes that are not UTF-8, a 5 MB string, and JSON nested
+// 20,000 levels deep (in the body, and in a call's arguments), sent through the real SDK to the real engine.
+// Per trial: one final status and one formal result, no attempt `lost`; per run: the requests the loopback
+// server answered = the attempt rows; per attempt: the body kept as it was sent (the `json` text, or the
+// bytes in response_raw when the text cannot hold them).
+
+const KEYS = {
+  OPENAI_API_KEY: 'sk-test-fuzz-0000',
+  ANTHROPIC_API_KEY: 'sk-ant-test-fuzz',
+  GEMINI_API_KEY: 'gm-test-fuzz',
+  OPENAI_COMPATIBLE_API_KEY: 'sk-compat-fuzz',
+};
+const DEPTH = 20_000;
+const BIG = 5 * 1024 * 1024;
+const MAX_ATTEMPTS = 2;
+const REPLICATES = Number(process.env.FUZZ_REPLICATES ?? 2); // × 2 conditions: 4 trials per wire and payload
+
+type Provider = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
+const WIRES: { provider: Provider; wire: WireId }[] = [
+  { provider: 'openai', wire: 'openai-chat' },
+  { provider: 'anthropic', wire: 'anthropic-messages' },
+  { provider: 'gemini', wire: 'gemini-generate-content' },
+  { provider: 'openai-compatible', wire: 'openai-chat' },
+];
+
+type PayloadId = 'nul' | 'lone-surrogate' | 'invalid-utf8' | 'big-string' | 'big-hostile-string' | 'deep-body' | 'deep-arguments' | 'deep-content' | 'deep-root';
+const PAYLOADS: PayloadId[] = (process.env.FUZZ_PAYLOADS?.split(',') as PayloadId[] | undefined) ?? [
+  'nul',
+  'lone-surrogate',
+  'invalid-utf8',
+  'big-string',
+  'big-hostile-string',
+  'deep-body',
+  'deep-arguments',
+  'deep-content',
+  'deep-root',
+];
+
+const deepArray = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+/** Bytes that are not UTF-8: a lone 0xFF, an overlong NUL (C0 80), a CESU-8 surrogate (ED A0 80), a truncated sequence. */
+const BAD_BYTES = [0xff, 0x20, 0xc0, 0x80, 0x20, 0xed, 0xa0, 0x80, 0x20, 0xe4, 0xb8];
+
+/** A success body of `wire`: a call of `get_invoice` with `args` and a text beside it. */
+function successBody(wire: WireId, text: string, args: Record<string, unknown> | string): Record<string, unknown> {
+  const calls = [{ name: 'get_invoice', arguments: args }];
+  if (wire === 'openai-chat') return openaiChatCompletionBody({ model: 'fuzz-model', calls, text });
+  if (wire === 'anthropic-messages') return anthropicMessageBody({ model: 'fuzz-model', calls, text });
+  return geminiGenerateContentBody({ model: 'fuzz-model', calls, text });
+}
+
+/** JSON text of `value` with each `"@@KEY@@"` string replaced by raw JSON text (nesting JSON.stringify cannot build). */
+function spliced(value: unknown, raw: Record<string, string>): string {
+  let text = JSON.stringify(value);
+  for (const [k, v] of Object.entries(raw)) text = text.replace(`"@@${k}@@"`, () => v);
+  return text;
+}
+
+/** What a payload's answers are sent as, and what the record must say of them. */
+interface Hostile {
+  bytes: Buffer;
+  /** `ok`: scored from the text and arguments below (as a client reads them); otherwise the error kind of every attempt. */
+  expect: 'ok' | 'malformed_body';
+  text?: string;
+  /** The call's arguments as read (null: unparseable, a malformed call). */
+  args?: Record<string, unknown> | null;
+}
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+/** The exact bytes a provider of `wire` answers with for `payload`. */
+function hostileBody(wire: WireId, payload: PayloadId): Hostile {
+  switch (payload) {
+    case 'nul': {
+      const text = 'found it\u0000';
+      const args = { invoice_id: 'INV-7\u0000', note: '\u0000' };
+      return { bytes: utf8(JSON.stringify(successBody(wire, text, args))), expect: 'ok', text, args };
+    }
+    case 'lone-surrogate': {
+      // JSON.stringify writes a lone surrogate as its \u escape: valid JSON text, no valid UTF-16 string
+      const text = '\udc00found it\ud800';
+      const args = { invoice_id: 'INV-7\ud800', ['k\udfff']: 'v\uffff' };
+      return { bytes: utf8(JSON.stringify(successBody(wire, text, args))), expect: 'ok', text, args };
+    }
+    case 'invalid-utf8': {
+      const json = JSON.stringify(successBody(wire, '@@BAD@@', { invoice_id: 'INV-7' }));
+      const at = json.indexOf('@@BAD@@');
+      // read as every client reads it: each bad sequence one U+FFFD (WHATWG decoding)
+      const text = new TextDecoder().decode(Buffer.from(BAD_BYTES));
+      return { bytes: Buffer.concat([utf8(json.slice(0, at)), Buffer.from(BAD_BYTES), utf8(json.slice(at + 7))]), expect: 'ok', text, args: { invoice_id: 'INV-7' } };
+    }
+    case 'big-string': {
+      const text = 'x'.repeat(BIG);
+      const args = { invoice_id: 'INV-7', blob: 'y'.repeat(BIG) };
+      return { bytes: utf8(JSON.stringify(successBody(wire, text, args))), expect: 'ok', text, args };
+    }
+    case 'big-hostile-string': {
+      // a 5 MB body of NULs, lone surrogates and U+FFFF (the escape character): 22 bytes of JSON per unit
+      const hostile = '\u0000\ud800\uffff\udc00a'.repeat(Math.ceil(BIG / 2 / 22));
+      const args = { invoice_id: 'INV-7', blob: hostile };
+      return { bytes: utf8(JSON.stringify(successBody(wire, hostile, args))), expect: 'ok', text: hostile, args };
+    }
+    case 'deep-body':
+      // an ordinary answer with an extra field nested DEPTH levels deep: past what PostgreSQL's json parser takes
+      return {
+        bytes: utf8(spliced({ ...successBody(wire, 'found it', { invoice_id: 'INV-7' }), x_deep: '@@DEEP@@' }, { DEEP: deepArray(DEPTH) })),
+        expect: 'malformed_body',
+      };
+    case 'deep-arguments':
+      // the call's arguments nest DEPTH levels deep. OpenAI sends arguments as a JSON string: the body is shallow
+      // and the call is malformed (past MAX_ARGUMENT_NESTING). Anthropic and Gemini send them as JSON in the body:
+      // the body nests past PostgreSQL's json parser, so it is kept as text and the answer is a parse error.
+      return wire === 'openai-chat'
+        ? { bytes: utf8(JSON.stringify(successBody(wire, 'found it', `{"invoice_id":"INV-7","x":${deepObject(DEPTH)}}`))), expect: 'ok', text: 'found it', args: null }
+        : { bytes: utf8(spliced(successBody(wire, 'found it', { invoice_id: 'INV-7', x: '@@DEEP@@' }), { DEEP: deepObject(DEPTH) })), expect: 'malformed_body' };
+    case 'deep-content':
+      // DEPTH levels where the answer's text belongs
+      return { bytes: utf8(spliced(successBody(wire, '@@DEEP@@', { invoice_id: 'INV-7' }), { DEEP: deepArray(DEPTH) })), expect: 'malformed_body' };
+    case 'deep-root':
+      // the whole body: an array DEPTH levels deep
+      return { bytes: utf8(deepArray(DEPTH)), expect: 'malformed_body' };
+  }
+}
+
+let server: LoopbackServer;
+let worker: WorkerHandle;
+let experimentId: string;
+
+beforeAll(async () => {
+  server = await startLoopbackServer({ record: false });
+  Object.assign(process.env, { ...KEYS, TCLAB_ALLOWED_BASE_URLS: server.url });
+  resetEnvCache();
+  const spec = tinyExperiment('wire-fuzz', 'What is the status of invoice INV-7?');
+  spec.replicates = REPLICATES;
+  experimentId = (await saveExperiment(spec)).id;
+  worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
+  await worker.ready;
+});
+afterAll(async () => {
+  await worker?.close();
+  await server?.close();
+  await closeQueues();
+  await closeDb();
+});
+
+interface ObservationRow {
+  text: string | null;
+  toolCalls: { name: string; arguments: Record<string, unknown> | null }[];
+  malformed: string | null;
+}
+
+interface AttemptRow {
+  trial_id: string;
+  n: number;
+  started_at: Date;
+  finished_at: Date | null;
+  outcome: string;
+  error_kind: string | null;
+  response: string | null;
+  response_raw: Buffer | null;
+}
+
+/** Runs `experimentId` against `provider` whose every answer is `body`; what was sent and what was kept. */
+async function fuzzRun(provider: Provider, wire: WireId, body: Buffer) {
+  const sentAt: string[] = [];
+  server.setScript(() => {
+    sentAt.push(new Date().toISOString());
+    return { kind: 'http', status: 200, body };
+  });
+  const run = await createRun(experimentId, {
+    provider,
+    model: 'fuzz-model',
+    baseUrl: server.baseUrlFor(wire),
+    retryBaseMs: 20,
+    maxAttempts: MAX_ATTEMPTS,
+    timeoutMs: 60_000,
+  });
+  const before = server.count;
+  expect((await startRun(run.id)).ok).toBe(true);
+  const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES], 90_000);
+  const requests = server.count - before;
+  const attempts = (
+    await pool().query<AttemptRow>(
+      `SELECT trial_id, n, outcome, error_kind, response::text AS response, response_raw, started_at, finished_at FROM attempts WHERE run_id = $1 ORDER BY started_at`,
+      [run.id],
+    )
+  ).rows;
+  const trials = (
+    await pool().query<{ id: string; status: string; observations: ObservationRow[] }>(
+      `SELECT t.id, t.status,
+              coalesce((SELECT json_agg(json_build_object('text', o.text, 'toolCalls', o.tool_calls, 'malformed', o.malformed)) FROM observations o WHERE o.trial_id = t.id), '[]') AS observations
+         FROM trials t WHERE t.run_id = $1`,
+      [run.id],
+    )
+  ).rows.map((t) => ({ ...t, observations: t.observations.map((o) => restoreFromJsonb(o)) }));
+  return { runId: run.id, status: final.status, requests, sentAt, attempts, trials };
+}
+
+/** The body an attempt kept, as bytes: response_raw when set, else the stored JSON text (a parse error's `{"text": …}` unwrapped). */
+function keptBytes(a: AttemptRow): Buffer {
+  if (a.response_raw) return a.response_raw;
+  const text = a.response ?? '';
+  return Buffer.from(text, 'utf8');
+}
+
+describe.each(WIRES)('$provider ($wire) answers', ({ provider, wire }) => {
+  it.each(PAYLOADS)(
+    'holding %s: one formal result per trial, requests = attempt rows, the body kept as sent',
+    async (payload) => {
+      const h = hostileBody(wire, payload);
+      const r = await fuzzRun(provider, wire, h.bytes);
+      expect(await engineViolations(r.runId)).toEqual([]);
+      expect(r.trials).toHaveLength(2 * REPLICATES);
+      // every request the server answered is one attempt row, and none is booked lost
+      const when = () => JSON.stringify({ sent: r.sentAt, attempts: r.attempts.map((a) => [a.trial_id, a.n, a.outcome, a.started_at, a.finished_at]) });
+      expect(r.requests, `requests = attempt rows: ${when()}`).toBe(r.attempts.length);
+      expect(r.attempts.filter((a) => a.outcome === 'lost')).toEqual([]);
+      // every attempt keeps the body as sent: the json text, or the bytes when the text cannot hold them
+      for (const a of r.attempts) expect(keptBytes(a).equals(h.bytes), `${provider} ${payload}: body kept`).toBe(true);
+      if (h.expect === 'ok') {
+        expect(r.status).toBe('completed');
+        expect(r.attempts.map((a) => `${a.outcome}/${a.error_kind}`)).toEqual(r.trials.map(() => 'ok/null'));
+        for (const t of r.trials) {
+          expect(['passed', 'failed', 'untested']).toContain(t.status);
+          expect(t.observations).toHaveLength(1);
+          const [o] = t.observations;
+          expect(o.text === h.text, `${provider} ${payload}: text as read`).toBe(true);
+          expect(o.toolCalls).toHaveLength(1);
+          expect(o.toolCalls[0].name).toBe('get_invoice');
+          expect(o.toolCalls[0].arguments).toStrictEqual(h.args);
+          expect(o.malformed).toBe(h.args === null ? 'unparseable_arguments' : null);
+        }
+        // invalid UTF-8 keeps its bytes in response_raw; every other body is the json text itself
+        expect(r.attempts.every((a) => (a.response_raw !== null) === (payload === 'invalid-utf8'))).toBe(true);
+      } else {
+        // an answer that cannot be read or stored is an answer with a parse error: unresolved, never lost or scored
+        expect(r.status).toBe('completed_with_unresolved');
+        expect(new Set(r.attempts.map((a) => `${a.outcome}/${a.error_kind}`))).toEqual(new Set(['transport_error/malformed_body']));
+        for (const t of r.trials) {
+          expect(t.status).toBe('unresolved');
+          expect(t.observations).toEqual([]);
+          expect(r.attempts.filter((a) => a.trial_id === t.id).length).toBeLessThanOrEqual(MAX_ATTEMPTS);
+        }
+      }
+    },
+    120_000,
+  );
+});
