@@ -142,7 +142,7 @@ let worker: WorkerHandle;
 let experimentId: string;
 
 beforeAll(async () => {
-  server = await startLoopbackServer({ record: false });
+  server = await startLoopbackServer();
   Object.assign(process.env, { ...KEYS, TCLAB_ALLOWED_BASE_URLS: server.url });
   resetEnvCache();
   const spec = tinyExperiment('wire-fuzz', 'What is the status of invoice INV-7?');
@@ -177,6 +177,7 @@ interface AttemptRow {
 
 /** Runs `experimentId` against `provider` whose every answer is `body`; what was sent and what was kept. */
 async function fuzzRun(provider: Provider, wire: WireId, body: Buffer) {
+  server.clearRequests();
   const sentAt: string[] = [];
   server.setScript(() => {
     sentAt.push(new Date().toISOString());
@@ -256,6 +257,113 @@ describe.each(WIRES)('$provider ($wire) answers', ({ provider, wire }) => {
           expect(t.observations).toEqual([]);
           expect(r.attempts.filter((a) => a.trial_id === t.id).length).toBeLessThanOrEqual(MAX_ATTEMPTS);
         }
+      }
+    },
+    120_000,
+  );
+});
+
+// ---- Vendor tool search results (docs/discovery.md): Anthropic's regex tool search, whose result names the tools
+// found. The hostile part is in the names (what the trial stores as `visible`), or the result nests DEPTH deep.
+
+type SearchPayload = 'nul' | 'lone-surrogate' | 'invalid-utf8' | 'big-string' | 'deep-result';
+const SEARCH_PAYLOADS: SearchPayload[] = ['nul', 'lone-surrogate', 'invalid-utf8', 'big-string', 'deep-result'];
+
+/** How the vendor renames the tools it found (the first one, for the 5 MB name), as a client reads the names. */
+function renamed(payload: SearchPayload, names: string[]): string[] {
+  const suffix: Record<SearchPayload, string> = {
+    nul: '\u0000',
+    'lone-surrogate': '\ud800',
+    'invalid-utf8': new TextDecoder().decode(Buffer.from(BAD_BYTES)),
+    'big-string': 'z'.repeat(BIG),
+    'deep-result': '',
+  };
+  return names.map((n, i) => (payload === 'big-string' && i > 0 ? n : n + suffix[payload]));
+}
+
+/** The search answer's bytes: the tool references renamed, or the result's content replaced by DEPTH levels. */
+function hostileSearchAnswer(payload: SearchPayload, response: Record<string, unknown>): Buffer {
+  const content = (response.content as Record<string, unknown>[]).map((block) => {
+    if (block.type !== 'tool_search_tool_result') return block;
+    const result = block.content as { tool_references: { type: string; tool_name: string }[] };
+    if (payload === 'deep-result') return { ...block, content: { ...result, x_deep: '@@DEEP@@' } };
+    const names = result.tool_references.map((r, i) => (payload === 'invalid-utf8' ? `${r.tool_name}@@BAD${i}@@` : renamed(payload, [r.tool_name])[0]));
+    if (payload === 'big-string') names.splice(1, names.length, ...result.tool_references.slice(1).map((r) => r.tool_name));
+    return { ...block, content: { ...result, tool_references: result.tool_references.map((r, i) => ({ ...r, tool_name: names[i] })) } };
+  });
+  const text = spliced({ ...response, content }, { DEEP: deepArray(DEPTH) });
+  if (payload !== 'invalid-utf8') return utf8(text);
+  const pieces = text.split(/@@BAD\d+@@/);
+  return Buffer.concat(pieces.flatMap((p, i) => (i === 0 ? [utf8(p)] : [Buffer.from(BAD_BYTES), utf8(p)])));
+}
+
+describe('vendor tool search answers', () => {
+  let searchExperimentId: string;
+  beforeAll(async () => {
+    const spec = tinyExperiment('wire-fuzz-search', 'What is the status of invoice INV-2041?');
+    spec.replicates = REPLICATES;
+    (spec.studies[0] as Record<string, unknown>).catalog = {
+      source: { builtin: 'github-mcp-server' },
+      sizes: [8],
+      seed: 'vendor-search-v1',
+      discovery: [{ id: 'vs', mechanism: 'vendor-search', search: 'anthropic-regex' }],
+    };
+    searchExperimentId = (await saveExperiment(spec)).id;
+  });
+
+  it.each(SEARCH_PAYLOADS)(
+    'naming tools with %s: one formal result per trial, one request each, the result kept as sent',
+    async (payload) => {
+      const sent: Buffer[] = [];
+      server.clearRequests();
+      server.setToolSearchRewrite((response) => {
+        const bytes = hostileSearchAnswer(payload, response);
+        sent.push(bytes);
+        return bytes;
+      });
+      try {
+        const run = await createRun(searchExperimentId, {
+          provider: 'anthropic',
+          model: 'fuzz-model',
+          baseUrl: server.anthropicBaseUrl,
+          retryBaseMs: 20,
+          maxAttempts: MAX_ATTEMPTS,
+          timeoutMs: 60_000,
+        });
+        expect((await startRun(run.id)).ok).toBe(true);
+        const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES], 90_000);
+        expect(await engineViolations(run.id)).toEqual([]);
+        const attempts = (
+          await pool().query<AttemptRow>(`SELECT trial_id, n, outcome, error_kind, response::text AS response, response_raw FROM attempts WHERE run_id = $1`, [run.id])
+        ).rows;
+        const trials = (
+          await pool().query<{ id: string; status: string; visible: string[] | null }>(`SELECT id, status, visible FROM trials WHERE run_id = $1`, [run.id])
+        ).rows;
+        expect(trials).toHaveLength(2 * REPLICATES);
+        // one request per attempt row, none lost, each answer kept as it was sent
+        expect(sent.length).toBe(attempts.length);
+        expect(attempts.filter((a) => a.outcome === 'lost')).toEqual([]);
+        const sentSet = new Set(sent.map((b) => b.toString('base64')));
+        for (const a of attempts) expect(sentSet.has(keptBytes(a).toString('base64')), `${payload}: the answer kept as sent`).toBe(true);
+        if (payload === 'deep-result') {
+          expect(final.status).toBe('completed_with_unresolved');
+          expect(new Set(attempts.map((a) => `${a.outcome}/${a.error_kind}`))).toEqual(new Set(['transport_error/malformed_body']));
+          expect(trials.every((t) => t.status === 'unresolved')).toBe(true);
+          return;
+        }
+        // one request per trial, each scored once, `visible` holding the names as the vendor sent them
+        expect(final.status).toBe('completed');
+        expect(attempts.map((a) => `${a.outcome}/${a.error_kind}`)).toEqual(trials.map(() => 'ok/null'));
+        expect(server.toolSearchRequests).toHaveLength(trials.length);
+        expect(trials.some((t) => (t.visible ?? []).length > 0)).toBe(true);
+        const named = new Set(server.toolSearchRequests.map((q) => JSON.stringify(renamed(payload, q.found))));
+        for (const t of trials) {
+          expect(['passed', 'failed', 'untested']).toContain(t.status);
+          expect(named.has(JSON.stringify(restoreFromJsonb(t.visible ?? []))), `${payload}: visible as named`).toBe(true);
+        }
+        expect(attempts.every((a) => (a.response_raw !== null) === (payload === 'invalid-utf8'))).toBe(true);
+      } finally {
+        server.setToolSearchRewrite(null);
       }
     },
     120_000,
