@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
 import { restoreFromJsonb } from '../db/jsonb-escape';
 import { resetEnvCache } from '../env';
+import { countToolSnapshots, getToolSnapshot, importServerTools } from '../experiments/tool-snapshots';
 import { saveExperiment } from '../experiments/versions';
+import { ToolFileError } from '../mcp/tools';
 import { closeQueues } from '../queue/connection';
 import type { WireId } from '../providers/types';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
@@ -28,7 +33,7 @@ const KEYS = {
 const DEPTH = 20_000;
 const BIG = 5 * 1024 * 1024;
 const MAX_ATTEMPTS = 2;
-const REPLICATES = Number(process.env.FUZZ_REPLICATES ?? 2); // × 2 conditions: 4 trials per wire and payload
+const REPLICATES = Number(process.env.FUZZ_REPLICATES ?? 1); // × 2 conditions: 4 trials per wire and payload
 
 type Provider = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
 const WIRES: { provider: Provider; wire: WireId }[] = [
@@ -148,7 +153,7 @@ beforeAll(async () => {
   const spec = tinyExperiment('wire-fuzz', 'What is the status of invoice INV-7?');
   spec.replicates = REPLICATES;
   experimentId = (await saveExperiment(spec)).id;
-  worker = startWorker({ concurrency: 4, reconcileEveryMs: 500 });
+  worker = startWorker({ concurrency: 4, reconcileEveryMs: 500, batchPollMs: 100 });
   await worker.ready;
 });
 afterAll(async () => {
@@ -367,5 +372,147 @@ describe('vendor tool search answers', () => {
       }
     },
     120_000,
+  );
+});
+
+// ---- Batch results (docs/batch.md): the same answers as items of a vendor's batch, read from its results file
+// (OpenAI, Anthropic: JSONL, where an item's body may be bytes JSON.stringify cannot write) or from the batch's
+// inlined responses (Gemini: one JSON document, so only what JSON.stringify writes).
+
+const BATCH_WIRES: { provider: 'openai' | 'anthropic' | 'gemini'; wire: WireId; payloads: PayloadId[] }[] = [
+  { provider: 'openai', wire: 'openai-chat', payloads: ['nul', 'lone-surrogate', 'invalid-utf8', 'big-string', 'deep-body'] },
+  { provider: 'anthropic', wire: 'anthropic-messages', payloads: ['nul', 'lone-surrogate', 'invalid-utf8', 'big-string', 'deep-body'] },
+  { provider: 'gemini', wire: 'gemini-generate-content', payloads: ['nul', 'lone-surrogate', 'big-string'] },
+];
+
+describe.each(BATCH_WIRES)('$provider batch results', ({ provider, wire, payloads }) => {
+  afterAll(() => {
+    server.setBatchBehaviour({});
+    server.resetBatchStats();
+  });
+
+  it.each(payloads)(
+    'holding %s: one formal result per item, items = attempt rows',
+    async (payload) => {
+      const h = hostileBody(wire, payload);
+      // an object when JSON.stringify can write it (the loopback writes it into the line), else the bytes as they are
+      const body: unknown = payload === 'invalid-utf8' || payload.startsWith('deep') ? h.bytes : JSON.parse(h.bytes.toString('utf8'));
+      server.setScript(() => ({ kind: 'http', status: 200, body }));
+      server.setBatchBehaviour({ acceptedPolls: 0, inProgressPolls: 1 });
+      server.resetBatchStats();
+      const run = await createRun(experimentId, {
+        provider,
+        model: 'fuzz-model',
+        baseUrl: server.baseUrlFor(wire),
+        retryBaseMs: 20,
+        maxAttempts: MAX_ATTEMPTS,
+        batch: true,
+      });
+      expect((await startRun(run.id)).ok).toBe(true);
+      const final = await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES], 90_000);
+      expect(await engineViolations(run.id)).toEqual([]);
+      const attempts = (
+        await pool().query<AttemptRow>(`SELECT trial_id, n, outcome, error_kind, response::text AS response, response_raw FROM attempts WHERE run_id = $1`, [run.id])
+      ).rows;
+      const trials = (await pool().query<{ id: string; status: string }>(`SELECT id, status FROM trials WHERE run_id = $1`, [run.id])).rows;
+      const stats = server.batchStats();
+      expect(trials).toHaveLength(2 * REPLICATES);
+      expect(stats.items).toBe(attempts.length);
+      expect([...stats.byCustomId.values()].every((n) => n === 1)).toBe(true);
+      expect(attempts.filter((a) => a.outcome === 'lost')).toEqual([]);
+
+      if (payload === 'deep-body') {
+        // read from the results file, nested past what PostgreSQL's json parser takes: an answer with a parse error.
+        // Its body is not kept (the item's parsed value cannot be written back as text): docs/faults.md says so.
+        expect(final.status).toBe('completed_with_unresolved');
+        expect(new Set(attempts.map((a) => `${a.outcome}/${a.error_kind}`))).toEqual(new Set(['transport_error/malformed_body']));
+        expect(trials.every((t) => t.status === 'unresolved')).toBe(true);
+        return;
+      }
+      expect(final.status).toBe('completed');
+      expect(attempts.map((a) => `${a.outcome}/${a.error_kind}`)).toEqual(trials.map(() => 'ok/null'));
+      // a batch item's body is kept as the JSON text of the item as read: the bytes sent, or for bytes that are not
+      // UTF-8 the text with each bad sequence replaced by U+FFFD (the results file is read as text)
+      const kept = payload === 'invalid-utf8' ? utf8(h.bytes.toString('utf8')) : h.bytes;
+      // Gemini's inlined responses reach the record as the SDK's object of them, not as their text (docs/faults.md)
+      if (provider === 'gemini') return;
+      for (const a of attempts) expect(keptBytes(a).equals(kept), `${provider} batch ${payload}: body kept`).toBe(true);
+    },
+    120_000,
+  );
+});
+
+// ---- MCP listings (docs/faults.md): a real MCP server over stdio (newline-delimited JSON-RPC, written out
+// plainly: no SDK server sends bytes that are not UTF-8) whose tools/list answer holds one hostile tool beside a
+// fine one. The import stores the listing exactly (escaped reversibly) or refuses it with a ToolFileError naming
+// the tool's place; it never crashes another way, hangs, or stores something else.
+
+type ListingPayload = 'lone-surrogate' | 'invalid-utf8' | 'big-string' | 'deep-schema';
+const LISTING_PAYLOADS: ListingPayload[] = ['lone-surrogate', 'invalid-utf8', 'big-string', 'deep-schema'];
+
+describe('MCP listings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tclab-wire-fuzz-'));
+  const serverFile = join(dir, 'hostile-server.mjs');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    serverFile,
+    `import { createInterface } from 'node:readline';
+const kind = process.argv[2];
+const fine = { name: 'fine_tool', description: 'Looks up one order by its id.', inputSchema: { type: 'object' } };
+const hostile = { name: 'hostile_tool', description: 'Looks up one invoice.', inputSchema: { type: 'object' } };
+if (kind === 'lone-surrogate') hostile.description = 'Looks up \\ud800 one invoice.';
+if (kind === 'big-string') hostile.description = 'd'.repeat(${BIG});
+if (kind === 'invalid-utf8') hostile.description = '@@RAW@@';
+if (kind === 'deep-schema') hostile.inputSchema = { type: 'object', properties: { x: '@@RAW@@' } };
+const send = (m) => {
+  const text = JSON.stringify(m);
+  if (!text.includes('"@@RAW@@"')) return process.stdout.write(text + '\\n');
+  const [a, b] = text.split('"@@RAW@@"');
+  const raw = kind === 'invalid-utf8' ? Buffer.concat([Buffer.from('"bad '), Buffer.from(${JSON.stringify(BAD_BYTES)}), Buffer.from('"')]) : Buffer.from('['.repeat(${DEPTH}) + ']'.repeat(${DEPTH}));
+  process.stdout.write(Buffer.concat([Buffer.from(a), raw, Buffer.from(b + '\\n')]));
+};
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile-server', version: '1.0.0' } } });
+  else if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { tools: [fine, hostile] } });
+  else if (m.id !== undefined) send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
+});
+`,
+  );
+
+  it.each(LISTING_PAYLOADS)(
+    'a listing holding %s: stored as read, or refused naming the field',
+    async (payload) => {
+      const before = await countToolSnapshots();
+      const outcome = await importServerTools({ kind: 'stdio', command: process.execPath, args: [serverFile, payload] }, { timeoutMs: 30_000 }).then(
+        (snap) => ({ snap }),
+        (error: unknown) => ({ error }),
+      );
+      // a lone surrogate and nesting past the import's limit are refused, naming the field; the rest is stored
+      const refused: Partial<Record<ListingPayload, RegExp>> = {
+        'lone-surrogate': /the tool "hostile_tool" at tools\[1\] cannot be stored: tools\[1\]\.description: contains a lone surrogate/,
+        'deep-schema': /the tool "hostile_tool" at tools\[1\] cannot be stored: tools\[1\]\.inputSchema\.properties\.x\.0\.0.*nested deeper than the limit/,
+      };
+      const reason = refused[payload];
+      if (reason) {
+        expect('error' in outcome && outcome.error, `${payload}: refused`).toBeInstanceOf(ToolFileError);
+        expect(String(('error' in outcome && (outcome.error as Error).message) || '')).toMatch(reason);
+        expect(await countToolSnapshots()).toBe(before);
+        return;
+      }
+      if ('error' in outcome) throw outcome.error;
+      const stored = await getToolSnapshot(outcome.snap.id);
+      const hostile = stored!.tools.find((t) => t.name === 'hostile_tool');
+      expect(hostile).toBeDefined();
+      const description: Record<ListingPayload, string> = {
+        'lone-surrogate': 'Looks up \ud800 one invoice.',
+        'invalid-utf8': `bad ${new TextDecoder().decode(Buffer.from(BAD_BYTES))}`,
+        'big-string': 'd'.repeat(BIG),
+        'deep-schema': 'Looks up one invoice.',
+      };
+      expect(hostile!.description === description[payload], `${payload}: description stored as listed`).toBe(true);
+      expect(stored!.tools.map((t) => t.name)).toEqual(['fine_tool', 'hostile_tool']);
+    },
+    60_000,
   );
 });
