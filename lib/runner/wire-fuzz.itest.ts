@@ -22,7 +22,9 @@ import { startWorker, type WorkerHandle } from './worker';
 // 20,000 levels deep (in the body, and in a call's arguments), sent through the real SDK to the real engine.
 // Per trial: one final status and one formal result, no attempt `lost`; per run: the requests the loopback
 // server answered = the attempt rows; per attempt: the body kept as it was sent (the `json` text, or the
-// bytes in response_raw when the text cannot hold them).
+// bytes in response_raw when the text cannot hold them). The wires: OpenAI, Anthropic, Gemini and
+// OpenAI-compatible one request at a time, Anthropic's tool search results, batch results, MCP listings.
+// FUZZ_REPLICATES and FUZZ_PAYLOADS (comma-separated) widen or narrow a local run; the defaults are the suite's.
 
 const KEYS = {
   OPENAI_API_KEY: 'sk-test-fuzz-0000',
