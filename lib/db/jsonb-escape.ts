@@ -18,51 +18,90 @@ const SUSPECT = /[\u0000\ud800-\udfff\uffff]/;
 /** JSON text of a value that may need escaping: stringify writes NUL and lone surrogates as \u escapes. */
 const SUSPECT_JSON = /\\u0000|\\ud[89a-f]|\uffff/i;
 
-function hex4(unit: number): string {
-  return unit.toString(16).padStart(4, '0');
+const HEX_UNITS = [...'0123456789abcdef'].map((d) => d.charCodeAt(0));
+
+// Both directions write the code units of their result into one buffer and read it back as a string in
+// chunks: appending piece by piece to a string made a rope of millions of short strings for a 5 MB answer made
+// of NULs and lone surrogates, whose garbage collection cost seconds per answer (docs/faults.md › What a
+// provider sends is kept). The buffer is only used for a string that holds something to escape or restore.
+
+/** `n` code units of `buf` as a string (lone surrogates kept: String.fromCharCode takes code units as they are). */
+function fromUnits(buf: Uint16Array, n: number): string {
+  const CHUNK = 8192;
+  const parts: string[] = [];
+  for (let i = 0; i < n; i += CHUNK) parts.push(String.fromCharCode.apply(null, buf.subarray(i, Math.min(n, i + CHUNK)) as unknown as number[]));
+  return parts.join('');
+}
+
+/** How many code units of `s` are escaped (each becomes five). */
+function escapedUnits(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || c === ESC) n++;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else n++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) n++;
+  }
+  return n;
 }
 
 /** One string, escaped (the same string when there is nothing to escape). */
 function escapeString(s: string): string {
   if (!SUSPECT.test(s)) return s;
-  let out = '';
-  let from = 0;
+  const buf = new Uint16Array(s.length + 4 * escapedUnits(s));
+  let o = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     let escape = c === 0 || c === ESC;
     if (c >= 0xd800 && c <= 0xdbff) {
       const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
       if (next >= 0xdc00 && next <= 0xdfff) {
-        i++; // a valid pair: kept as it is
+        // a valid pair: kept as it is
+        buf[o++] = c;
+        buf[o++] = next;
+        i++;
         continue;
       }
       escape = true;
     } else if (c >= 0xdc00 && c <= 0xdfff) escape = true;
     if (escape) {
-      out += s.slice(from, i) + ESC_CHAR + hex4(c);
-      from = i + 1;
-    }
+      buf[o++] = ESC;
+      buf[o++] = HEX_UNITS[c >> 12];
+      buf[o++] = HEX_UNITS[(c >> 8) & 15];
+      buf[o++] = HEX_UNITS[(c >> 4) & 15];
+      buf[o++] = HEX_UNITS[c & 15];
+    } else buf[o++] = c;
   }
-  return out + s.slice(from);
+  return fromUnits(buf, o);
+}
+
+/** The value of a lower-case hex digit's code unit, or -1. */
+function hexDigit(unit: number): number {
+  return unit >= 0x30 && unit <= 0x39 ? unit - 0x30 : unit >= 0x61 && unit <= 0x66 ? unit - 0x57 : -1;
 }
 
 /** One string, restored: U+FFFF and four hex digits → that code unit. */
 function restoreString(s: string): string {
   if (s.indexOf(ESC_CHAR) < 0) return s;
-  let out = '';
-  let from = 0;
-  for (let i = s.indexOf(ESC_CHAR); i >= 0; i = s.indexOf(ESC_CHAR, from)) {
-    const digits = s.slice(i + 1, i + 5);
-    // a U+FFFF not followed by four hex digits was not written by escapeString: kept as it is
-    if (!/^[0-9a-f]{4}$/.test(digits)) {
-      out += s.slice(from, i + 1);
-      from = i + 1;
-      continue;
+  const buf = new Uint16Array(s.length);
+  let o = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // a U+FFFF not followed by four lower-case hex digits was not written by escapeString: kept as it is
+    if (c === ESC && i + 4 < s.length) {
+      const d = (hexDigit(s.charCodeAt(i + 1)) << 12) | (hexDigit(s.charCodeAt(i + 2)) << 8) | (hexDigit(s.charCodeAt(i + 3)) << 4) | hexDigit(s.charCodeAt(i + 4));
+      if (d >= 0) {
+        buf[o++] = d;
+        i += 4;
+        continue;
+      }
     }
-    out += s.slice(from, i) + String.fromCharCode(parseInt(digits, 16));
-    from = i + 5;
+    buf[o++] = c;
   }
-  return out + s.slice(from);
+  return fromUnits(buf, o);
 }
 
 function walk(value: unknown, f: (s: string) => string): unknown {

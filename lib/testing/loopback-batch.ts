@@ -91,7 +91,7 @@ const unixNow = () => Math.floor(Date.now() / 1000);
 
 export class LoopbackBatches {
   readonly batches = new Map<string, BatchRecord>();
-  private readonly files = new Map<string, string>();
+  private readonly files = new Map<string, string | Buffer>();
   private behaviour: BatchBehaviour = { ...DEFAULT_BATCH_BEHAVIOUR };
   private counts: BatchCounts = { submissions: 0, items: 0, byCustomId: new Map() };
 
@@ -271,7 +271,8 @@ export class LoopbackBatches {
 
   private openaiCreate(raw: Buffer, headers: IncomingHttpHeaders): BatchReply {
     const body = parseJson(raw) as { input_file_id?: string; endpoint?: string } | null;
-    const text = body?.input_file_id ? this.files.get(body.input_file_id) : undefined;
+    const file = body?.input_file_id ? this.files.get(body.input_file_id) : undefined;
+    const text = file === undefined ? undefined : file.toString();
     if (text === undefined || body?.endpoint !== '/v1/chat/completions') return { status: 400, body: defaultErrorBody('openai-chat', 400) };
     const items: BatchItemRecord[] = [];
     for (const line of text.split('\n')) {
@@ -284,26 +285,27 @@ export class LoopbackBatches {
   }
 
   private writeOpenaiFiles(rec: BatchRecord): void {
-    const out: string[] = [];
-    const err: string[] = [];
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
     for (const it of rec.items) {
       const line = { id: `batch_req_${it.customId}`, custom_id: it.customId };
       if (it.answer === null) {
         err.push(
-          JSON.stringify({
+          jsonLine({
             ...line,
             response: null,
             error: { code: rec.state === 'expired' ? 'batch_expired' : 'batch_cancelled', message: `the batch ${rec.state} before this request ran` },
           }),
         );
       } else if (it.answer.status === 200) {
-        out.push(JSON.stringify({ ...line, response: { status_code: 200, request_id: `req_${it.customId}`, body: it.answer.body }, error: null }));
+        out.push(jsonLine({ ...line, response: { status_code: 200, request_id: `req_${it.customId}`, body: it.answer.body }, error: null }));
       } else {
-        err.push(JSON.stringify({ ...line, response: { status_code: it.answer.status, request_id: `req_${it.customId}`, body: it.answer.body }, error: null }));
+        err.push(jsonLine({ ...line, response: { status_code: it.answer.status, request_id: `req_${it.customId}`, body: it.answer.body }, error: null }));
       }
     }
-    this.files.set(`file-out-${rec.id}`, out.map((l) => l + '\n').join(''));
-    this.files.set(`file-err-${rec.id}`, err.map((l) => l + '\n').join(''));
+    const NL = Buffer.from('\n');
+    this.files.set(`file-out-${rec.id}`, Buffer.concat(out.flatMap((l) => [l, NL])));
+    this.files.set(`file-err-${rec.id}`, Buffer.concat(err.flatMap((l) => [l, NL])));
   }
 
   // ---- Anthropic ----
@@ -325,9 +327,9 @@ export class LoopbackBatches {
       if (it.answer === null) result = { type: rec.state === 'expired' ? 'expired' : 'canceled' };
       else if (it.answer.status === 200) result = { type: 'succeeded', message: it.answer.body };
       else result = { type: 'errored', error: it.answer.body };
-      return JSON.stringify({ custom_id: it.customId, result }) + '\n';
+      return Buffer.concat([jsonLine({ custom_id: it.customId, result }), Buffer.from('\n')]);
     });
-    return { status: 200, body: lines.join(''), contentType: 'application/binary' };
+    return { status: 200, body: Buffer.concat(lines), contentType: 'application/binary' };
   }
 
   // ---- Gemini ----
@@ -340,6 +342,24 @@ export class LoopbackBatches {
     const rec = this.submit('gemini-generate-content', newId('b'), items, headers);
     return { status: 200, body: this.view(rec) };
   }
+}
+
+/**
+ * One JSONL line. An item's answer body given as bytes (a script's `http` reply with a Buffer body) is put in
+ * as it is — JSON text JSON.stringify could not write (nested past its stack, or not UTF-8): a hostile vendor.
+ */
+function jsonLine(value: unknown): Buffer {
+  const raw: Buffer[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (v !== null && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data)) {
+      raw.push(Buffer.from((v as { data: number[] }).data));
+      return '@@RAW_BODY@@';
+    }
+    return v;
+  });
+  if (raw.length === 0) return Buffer.from(text, 'utf8');
+  const pieces = text.split('"@@RAW_BODY@@"');
+  return Buffer.concat(pieces.flatMap((p, i) => (i === 0 ? [Buffer.from(p, 'utf8')] : [raw[i - 1], Buffer.from(p, 'utf8')])));
 }
 
 function parseJson(raw: Buffer): unknown {

@@ -110,8 +110,11 @@ export interface LoopbackServer {
   toolSearchRequests: ToolSearchWireRequest[];
   /** The query the loopback "model" searches with (null: derived from the user's task, see toolSearchQueryFor). */
   setToolSearchQuery(query: string | null): void;
-  /** Rewrites each tool search answer before it is sent (null: sent as the search made it) — a hostile vendor. */
-  setToolSearchRewrite(rewrite: ((response: Record<string, unknown>) => Record<string, unknown>) | null): void;
+  /**
+   * Rewrites each tool search answer before it is sent (null: sent as the search made it) — a hostile vendor. An
+   * object is sent as JSON; a string or bytes are sent as they are (bodies JSON.stringify cannot write).
+   */
+  setToolSearchRewrite(rewrite: ToolSearchRewrite | null): void;
   /** Batch mode: how the next batches live (accepted → in progress → completed / expired / cancelled). */
   setBatchBehaviour(next: Partial<BatchBehaviour>): void;
   /** Batches submitted and items received (per custom id) since the start or the last reset. */
@@ -235,7 +238,7 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
   const requests: ScriptRequest[] = [];
   const toolSearchRequests: ToolSearchWireRequest[] = [];
   let toolSearchQuery: string | null = null;
-  let toolSearchRewrite: ((response: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  let toolSearchRewrite: ToolSearchRewrite | null = null;
   let count = 0;
   let load: LoopbackLoad = { firstAtMs: null, lastEndMs: null, busyMs: 0, maxInFlight: 0, maxAtMs: null, finished: 0 };
   let inFlight = 0;
@@ -422,6 +425,9 @@ export async function startLoopbackServer(opts: LoopbackOptions = {}): Promise<L
 /** The Responses API route (POST /v1/responses), spoken only for tool search. */
 const TOOL_SEARCH_ONLY_PATH = /^\/v1\/responses(?:\?|$)/;
 const ANTHROPIC_MESSAGES_PATH = /^\/v1\/messages(?:\?|$)/;
+
+/** A hostile vendor's tool search answer: an object (sent as JSON), or a body sent as it is. */
+export type ToolSearchRewrite = (response: Record<string, unknown>) => Record<string, unknown> | string | Uint8Array;
 
 export interface ToolSearchWireRequest {
   vendor: 'anthropic' | 'openai';

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ProviderResult } from '../../schema/request';
 import { buildAnthropicBody, reshapeAnthropicResponse } from '../anthropic';
+import { nodeFetch, type FetchFn, type ReadResponse } from '../http';
 import { answerResult, itemErrorResult, messageOf, requestsById } from './common';
 import { unansweredResult, type BatchConnection, type BatchPoll, type BatchVendor } from './types';
 
@@ -8,9 +9,23 @@ import { unansweredResult, type BatchConnection, type BatchPoll, type BatchVendo
 // retrieve until processing_status is "ended"; results() streams the JSONL of results_url, each line's
 // result one of succeeded / errored / canceled / expired.
 
+/**
+ * A fetch whose responses carry their whole body as one chunk. The SDK reads the results JSONL with a line
+ * decoder that copies and rescans everything buffered on every chunk it is given: for the 64 KiB chunks of a
+ * stream that is quadratic in a line's length, and a results file with answers of 5 MB each took minutes of
+ * blocked event loop (docs/faults.md › What a provider sends is kept). Given one chunk, it splits the lines in
+ * one pass. The body is read whole anyway: the SDK collects every line before results() returns.
+ */
+const wholeBodyFetch: FetchFn = async (input, init) => {
+  const res = (await nodeFetch(input, init)) as ReadResponse;
+  const bytes = (res.rawBytes ?? Buffer.from(await res.text(), 'utf8')) as Uint8Array<ArrayBuffer>;
+  const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
+  return new Response(nullBody ? null : bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
+};
+
 // no SDK retries: a retried create after a lost answer could make a second batch (docs/batch.md › Exactly once)
 function client(conn: BatchConnection): Anthropic {
-  return new Anthropic({ apiKey: conn.apiKey ?? '', authToken: null, baseURL: conn.baseUrl, maxRetries: 0, logLevel: 'off' });
+  return new Anthropic({ apiKey: conn.apiKey ?? '', authToken: null, baseURL: conn.baseUrl, maxRetries: 0, logLevel: 'off', fetch: wholeBodyFetch });
 }
 
 const STATUS: Record<string, number> = {
