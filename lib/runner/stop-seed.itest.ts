@@ -11,7 +11,7 @@ import { startWorker, type WorkerHandle } from './worker';
 // A stop is a function of the stored order (docs/statistics.md › Stop when decided): the reference study on the
 // simulated provider, stopped when decided with one seed, five times, worked by a worker holding 16 trials at
 // once (answers arrive in whatever order they come back). Every run stops each study at the same pair with the
-// same decision, and saves the same number of requests.
+// same decision; the requests saved differ at most by the pairs in flight at the decision (they finish and are kept).
 
 let worker: WorkerHandle | undefined;
 afterAll(async () => {
@@ -53,7 +53,9 @@ describe('five times the same stop seed', () => {
     }
     console.log(`stop seed ${SEED}, five runs: ${outcomes[0]}; trials not sent: ${saved.join(', ')}`);
     expect(new Set(outcomes).size).toBe(1);
-    // and the same requests saved: pairs in flight at the decision finish, the rest are never sent
-    expect(new Set(saved).size).toBe(1);
+    // the requests saved: the pairs in flight at the decision finish (as many as the worker holds at most), the
+    // rest are never sent — so the counts differ by no more than the worker's 16 trials in flight
+    expect(Math.max(...saved) - Math.min(...saved)).toBeLessThanOrEqual(16);
+    expect(Math.min(...saved)).toBeGreaterThan(0);
   }, 300_000);
 });
