@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../lib/db/client';
-import { getOptimisation, listOptimisations } from '../lib/db/optimisations';
+import { getOptimisation, listOptimisations } from '../lib/optimise/read';
 import { ensureTemplateExperiment } from '../lib/experiments/templates';
 import { runCli } from '../lib/testing/engine';
 

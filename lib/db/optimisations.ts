@@ -71,19 +71,12 @@ const toRow = (r: Row): OptimisationRow => ({
   error: r.error,
 });
 
-export interface NewOptimisation {
+/** A new record: the row's fields known before anything runs, who starts it, and what the worker needs. */
+export type NewOptimisation = Pick<OptimisationRow, 'experimentId' | 'studyId' | 'splitSeed' | 'splitShares' | 'sealed' | 'rule' | 'targets' | 'candidates'> & {
   actor: Actor;
-  experimentId: string;
-  studyId: string;
-  splitSeed: number;
-  splitShares: SplitShares;
-  sealed: { count: number; sha256: string };
-  rule: StoredSelectionRule;
-  targets: string[];
-  candidates: OptimisationCandidate[];
   /** What the worker needs to continue the record (lib/optimise/loop.ts advanceOptimisation). */
   request: OptimisationRequest;
-}
+};
 
 /** A new record at stage `select`: the rule and the candidates are stored before anything runs. */
 export async function insertOptimisation(o: NewOptimisation): Promise<OptimisationRow> {
