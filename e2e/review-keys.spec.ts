@@ -5,6 +5,9 @@ import { expectFits, startRun } from './helpers';
 // saves the pair's readings and opens the next pair — three pairs walked with the keyboard, the progress
 // count going up by one each time. At 1440 px (the queue at 390 px: review-queue.spec.ts).
 
+/** Waits until the page's key handler is attached: a key pressed before the page is hydrated does nothing. */
+const keysReady = (page: Page) => expect(page.getByTestId('review-keys')).toHaveAttribute('data-listening', 'yes');
+
 const reviewedOf = async (page: Page) => Number(/^(\d+) of/.exec((await page.getByTestId('review-progress').textContent()) ?? '')![1]);
 
 test('review with the keyboard: j / k move through the list, s saves and opens the next pair, three times', async ({ page }) => {
@@ -20,12 +23,14 @@ test('review with the keyboard: j / k move through the list, s saves and opens t
   await page.waitForURL(/\/pairs\//);
   const first = page.url();
   await expect(page.getByTestId('save-and-next')).toBeVisible();
+  await keysReady(page);
 
   // j and k: forward one pair, and back
   await page.keyboard.press('j');
   await page.waitForURL((u) => u.href !== first);
   const second = page.url();
   await expect(page.getByTestId('pair-prev')).toHaveAttribute('href', new URL(first).pathname);
+  await keysReady(page);
   await page.keyboard.press('k');
   await page.waitForURL(first);
 
@@ -36,6 +41,7 @@ test('review with the keyboard: j / k move through the list, s saves and opens t
     const here = page.url();
     await expect(page.getByTestId('pair-review-form')).toBeVisible();
     await expect(page.locator('.review-reading[data-reviewed="yes"]')).toHaveCount(0);
+    await keysReady(page);
     await page.locator('body').click({ position: { x: 5, y: 5 } }); // focus on the page, not in a text field
     await page.keyboard.press('s');
     await page.waitForURL((u) => u.href !== here);
