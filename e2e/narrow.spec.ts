@@ -74,6 +74,7 @@ test('every page fits a 390 px screen; no zero-width interval anywhere', async (
     ['home (experiments, new experiment)', '/'],
     ['experiment', experimentUrl],
     ['versions', `${experimentUrl}/versions`],
+    ['improve', `${experimentUrl}/improve`],
     ['designer', designerUrl],
     ['runs', '/runs'],
     ['run (with its audit)', runUrl],

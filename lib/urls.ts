@@ -15,6 +15,8 @@ export const urls = {
   home: () => '/',
   experiment: (id: string, params: Record<string, string | null | undefined> = {}) => `/experiments/${e(id)}${query(params)}`,
   experimentVersions: (id: string) => `/experiments/${e(id)}/versions`,
+  /** Improve descriptions: the form and the optimisation records of an experiment (`record`: the one opened). */
+  experimentImprove: (id: string, params: Record<string, string | null | undefined> = {}) => `/experiments/${e(id)}/improve${query(params)}`,
   designer: (slug: string) => `/designer/${e(slug)}`,
 
   /** Trace imports: the list and the import form; one import (its report and review queue); one candidate. */

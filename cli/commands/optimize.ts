@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors';
 import { err, out, setExitCode } from '../output';
 import { cliActor, shutdown } from './shared';
-import { parseRunTarget, type RunTarget } from '../../lib/schema/run';
-import type { OptimisationRow, SplitShares, StoredDifference } from '../../lib/schema/optimisation';
-import type { SelectionRule } from '../../lib/analysis/optimise';
+import type { OptimisationRow, StoredDifference } from '../../lib/schema/optimisation';
+import { MAX_SEED, parseRule, parseShares, parseTargets, parseWhole } from '../../lib/optimise/input';
 import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputError, prepareDatabase, type OptimiseEvent } from '../../lib/optimise/loop';
 import { SpendConfirmationRequired } from '../../lib/runner/spend';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
@@ -61,43 +60,22 @@ export function register(program: Command): void {
     });
 }
 
-function wholeNumber(text: string, flag: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag}: a whole number from ${min} to ${max} (got "${text}")`);
-  return n;
-}
-
-function sharesOf(text: string): SplitShares {
-  const m = /^(\d{1,3})\/(\d{1,3})\/(\d{1,3})$/.exec(text.trim());
-  const [tune, select, confirm] = m ? m.slice(1).map(Number) : [NaN, NaN, NaN];
-  if (!m || tune + select + confirm !== 100 || select < 1 || confirm < 1)
-    throw new UsageError(`--split: tune/select/confirm whole percentages adding up to 100, select and confirm at least 1, e.g. 40/30/30 (got "${text}")`);
-  return { tune, select, confirm };
-}
-
-function ruleOf(text: string): SelectionRule {
-  if (text === 'best') return { kind: 'best' };
-  const m = /^top:(\d+)$/.exec(text);
-  if (!m) throw new UsageError(`--rule: best or top:M (got "${text}")`);
-  return { kind: 'top', m: wholeNumber(m[1], '--rule top:M', 1, MAX_CANDIDATES) };
-}
-
-function targetsOf(text: string): RunTarget[] {
-  return text.split(',').map((t, i) => {
-    const r = parseRunTarget(t.trim());
-    if (typeof r === 'string') throw new UsageError(`--targets (#${i + 1}): ${r}`);
-    return r;
-  });
-}
-
 async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
   if (!opts.experimentId) throw new UsageError('--experiment-id: required (a stored version, e.g. politely-ignored-v1)');
   if (!opts.study) throw new UsageError('--study: required (the study whose cases are split)');
-  const shares = opts.split === undefined ? undefined : sharesOf(opts.split);
-  const seed = opts.seed === undefined ? undefined : wholeNumber(opts.seed, '--seed', 0, 2 ** 31 - 1);
-  const rule = opts.rule === undefined ? undefined : ruleOf(opts.rule);
-  const maxCandidates = opts.candidates === undefined ? undefined : wholeNumber(opts.candidates, '--candidates', 1, MAX_CANDIDATES);
-  const given = opts.targets === undefined ? undefined : targetsOf(opts.targets);
+  const { shares, seed, rule, maxCandidates, given } = (() => {
+    try {
+      return {
+        shares: opts.split === undefined ? undefined : parseShares(opts.split),
+        seed: opts.seed === undefined ? undefined : parseWhole(opts.seed, 'seed', 0, MAX_SEED),
+        rule: opts.rule === undefined ? undefined : parseRule(opts.rule),
+        maxCandidates: opts.candidates === undefined ? undefined : parseWhole(opts.candidates, 'candidates', 1, MAX_CANDIDATES),
+        given: opts.targets === undefined ? undefined : parseTargets(opts.targets),
+      };
+    } catch (e) {
+      return usage(e);
+    }
+  })();
   await prepareDatabase();
   let worker: WorkerHandle | undefined;
   try {

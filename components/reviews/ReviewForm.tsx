@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, useActionState, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useActionState, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { saveReviewAction } from './actions';
 import { readingField, type ReviewFormState } from './review-form';
 
@@ -115,7 +115,7 @@ const KEYS: Record<string, string[]> = {
  * elements the page has is clicked, so `s` saves and goes on, or saves on the list's last pair.
  */
 export function ReviewKeys() {
-  const [listening, setListening] = useState(false);
+  const marker = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || !(e.key in KEYS)) return;
@@ -128,9 +128,9 @@ export function ReviewKeys() {
       target.click();
     };
     window.addEventListener('keydown', onKey);
-    setListening(true);
+    marker.current?.setAttribute('data-listening', 'yes');
     return () => window.removeEventListener('keydown', onKey);
   }, []);
   // Says when the keys work: before the page is hydrated a key press does nothing.
-  return <span hidden data-testid="review-keys" data-listening={listening ? 'yes' : 'no'} />;
+  return <span hidden ref={marker} data-testid="review-keys" data-listening="no" />;
 }

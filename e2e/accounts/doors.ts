@@ -14,6 +14,7 @@ export const PAGES: Record<string, DoorNeed> = {
   'app/page.tsx': 'read',
   'app/experiments/[id]/page.tsx': 'read',
   'app/experiments/[id]/versions/page.tsx': 'read',
+  'app/experiments/[id]/improve/page.tsx': 'read',
   'app/designer/[slug]/page.tsx': 'experiment.write',
   'app/runs/page.tsx': 'read',
   'app/runs/compare/page.tsx': 'read',
@@ -67,6 +68,7 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/designer/actions.ts#proposeAblationsAction': 'experiment.write',
   'components/designer/actions.ts#proposeVariantsAction': 'experiment.write',
   'components/cases/actions.ts#importTracesAction': 'experiment.write',
+  'components/optimise/actions.ts#startOptimisationAction': 'run.control',
   'components/cases/actions.ts#reviewCandidateAction': 'review.write',
   'components/cases/actions.ts#saveCasesAction': 'experiment.write',
 };

@@ -38,6 +38,7 @@ import { SIMULATED_ENGINE } from '../providers/simulated';
 import { ensureDatabase, migrate } from '../db/migrate';
 import { env } from '../env';
 import type { SpendConfirmation } from '../runner/spend';
+import { MAX_CANDIDATES } from './limits';
 
 // Use case: the improve-descriptions loop (docs/optimise.md). From a stored version and one of its studies:
 // deal the split, gather the candidates (rule-driven fixes, the study's hand-written conditions, the
@@ -51,8 +52,7 @@ import type { SpendConfirmation } from '../runner/spend';
 // stored on the record is reused, never started again, and stages only move forward, so a job delivered twice
 // yields one select run and one confirm run per target.
 
-/** At most this many candidates besides the placebo. */
-export const MAX_CANDIDATES = 20;
+export { MAX_CANDIDATES };
 
 /** Used when the study declares no split and none is given (stored with the record either way). */
 export const DEFAULT_SEED = 0;

@@ -95,6 +95,9 @@ export default async function ExperimentPage({ params, searchParams }: { params:
           <a className="button" href={urls.experimentVersions(exp.id)}>
             Version history
           </a>
+          <Link className="button" href={urls.experimentImprove(exp.id)} data-testid="improve-link">
+            Improve descriptions
+          </Link>
           <a className="button" href={`/api/experiments/${encodeURIComponent(exp.id)}`} download>
             Spec JSON
           </a>

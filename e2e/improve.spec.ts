@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test';
+import { expectFits } from './helpers';
+import { politelyIgnored } from '../lib/templates/politely-ignored';
+import { defaultSplits, splitStudy } from '../lib/design/splits';
+
+// Improve descriptions from the browser (docs/optimise.md): on the politely-ignored template, a wrong split is
+// refused at its field and nothing starts; then the defaults start the loop — the page shows the seal the
+// split's seed gives, every candidate ranked on the select run, the frozen winner and the confirmation in words
+// — at 1440 px, and the page fits 390 px.
+
+test('improve descriptions: the seal, the candidates ranked, the winner frozen and confirmed on the sealed split; 1440 and 390 px', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: politely-ignored' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\//);
+  await page.getByTestId('improve-link').click();
+  await page.waitForURL(/\/improve$/);
+  const before = await page.getByTestId('optimisation').count();
+
+  // a split that does not add up to 100: named, nothing started
+  await page.getByLabel('Split', { exact: false }).fill('50/30/30');
+  await page.getByRole('button', { name: 'Start improving' }).click();
+  await expect(page.getByTestId('optimise-errors')).toContainText('split');
+  await expect(page.getByTestId('optimise-errors')).toContainText('adding up to 100');
+  await page.reload();
+  await expect(page.getByTestId('optimisation')).toHaveCount(before);
+
+  // the defaults: the study's split (else 40/30/30) and seed 0, rule best, the template's simulated model
+  await page.getByLabel('Split', { exact: false }).fill('');
+  await page.getByLabel('Study', { exact: true }).selectOption('selection');
+  await page.getByRole('button', { name: 'Start improving' }).click();
+  await page.waitForURL(/\/improve\?record=/);
+  const id = new URL(page.url()).searchParams.get('record')!;
+  const record = page.locator(`[data-testid="optimisation"][data-id="${id}"]`);
+  await expect(record).toBeVisible();
+  // the seal shown is the one the seed gives for the study's cases
+  const study = politelyIgnored().studies.find((s) => s.id === 'selection')!;
+  const sealed = splitStudy(study, study.splits ?? defaultSplits(0)).sealed;
+  await expect(record.getByTestId('sealed')).toHaveText(`sealed: ${sealed.count} cases, ${sealed.sha256}`);
+
+  // the worker moves it on; the page follows until the record is final
+  await expect(record.getByTestId('optimisation-stage')).toHaveAttribute('data-stage', /^(confirmed|no-winner)$/, { timeout: 180_000 });
+  const candidates = await record.getByTestId('optimisation-candidates').locator('tbody tr').count();
+  expect(candidates).toBeGreaterThan(1);
+  // every candidate is ranked, rejected ones and the placebo included
+  await expect(record.getByTestId('optimisation-ranking').locator('tbody tr')).toHaveCount(candidates);
+  await expect(record.getByTestId('optimisation-ranking').locator('tbody tr', { hasText: 'placebo' })).toHaveCount(1);
+  const stage = await record.getByTestId('optimisation-stage').getAttribute('data-stage');
+  if (stage === 'confirmed') {
+    const winners = await record.locator('tr[data-winner="yes"]').count();
+    expect(winners).toBe(1); // rule: best
+    await expect(record.getByTestId('optimisation-frozen')).toContainText('Frozen:');
+    await expect(record.getByTestId('confirm-sentence')).toHaveCount(1);
+    await expect(record.getByTestId('confirm-sentence')).not.toBeEmpty();
+  } else {
+    await expect(record.getByTestId('optimisation-frozen')).toContainText('No winner');
+  }
+
+  // the select run is a run like any other
+  const selectRun = await record.getByRole('link', { name: /^run / }).first().getAttribute('href');
+  await expectFits(page, 1440);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFits(page, 390);
+  await page.goto(selectRun!);
+  await expect(page.getByTestId('run-status')).toHaveText('completed');
+});
