@@ -57,6 +57,14 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
     await expect(record.getByTestId('optimisation-frozen')).toContainText('No winner');
   }
 
+  // the JSON download is the record the page shows
+  const json = await page.request.get((await record.getByTestId('optimisation-json').getAttribute('href'))!);
+  expect(json.status()).toBe(200);
+  const stored = (await json.json()) as { id: string; stage: string; sealed: typeof sealed; winners: string[] | null; result: { select: { ranked: unknown[] } } };
+  expect(stored).toMatchObject({ id, stage, sealed });
+  expect(stored.result.select.ranked).toHaveLength(candidates);
+  expect(stored.winners ?? []).toEqual(await record.locator('tr[data-winner="yes"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-candidate'))));
+
   // the select run is a run like any other
   const selectRun = await record.getByRole('link', { name: /^run / }).first().getAttribute('href');
   await expectFits(page, 1440);

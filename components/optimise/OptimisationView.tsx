@@ -43,7 +43,10 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
         </span>
       </h2>
       <p className="small muted mono">
-        {r.id} · started by {r.actor} · {r.createdAt.toISOString().slice(0, 16).replace('T', ' ')}
+        {r.id} · started by {r.actor} · {r.createdAt.toISOString().slice(0, 16).replace('T', ' ')} ·{' '}
+        <a href={urls.api.optimisations(r.experimentId, r.id)} download data-testid="optimisation-json">
+          JSON
+        </a>
       </p>
       <ul className="small">
         <li>

@@ -39,6 +39,7 @@ export const ROUTES: Record<string, Record<string, DoorNeed>> = {
   'app/api/single-user-link/route.ts': { GET: 'single-user-link' },
   'app/api/auth/[...all]/route.ts': { GET: 'better-auth', POST: 'better-auth' },
   'app/api/experiments/[id]/route.ts': { GET: 'read' },
+  'app/api/experiments/[id]/optimisations/route.ts': { GET: 'read' },
   'app/api/runs/[id]/control/route.ts': { POST: 'run.control' },
   'app/api/runs/[id]/export/[kind]/route.ts': { GET: 'read' },
   'app/api/runs/report/route.ts': { GET: 'read' },
