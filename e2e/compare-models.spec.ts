@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readComparison } from '../lib/analysis/reading';
 
 // Several models at once (issue 10 item 4): the Run dialog starts the reference study with both simulated
 // models, one run each; the compare page shows each model's Table 1 and the model-vs-model difference on
@@ -47,6 +48,19 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
   // …and read in words by the one reading: a loss is never read as "improved", and the pairs needed are said
   await expect(clear.getByTestId('difference-reading')).toHaveText(/^(worse|not shown|too few pairs to tell) — .*(pairs? \(|pairs needed)/);
   await expect(page.getByTestId('difference-interpretation-code-meanings').locator('td').nth(2)).toHaveText('28');
+
+  // pairs needed for a difference the reader chooses, computed in the browser as tclab plan --pilot does
+  const observedNeed = await clear.getByTestId('pairs-needed').textContent();
+  await page.getByTestId('plan-delta').fill('10');
+  await expect(clear.getByTestId('pairs-needed')).toContainText('would detect a difference of 10.0 pts at 80% power');
+  const count = async (change: string) => Number((await clear.getByTestId(`pairs-${change}`).textContent())!.split(' ')[0]);
+  const numbers = { pairs: 48, improved: await count('improved'), regressed: await count('regressed'), clusters: 48, estimate: null, ci95: null, p: null };
+  const expected = readComparison(numbers, { delta: 0.1 }).power.pairsNeeded;
+  await expect(clear.getByTestId('pairs-needed')).toHaveAttribute('data-pairs-needed', String(expected ?? ''));
+  await page.getByTestId('plan-delta').fill('abc');
+  await expect(page.getByText('a difference in points above 0 and at most 100 (got "abc")')).toBeVisible();
+  await page.getByTestId('plan-delta').fill('');
+  await expect(clear.getByTestId('pairs-needed')).toHaveText(observedNeed!);
 
   // each run page links back to the group
   await page

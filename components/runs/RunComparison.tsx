@@ -3,7 +3,6 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { ModelDifferenceCell, RunComparison as Comparison } from '@/lib/schema/compare';
 import { formatP } from '@/lib/analysis/format';
-import { readComparison } from '@/lib/analysis/reading';
 import { runLabel } from '@/lib/analysis/format-compare';
 import { differenceCi, pts as points } from '../format';
 import { Interval } from '../Interval';
@@ -11,6 +10,7 @@ import { Table1 } from '../Table1';
 import { SimulatedBadge } from '../StatusBadge';
 import { CompareLive } from './CompareLive';
 import { VersionDiff } from './VersionDiff';
+import { PlanDelta, ReadingText } from './PlanDelta';
 import { urls } from '@/lib/urls';
 
 function pts(estimate: number | null): string {
@@ -19,27 +19,16 @@ function pts(estimate: number | null): string {
 
 /** The cell read in words by the one reading (lib/analysis/reading.ts, docs/statistics.md): the verdict, why, and the pairs a design like this would need. */
 function Reading({ cell: x, cluster }: { cell: ModelDifferenceCell; cluster: string }) {
-  const r = readComparison(
-    {
-      pairs: x.pairs,
-      improved: x.otherBetter,
-      regressed: x.referenceBetter,
-      clusters: x.difference.clusters,
-      estimate: x.difference.estimate,
-      ci95: x.difference.ci95,
-      p: x.mcnemar?.pExact ?? null,
-    },
-    { cluster },
-  );
-  return (
-    <>
-      <strong>{r.label}</strong>
-      <span className="small muted">
-        {' '}
-        — {r.why}; {r.pairsText}
-      </span>
-    </>
-  );
+  const numbers = {
+    pairs: x.pairs,
+    improved: x.otherBetter,
+    regressed: x.referenceBetter,
+    clusters: x.difference.clusters,
+    estimate: x.difference.estimate,
+    ci95: x.difference.ci95,
+    p: x.mcnemar?.pExact ?? null,
+  };
+  return <ReadingText numbers={numbers} cluster={cluster} />;
 }
 
 /** The trial pairs of one cell and kind of change, side by side (app/runs/compare/pairs). */
@@ -97,50 +86,52 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
         opens those trial pairs. The difference is run − reference pass rate with its cluster-robust (CR1) interval, clusters being the {comparison.clusterBy}; McNemar
         exact and mid-p on the discordant trials.
       </p>
-      <div className="table-scroll">
-        <table data-testid="model-differences">
-          <thead>
-            <tr>
-              <th>study / condition</th>
-              <th>run</th>
-              <th>trials</th>
-              <th>reference passed</th>
-              <th>run passed</th>
-              <th>improved / same / regressed</th>
-              <th>difference</th>
-              <th>95% CI (CR1), pts</th>
-              <th>McNemar exact / mid-p</th>
-              <th>reading</th>
-            </tr>
-          </thead>
-          <tbody>
-            {comparison.differences.flatMap((d) =>
-              d.conditions.map((x) => (
-                <tr key={`${d.otherRunId}-${d.study}-${x.condition}`} data-testid={`difference-${d.study}-${x.condition}`}>
-                  <td>
-                    {d.study} / {x.condition}
-                  </td>
-                  <td className="mono">{labelOf.get(d.otherRunId)}</td>
-                  <td data-testid="difference-pairs">{x.pairs}</td>
-                  <td>{x.referencePass}</td>
-                  <td>{x.otherPass}</td>
-                  <td>
-                    <Changes cell={x} href={(change) => pairsHref(d.referenceRunId, d.otherRunId, d.study, x.condition, change)} />
-                  </td>
-                  <td data-testid="difference-estimate">{pts(x.difference.estimate)}</td>
-                  <td>
-                    <Interval ci={differenceCi(x.difference)} />
-                  </td>
-                  <td>{x.mcnemar ? `${formatP(x.mcnemar.pExact)} / ${formatP(x.mcnemar.pMid)}` : '—'}</td>
-                  <td data-testid="difference-reading">
-                    <Reading cell={x} cluster={comparison.clusterBy} />
-                  </td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      </div>
+      <PlanDelta>
+        <div className="table-scroll">
+          <table data-testid="model-differences">
+            <thead>
+              <tr>
+                <th>study / condition</th>
+                <th>run</th>
+                <th>trials</th>
+                <th>reference passed</th>
+                <th>run passed</th>
+                <th>improved / same / regressed</th>
+                <th>difference</th>
+                <th>95% CI (CR1), pts</th>
+                <th>McNemar exact / mid-p</th>
+                <th>reading</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.differences.flatMap((d) =>
+                d.conditions.map((x) => (
+                  <tr key={`${d.otherRunId}-${d.study}-${x.condition}`} data-testid={`difference-${d.study}-${x.condition}`}>
+                    <td>
+                      {d.study} / {x.condition}
+                    </td>
+                    <td className="mono">{labelOf.get(d.otherRunId)}</td>
+                    <td data-testid="difference-pairs">{x.pairs}</td>
+                    <td>{x.referencePass}</td>
+                    <td>{x.otherPass}</td>
+                    <td>
+                      <Changes cell={x} href={(change) => pairsHref(d.referenceRunId, d.otherRunId, d.study, x.condition, change)} />
+                    </td>
+                    <td data-testid="difference-estimate">{pts(x.difference.estimate)}</td>
+                    <td>
+                      <Interval ci={differenceCi(x.difference)} />
+                    </td>
+                    <td>{x.mcnemar ? `${formatP(x.mcnemar.pExact)} / ${formatP(x.mcnemar.pMid)}` : '—'}</td>
+                    <td data-testid="difference-reading">
+                      <Reading cell={x} cluster={comparison.clusterBy} />
+                    </td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+        </div>
+      </PlanDelta>
 
       {children}
 
