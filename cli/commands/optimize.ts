@@ -3,9 +3,10 @@ import { UsageError } from '../errors';
 import { err, out, setExitCode } from '../output';
 import { cliActor, shutdown } from './shared';
 import type { OptimisationRow, StoredDifference } from '../../lib/schema/optimisation';
-import { MAX_SEED, parseRule, parseShares, parseTargets, parseWhole } from '../../lib/optimise/input';
+import { MAX_SEED, parseRewriter, parseRule, parseShares, parseTargets, parseWhole } from '../../lib/optimise/input';
 import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputError, prepareDatabase, type OptimiseEvent } from '../../lib/optimise/loop';
 import { SpendConfirmationRequired } from '../../lib/runner/spend';
+import { RewriteRefused } from '../../lib/optimise/rewriter';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 
@@ -20,6 +21,7 @@ interface OptimizeOptions {
   rule?: string;
   candidates?: string;
   targets?: string;
+  rewriter?: string;
   json?: boolean;
   yes?: boolean;
   worker: boolean;
@@ -34,6 +36,7 @@ const FLAG: Record<string, string> = {
   rule: '--rule',
   candidates: '--candidates',
   targets: '--targets',
+  rewriter: '--rewriter',
 };
 
 export function register(program: Command): void {
@@ -50,6 +53,7 @@ export function register(program: Command): void {
       '--targets <p:m,…>',
       'provider:model targets, comma-separated: the first runs the select split, each the confirmation (default: the template’s simulated model)',
     )
+    .option('--rewriter <p:m>', 'a language model asked first, with the tune split only, for a rewrite that joins the candidates (stored as a new version)')
     .option('--yes', 'start runs past TCLAB_CONFIRM_REQUESTS / TCLAB_CONFIRM_COST')
     .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)')
     .option('--json', 'print the stored record as JSON')
@@ -63,7 +67,7 @@ export function register(program: Command): void {
 async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
   if (!opts.experimentId) throw new UsageError('--experiment-id: required (a stored version, e.g. politely-ignored-v1)');
   if (!opts.study) throw new UsageError('--study: required (the study whose cases are split)');
-  const { shares, seed, rule, maxCandidates, given } = (() => {
+  const { shares, seed, rule, maxCandidates, given, rewriter } = (() => {
     try {
       return {
         shares: opts.split === undefined ? undefined : parseShares(opts.split),
@@ -71,6 +75,7 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
         rule: opts.rule === undefined ? undefined : parseRule(opts.rule),
         maxCandidates: opts.candidates === undefined ? undefined : parseWhole(opts.candidates, 'candidates', 1, MAX_CANDIDATES),
         given: opts.targets === undefined ? undefined : parseTargets(opts.targets),
+        rewriter: opts.rewriter === undefined ? undefined : parseRewriter(opts.rewriter),
       };
     } catch (e) {
       return usage(e);
@@ -92,6 +97,7 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
       rule,
       maxCandidates,
       targets,
+      rewriter,
       confirm: { yes: opts.yes === true, maxRequests: null },
       actor: cliActor(),
       onEvent: progress,
@@ -119,11 +125,13 @@ async function optimiseOrFailed(input: Parameters<typeof optimise>[0]): Promise<
 function usage(e: unknown): never {
   if (e instanceof OptimiseInputError) throw new UsageError(`${FLAG[e.field] ?? e.field}: ${e.message.slice(e.field.length + 2)}`);
   if (e instanceof SpendConfirmationRequired) throw new UsageError(`${e.summary}: give --yes to start it`);
+  if (e instanceof RewriteRefused) throw new UsageError(`--rewriter: ${e.message} (nothing stored)`);
   throw e;
 }
 
 function progress(e: OptimiseEvent): void {
   if (e.kind === 'sealed') err(`sealed: ${e.split.sealed.count} cases, ${e.split.sealed.sha256}\n`);
+  else if (e.kind === 'rewritten') err(`rewritten by ${e.rewriter}: condition ${e.condition} in the new version ${e.experimentId}\n`);
   else if (e.kind === 'run') err(`${e.stage} run ${e.runId} (${e.target}, version ${e.experimentId})\n`);
   else err(`frozen: ${e.record.winners?.length ? e.record.winners.join(', ') : 'no winner'} at ${e.record.frozenAt?.toISOString()}\n`);
 }

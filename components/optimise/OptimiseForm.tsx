@@ -75,6 +75,12 @@ export function OptimiseForm({
           </label>
           <input id="opt-targets" name="targets" defaultValue={defaultTargets} spellCheck={false} />
         </div>
+        <div className="field">
+          <label htmlFor="opt-rewriter">
+            Rewriter <span className="hint">(optional provider:model: asked first, with the tune cases only, for one more candidate)</span>
+          </label>
+          <input id="opt-rewriter" name="rewriter" spellCheck={false} />
+        </div>
       </div>
       <label className="small">
         <input type="checkbox" name="yes" /> start paid runs past the request and cost confirmation

@@ -1,4 +1,5 @@
 import { pool } from './client';
+import { jsonbText } from './jsonb-escape';
 import { actorLabel, actorUserId, type Actor } from '../schema/actor';
 import type { AuditAction, AuditEntry } from '../schema/audit';
 
@@ -20,7 +21,7 @@ export async function recordAudit(
     action,
     target.experimentId ?? null,
     target.runId ?? null,
-    JSON.stringify(detail),
+    jsonbText(detail), // a model's answer may hold U+0000 (docs/faults.md)
   ]);
 }
 

@@ -6,7 +6,8 @@
 import { parseRunTarget, type RunTarget } from '../schema/run';
 import type { SplitShares } from '../schema/optimisation';
 import type { SelectionRule } from '../analysis/optimise';
-import { MAX_CANDIDATES, OptimiseInputError } from './loop';
+import { OptimiseInputError } from './errors';
+import { MAX_CANDIDATES } from './limits';
 
 /** The largest seed a split takes (stored as a PostgreSQL integer). */
 export const MAX_SEED = 2 ** 31 - 1;
@@ -47,4 +48,11 @@ export function parseTargets(text: string): RunTarget[] {
     if (typeof r === 'string') throw new OptimiseInputError('targets', `(#${i + 1}) ${r}`);
     return r;
   });
+}
+
+/** One `provider:model`: the rewriter model. */
+export function parseRewriter(text: string): RunTarget {
+  const r = parseRunTarget(text.trim());
+  if (typeof r === 'string') throw new OptimiseInputError('rewriter', r);
+  return r;
 }

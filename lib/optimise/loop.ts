@@ -39,6 +39,10 @@ import { ensureDatabase, migrate } from '../db/migrate';
 import { env } from '../env';
 import type { SpendConfirmation } from '../runner/spend';
 import { MAX_CANDIDATES } from './limits';
+import { OptimiseInputError } from './errors';
+import { proposeModelRewrite } from './rewriter';
+
+export { OptimiseInputError };
 
 // Use case: the improve-descriptions loop (docs/optimise.md). From a stored version and one of its studies:
 // deal the split, gather the candidates (rule-driven fixes, the study's hand-written conditions, the
@@ -57,17 +61,6 @@ export { MAX_CANDIDATES };
 /** Used when the study declares no split and none is given (stored with the record either way). */
 export const DEFAULT_SEED = 0;
 
-/** Bad input, named by its field (`study`, `split`, `seed`, `rule`, `candidates`, `targets`, `experimentId`). */
-export class OptimiseInputError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(`${field}: ${message}`);
-    this.name = 'OptimiseInputError';
-  }
-}
-
 /** The loop stopped after its record was stored: the record (stage `failed`, with the reason) and the cause. */
 export class OptimiseFailed extends Error {
   constructor(
@@ -80,6 +73,7 @@ export class OptimiseFailed extends Error {
 }
 
 export type OptimiseEvent =
+  | { kind: 'rewritten'; experimentId: string; condition: string; rewriter: string }
   | { kind: 'sealed'; split: StudySplit }
   | { kind: 'run'; stage: 'select' | 'confirm'; runId: string; target: string; experimentId: string }
   | { kind: 'frozen'; record: OptimisationRow };
@@ -95,6 +89,11 @@ export interface OptimiseInput {
   maxCandidates?: number;
   /** provider:model targets: the first runs the select stage, every one the confirmation. */
   targets: RunTarget[];
+  /**
+   * A rewriter model: asked first, with the tune split only, for a rewrite that joins the candidates — as a new
+   * version of the experiment, which the loop then improves (lib/optimise/rewriter.ts).
+   */
+  rewriter?: RunTarget;
   /** Settings of every run besides provider and model (concurrency, base URL, temperature…). */
   settings?: Omit<RunSettingsInput, 'provider' | 'model'>;
   confirm?: SpendConfirmation;
@@ -249,12 +248,34 @@ export interface AdvanceOptions {
 /** Checks the input (an OptimiseInputError names the field, nothing stored) and stores the record at stage `select`. */
 export async function storeOptimisation(input: OptimiseInput): Promise<OptimisationRow> {
   checkInput(input);
+  if (input.rewriter) {
+    const { experiment, condition } = await proposeModelRewrite({
+      experimentId: input.experimentId,
+      study: input.study,
+      target: input.rewriter,
+      shares: input.shares,
+      seed: input.seed,
+      settings: input.settings,
+      actor: input.actor,
+    });
+    input.onEvent?.({ kind: 'rewritten', experimentId: experiment.id, condition: condition.id, rewriter: targetKey(input.rewriter) });
+    input = { ...input, experimentId: experiment.id, rewriter: undefined };
+  }
   const source = await getExperiment(input.experimentId);
   if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
   const study = source.spec.studies.find((s) => s.id === input.study);
   if (!study) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
   const shares = input.shares ?? (study.splits ? { tune: study.splits.tune, select: study.splits.select, confirm: study.splits.confirm } : { ...DEFAULT_SHARES });
   const seed = input.seed ?? study.splits?.seed ?? DEFAULT_SEED;
+  // a model's rewrite was prompted with the tune split of the study's declared split: any other split could
+  // put the cases it saw into the confirm split (lib/optimise/rewriter.ts)
+  const rewritten = study.conditions.find((c) => c.variant?.kind.startsWith('model:'));
+  const s = study.splits;
+  if (rewritten && (!s || s.seed !== seed || s.tune !== shares.tune || s.select !== shares.select || s.confirm !== shares.confirm))
+    throw new OptimiseInputError(
+      'split',
+      `condition "${rewritten.id}" is a model's rewrite prompted from ${s ? `the study's declared split (${s.tune}/${s.select}/${s.confirm}, seed ${s.seed})` : 'a split the study does not declare'}: the loop uses that split alone`,
+    );
   let split: StudySplit;
   try {
     split = splitStudy(study, { seed, ...shares });
