@@ -66,6 +66,9 @@ describe('tclab optimize', () => {
       [['--experiment-id', experimentId, '--study', 'selection', '--seed', '-1'], '--seed'],
       [['--experiment-id', experimentId, '--study', 'selection', '--targets', 'nobody'], '--targets'],
       [['--experiment-id', experimentId, '--study', 'nope'], '--study'],
+      [['--experiment-id', experimentId, '--study', 'selection', '--rewriter', 'nobody'], '--rewriter'],
+      // a simulated model writes no descriptions: refused before anything is asked or stored
+      [['--experiment-id', experimentId, '--study', 'selection', '--rewriter', 'simulated:simulated-lexical-v1'], '--rewriter'],
       [['--experiment-id', 'nope-v1', '--study', 'selection'], '--experiment-id'],
     ];
     for (const [args, flag] of cases) {

@@ -23,6 +23,12 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   await page.getByRole('button', { name: 'Start improving' }).click();
   await expect(page.getByTestId('optimise-errors')).toContainText('split');
   await expect(page.getByTestId('optimise-errors')).toContainText('adding up to 100');
+  // a simulated rewriter: it writes no descriptions — named, nothing asked, nothing started
+  await page.getByLabel('Split', { exact: false }).fill('');
+  await page.getByLabel('Rewriter', { exact: false }).fill('simulated:simulated-lexical-v1');
+  await page.getByRole('button', { name: 'Start improving' }).click();
+  await expect(page.getByTestId('optimise-errors')).toContainText('rewriter');
+  await expect(page.getByTestId('optimise-errors')).toContainText('a simulated model writes no descriptions');
   await page.reload();
   await expect(page.getByTestId('optimisation')).toHaveCount(before);
 
