@@ -7,6 +7,7 @@ import { MAX_SEED, parseRewriter, parseRule, parseShares, parseTargets, parseWho
 import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputError, prepareDatabase, type OptimiseEvent } from '../../lib/optimise/loop';
 import { SpendConfirmationRequired } from '../../lib/runner/spend';
 import { RewriteRefused } from '../../lib/optimise/rewriter';
+import { rewriterWarnings } from '../../lib/optimise/warnings';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 
@@ -147,6 +148,7 @@ export function formatRecord(r: OptimisationRow): string {
     `optimisation ${r.id} of ${r.experimentId}, study ${r.studyId}: split ${r.splitShares.tune}/${r.splitShares.select}/${r.splitShares.confirm}, seed ${r.splitSeed}, rule ${rule}`,
   );
   lines.push(`sealed: ${r.sealed.count} cases, ${r.sealed.sha256}`);
+  for (const w of rewriterWarnings(r.candidates, r.targets)) lines.push(`warning: ${w}`);
   const ranked = r.result?.select?.ranked ?? [];
   const provenance = new Map(r.candidates.map((c) => [c.condition, c.provenance]));
   lines.push('', `select (run ${r.selectRunId ?? '—'}): every candidate against the baseline, ranked`);

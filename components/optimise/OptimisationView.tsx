@@ -3,6 +3,7 @@ import type { OptimisationRow, StoredDifference } from '@/lib/schema/optimisatio
 import { diffCi, formatP, pts } from '../format';
 import { Interval } from '../Interval';
 import { urls } from '@/lib/urls';
+import { rewriterWarnings } from '@/lib/optimise/warnings';
 
 // One optimisation record as stored (docs/optimise.md): the seal, the rule, every candidate with where it came
 // from and what it changes, the select ranking (rejected candidates and the placebo included), the frozen
@@ -59,6 +60,11 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
         <li>Targets: {r.targets.join(', ')} (the first runs the select stage; each runs the confirmation).</li>
       </ul>
 
+      {rewriterWarnings(r.candidates, r.targets).map((w) => (
+        <p key={w} className="notice small" data-testid="rewriter-warning">
+          {w}.
+        </p>
+      ))}
       <h3>Candidates</h3>
       <div className="table-scroll">
         <table data-testid="optimisation-candidates">

@@ -89,6 +89,9 @@ describe("a model's rewrite", () => {
       expect(prompt).not.toContain(JSON.stringify(t));
     }
     expect(sent.tools.map((t) => t.function.name)).toEqual([PROPOSE_TOOL]);
+    // the linter's findings on the baseline are in it (the published descriptions name a false alias)
+    expect(prompt).toContain('"rule": "false-tool-name"');
+    expect(prompt).toContain('"key": "amazon/en/search_product"');
 
     // the next version of the experiment: the condition added with its provenance, the split declared
     expect(experiment.slug).toBe(source.slug);

@@ -1,5 +1,5 @@
 // Use case: a model proposes a rewrite of a study's descriptions (docs/optimise.md "A model's rewrite"). It is
-// prompted with the baseline's definitions and the *tune* split's cases only — never a select or confirm case —
+// prompted with the baseline's definitions, the linter's findings on them and the *tune* split's cases only — never a select or confirm case —
 // and answers through one tool, `propose_descriptions`. Its rewrite becomes an ordinary condition of a new
 // version of the experiment (variant kind `model:<provider>:<model>`), and that version declares the split the
 // prompt was drawn from, so the loop that selects and confirms it uses the same sealed cases. The exchange is
@@ -13,7 +13,8 @@ import type { ProviderRequest, ProviderResult, WireTool } from '../schema/reques
 import { RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
 import { getExperiment, type ExperimentRow } from '../db/experiments';
 import { recordAudit } from '../db/audit';
-import { DEFAULT_SHARES, splitStudy, SplitError, type StudySplit } from '../design/splits';
+import { DEFAULT_SHARES, restrictToCases, splitStudy, SplitError, type StudySplit } from '../design/splits';
+import { lintExperiment } from '../design/lint';
 import { saveParsedExperiment } from '../experiments/versions';
 import { parseSpecValue } from '../experiments/parse';
 import { getProvider } from '../providers/registry';
@@ -107,9 +108,20 @@ export function rewriteSplit(study: Study, shares?: SplitShares, seed?: number):
  * The rewriter's request: the baseline's definitions (each with its key) and the tune split's cases — the task
  * and what the case card expects — and nothing of the select or confirm split.
  */
-export function rewriteRequest(study: Study, split: StudySplit): ProviderRequest {
+export function rewriteRequest(spec: ExperimentSpec, study: Study, split: StudySplit): ProviderRequest {
   const baseline = baselineOf(study);
   const tune = new Set(split.tune);
+  // the linter's findings on the baseline, read with the tune cases alone (a rule such as no-task-verb reads
+  // the tasks: linted on every case, its words could carry a select or confirm case into the prompt)
+  const tuneOnly = restrictToCases(spec, study.id, split.tune);
+  const keyByName = new Map(
+    Object.entries(baseline.tools).flatMap(([scenario, byLocale]) =>
+      Object.entries(byLocale).flatMap(([locale, defs]) => defs.map((d) => [`${scenario}/${locale}/${d.name}`, keyOf(scenario, locale, d.tool)] as const)),
+    ),
+  );
+  const findings = lintExperiment(tuneOnly)
+    .filter((f) => f.study === study.id && f.condition === baseline.id)
+    .map((f) => ({ key: keyByName.get(`${f.scenario}/${f.locale}/${f.tool}`) ?? f.tool, rule: f.rule, finding: f.message }));
   const definitions = Object.entries(baseline.tools).flatMap(([scenario, byLocale]) =>
     Object.entries(byLocale).flatMap(([locale, defs]) =>
       defs.map((d) => ({ key: keyOf(scenario, locale, d.tool), name: d.name, description: d.description, parameters: d.parameters })),
@@ -124,6 +136,9 @@ export function rewriteRequest(study: Study, split: StudySplit): ProviderRequest
     '',
     `Example requests (${examples.length}) and the right behaviour:`,
     JSON.stringify(examples, null, 2),
+    '',
+    `What a description linter finds in the current definitions (${findings.length}):`,
+    JSON.stringify(findings, null, 2),
   ].join('\n');
   return {
     simulatedRules: 'selection',
@@ -208,7 +223,7 @@ export async function proposeModelRewrite(input: RewriteInput): Promise<{ experi
   if (refusal !== null) throw new OptimiseInputError('rewriter', `baseUrl: ${refusal}`);
   settings.baseUrl = baseUrlToFix(provider.descriptor, settings.baseUrl);
 
-  const request = rewriteRequest(study, split);
+  const request = rewriteRequest(source.spec, study, split);
   const result = await provider.send(request, { settings });
   if (result.outcome !== 'ok')
     throw new RewriteRefused(`the rewriter's request failed: ${describeProviderFailure(result, settings.provider, { baseUrl: settings.baseUrl })}`, result);
