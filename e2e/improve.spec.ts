@@ -59,6 +59,17 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
     await expect(record.getByTestId('optimisation-frozen')).toContainText('Frozen:');
     await expect(record.getByTestId('confirm-sentence')).toHaveCount(1);
     await expect(record.getByTestId('confirm-sentence')).not.toBeEmpty();
+    // the winner's definitions to take home, as an MCP tools/list result: the descriptions it changed
+    const mcp = await page.request.get((await record.getByTestId('winner-mcp').getAttribute('href'))!);
+    expect(mcp.status()).toBe(200);
+    const file = (await mcp.json()) as { tools: { name: string; description: string; inputSchema: unknown }[] };
+    const stored = (await (await page.request.get((await record.getByTestId('optimisation-json').getAttribute('href'))!)).json()) as {
+      winners: string[];
+      candidates: { condition: string; changes: { after: string }[] }[];
+    };
+    const changed = stored.candidates.find((c) => c.condition === stored.winners[0])!.changes;
+    expect(changed.length).toBeGreaterThan(0);
+    for (const ch of changed) expect(file.tools.map((t) => `${t.description}\n${JSON.stringify(t.inputSchema)}`)).toContain(ch.after);
   } else {
     await expect(record.getByTestId('optimisation-frozen')).toContainText('No winner');
   }
@@ -70,6 +81,9 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   expect(stored).toMatchObject({ id, stage, sealed });
   expect(stored.result.select.ranked).toHaveLength(candidates);
   expect(stored.winners ?? []).toEqual(await record.locator('tr[data-winner="yes"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-candidate'))));
+
+  // for a look (asserts nothing): the README's docs/img/improve.png is this record
+  await record.screenshot({ path: 'test-results/improve/record.png' });
 
   // the select run is a run like any other
   const selectRun = await record.getByRole('link', { name: /^run / }).first().getAttribute('href');

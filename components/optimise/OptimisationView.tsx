@@ -161,7 +161,15 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
           {r.winners?.length ? (
             <>
               Frozen: <strong className="mono">{r.winners.join(', ')}</strong> at {r.frozenAt.toISOString().slice(0, 19).replace('T', ' ')} UTC, before any trial of a
-              sealed case.
+              sealed case. Its definitions:{' '}
+              <a href={urls.api.optimisations(r.experimentId, r.id, 'mcp')} download data-testid="winner-mcp">
+                MCP tools/list
+              </a>{' '}
+              ·{' '}
+              <a href={urls.api.optimisations(r.experimentId, r.id, 'openai')} download data-testid="winner-openai">
+                OpenAI tools
+              </a>
+              .
             </>
           ) : (
             'No winner: no candidate had a select difference above 0. The sealed cases were not run.'
