@@ -82,6 +82,11 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   expect(stored.result.select.ranked).toHaveLength(candidates);
   expect(stored.winners ?? []).toEqual(await record.locator('tr[data-winner="yes"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-candidate'))));
 
+  // …and as Markdown for a paper or a pull request, with the same seal and readings
+  const md = await (await page.request.get((await record.getByTestId('optimisation-md').getAttribute('href'))!)).text();
+  expect(md).toContain(`sealed: ${sealed.count} cases, \`${sealed.sha256}\``);
+  for (const sentence of await record.getByTestId('confirm-sentence').allTextContents()) expect(md).toContain(sentence);
+
   // for a look (asserts nothing): the README's docs/img/improve.png is this record
   await record.screenshot({ path: 'test-results/improve/record.png' });
 
@@ -92,4 +97,8 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   await expectFits(page, 390);
   await page.goto(selectRun!);
   await expect(page.getByTestId('run-status')).toHaveText('completed');
+  // …which names the record it belongs to
+  await expect(page.getByTestId('run-optimisation')).toContainText('The select run of an optimisation');
+  await page.getByTestId('run-optimisation').getByRole('link', { name: 'The record' }).click();
+  await page.waitForURL((u) => u.searchParams.get('record') === id);
 });

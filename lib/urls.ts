@@ -42,8 +42,8 @@ export const urls = {
   api: {
     run: (id: string) => `/api/runs/${e(id)}`,
     /** An experiment's optimisation records as JSON (`record`: that one alone). */
-    optimisations: (experimentId: string, record: string | null = null, definitions: string | null = null) =>
-      `/api/experiments/${e(experimentId)}/optimisations${query({ record, definitions })}`,
+    optimisations: (experimentId: string, record: string | null = null, more: { definitions?: string; format?: 'md' } = {}) =>
+      `/api/experiments/${e(experimentId)}/optimisations${query({ record, ...more })}`,
     runProgress: (id: string) => `/api/runs/${e(id)}/progress`,
     runTrials: (id: string, q: string) => `/api/runs/${e(id)}/trials?${q}`,
     /** A download of lib/runs/export.ts EXPORT_FORMATS by its name. */

@@ -47,6 +47,10 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
         {r.id} · started by {r.actor} · {r.createdAt.toISOString().slice(0, 16).replace('T', ' ')} ·{' '}
         <a href={urls.api.optimisations(r.experimentId, r.id)} download data-testid="optimisation-json">
           JSON
+        </a>{' '}
+        ·{' '}
+        <a href={urls.api.optimisations(r.experimentId, r.id, { format: 'md' })} download data-testid="optimisation-md">
+          Markdown
         </a>
       </p>
       <ul className="small">
@@ -162,11 +166,11 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
             <>
               Frozen: <strong className="mono">{r.winners.join(', ')}</strong> at {r.frozenAt.toISOString().slice(0, 19).replace('T', ' ')} UTC, before any trial of a
               sealed case. Its definitions:{' '}
-              <a href={urls.api.optimisations(r.experimentId, r.id, 'mcp')} download data-testid="winner-mcp">
+              <a href={urls.api.optimisations(r.experimentId, r.id, { definitions: 'mcp' })} download data-testid="winner-mcp">
                 MCP tools/list
               </a>{' '}
               ·{' '}
-              <a href={urls.api.optimisations(r.experimentId, r.id, 'openai')} download data-testid="winner-openai">
+              <a href={urls.api.optimisations(r.experimentId, r.id, { definitions: 'openai' })} download data-testid="winner-openai">
                 OpenAI tools
               </a>
               .

@@ -116,6 +116,16 @@ export async function listOptimisations(experimentId: string, studyId?: string):
   return r.rows.map(toRow);
 }
 
+/** The record a run belongs to — its select run or one of its confirm runs — with the stage; null for any other run. */
+export async function optimisationOfRun(runId: string): Promise<{ id: string; experimentId: string; stage: 'select' | 'confirm' } | null> {
+  const r = await pool().query<{ id: string; experiment_id: string; select_run_id: string | null }>(
+    `SELECT id, experiment_id, select_run_id FROM optimisations WHERE select_run_id = $1 OR confirm_run_ids ? $1 ORDER BY created_at, id LIMIT 1`,
+    [runId],
+  );
+  const row = r.rows[0];
+  return row ? { id: row.id, experimentId: row.experiment_id, stage: row.select_run_id === runId ? 'select' : 'confirm' } : null;
+}
+
 class StageError extends Error {
   constructor(id: string, expected: string, what: string) {
     super(`optimisation ${id}: ${what} needs stage ${expected}`);

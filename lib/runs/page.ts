@@ -3,6 +3,7 @@ import { runAudit } from '../db/audit';
 import { getExperiment } from '../db/experiments';
 import { precheckAttempts } from '../db/results';
 import { getRun, listRunGroup, runProgress } from '../db/runs';
+import { optimisationOfRun } from '../db/optimisations';
 import type { ClusterBy } from '../schema/table1';
 import { REFERENCE_STUDY_ID, REFERENCE_STUDY_PUBLISHED } from '../templates';
 import { runBatchState } from './batch';
@@ -29,7 +30,9 @@ export async function loadRunPage(id: string, opts: { clusterBy: ClusterBy; choi
     runFunnel(run, exp.spec),
   ]);
   const group = run.groupId ? await listRunGroup(run.groupId) : [];
+  // a select or confirm run of the improve-descriptions loop (docs/optimise.md) says so and links its record
+  const optimisation = await optimisationOfRun(run.id);
   const batch = run.settings.batch ? await runBatchState(id) : null;
   const published = exp.template === REFERENCE_STUDY_ID ? compareWithPublished(summary, REFERENCE_STUDY_PUBLISHED) : null;
-  return { run, exp, progress, prechecks, audit, summary, choices, stopping, funnel, group, batch, published };
+  return { run, exp, progress, prechecks, audit, summary, choices, stopping, funnel, group, batch, published, optimisation };
 }

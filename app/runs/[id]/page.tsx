@@ -44,7 +44,7 @@ export default async function RunPage({
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const page = await loadRunPage(id, { clusterBy, choiceSection, choicesFrom: Number(choicesFrom ?? 0) });
   if (!page) notFound();
-  const { run, exp, progress, prechecks, audit, summary, choices, stopping, funnel, group, batch, published } = page;
+  const { run, exp, progress, prechecks, audit, summary, choices, stopping, funnel, group, batch, published, optimisation } = page;
 
   return (
     <>
@@ -65,6 +65,14 @@ export default async function RunPage({
             .map((s) => `${s.study} ${s.headline}`)
             .join('; ')}{' '}
           — <a href="#stopping">why</a>
+        </p>
+      )}
+      {optimisation && (
+        <p className="notice" data-testid="run-optimisation">
+          {optimisation.stage === 'select'
+            ? 'The select run of an optimisation: every candidate against the baseline on the select split; its p-values choose, they prove nothing. '
+            : 'A confirm run of an optimisation: the frozen winner against the baseline on the sealed split. '}
+          <Link href={urls.experimentImprove(optimisation.experimentId, { record: optimisation.id })}>The record</Link>
         </p>
       )}
       {group.length > 1 && (

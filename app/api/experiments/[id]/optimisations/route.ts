@@ -3,13 +3,15 @@ import { routeActor } from '@/app/_auth/guard';
 import { getExperiment } from '@/lib/experiments/read';
 import { listOptimisations } from '@/lib/optimise/read';
 import { TAKE_HOME_FORMATS, takeHome, type TakeHomeFormat } from '@/lib/optimise/take-home';
+import { recordMarkdown } from '@/lib/optimise/markdown';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * An experiment's optimisation records as stored (docs/optimise.md "The loop, stored"), newest first; with
  * `?record=ID` that record alone. A download: what the Improve descriptions page shows, as JSON. With
- * `&definitions=mcp|openai` (and `&candidate=C`), the winner's (or that candidate's) tool definitions as a file.
+ * `&definitions=mcp|openai` (and `&candidate=C`), the winner's (or that candidate's) tool definitions as a file;
+ * with `&format=md`, the record as Markdown.
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
@@ -30,6 +32,12 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     if ('error' in taken) return Response.json({ error: taken.error }, { status: 404 });
     return new Response(`${JSON.stringify(taken.file, null, 2)}\n`, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${taken.condition}-${definitions}-tools.json"` },
+    });
+  }
+  if (new URL(req.url).searchParams.get('format') === 'md') {
+    if (record === null) return Response.json({ error: 'format=md: with record=ID' }, { status: 400 });
+    return new Response(recordMarkdown(chosen[0]), {
+      headers: { 'content-type': 'text/markdown; charset=utf-8', 'content-disposition': `attachment; filename="optimisation-${record}.md"` },
     });
   }
   const body = record === null ? { experimentId: exp.id, optimisations: chosen } : chosen[0];
