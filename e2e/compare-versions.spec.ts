@@ -56,6 +56,11 @@ test('compare v1 and v2 of the reference study, picked on the runs list, live to
   // the version diff: that one change; no case changed, so all 24 + 28 pair
   const diff = page.getByTestId(`version-comparison-${v2}`);
   await expect(diff.getByTestId('compare-change-path')).toHaveText([PATH]);
+  // the edit first: the description as a word diff (the new words inserted, the old ones struck)
+  const words = diff.getByTestId('word-diff');
+  await expect(words.locator('ins')).not.toHaveCount(0);
+  await expect(words.locator('del')).not.toHaveCount(0);
+  await expect(words.locator('ins').first()).toContainText('Handles');
   await expect(diff.getByTestId('paired-cases')).toHaveText('52');
   await expect(diff.getByTestId('excluded-none')).toBeVisible();
 
@@ -64,6 +69,9 @@ test('compare v1 and v2 of the reference study, picked on the runs list, live to
   await expect(page.getByTestId('compare-live')).toHaveAttribute('data-live', 'no');
   const clear = page.getByTestId('difference-selection-clear');
   await expect(clear.getByTestId('difference-pairs')).toHaveText('48');
+  // the edited condition's row stands out; the baseline's does not
+  await expect(clear).toHaveAttribute('data-changed', 'yes');
+  await expect(page.getByTestId('difference-selection-overlapping')).toHaveAttribute('data-changed', 'no');
   await expect(page.getByTestId('difference-interpretation-code-meanings').getByTestId('difference-pairs')).toHaveText('28');
   // the baseline sends what it sent: the same answers
   await expect(page.getByTestId('difference-selection-overlapping').getByTestId('pairs-regressed')).toHaveText('0 regressed');

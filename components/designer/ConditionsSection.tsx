@@ -6,7 +6,7 @@ import { ErrorsAt, TextField, useDesigner } from './context';
 import { JsonEditor } from './JsonEditor';
 import type { DCondition, DStudy, DTool } from './draft-types';
 import { proposeAblationsAction } from './actions';
-import { WordDiff } from './WordDiff';
+import { WordDiff } from '../WordDiff';
 import { Variants } from './Variants';
 
 const blankTool = (tool: string): DTool => ({ tool, name: tool.replace(/[^A-Za-z0-9_.-]/g, '_'), description: '', parameters: { type: 'object', properties: {} } });

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useDesigner } from './context';
 import type { DCondition, DStudy } from './draft-types';
 import { proposeVariantsAction, type VariantsResult } from './actions';
-import { WordDiff } from './WordDiff';
+import { WordDiff } from '../WordDiff';
 
 const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v).slice(0, 160));
 

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { OptimisationRow, StoredDifference } from '@/lib/schema/optimisation';
 import { diffCi, formatP, pts } from '../format';
 import { Interval } from '../Interval';
+import { WordDiff } from '../WordDiff';
 import { urls } from '@/lib/urls';
 import { rewriterWarnings } from '@/lib/optimise/warnings';
 
@@ -97,11 +98,8 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
                           <div className="muted">
                             {x.scenario} · {x.locale} · <span className="mono">{x.tool}</span>
                           </div>
-                          <div className="diff-del" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                            {x.before}
-                          </div>
-                          <div className="diff-add" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                            {x.after}
+                          <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                            <WordDiff before={x.before} after={x.after} />
                           </div>
                         </div>
                       ))}

@@ -68,6 +68,13 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
   const ref = comparison.runs[0];
   const labelOf = new Map(comparison.runs.map((r) => [r.runId, runLabel(comparison, r)]));
   const versionOf = new Map(comparison.runs.map((r) => [r.runId, `v${r.version}`]));
+  // the conditions an edit between the versions touched (paths such as studies[s].conditions[c].tools…): their rows stand out
+  const changed = new Set<string>();
+  for (const v of comparison.versions)
+    for (const c of v.changes) {
+      const m = /^studies\[([^\]]+)\]\.conditions\[([^\]]+)\]/.exec(c.path);
+      if (m) changed.add(`${m[1]}/${m[2]}`);
+    }
   return (
     <>
       <CompareLive runs={comparison.runs.map((r) => ({ runId: r.runId, label: labelOf.get(r.runId)!, status: r.status }))} />
@@ -106,7 +113,13 @@ export function RunComparison({ comparison, children }: { comparison: Comparison
             <tbody>
               {comparison.differences.flatMap((d) =>
                 d.conditions.map((x) => (
-                  <tr key={`${d.otherRunId}-${d.study}-${x.condition}`} data-testid={`difference-${d.study}-${x.condition}`}>
+                  <tr
+                    key={`${d.otherRunId}-${d.study}-${x.condition}`}
+                    data-testid={`difference-${d.study}-${x.condition}`}
+                    data-changed={changed.has(`${d.study}/${x.condition}`) ? 'yes' : 'no'}
+                    className={changed.has(`${d.study}/${x.condition}`) ? 'changed-row' : undefined}
+                    title={changed.has(`${d.study}/${x.condition}`) ? 'this condition was edited between the versions' : undefined}
+                  >
                     <td>
                       {d.study} / {x.condition}
                     </td>

@@ -1,4 +1,5 @@
 import type { VersionComparison } from '@/lib/schema/compare';
+import { WordDiff } from '../WordDiff';
 
 const show = (v: unknown) => {
   if (v === undefined) return '';
@@ -40,7 +41,8 @@ export function VersionDiff({ version, fromLabel, toLabel }: { version: VersionC
                   {show(c.before)}
                 </td>
                 <td className="small" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                  {show(c.after)}
+                  {/* a changed text (a description) as a word diff: the edit first, not two whole strings */}
+                  {typeof c.before === 'string' && typeof c.after === 'string' ? <WordDiff before={c.before} after={c.after} /> : show(c.after)}
                 </td>
               </tr>
             ))}
