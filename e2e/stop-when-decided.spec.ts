@@ -19,6 +19,20 @@ test('a run with "Stop when decided" stops each study early and the run page say
   await expect(page.getByTestId('stopping-selection')).toContainText(/stopped: decided after \d+ pairs of 48/);
   const row = page.getByTestId('stopping-selection-clear');
   await expect(row).toContainText(/e-value [\d.]+ ≥ 40/);
+  // the words agree with the numbers (issue 37 item 4): the pairs of the decision and of the interval are both
+  // named, the threshold is explained, and the reading is the one vocabulary's, read on the interval shown
+  const pairs = await page.getByTestId('stopping-pairs-selection-clear').innerText();
+  const m = pairs.match(/^decided after (\d+) pairs; the interval is over (?:the same )?(\d+) pairs/);
+  expect(m, pairs).not.toBeNull();
+  const cell = await row.locator('td.num').first().innerText();
+  expect(cell).toContain(`(${m![2]} pairs)`);
+  if (m![1] !== m![2]) expect(pairs).toContain(`the ${Number(m![2]) - Number(m![1])} in flight at the decision included`);
+  await expect(page.getByTestId('stopping-threshold-selection-clear')).toContainText(/threshold 40 = 2\/α: .*Holm/);
+  const reading = await page.getByTestId('stopping-reading-selection-clear').innerText();
+  expect(reading).toMatch(/^(improved|worse|not shown|too few pairs to tell) — /);
+  const [lo, hi] = [...cell.matchAll(/([+-]?\d+\.\d) pts/g)].slice(0, 2).map((x) => Number(x[1]));
+  if (lo !== undefined && hi !== undefined && lo <= 0 && hi >= 0) expect(reading).toMatch(/^not shown — the interval includes zero/);
+  if (reading.startsWith('improved')) expect(lo).toBeGreaterThan(0);
   await expect(page.getByTestId('stopping')).toContainText('anytime-valid 95% confidence sequence');
   await expect(page.getByTestId('stopping')).toContainText('Fixed-n 95% interval');
   await expect(page.getByTestId('stopping')).toContainText(/\d+ of 152 trials not sent/);
