@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectFits, startRun } from './helpers';
-import { formatNoiseFloor, formatPower } from '../lib/analysis/format-outcomes';
+import { formatNoiseFloor, formatPower, studyVerdict } from '../lib/analysis/format-outcomes';
 import { planPower } from '../lib/analysis/power-plan';
 import type { RunSummary } from '../lib/schema/table1';
 
@@ -25,10 +25,13 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
   const json = await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}/export/json`)).json();
   const studies = (json.summary as RunSummary).studies;
   for (const s of studies) {
-    await expect(page.getByTestId(`power-${s.study}`)).toHaveText(formatPower(s.power!));
+    await expect(page.getByTestId(`power-${s.study}`)).toHaveText(formatPower(s.power!, studyVerdict(s)));
     await expect(page.getByTestId(`noise-floor-${s.study}`)).toHaveText(formatNoiseFloor(s.noise!));
     for (const c of s.cost!.conditions) await expect(page.getByTestId(`cost-${s.study}-${c.condition}`)).toContainText(`${c.trials} trials`);
   }
+  // the minimum detectable difference never stands unexplained beside a significant result (issue 37 item 4)
+  for (const s of studies)
+    if (studyVerdict(s) === 'improved' || studyVerdict(s) === 'worse') await expect(page.getByTestId(`power-${s.study}`)).toContainText('planning figure');
   // one replicate: no noise floor, and the page says why; the simulated provider reports no tokens
   await expect(page.getByTestId('noise-floor-selection')).toContainText('one replicate');
   await expect(page.getByTestId('cost-selection-overlapping-inputTokens')).toHaveText('—');

@@ -1,6 +1,16 @@
 import type { StudySummary } from '@/lib/schema/table1';
 import { COST_METRICS } from '@/lib/schema/outcomes';
-import { COST_LABELS, formatCost, formatFlipRate, formatMetricDifference, formatNoiseFloor, formatPower, formatTotal, perTrial } from '@/lib/analysis/format-outcomes';
+import {
+  COST_LABELS,
+  formatCost,
+  formatFlipRate,
+  formatMetricDifference,
+  formatNoiseFloor,
+  formatPower,
+  formatTotal,
+  perTrial,
+  studyVerdict,
+} from '@/lib/analysis/format-outcomes';
 
 /**
  * Beside a study's paired difference (docs/statistics.md): what the run could detect, the noise floor from replicates
@@ -15,7 +25,7 @@ export function OutcomeLines({ s }: { s: StudySummary }) {
           data-testid={`power-${s.study}`}
           title="minimum detectable difference of this run's pairs: Connor's formula on its discordant share, times the design effect 1 + (m − 1)·ICC"
         >
-          {formatPower(s.power)}
+          {formatPower(s.power, studyVerdict(s))}
         </p>
       )}
       {s.noise && (

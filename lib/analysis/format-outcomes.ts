@@ -1,5 +1,7 @@
 import type { ConditionCost, CostMetric, MetricDifference, StudyCost, StudyNoise, StudyPower } from '../schema/outcomes';
+import type { StudySummary } from '../schema/table1';
 import { pct, plural, pts } from './format';
+import { readVerdict, type PairedNumbers, type Verdict } from './reading';
 
 // The outcomes beside Table 1 (lib/analysis/outcomes.ts) as text, in the one format (./format.ts): rates in %,
 // differences in percentage points, counts as integers. The run page, the CLI and the tests read the same strings.
@@ -33,10 +35,45 @@ export function formatFlipRate(c: StudyNoise['conditions'][number]): string {
   return `flip rate ${c.flipped}/${plural(c.tasks, 'task')} ${pct(c.flipRate)}, ICC ${c.icc === null ? '—' : c.icc.toFixed(2)}`;
 }
 
-/** `this run could detect ≥ 14.2 points (α 0.05, power 80%, design effect 1.35)`, or why it cannot say. */
-export function formatPower(p: StudyPower): string {
-  if (p.minimumDetectable === null) return `minimum detectable difference — (${p.reason ?? 'not estimable'})`;
-  return `this run could detect ≥ ${(100 * p.minimumDetectable).toFixed(1)} points (α ${p.alpha}, power ${pct(p.power).replace('.0%', '%')}, ${plural(p.pairs, 'pair')}, design effect ${p.designEffect.toFixed(2)})`;
+/**
+ * `this run could detect ≥ 14.2 points (α 0.05, power 80%, design effect 1.35)`, or why it cannot say. Given the
+ * study's verdict (./reading.ts) and it is *improved* or *worse*, the line says what the figure is — a planning
+ * figure for a run of this size, which does not qualify the difference this run shows — so that "too few pairs"
+ * never stands unexplained beside a significant result (docs/statistics.md, "Power").
+ */
+export function formatPower(p: StudyPower, verdict?: Verdict | null): string {
+  const line =
+    p.minimumDetectable === null
+      ? `minimum detectable difference — (${p.reason ?? 'not estimable'})`
+      : `this run could detect ≥ ${(100 * p.minimumDetectable).toFixed(1)} points (α ${p.alpha}, power ${pct(p.power).replace('.0%', '%')}, ${plural(p.pairs, 'pair')}, design effect ${p.designEffect.toFixed(2)})`;
+  if (verdict !== 'improved' && verdict !== 'worse') return line;
+  return `${line}; this is a planning figure for a new run of this size at ${pct(p.power).replace('.0%', '%')} power, and does not qualify the difference this run shows (${verdict})`;
+}
+
+/** A Table 1 study's paired numbers for the reading (./reading.ts); null without a paired difference. */
+export function studyPairedNumbers(s: StudySummary): PairedNumbers | null {
+  if (!s.difference) return null;
+  return {
+    pairs: s.difference.pairs,
+    improved: s.pairs.improved,
+    regressed: s.pairs.regressed,
+    clusters: s.difference.clusters,
+    estimate: s.difference.estimate,
+    ci95: s.difference.ci95,
+    p: s.mcnemarP,
+    icc: s.power?.icc ?? null,
+  };
+}
+
+/** The verdict of a Table 1 study, in the one vocabulary (./reading.ts); null without a paired difference. */
+export function studyVerdict(s: StudySummary): Verdict | null {
+  const n = studyPairedNumbers(s);
+  if (!n) return null;
+  try {
+    return readVerdict(n, { alpha: s.power?.alpha }).verdict;
+  } catch {
+    return null;
+  }
 }
 
 export const COST_LABELS: Record<CostMetric, string> = {
