@@ -29,7 +29,7 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
     await expect(page.getByTestId(`noise-floor-${s.study}`)).toHaveText(formatNoiseFloor(s.noise!));
     for (const c of s.cost!.conditions) await expect(page.getByTestId(`cost-${s.study}-${c.condition}`)).toContainText(`${c.trials} trials`);
   }
-  // the minimum detectable difference never stands unexplained beside a significant result (issue 37 item 4)
+  // the minimum detectable difference never stands unexplained beside a significant result (docs/statistics.md, "Power, noise floor, cost")
   for (const s of studies)
     if (studyVerdict(s) === 'improved' || studyVerdict(s) === 'worse') await expect(page.getByTestId(`power-${s.study}`)).toContainText('planning figure');
   // one replicate: no noise floor, and the page says why; the simulated provider reports no tokens
