@@ -23,7 +23,8 @@ import { startWorker, type WorkerHandle } from './worker';
 // Per trial: one final status and one formal result, no attempt `lost`; per run: the requests the loopback
 // server answered = the attempt rows; per attempt: the body kept as it was sent (the `json` text, or the
 // bytes in response_raw when the text cannot hold them). The wires: OpenAI, Anthropic, Gemini and
-// OpenAI-compatible one request at a time, Anthropic's tool search results, batch results, MCP listings.
+// OpenAI-compatible one request at a time, Anthropic's and OpenAI's tool search results, batch results, MCP
+// listings.
 // FUZZ_REPLICATES and FUZZ_PAYLOADS (comma-separated) widen or narrow a local run; the defaults are the suite's.
 
 const KEYS = {
@@ -270,8 +271,9 @@ describe.each(WIRES)('$provider ($wire) answers', ({ provider, wire }) => {
   );
 });
 
-// ---- Vendor tool search results (docs/discovery.md): Anthropic's regex tool search, whose result names the tools
-// found. The hostile part is in the names (what the trial stores as `visible`), or the result nests DEPTH deep.
+// ---- Vendor tool search results (docs/discovery.md): Anthropic's regex tool search (a `tool_search_tool_result`
+// naming the tools found) and OpenAI's `tool_search` (a `tool_search_output` holding their definitions). The
+// hostile part is in the names (what the trial stores as `visible`), or the result nests DEPTH deep.
 
 type SearchPayload = 'nul' | 'lone-surrogate' | 'invalid-utf8' | 'big-string' | 'deep-result';
 const SEARCH_PAYLOADS: SearchPayload[] = ['nul', 'lone-surrogate', 'invalid-utf8', 'big-string', 'deep-result'];
@@ -288,32 +290,52 @@ function renamed(payload: SearchPayload, names: string[]): string[] {
   return names.map((n, i) => (payload === 'big-string' && i > 0 ? n : n + suffix[payload]));
 }
 
-/** The search answer's bytes: the tool references renamed, or the result's content replaced by DEPTH levels. */
+/** The search answer's bytes: the tools found renamed, or the search result given a member DEPTH levels deep. */
 function hostileSearchAnswer(payload: SearchPayload, response: Record<string, unknown>): Buffer {
-  const content = (response.content as Record<string, unknown>[]).map((block) => {
-    if (block.type !== 'tool_search_tool_result') return block;
-    const result = block.content as { tool_references: { type: string; tool_name: string }[] };
-    if (payload === 'deep-result') return { ...block, content: { ...result, x_deep: '@@DEEP@@' } };
-    const names = result.tool_references.map((r, i) => (payload === 'invalid-utf8' ? `${r.tool_name}@@BAD${i}@@` : renamed(payload, [r.tool_name])[0]));
-    if (payload === 'big-string') names.splice(1, names.length, ...result.tool_references.slice(1).map((r) => r.tool_name));
-    return { ...block, content: { ...result, tool_references: result.tool_references.map((r, i) => ({ ...r, tool_name: names[i] })) } };
+  const rename = (names: string[]) => {
+    if (payload === 'invalid-utf8') return names.map((n, i) => `${n}@@BAD${i}@@`);
+    const out = renamed(payload, names.slice(0, 1));
+    return payload === 'big-string' ? [...out, ...names.slice(1)] : renamed(payload, names);
+  };
+  const blocks = (response.content ?? response.output) as Record<string, unknown>[];
+  const hostile = blocks.map((block) => {
+    if (block.type === 'tool_search_tool_result') {
+      // Anthropic: the result's tool references name the tools found
+      const result = block.content as { tool_references: { type: string; tool_name: string }[] };
+      if (payload === 'deep-result') return { ...block, content: { ...result, x_deep: '@@DEEP@@' } };
+      const names = rename(result.tool_references.map((r) => r.tool_name));
+      return { ...block, content: { ...result, tool_references: result.tool_references.map((r, i) => ({ ...r, tool_name: names[i] })) } };
+    }
+    if (block.type === 'tool_search_output') {
+      // OpenAI: the output holds the definitions of the tools found
+      const tools = block.tools as { name: string }[];
+      if (payload === 'deep-result') return { ...block, x_deep: '@@DEEP@@' };
+      const names = rename(tools.map((t) => t.name));
+      return { ...block, tools: tools.map((t, i) => ({ ...t, name: names[i] })) };
+    }
+    return block;
   });
-  const text = spliced({ ...response, content }, { DEEP: deepArray(DEPTH) });
+  const text = spliced({ ...response, ...(response.content ? { content: hostile } : { output: hostile }) }, { DEEP: deepArray(DEPTH) });
   if (payload !== 'invalid-utf8') return utf8(text);
   const pieces = text.split(/@@BAD\d+@@/);
   return Buffer.concat(pieces.flatMap((p, i) => (i === 0 ? [utf8(p)] : [Buffer.from(BAD_BYTES), utf8(p)])));
 }
 
-describe('vendor tool search answers', () => {
+const SEARCH_VENDORS: { provider: 'anthropic' | 'openai'; search: 'anthropic-regex' | 'openai' }[] = [
+  { provider: 'anthropic', search: 'anthropic-regex' },
+  { provider: 'openai', search: 'openai' },
+];
+
+describe.each(SEARCH_VENDORS)('$provider tool search answers', ({ provider, search }) => {
   let searchExperimentId: string;
   beforeAll(async () => {
-    const spec = tinyExperiment('wire-fuzz-search', 'What is the status of invoice INV-2041?');
+    const spec = tinyExperiment(`wire-fuzz-search-${provider}`, 'What is the status of invoice INV-2041?');
     spec.replicates = REPLICATES;
     (spec.studies[0] as Record<string, unknown>).catalog = {
       source: { builtin: 'github-mcp-server' },
       sizes: [8],
       seed: 'vendor-search-v1',
-      discovery: [{ id: 'vs', mechanism: 'vendor-search', search: 'anthropic-regex' }],
+      discovery: [{ id: 'vs', mechanism: 'vendor-search', search }],
     };
     searchExperimentId = (await saveExperiment(spec)).id;
   });
@@ -330,9 +352,9 @@ describe('vendor tool search answers', () => {
       });
       try {
         const run = await createRun(searchExperimentId, {
-          provider: 'anthropic',
+          provider,
           model: 'fuzz-model',
-          baseUrl: server.anthropicBaseUrl,
+          baseUrl: provider === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl,
           retryBaseMs: 20,
           maxAttempts: MAX_ATTEMPTS,
           timeoutMs: 60_000,
@@ -424,11 +446,12 @@ describe.each(BATCH_WIRES)('$provider batch results', ({ provider, wire, payload
       expect(attempts.filter((a) => a.outcome === 'lost')).toEqual([]);
 
       if (payload === 'deep-body') {
-        // read from the results file, nested past what PostgreSQL's json parser takes: an answer with a parse error.
-        // Its body is not kept (the item's parsed value cannot be written back as text): docs/faults.md says so.
+        // read from the results file, nested past what PostgreSQL's json parser takes: an answer with a parse error,
+        // its body kept as the results line holds it (the bytes sent)
         expect(final.status).toBe('completed_with_unresolved');
         expect(new Set(attempts.map((a) => `${a.outcome}/${a.error_kind}`))).toEqual(new Set(['transport_error/malformed_body']));
         expect(trials.every((t) => t.status === 'unresolved')).toBe(true);
+        for (const a of attempts) expect(keptBytes(a).equals(h.bytes), `${provider} batch ${payload}: body kept`).toBe(true);
         return;
       }
       expect(final.status).toBe('completed');
