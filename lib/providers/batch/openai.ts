@@ -2,7 +2,7 @@ import OpenAI, { toFile } from 'openai';
 import type { ProviderResult } from '../../schema/request';
 import type { RunSettings } from '../../schema/run';
 import { buildOpenAIBody, reshapeOpenAIResponse, type MaxTokensField } from '../openai';
-import { answerResult, itemErrorResult, messageOf, requestsById } from './common';
+import { answerResult, answerText, itemErrorResult, messageOf, requestsById } from './common';
 import { unansweredResult, type BatchConnection, type BatchItemInput, type BatchPoll, type BatchVendor, type ProviderBatchState } from './types';
 
 // OpenAI's Batch API: a JSONL file (purpose "batch") of `{custom_id, method, url, body}` lines uploaded with
@@ -31,13 +31,14 @@ interface Line {
   error: { code?: string; message?: string } | null;
 }
 
-async function readLines(c: OpenAI, fileId: string | null | undefined): Promise<Line[]> {
+/** The file's lines, each parsed and as its text. */
+async function readLines(c: OpenAI, fileId: string | null | undefined): Promise<{ line: Line; text: string }[]> {
   if (!fileId) return [];
   const text = await (await c.files.content(fileId)).text();
   return text
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line);
+    .map((l) => ({ line: JSON.parse(l) as Line, text: l }));
 }
 
 export function openaiBatchVendor(maxTokensField: MaxTokensField = 'max_completion_tokens'): BatchVendor {
@@ -63,14 +64,15 @@ export function openaiBatchVendor(maxTokensField: MaxTokensField = 'max_completi
       const b = await c.batches.retrieve(batchId);
       const requests = requestsById(items);
       const out = new Map<string, ProviderResult>();
-      for (const line of [...(await readLines(c, b.output_file_id)), ...(await readLines(c, b.error_file_id))]) {
+      for (const { line, text } of [...(await readLines(c, b.output_file_id)), ...(await readLines(c, b.error_file_id))]) {
         const request = requests.get(line.custom_id);
         if (!request) continue;
         const body = vendor.body(request, settings);
+        const kept = answerText(text, ['response', 'body']);
         if (line.response && line.response.status_code === 200) {
-          out.set(line.custom_id, answerResult(body, line.response.body, reshapeOpenAIResponse(line.response.body, request)));
+          out.set(line.custom_id, answerResult(body, line.response.body, reshapeOpenAIResponse(line.response.body, request), kept));
         } else if (line.response) {
-          out.set(line.custom_id, itemErrorResult(body, line.response.body, line.response.status_code, messageOf(line.response.body)));
+          out.set(line.custom_id, itemErrorResult(body, line.response.body, line.response.status_code, messageOf(line.response.body), kept));
         } else if (line.error?.code === 'batch_expired') {
           out.set(line.custom_id, unansweredResult(body, 'expired'));
         } else if (line.error?.code === 'batch_cancelled') {
