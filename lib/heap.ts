@@ -13,7 +13,9 @@ import { setFlagsFromString } from 'node:v8';
  * --out` of a 1,000,000-trial run (2.7 GB of JSON): peak RSS 279 MB by default, 148 MB at 2×. The app server
  * streams the same JSON over HTTP with the route's and Next's code beside it: 2× 251–256 MB, 1.5× 224–230 MB
  * (alternated, same session), its time 2–3 % longer (116 and 122 s against 114 and 119 s; the trials CSV no
- * slower): 1.5× (docs/benchmarks.md › Session 12).
+ * slower): 1.5× (docs/benchmarks.md › Session 12). The CLI creating a 1,000,000-trial run holds ~60 MB plus
+ * ~1.1 KB per distinct case (the spec's copies): at 2× it peaked at 256 MB (5,000 cases) and 268–273 MB
+ * (10,000 cases), at 1.5× 220–229 MB: 1.5× (docs/benchmarks.md › Creating a run).
  */
 export function limitHeapGrowth(growth: 1.5 | 2 = 2): void {
   setFlagsFromString(`--heap-growing-percent=${Math.round((growth - 1) * 100)}`);

@@ -7,7 +7,8 @@
 // (`/usr/bin/time -f %M`, getrusage of the child). Prints one JSON line:
 //   {trials, peakRssMb, limitMb, wallMs, rows, cliExit, load}
 // and exits 1 when the peak passes the limit or the run does not hold N trial rows.
-// Options: --trials N (default 1000000; a multiple of 200), --limit-mb M (default 256), --keep (keep the database).
+// Options: --trials N (default 1000000; a multiple of 200), --replicates R (default 100: N / 2R distinct cases;
+// 1 gives a case per pair of trials), --limit-mb M (default 256), --keep (keep the database).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -22,10 +23,18 @@ import { benchSpec } from '../lib/testing/bench-spec';
 const TIME = '/usr/bin/time';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { trials: { type: 'string', default: '1000000' }, 'limit-mb': { type: 'string', default: '256' }, keep: { type: 'boolean', default: false } },
+  options: {
+    trials: { type: 'string', default: '1000000' },
+    replicates: { type: 'string', default: '100' },
+    'limit-mb': { type: 'string', default: '256' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const N = Number(values.trials);
 const LIMIT_MB = Number(values['limit-mb']);
+const R = Number(values.replicates);
+if (!Number.isSafeInteger(R) || R < 1 || R > 100 || (N / 2) % R !== 0)
+  throw new Error(`--replicates: a whole number from 1 to 100 dividing N / 2 (got ${values.replicates})`);
 if (!Number.isSafeInteger(N) || N < 200 || N % 200 !== 0) throw new Error(`--trials: a multiple of 200 (got ${values.trials})`);
 if (!existsSync(TIME)) throw new Error(`${TIME} is needed to read the CLI's peak RSS (apt-get install time)`);
 
@@ -43,7 +52,10 @@ await migrate(url);
 try {
   const spec = path.join(dir, 'spec.json');
   // one pre-check: with no key it fails, so the run ends at its creation (nothing enqueued, no worker awaited)
-  writeFileSync(spec, JSON.stringify({ ...benchSpec(N), id: `bench-create-${N}`, prechecks: [{ study: 'selection', condition: 'vague', caseId: 'c0' }] }));
+  writeFileSync(
+    spec,
+    JSON.stringify({ ...benchSpec(N, { replicates: R }), id: `bench-create-${N}`, prechecks: [{ study: 'selection', condition: 'vague', caseId: 'c0' }] }),
+  );
   const rss = path.join(dir, 'rss');
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, TCLAB_LOG_LEVEL: 'warn', TCLAB_QUEUE_PREFIX: `tclab-bench-create-${process.pid}` };
   delete env.NODE_OPTIONS; // the defaults: no heap cap by hand
@@ -81,7 +93,7 @@ try {
   await closeDb();
   load.atEnd = loadNow();
   const peakRssMb = Math.round(peakKb / 1024);
-  process.stdout.write(`${JSON.stringify({ trials: N, peakRssMb, limitMb: LIMIT_MB, wallMs, rows, cliExit, load })}\n`);
+  process.stdout.write(`${JSON.stringify({ trials: N, replicates: R, cases: N / 2 / R, peakRssMb, limitMb: LIMIT_MB, wallMs, rows, cliExit, load })}\n`);
   if (rows !== N) process.stderr.write(`bench-create: the run holds ${rows} trial rows, not ${N}\n`);
   if (peakRssMb >= LIMIT_MB) process.stderr.write(`bench-create: peak RSS ${peakRssMb} MB is not under ${LIMIT_MB} MB\n`);
   process.exitCode = rows === N && peakRssMb < LIMIT_MB ? 0 : 1;

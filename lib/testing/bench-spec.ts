@@ -4,13 +4,14 @@ import type { ExperimentSpecInput } from '../schema/experiment';
  * A synthetic experiment of exactly `n` formal trials (n a multiple of 2): one selection study, two
  * conditions, fixed order, cases × replicates = n / 2. For benchmarks and load tests. `tools`: the size of
  * the catalog sent (default 2; more adds read-only distractors of ~400 bytes each, as a discovery study's).
+ * `replicates`: at most this many replicates (default 100); fewer gives more distinct cases for the same n.
  */
-export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-swap'; tools?: number } = {}): ExperimentSpecInput {
+export function benchSpec(n: number, opts: { orderPolicy?: 'fixed' | 'reverse-swap'; tools?: number; replicates?: number } = {}): ExperimentSpecInput {
   const distractors = Array.from({ length: Math.max(0, (opts.tools ?? 2) - 2) }, (_, i) => `d${i}`);
   const orders = opts.orderPolicy === 'reverse-swap' ? 2 : 1;
   const perCondition = n / 2 / orders;
   if (!Number.isInteger(perCondition)) throw new Error(`n must be a multiple of ${2 * orders}`);
-  const replicates = Math.min(100, perCondition);
+  const replicates = Math.min(opts.replicates ?? 100, perCondition);
   const cases = perCondition / replicates;
   if (!Number.isInteger(cases)) throw new Error(`n/2 must be a multiple of ${replicates}`);
   const tools = (desc: string) => ({
