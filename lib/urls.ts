@@ -49,7 +49,7 @@ export const urls = {
     /** A download of lib/runs/export.ts EXPORT_FORMATS by its name. */
     runExport: (id: string, format: string) => `/api/runs/${e(id)}/export/${format}`,
     /** The one-file HTML report of one run or of runs side by side. */
-    runReport: (ids: readonly string[]) => `/api/runs/report?ids=${ids.map(e).join(',')}`,
+    runReport: (ids: readonly string[], override: string | null = null) => `/api/runs/report?ids=${ids.map(e).join(',')}${override ? `&override=${e(override)}` : ''}`,
     trialTcc: (runId: string, trialId: string, part: 'card' | 'observations') => `/api/runs/${e(runId)}/trials/${e(trialId)}/tcc?part=${part}`,
   },
 } as const;

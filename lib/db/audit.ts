@@ -15,14 +15,35 @@ export async function recordAudit(
   /** A transaction's client, to record the event with the change it attributes (default: the pool). */
   db: { query: (sql: string, params: unknown[]) => Promise<unknown> } = pool(),
 ): Promise<void> {
-  await db.query(`INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`, [
+  await db.query(
+    `INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+    auditValues(actor, action, target, detail),
+  );
+}
+
+/** recordAudit that returns the entry's id (to be read back with auditEvent). */
+export async function recordAuditWithId(
+  actor: Actor,
+  action: AuditAction,
+  target: { experimentId?: string | null; runId?: string | null },
+  detail: Record<string, unknown> = {},
+): Promise<string> {
+  const r = await pool().query<{ id: string }>(
+    `INSERT INTO audit_events (actor, actor_user_id, action, experiment_id, run_id, detail) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text AS id`,
+    auditValues(actor, action, target, detail),
+  );
+  return r.rows[0].id;
+}
+
+function auditValues(actor: Actor, action: AuditAction, target: { experimentId?: string | null; runId?: string | null }, detail: Record<string, unknown>): unknown[] {
+  return [
     actorLabel(actor),
     actorUserId(actor),
     action,
     target.experimentId ?? null,
     target.runId ?? null,
     jsonbText(detail), // a model's answer may hold U+0000 (docs/faults.md)
-  ]);
+  ];
 }
 
 type Row = {
@@ -44,6 +65,13 @@ const toEntry = (r: Row): AuditEntry => ({
   detail: r.detail,
 });
 const COLS = 'at, actor, actor_user_id, action, experiment_id, run_id, detail';
+
+/** One entry by its id (recordAuditWithId), or null. */
+export async function auditEvent(id: string): Promise<AuditEntry | null> {
+  if (!/^[0-9]{1,18}$/.test(id)) return null;
+  const r = await pool().query<Row>(`SELECT ${COLS} FROM audit_events WHERE id = $1`, [id]);
+  return r.rows[0] ? toEntry(r.rows[0]) : null;
+}
 
 /** A run's entries, oldest first. */
 export async function runAudit(runId: string): Promise<AuditEntry[]> {

@@ -10,7 +10,8 @@ import { RunComparison } from '../schema/compare';
 import type { ExperimentSpec } from '../schema/experiment';
 import { FINAL_RUN_STATUSES } from '../schema/run-status';
 import { completedReferenceRun, runCli, waitForRunStatus } from '../testing/engine';
-import { compareConditions, compareRuns, compareTrialPairs, PAIR_CHANGES, parseRunCondition } from './compare';
+import { compareConditions, compareRuns, compareRunsUnderOverride, compareTrialPairs, overrideComparison, PAIR_CHANGES, parseRunCondition } from './compare';
+import { runReport } from './report';
 
 // Runs of two versions of one experiment compared. v2 of the reference study makes one treatment
 // description vague and rewrites one case's task: the version diff names exactly those two paths, the changed
@@ -171,5 +172,34 @@ describe('the comparability guard across versions', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stdout).toContain('compared with an override of the comparability guard');
     expect(cli.stdout).toContain('differs: temperature: 0 vs 0.7');
+  });
+
+  it("the compare page's override: recorded once, read back by its id for these runs only, recording nothing more; the report follows it", async () => {
+    const actor = { kind: 'local' as const, label: 'compare.itest page', role: 'admin' as const };
+    const overridden = async () => (await runAudit(v1Run)).filter((e) => e.action === 'comparison.overridden').length;
+    await expect(overrideComparison([v1Run, hot], { reason: '  ', actor })).rejects.toThrow(/^override: runs .* differ beyond their descriptions/);
+    await expect(overrideComparison([v1Run, v2Run], { reason: 'nothing differs', actor })).rejects.toThrow(/^override: .*nothing to override/);
+    const before = await overridden();
+    const id = await overrideComparison([v1Run, hot], { reason: 'a pilot at two temperatures', actor });
+    expect(await overridden()).toBe(before + 1);
+    const { comparison, override } = await compareRunsUnderOverride([v1Run, hot], 'case', id);
+    expect(comparison.guardOverrides).toEqual([{ runId: hot, reason: 'a pilot at two temperatures', differences: [{ field: 'temperature', a: '0', b: '0.7' }] }]);
+    expect(override).toMatchObject({ id, reason: 'a pilot at two temperatures', by: 'compare.itest page' });
+    expect(JSON.stringify({ ...comparison, guardOverrides: undefined })).toBe(
+      JSON.stringify({ ...(await compareRuns([v1Run, hot], 'case', { reason: 'x', actor })), guardOverrides: undefined }),
+    );
+    const recorded = await overridden();
+    await compareRunsUnderOverride([v1Run, hot], 'case', id);
+    expect(await overridden()).toBe(recorded);
+    // another run set, another order, an id recorded for nothing, or no number at all: refused naming the override
+    await expect(compareRunsUnderOverride([hot, v1Run], 'case', id)).rejects.toThrow(/^override: no override .* is recorded for runs/);
+    await expect(compareRunsUnderOverride([v1Run, v2Run], 'case', id)).rejects.toThrow(/^override: no override/);
+    await expect(compareRunsUnderOverride([v1Run, hot], 'case', String(BigInt(id) + 1_000_000n))).rejects.toThrow(/^override: no override/);
+    await expect(compareRunsUnderOverride([v1Run, hot], 'case', 'x; DROP TABLE runs')).rejects.toThrow(/^override: no override/);
+    // the report: refused runs are reported each alone with the refusal; under the override, compared
+    expect(await runReport([v1Run, hot])).toMatch(/Not compared: override: runs .* differ beyond their descriptions/);
+    const html = await runReport([v1Run, hot], new Date(), id);
+    expect(html).toContain('compared with an override of the comparability guard');
+    expect(html).toContain('a pilot at two temperatures');
   });
 });

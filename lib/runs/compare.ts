@@ -12,7 +12,7 @@ import { loadRunSummary } from './summary';
 import { getRun, type RunRow } from '../db/runs';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import { ComparabilityError, guardComparison, type GuardedRun } from '../analysis/comparability';
-import { recordAudit } from '../db/audit';
+import { auditEvent, recordAudit, recordAuditWithId } from '../db/audit';
 import type { Actor } from '../schema/actor';
 
 // Use case: compare runs of one experiment — of one version or of several (docs/compare.md). The first run is the
@@ -86,6 +86,14 @@ export interface CompareOverride {
   actor: Actor;
 }
 
+/** An override as recorded in the audit log (overrideComparison), read back by its id. */
+export interface RecordedOverride {
+  id: string;
+  reason: string;
+  by: string;
+  at: Date;
+}
+
 /**
  * Runs of one experiment side by side: Table 1 of each, every other run against the first on identical
  * trials of the cases that pair, and per other run its version against the reference's. Fewer than two runs,
@@ -93,28 +101,66 @@ export interface CompareOverride {
  */
 export async function compareRuns(runIds: readonly string[], clusterBy: ClusterBy = 'case', override?: CompareOverride): Promise<RunComparison> {
   const loaded = await loadRuns(runIds);
+  const guardOverrides = passGuard(loaded, override ?? null);
+  if (override && guardOverrides.length > 0) await recordAudit(override.actor, 'comparison.overridden', overrideTarget(loaded), overrideDetail(loaded, guardOverrides));
+  return compareLoaded(loaded, clusterBy, guardOverrides);
+}
+
+/**
+ * The compare page's override: the guard passed with a reason, recorded once in the audit log; returns the
+ * entry's id, which the page's address then carries (compareRunsUnderOverride reads it back, recording
+ * nothing more). Refused naming `override` when the reason is empty or the runs need no override.
+ */
+export async function overrideComparison(runIds: readonly string[], override: CompareOverride): Promise<string> {
+  const loaded = await loadRuns(runIds);
+  const guardOverrides = passGuard(loaded, override);
+  if (guardOverrides.length === 0) throw refuse('override', 'these runs differ in nothing the guard checks: there is nothing to override');
+  return recordAuditWithId(override.actor, 'comparison.overridden', overrideTarget(loaded), overrideDetail(loaded, guardOverrides));
+}
+
+/** compareRuns under an override recorded before (overrideComparison) for exactly these runs, with who gave it and when. */
+export async function compareRunsUnderOverride(
+  runIds: readonly string[],
+  clusterBy: ClusterBy,
+  overrideId: string,
+): Promise<{ comparison: RunComparison; override: RecordedOverride }> {
+  const loaded = await loadRuns(runIds);
+  const entry = await auditEvent(overrideId);
+  const detail = entry?.detail as { runs?: unknown; overrides?: { reason?: unknown }[] } | undefined;
+  const reason = detail?.overrides?.[0]?.reason;
+  if (!entry || entry.action !== 'comparison.overridden' || JSON.stringify(detail?.runs) !== JSON.stringify(loaded.map((l) => l.run.id)) || typeof reason !== 'string')
+    throw refuse('override', `no override ${overrideId.slice(0, 40)} is recorded for runs ${loaded.map((l) => l.run.id).join(', ')}`);
+  const guardOverrides = passGuard(loaded, { reason });
+  return { comparison: await compareLoaded(loaded, clusterBy, guardOverrides), override: { id: overrideId, reason, by: entry.actor, at: entry.at } };
+}
+
+/**
+ * Across versions the paired difference is credited to the edit: nothing else may differ unless overridden
+ * (docs/optimise.md#the-comparability-guard). Runs of one version differ in their settings on purpose.
+ * Refuses naming `override`; returns what each other run's override lets through.
+ */
+function passGuard(loaded: Loaded[], override: { reason: string } | null): NonNullable<RunComparison['guardOverrides']> {
   const [ref, ...others] = loaded;
-  // Across versions the paired difference is credited to the edit: nothing else may differ unless overridden
-  // (docs/optimise.md#the-comparability-guard). Runs of one version differ in their settings on purpose.
   const guardOverrides: NonNullable<RunComparison['guardOverrides']> = [];
   for (const other of others) {
     if (other.experiment.id === ref.experiment.id) continue;
     let passed;
     try {
-      passed = guardComparison(guarded(ref), guarded(other), override ?? null);
+      passed = guardComparison(guarded(ref), guarded(other), override);
     } catch (e) {
       if (e instanceof ComparabilityError) throw refuse('override', e.message);
       throw e;
     }
     if (passed) guardOverrides.push({ runId: other.run.id, ...passed });
   }
-  if (override && guardOverrides.length > 0)
-    await recordAudit(
-      override.actor,
-      'comparison.overridden',
-      { experimentId: ref.experiment.id, runId: ref.run.id },
-      { runs: loaded.map((l) => l.run.id), overrides: guardOverrides },
-    );
+  return guardOverrides;
+}
+
+const overrideTarget = (loaded: Loaded[]) => ({ experimentId: loaded[0].experiment.id, runId: loaded[0].run.id });
+const overrideDetail = (loaded: Loaded[], overrides: NonNullable<RunComparison['guardOverrides']>) => ({ runs: loaded.map((l) => l.run.id), overrides });
+
+async function compareLoaded(loaded: Loaded[], clusterBy: ClusterBy, guardOverrides: NonNullable<RunComparison['guardOverrides']>): Promise<RunComparison> {
+  const [ref, ...others] = loaded;
   const runs: ComparedRun[] = await Promise.all(
     loaded.map(async ({ run, experiment }) => ({
       runId: run.id,

@@ -8,7 +8,8 @@ import { redactSecrets } from '../providers/secrets';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import { runStatusLabel } from '../schema/run-status';
 import { runChoiceSummary } from './choices';
-import { compareRuns, MAX_COMPARED_RUNS } from './compare';
+import { SpecError } from '../schema/common';
+import { compareRuns, compareRunsUnderOverride, MAX_COMPARED_RUNS } from './compare';
 import { ExportSession, loadRunForExport } from './export';
 import { exportFunnelRow, runFunnel } from './funnel';
 import { loadStoppingReport } from './stopping';
@@ -82,16 +83,29 @@ async function reportRun(runId: string): Promise<ReportRun> {
 }
 
 /**
+ * The comparison's text: under the override recorded as `override` (the compare page's), else as the guard
+ * allows; runs the guard refuses are reported each alone, with the refusal where the comparison would be.
+ */
+async function comparisonText(runIds: readonly string[], override: string | null): Promise<string> {
+  try {
+    return formatComparison(override ? (await compareRunsUnderOverride(runIds, 'case', override)).comparison : await compareRuns(runIds));
+  } catch (e) {
+    if (e instanceof SpecError && e.issues.some((i) => i.path === 'override')) return `Not compared: ${e.message}`;
+    throw e;
+  }
+}
+
+/**
  * The report of `runIds` as one self-contained HTML document: each run's Table 1 with its paired reading,
  * charts, what the model did, the funnel and stopping where they apply, the spec's essentials and provenance;
  * with two or more runs of one experiment, the comparison first (`tclab runs compare`'s text).
  */
-export async function runReport(runIds: readonly string[], now = new Date()): Promise<string> {
+export async function runReport(runIds: readonly string[], now = new Date(), override: string | null = null): Promise<string> {
   if (runIds.length === 0) throw new ReportInputError('name at least one run');
   if (runIds.length > MAX_COMPARED_RUNS) throw new ReportInputError(`at most ${MAX_COMPARED_RUNS} runs in one report`);
   const runs: ReportRun[] = [];
   for (const id of runIds) runs.push(await reportRun(id));
-  const comparison = runIds.length > 1 ? formatComparison(await compareRuns(runIds)) : null;
+  const comparison = runIds.length > 1 ? await comparisonText(runIds, override) : null;
   const title =
     runs.length === 1
       ? `${runs[0].experiment.name} — run ${runs[0].run.name ?? runs[0].run.id} (${runs[0].run.provider}/${runs[0].run.model})`

@@ -1,5 +1,8 @@
 import type { Metadata } from 'next';
-import { compareConditions, compareRuns, parseRunCondition } from '@/lib/runs/compare';
+import { compareConditions, compareRuns, compareRunsUnderOverride, parseRunCondition, type RecordedOverride } from '@/lib/runs/compare';
+import { differenceText, type GuardedField } from '@/lib/analysis/comparability';
+import { can } from '@/lib/auth/roles';
+import { CompareOverrideForm, CompareOverrideNotice } from '@/components/runs/CompareOverride';
 import type { ConditionComparison } from '@/lib/schema/compare';
 import { runLabel } from '@/lib/analysis/format-compare';
 import { ConditionCompare } from '@/components/runs/ConditionCompare';
@@ -30,9 +33,10 @@ export default async function ComparePage({
     b?: string | string[];
     choices?: string | string[];
     choicesFrom?: string | string[];
+    override?: string | string[];
   }>;
 }) {
-  await pageActor('read');
+  const actor = await pageActor('read');
   const { ids, cluster, ...q } = await searchParams;
   const [a, b] = [first(q.a), first(q.b)];
   const runIds = (Array.isArray(ids) ? ids : [ids ?? ''])
@@ -40,14 +44,20 @@ export default async function ComparePage({
     .map((x) => x.trim())
     .filter(Boolean);
   const clusterBy = ClusterBy.safeParse(cluster ?? 'case');
+  const overrideId = first(q.override);
   let comparison: Awaited<ReturnType<typeof compareRuns>> | null = null;
+  let recorded: RecordedOverride | null = null;
   let error: string | null = null;
+  let guardRefused = false;
   try {
     if (!clusterBy.success) throw new SpecError('cluster: expected case or scenario', [{ path: 'cluster', message: 'case or scenario' }]);
-    comparison = await compareRuns(runIds, clusterBy.data);
+    // an override recorded before is read back by its id (it records nothing more); else the guard decides
+    if (overrideId) ({ comparison, override: recorded } = await compareRunsUnderOverride(runIds, clusterBy.data, overrideId));
+    else comparison = await compareRuns(runIds, clusterBy.data);
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
     error = e.message;
+    guardRefused = !overrideId && e.issues.some((i) => i.path === 'override');
   }
   let conditions: ConditionComparison | null = null;
   let conditionError: string | null = null;
@@ -66,8 +76,9 @@ export default async function ComparePage({
         Number(first(q.choicesFrom) ?? 0),
       )
     : null;
+  const override = overrideId && comparison ? overrideId : null;
   const gridHref = (sec: ChoiceSectionRef) => {
-    return urls.compareWith({ ids: runIds.join(','), cluster: cluster || null, a: a || null, b: b || null, choices: sectionParam(sec) }, '#what-the-model-did');
+    return urls.compareWith({ ids: runIds.join(','), cluster: cluster || null, a: a || null, b: b || null, override, choices: sectionParam(sec) }, '#what-the-model-did');
   };
   const side = (i: number) => {
     const r = comparison?.runs[i];
@@ -83,10 +94,27 @@ export default async function ComparePage({
       </p>
       {comparison && (
         <p>
-          <a className="button" href={urls.api.runReport(comparison.runs.map((r) => r.runId))} download data-testid="download-report">
+          <a
+            className="button"
+            href={urls.api.runReport(
+              comparison.runs.map((r) => r.runId),
+              overrideId ?? null,
+            )}
+            download
+            data-testid="download-report"
+          >
             Report (HTML)
           </a>
         </p>
+      )}
+      {comparison?.guardOverrides && (
+        <CompareOverrideNotice
+          overrides={comparison.guardOverrides.map((o) => ({
+            ...o,
+            differences: o.differences.map((d) => ({ text: differenceText({ ...d, field: d.field as GuardedField }) })),
+          }))}
+          recorded={recorded && { by: recorded.by, at: recorded.at.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' }}
+        />
       )}
       {comparison ? (
         <RunComparison comparison={comparison}>
@@ -109,7 +137,15 @@ export default async function ComparePage({
               page={grids.page}
               href={(from) =>
                 urls.compareWith(
-                  { ids: runIds.join(','), cluster: cluster || null, a: a || null, b: b || null, choices: sectionParam(grids.current!), choicesFrom: String(from) },
+                  {
+                    ids: runIds.join(','),
+                    cluster: cluster || null,
+                    a: a || null,
+                    b: b || null,
+                    override,
+                    choices: sectionParam(grids.current!),
+                    choicesFrom: String(from),
+                  },
                   '#what-the-model-did',
                 )
               }
@@ -133,6 +169,7 @@ export default async function ComparePage({
           {error}
         </p>
       )}
+      {guardRefused && can(actor.role, 'run.control') && <CompareOverrideForm runIds={runIds} cluster={cluster || null} />}
     </>
   );
 }

@@ -6,18 +6,20 @@ import { ReportInputError, runReport } from '@/lib/runs/report';
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/runs/report?ids=A[,B…] — the one-file HTML report of a run or of runs side by side (docs/report.md), as an attachment. */
+/** GET /api/runs/report?ids=A[,B…][&override=AUDIT_ID] — the one-file HTML report of a run or of runs side by side (docs/report.md), as an attachment. */
 export async function GET(req: Request): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
   if (denied) return denied;
-  const ids = (new URL(req.url).searchParams.get('ids') ?? '')
+  const params = new URL(req.url).searchParams;
+  const override = params.get('override');
+  const ids = (params.get('ids') ?? '')
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
   if (!ids.every(isUrlId)) return notFoundResponse();
   let html: string;
   try {
-    html = await runReport(ids);
+    html = await runReport(ids, new Date(), override);
   } catch (e) {
     if (e instanceof RunNotFoundError) return Response.json({ error: e.message }, { status: 404 });
     if (e instanceof ReportInputError) return Response.json({ error: `ids: ${e.message}` }, { status: 400 });
