@@ -21,6 +21,8 @@ export interface RunJsonParts {
   descriptionPairs?: readonly unknown[];
   /** Stop when decided: the report (omitted for runs without the option). */
   stopping?: StoppingReport | null;
+  /** A select or confirm run of an improve-descriptions loop: the stage and the loop's record (omitted for any other run). */
+  optimisation?: { stage: 'select' | 'confirm'; record: unknown } | null;
   /** Who did what to the run, when (attribution); none when omitted. */
   audit?: readonly ExportAuditEntry[];
 }
@@ -51,7 +53,10 @@ export async function writeRunJson(parts: RunJsonParts, out: Writable, options: 
   const funnel = parts.funnel?.length ? `"funnel":${JSON.stringify(parts.funnel)},\n` : '';
   const pairs = parts.descriptionPairs?.length ? `"descriptionPairs":${JSON.stringify(parts.descriptionPairs)},\n` : '';
   const stopping = parts.stopping ? `"stopping":${JSON.stringify(parts.stopping)},\n` : '';
-  await w(`${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}${pairs}${stopping}"audit":${JSON.stringify(parts.audit ?? [])}}\n`);
+  const optimisation = parts.optimisation ? `"optimisation":${JSON.stringify(parts.optimisation)},\n` : '';
+  await w(
+    `${first ? '' : '\n'}],\n"summary":${JSON.stringify(parts.summary)},\n${choices}${funnel}${pairs}${stopping}${optimisation}"audit":${JSON.stringify(parts.audit ?? [])}}\n`,
+  );
   if (options.end ?? true) await finish(out);
 }
 

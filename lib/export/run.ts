@@ -142,6 +142,8 @@ export interface RunJsonExtras {
   descriptionPairs?: readonly unknown[];
   /** Stop when decided: when and why each study stopped. */
   stopping?: StoppingReport | null;
+  /** A select or confirm run of an improve-descriptions loop: the stage and the loop's record. */
+  optimisation?: { stage: 'select' | 'confirm'; record: unknown } | null;
 }
 
 /** The run's settings and state as the exports write them (`run` of the JSON export and of the Parquet sidecar). */
@@ -178,6 +180,7 @@ export async function runJson({ run, experiment: exp }: RunAndExperiment, summar
     funnel: extras.funnel,
     descriptionPairs: extras.descriptionPairs,
     stopping: extras.stopping,
+    optimisation: extras.optimisation,
     audit: audit.map((a) => ({ at: a.at, actor: a.actor, action: a.action, detail: a.detail })),
   };
   writeRunJson(parts, out).catch((e: Error) => out.destroy(e));

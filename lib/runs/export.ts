@@ -10,6 +10,8 @@ import type { ClusterBy, RunSummary } from '../schema/table1';
 import { runChoiceSummary } from './choices';
 import { exportFunnelRow, runFunnel } from './funnel';
 import { loadStoppingReport } from './stopping';
+import { getOptimisation, optimisationOfRun } from '../db/optimisations';
+import type { OptimisationRow } from '../schema/optimisation';
 import {
   checksCsvOf,
   choicesCsvOf,
@@ -92,13 +94,14 @@ export const EXPORT_FORMATS = [
     download: true,
     stream: async (s) => {
       const { run, experiment } = s.loaded;
-      const [summary, choices, funnel, stopping] = await Promise.all([
+      const [summary, choices, funnel, stopping, optimisation] = await Promise.all([
         s.table1(),
         runChoiceSummary(run.id, experiment.spec),
         runFunnel(run, experiment.spec),
         loadStoppingReport(run, experiment.spec),
+        optimisationOfExportedRun(run.id),
       ]);
-      return runJson(s.loaded, summary, choices, { funnel: funnel.rows.map(exportFunnelRow), descriptionPairs: funnel.pairs, stopping });
+      return runJson(s.loaded, summary, choices, { funnel: funnel.rows.map(exportFunnelRow), descriptionPairs: funnel.pairs, stopping, optimisation });
     },
   },
   {
@@ -167,6 +170,13 @@ export type ExportFormatName = (typeof EXPORT_FORMATS)[number]['name'];
 
 /** The formats the run page offers and the route serves. */
 export const DOWNLOAD_FORMATS: readonly ExportFormat[] = EXPORT_FORMATS.filter((f) => f.download);
+
+/** The loop a run is a stage of (its select run or a confirm run) and the loop's record as stored; null for any other run. */
+async function optimisationOfExportedRun(runId: string): Promise<{ stage: 'select' | 'confirm'; record: OptimisationRow } | null> {
+  const of = await optimisationOfRun(runId);
+  const record = of && (await getOptimisation(of.id));
+  return of && record ? { stage: of.stage, record } : null;
+}
 
 export function exportFormat(name: string): ExportFormat | undefined {
   return EXPORT_FORMATS.find((f) => f.name === name);

@@ -167,6 +167,12 @@ export const RunExport = z.object({
   descriptionPairs: z.array(z.record(z.string(), z.unknown())).optional(),
   /** Stop when decided: when and why each study stopped, with its anytime-valid intervals (absent for runs without the option). */
   stopping: StoppingReport.optional(),
+  /**
+   * A select or confirm run of an improve-descriptions loop (docs/optimise.md): which stage it ran and the loop's
+   * record as stored (the seal, rule, candidates with their provenance, select and confirm numbers, transfer),
+   * as `/api/experiments/ID/optimisations?record=R` gives it. Absent for any other run.
+   */
+  optimisation: z.object({ stage: z.enum(['select', 'confirm']), record: z.record(z.string(), z.unknown()) }).optional(),
   audit: z.array(ExportAuditEntry),
 });
 export type RunExport = z.infer<typeof RunExport>;
