@@ -55,6 +55,7 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/experiments/actions.ts#startRunAction': 'run.control',
   'components/reviews/actions.ts#saveReviewAction': 'review.write',
   'components/runs/actions.ts#labelRunAction': 'run.control',
+  'components/runs/actions.ts#overrideComparisonAction': 'run.control',
   'components/auth/setup-actions.ts#createFirstAdminAction': 'public',
   'components/admin/user-actions.ts#addUserAction': 'users.manage',
   'components/admin/user-actions.ts#setRoleAction': 'users.manage',
