@@ -7,7 +7,7 @@ import { SEARCH_ARGS, TRACE_USER } from '../lib/testing/trace-traffic';
 // the report says what was read, skipped and redacted (the e-mail address is nowhere on the page), a reviewer
 // writes a case card for each candidate — a call whose arguments are checked against the tool's schema, a
 // rejection with its reason — following "Save and next", and the accepted cases become an experiment that
-// runs. At 1440 px, then every page at 390 px.
+// runs; a card read again joins that experiment as its next version. At 1440 px, then every page at 390 px.
 
 test('import a request/response log, review its candidates one after another, save the accepted cases as an experiment; 1440 and 390 px', async ({ page }) => {
   const file = await recordOpenAiLog();
@@ -85,6 +85,29 @@ test('import a request/response log, review its candidates one after another, sa
   await startRun(page);
   await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
   await expect(page.getByTestId('progress-done-of-total')).toHaveText(/^([1-9]\d*) \/ \1$/);
+
+  // the rejected candidate read again as STOP (no tool answers opening hours), then the import joins the experiment
+  // just saved: that one card is added as its next version; the two already there are listed, not added twice
+  await page.goto(`${importUrl}/4`);
+  await page.getByLabel('STOP (no tool can do it)').check();
+  await page.getByTestId('save-card').click();
+  await page.waitForURL((u) => u.pathname === importUrl);
+  const join = page.getByRole('form', { name: 'Join the accepted cases to an existing experiment' });
+  await join.getByLabel('Experiment').selectOption(`${id}-v1`);
+  await join.getByTestId('join-cases').click();
+  const joined = join.getByTestId('join-cases-result');
+  await expect(joined).toContainText(`Saved as ${id}-v2: 1 case added.`);
+  await expect(joined.getByTestId('join-not-added').locator('li')).toHaveText([
+    /^Not added: candidate 1: a case with the same task is already in study selection/,
+    /^Not added: candidate 3: a case with the same task is already in study selection/,
+  ]);
+  // joined again: nothing can join, nothing is saved
+  await page.reload();
+  await join.getByLabel('Experiment').selectOption(`${id}-v2`);
+  await join.getByTestId('join-cases').click();
+  await expect(join.getByTestId('join-cases-errors')).toContainText('no accepted card can join study selection');
+  await page.goto(`/experiments/${id}-v2`);
+  await expect(page.getByText('Selection on traced requests').first()).toBeVisible();
 
   // the same pages on a phone
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,7 +1,9 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { importTracesAction, reviewCandidateAction, saveCasesAction } from './actions';
+import Link from 'next/link';
+import { importTracesAction, joinCasesAction, reviewCandidateAction, saveCasesAction, type JoinCasesState } from './actions';
+import { urls } from '@/lib/urls';
 import { IssueList } from '../IssueList';
 import { keepValues } from '../keep-values';
 import type { ActionState } from '@/lib/experiments/import';
@@ -164,6 +166,69 @@ export function SaveCasesForm({ importId, defaultId }: { importId: string; defau
         {pending ? 'Saving…' : 'Save as experiment'}
       </button>
       <IssueList message={state.message} issues={state.issues} testId="save-cases-errors" />
+    </form>
+  );
+}
+
+/** The accepted cases join a study of an existing experiment as its next version, the trace's tools mapped by name. */
+export function JoinCasesForm({
+  importId,
+  experiments,
+  defaultExperiment,
+}: {
+  importId: string;
+  experiments: { id: string; label: string }[];
+  defaultExperiment: string | null;
+}) {
+  const [state, action, pending] = useActionState<JoinCasesState, FormData>(joinCasesAction.bind(null, importId), initial);
+  return (
+    <form action={action} onSubmit={keepValues(action)} className="panel" aria-label="Join the accepted cases to an existing experiment">
+      <h2 style={{ marginTop: 0 }}>Or join an existing experiment</h2>
+      <p className="muted small">
+        The accepted cases become cases of one of its studies in its next version. The trace&apos;s tools are mapped onto a scenario&apos;s tools by name; a card whose
+        tool the scenario does not have is listed, not added.
+      </p>
+      <div className="field">
+        <label htmlFor="join-experiment">Experiment</label>
+        <select id="join-experiment" name="experimentId" defaultValue={defaultExperiment ?? ''}>
+          <option value="">pick one</option>
+          {experiments.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="join-study">Study</label>
+        <input id="join-study" name="study" defaultValue="selection" />
+      </div>
+      <div className="field">
+        <label htmlFor="join-scenario">
+          Scenario <span className="hint">(optional: by default the one whose tools the trace&apos;s names match most)</span>
+        </label>
+        <input id="join-scenario" name="scenario" defaultValue="" />
+      </div>
+      <button type="submit" disabled={pending} data-testid="join-cases">
+        {pending ? 'Saving…' : 'Join as the next version'}
+      </button>
+      <IssueList message={state.message} issues={state.issues} testId="join-cases-errors" />
+      {state.joined && (
+        <div role="status" data-testid="join-cases-result" className="small">
+          <p>
+            Saved as <Link href={urls.experiment(state.joined.experimentId)}>{state.joined.experimentId}</Link>: {state.joined.added} case
+            {state.joined.added === 1 ? '' : 's'} added.
+          </p>
+          {state.joined.notJoined.length > 0 && (
+            <ul data-testid="join-not-added">
+              {state.joined.notJoined.map((n) => (
+                <li key={n}>Not added: {n}</li>
+              ))}
+            </ul>
+          )}
+          {state.joined.unmapped.length > 0 && <p data-testid="join-unmapped">Tool names the scenario does not have: {state.joined.unmapped.join(', ')}</p>}
+        </div>
+      )}
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { actionActor } from '@/components/auth/action-guard';
 import { importTraces, TraceImportError } from '@/lib/cases/import';
-import { CandidateReviewError, reviewCandidate, saveCasesAsExperiment } from '@/lib/cases/review';
+import { CandidateReviewError, joinCasesToExperiment, reviewCandidate, saveCasesAsExperiment } from '@/lib/cases/review';
 import { candidateForReview } from '@/lib/cases/read';
 import { chunkLines } from '@/lib/traces';
 import { SpecError } from '@/lib/schema/common';
@@ -67,4 +67,36 @@ export async function saveCasesAction(importId: string, _prev: ActionState, form
   }
   revalidatePath('/');
   redirect(urls.experiment(experimentId, { imported: 'new' }));
+}
+
+/** The joined version and what could not join, for the form to show (nothing is redirected: the lists matter). */
+export interface JoinCasesState extends ActionState {
+  joined?: { experimentId: string; added: number; notJoined: string[]; unmapped: string[] };
+}
+
+/** The accepted cases of an import join a study of an existing experiment as its next version (docs/traces.md). */
+export async function joinCasesAction(importId: string, _prev: JoinCasesState, form: FormData): Promise<JoinCasesState> {
+  const actor = await actionActor('experiment.write');
+  const field = (k: string) => String(form.get(k) ?? '').trim();
+  if (!field('experimentId')) return { issues: [{ path: 'experiment', message: 'pick the experiment the cases join' }], message: 'Nothing was stored.' };
+  if (!field('study')) return { issues: [{ path: 'study', message: 'name the study the cases join' }], message: 'Nothing was stored.' };
+  let joined: Awaited<ReturnType<typeof joinCasesToExperiment>>;
+  try {
+    joined = await joinCasesToExperiment(importId, { experimentId: field('experimentId'), study: field('study'), scenario: field('scenario') || null }, actor);
+  } catch (e) {
+    if (e instanceof CandidateReviewError) return issueOf(e, 'cases');
+    if (e instanceof SpecError) return { issues: issuesOf(e), message: 'The version could not be saved; nothing was stored.' };
+    throw e;
+  }
+  revalidatePath('/');
+  return {
+    issues: [],
+    message: null,
+    joined: {
+      experimentId: joined.experiment.id,
+      added: joined.added.length,
+      notJoined: joined.notJoined.map((n) => `candidate ${n.seq}: ${n.reason}`),
+      unmapped: joined.unmapped,
+    },
+  };
 }

@@ -73,4 +73,5 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/optimise/actions.ts#startOptimisationAction': 'run.control',
   'components/cases/actions.ts#reviewCandidateAction': 'review.write',
   'components/cases/actions.ts#saveCasesAction': 'experiment.write',
+  'components/cases/actions.ts#joinCasesAction': 'experiment.write',
 };

@@ -5,6 +5,8 @@
 import { recordAudit } from '../db/audit';
 import { getCandidate, getTraceImport, listAcceptedCandidates, listCandidateHeads, saveCandidateReview, type CandidateRow } from '../db/trace-candidates';
 import { saveExperiment } from '../experiments/versions';
+import { getExperiment } from '../db/experiments';
+import type { CaseInput } from '../schema/experiment';
 import type { Actor } from '../schema/actor';
 import type { CandidateTool, TraceCandidate } from '../schema/trace-candidate';
 
@@ -156,4 +158,90 @@ export async function saveCasesAsExperiment(importId: string, input: { id: strin
   const saved = await saveExperiment(spec);
   await recordAudit(actor, 'candidates.joined', { experimentId: saved.id }, { importId, cases: usable.map((r) => r.seq), notAdded: left });
   return { experiment: saved, added: usable.map((r) => r.seq), notAdded: left };
+}
+
+/** Why an accepted card did not join an existing study (listed, never dropped silently). */
+export interface NotJoined {
+  seq: number;
+  reason: string;
+}
+
+/**
+ * The accepted cases of an import join a study of an existing experiment as its next version. The trace's tools
+ * are mapped onto one of the study's scenarios by name (the scenario whose baseline definitions name the most
+ * of the tools the accepted candidates were offered, or the one given): a card's tool becomes that scenario's
+ * tool, its decision the tool's declared effect. A card whose tool the scenario does not name, or whose
+ * arguments name a parameter its definition lacks, is listed with the reason and not added; so is a card whose
+ * task the study already asks in that scenario (the same import joined before, or the experiment saved from
+ * it). Nothing is saved when no card can join.
+ */
+export async function joinCasesToExperiment(importId: string, input: { experimentId: string; study: string; scenario?: string | null }, actor: Actor) {
+  const exp = await getExperiment(input.experimentId);
+  if (!exp) throw new CandidateReviewError(`experiment: no experiment "${input.experimentId}"`);
+  const study = exp.spec.studies.find((s) => s.id === input.study);
+  if (!study) throw new CandidateReviewError(`study: no study "${input.study}" in ${exp.id} (its studies: ${exp.spec.studies.map((s) => s.id).join(', ')})`);
+  const accepted = await listAcceptedCandidates(importId);
+  if (accepted.length === 0) throw new CandidateReviewError('cases: no accepted candidate in this import');
+  const baseline = study.conditions.find((c) => c.baseline) ?? study.conditions[0];
+  const locale = exp.spec.locales[0];
+  // per scenario of the study: the baseline's definitions by the name a model sees
+  const byScenario = new Map(
+    Object.entries(baseline.tools).map(([scenario, byLocale]) => [scenario, new Map((byLocale[locale] ?? []).map((d) => [d.name, d]))] as const),
+  );
+  if (input.scenario && !byScenario.has(input.scenario))
+    throw new CandidateReviewError(`scenario: study ${study.id} has no tools for scenario "${input.scenario}" (its scenarios: ${[...byScenario.keys()].join(', ')})`);
+  const offered = new Set(accepted.flatMap((r) => (r.candidate as TraceCandidate).tools.map((t) => t.name)));
+  const covered = (s: string) => [...offered].filter((n) => byScenario.get(s)!.has(n)).length;
+  const scenario = input.scenario ?? [...byScenario.keys()].sort((a, b) => covered(b) - covered(a) || a.localeCompare(b))[0];
+  if (scenario === undefined) throw new CandidateReviewError(`scenario: study ${study.id} sends no tools in ${locale}`);
+  const defs = byScenario.get(scenario)!;
+  const effects = new Map((exp.spec.scenarios.find((s) => s.id === scenario)?.tools ?? []).map((t) => [t.id, t.effect]));
+  const taken = new Set(study.cases.map((c) => c.id));
+  const tasks = new Map(study.cases.map((c) => [`${c.scenario}\n${c.task}`, c.id]));
+  const notJoined: NotJoined[] = [];
+  const cases: CaseInput[] = [];
+  for (const r of accepted) {
+    const c = r.candidate as TraceCandidate;
+    const card = r.card as CaseCard;
+    const id = `trace-${importId.slice(0, 8)}-${r.seq}`;
+    const task = c.conversation
+      .filter((m) => m.role === 'user' && m.text)
+      .map((m) => m.text)
+      .join('\n\n');
+    const same = tasks.get(`${scenario}\n${task}`) ?? (taken.has(id) ? id : undefined);
+    if (same !== undefined) {
+      notJoined.push({ seq: r.seq, reason: `a case with the same task is already in study ${study.id} (${same})` });
+      continue;
+    }
+    let expected: CaseInput['checks'][number]['expected'];
+    if (card.decision === 'call') {
+      const def = defs.get(card.tool);
+      if (!def) {
+        notJoined.push({ seq: r.seq, reason: `scenario ${scenario} has no tool named "${card.tool}"` });
+        continue;
+      }
+      const props = Object.keys(((def.parameters ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
+      const unknown = Object.keys(card.arguments).filter((k) => !props.includes(k));
+      if (unknown.length > 0) {
+        notJoined.push({ seq: r.seq, reason: `${card.tool} in scenario ${scenario} has no parameter ${unknown.map((k) => `"${k}"`).join(', ')}` });
+        continue;
+      }
+      const effect = effects.get(def.tool) ?? card.effect;
+      expected = { decision: effect, tool: def.tool, call_count: 1, ...(Object.keys(card.arguments).length > 0 ? { arguments: card.arguments } : {}) };
+    } else expected = { decision: card.decision, call_count: 0 };
+    tasks.set(`${scenario}\n${task}`, id);
+    cases.push({ id, scenario, locale, task, checks: [{ id: 'tool-choice', axis: 'task_fit', expected }] });
+  }
+  if (cases.length === 0)
+    throw new CandidateReviewError(`cases: no accepted card can join study ${study.id}: ${notJoined.map((n) => `${n.seq}: ${n.reason}`).join('; ')}`);
+  const spec = { ...exp.spec, studies: exp.spec.studies.map((s) => (s.id === study.id ? { ...s, cases: [...s.cases, ...cases] } : s)) };
+  const unmapped = [...offered].filter((n) => !defs.has(n)).sort();
+  const saved = await saveExperiment(spec);
+  await recordAudit(
+    actor,
+    'candidates.joined',
+    { experimentId: saved.id },
+    { importId, from: exp.id, study: study.id, scenario, cases: cases.map((k) => k.id), notJoined, unmapped },
+  );
+  return { experiment: saved, scenario, added: cases.map((k) => k.id), notJoined, unmapped };
 }

@@ -5,7 +5,8 @@ import { pageActor } from '@/app/_auth/guard';
 import { can } from '@/lib/auth/roles';
 import { getTraceImport, reportOf } from '@/lib/cases/read';
 import { reviewQueue } from '@/lib/cases/review';
-import { SaveCasesForm } from '@/components/cases/CaseForms';
+import { JoinCasesForm, SaveCasesForm } from '@/components/cases/CaseForms';
+import { listExperiments } from '@/lib/experiments/read';
 import { urls } from '@/lib/urls';
 
 export const metadata: Metadata = { title: 'Trace import' };
@@ -108,7 +109,16 @@ export default async function TraceImportPage({ params }: { params: Promise<{ im
           </tbody>
         </table>
       </div>
-      {accepted > 0 && can(actor.role, 'experiment.write') && <SaveCasesForm importId={importId} defaultId={`traces-${importId.slice(0, 8)}`} />}
+      {accepted > 0 && can(actor.role, 'experiment.write') && (
+        <>
+          <SaveCasesForm importId={importId} defaultId={`traces-${importId.slice(0, 8)}`} />
+          <JoinCasesForm
+            importId={importId}
+            experiments={(await listExperiments()).map((e) => ({ id: e.id, label: `${e.name} (${e.id})` }))}
+            defaultExperiment={imp.experimentId}
+          />
+        </>
+      )}
     </>
   );
 }
