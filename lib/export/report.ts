@@ -37,6 +37,8 @@ export interface ReportRun {
   gridTotal: number;
   funnel: readonly Record<string, unknown>[];
   stopping: StoppingReport | null;
+  /** A select or confirm run of an improve-descriptions loop: the stage and the loop's record as Markdown text. */
+  optimisation: { stage: 'select' | 'confirm'; recordId: string; markdown: string } | null;
   /** Failed trials with what the model answered (the first FAILED_MAX among the grid's trials). */
   failed: ReportFailure[];
 }
@@ -123,6 +125,7 @@ ${table1(r.summary)}
 ${readings(r.summary)}
 ${charts(r.summary)}
 ${r.stopping ? stopping(r.stopping) : ''}
+${r.optimisation ? optimisation(r.optimisation, id('optimisation')) : ''}
 <h2 id="${id('choices')}">What the model did</h2>
 ${matrices(r.choices)}
 ${grid(r)}
@@ -253,6 +256,13 @@ function charts(summary: RunSummary): string {
   );
   const diffs = `<svg role="img" aria-label="Paired differences in percentage points with 95% CR1 intervals" viewBox="0 0 ${W} ${fy + 8}" width="${W}" xmlns="http://www.w3.org/2000/svg">${daxis.join('')}${marks.join('')}</svg>`;
   return `<h3>Pass rates</h3><div class="scroll" data-testid="chart-rates">${rates}</div><h3>Paired differences (pts)</h3><div class="scroll" data-testid="chart-differences">${diffs}</div>`;
+}
+
+/** The loop this run is a stage of, as its Markdown record (docs/optimise.md), shown as text. */
+function optimisation(o: NonNullable<ReportRun['optimisation']>, anchor: string): string {
+  return `<h2 id="${anchor}">Improving descriptions: the ${o.stage} run of record ${esc(o.recordId)}</h2>
+<p class="small">This run is the ${o.stage === 'select' ? 'select stage (every candidate against the baseline on the select split)' : 'confirmation (the frozen winner against the baseline on the sealed split)'} of the record below, as stored.</p>
+<pre data-testid="optimisation">${esc(o.markdown)}</pre>`;
 }
 
 function stopping(s: StoppingReport): string {

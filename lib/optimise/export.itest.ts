@@ -13,9 +13,12 @@ import { startWorker, type WorkerHandle } from '../runner/worker';
 import { RunExport } from '../schema/run-export';
 import { waitForRunStatus } from '../testing/engine';
 import { optimise } from './loop';
+import { recordMarkdown } from './markdown';
+import { runReport } from '../runs/report';
 
 // The run export of a loop's stages (docs/export.md): a select or confirm run's JSON carries the stage it ran
-// and the loop's record as stored — the same record the optimisations route gives; any other run's does not.
+// and the loop's record as stored — the same record the optimisations route gives — and its one-file report
+// the record as Markdown (docs/report.md); any other run's does not.
 
 const actor = commandLineActor('optimise-export-test');
 let worker: WorkerHandle;
@@ -63,5 +66,21 @@ describe('the JSON export of a loop’s runs', () => {
     const plain = await exported(ordinary);
     expect(plain.doc.optimisation).toBeUndefined();
     expect(plain.text).not.toContain('"optimisation"');
+
+    // the one-file report: the record's Markdown, as text, in the stage's run section; none for the ordinary run
+    const md = recordMarkdown(record);
+    const html = await runReport([confirmRunId]);
+    expect(html).toContain(`Improving descriptions: the confirm run of record ${record.id}`);
+    const shown = /<pre data-testid="optimisation">([\s\S]*?)<\/pre>/.exec(html)![1];
+    expect(
+      shown
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&'),
+    ).toBe(md);
+    expect(await runReport([record.selectRunId!])).toContain(`Improving descriptions: the select run of record ${record.id}`);
+    expect(await runReport([ordinary])).not.toContain('Improving descriptions');
   }, 240_000);
 });

@@ -172,7 +172,7 @@ export type ExportFormatName = (typeof EXPORT_FORMATS)[number]['name'];
 export const DOWNLOAD_FORMATS: readonly ExportFormat[] = EXPORT_FORMATS.filter((f) => f.download);
 
 /** The loop a run is a stage of (its select run or a confirm run) and the loop's record as stored; null for any other run. */
-async function optimisationOfExportedRun(runId: string): Promise<{ stage: 'select' | 'confirm'; record: OptimisationRow } | null> {
+export async function optimisationOfExportedRun(runId: string): Promise<{ stage: 'select' | 'confirm'; record: OptimisationRow } | null> {
   const of = await optimisationOfRun(runId);
   const record = of && (await getOptimisation(of.id));
   return of && record ? { stage: of.stage, record } : null;

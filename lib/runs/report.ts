@@ -10,7 +10,8 @@ import { runStatusLabel } from '../schema/run-status';
 import { runChoiceSummary } from './choices';
 import { SpecError } from '../schema/common';
 import { compareRuns, compareRunsUnderOverride, MAX_COMPARED_RUNS } from './compare';
-import { ExportSession, loadRunForExport } from './export';
+import { ExportSession, loadRunForExport, optimisationOfExportedRun } from './export';
+import { recordMarkdown } from '../optimise/markdown';
 import { exportFunnelRow, runFunnel } from './funnel';
 import { loadStoppingReport } from './stopping';
 
@@ -48,11 +49,12 @@ async function reportRun(runId: string): Promise<ReportRun> {
       failedChecks: t.verdicts.filter((v) => v.status === 'fail').map((v) => v.checkId),
     });
   }
-  const [summary, choices, funnel, stopping] = await Promise.all([
+  const [summary, choices, funnel, stopping, optimisation] = await Promise.all([
     session.table1(),
     runChoiceSummary(run.id, experiment.spec),
     runFunnel(run, experiment.spec),
     loadStoppingReport(run, experiment.spec),
+    optimisationOfExportedRun(run.id),
   ]);
   const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
   return redactSecrets({
@@ -78,6 +80,7 @@ async function reportRun(runId: string): Promise<ReportRun> {
     gridTotal: run.totalTrials,
     funnel: funnel.rows.map(exportFunnelRow) as unknown as Record<string, unknown>[],
     stopping,
+    optimisation: optimisation && { stage: optimisation.stage, recordId: optimisation.record.id, markdown: recordMarkdown(optimisation.record) },
     failed,
   });
 }
