@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineActor } from '../auth/roles';
-import { closeDb } from '../db/client';
+import { closeDb, pool } from '../db/client';
+import { createRun, startRun } from '../runner/start';
+import { FINAL_RUN_STATUSES } from '../schema/run-status';
+import { waitForRunStatus } from '../testing/engine';
 import { experimentAudit } from '../db/audit';
 import { getExperiment } from '../db/experiments';
 import { listVersions } from '../db/drafts';
@@ -157,5 +160,50 @@ describe("a model's rewrite", () => {
     const other = await storeOptimisation({ experimentId: record.experimentId, study: 'selection', targets: [target], seed: 7, actor }).catch((x: unknown) => x);
     expect(other).toBeInstanceOf(OptimiseInputError);
     expect((other as OptimiseInputError).field).toBe('split');
+  }, 240_000);
+
+  it("is prompted with the baseline's failed trials of the tune split from the version's newest run, and with none of another split", async () => {
+    // a completed run of the version: the generic-preferring model fails the baseline on most cases
+    const run = await createRun(source.id, { provider: 'simulated', model: SIMULATED_GENERIC_PREFERRING });
+    expect((await startRun(run.id)).ok).toBe(true);
+    expect((await waitForRunStatus(run.id, [...FINAL_RUN_STATUSES])).status).toBe('completed');
+    const study = studyOf(source.spec);
+    const split = splitStudy(study, { seed: 0, tune: 40, select: 30, confirm: 30 });
+    const failed = (
+      await pool().query<{ case_id: string }>(`SELECT DISTINCT case_id FROM trials WHERE run_id = $1 AND condition = $2 AND status = 'failed'`, [
+        run.id,
+        baselineOf(study).id,
+      ])
+    ).rows.map((r) => r.case_id);
+    const failedTune = failed.filter((c) => split.tune.includes(c));
+    const failedElsewhere = failed.filter((c) => !split.tune.includes(c));
+    expect(failedTune.length).toBeGreaterThan(0);
+    expect(failedElsewhere.length).toBeGreaterThan(0); // failures the prompt must not carry
+
+    server.clearRequests();
+    reply = propose(handRewrite());
+    await proposeModelRewrite({ experimentId: source.id, study: 'selection', target: rewriter, actor });
+    const sent = JSON.parse(server.requests[0].raw) as { messages: { content: unknown }[] };
+    const prompt = sent.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+    expect(prompt).toContain(`Where the current definitions failed on these example requests`);
+    expect(prompt).toContain(`run ${run.id}, simulated:${SIMULATED_GENERIC_PREFERRING}`);
+    const section = prompt.slice(prompt.indexOf('Where the current definitions failed'));
+    const shown = JSON.parse(section.slice(section.indexOf('\n') + 1)) as { request: string; modelCalled: string[]; failedChecks: string[] }[];
+    const task = new Map(study.cases.map((c) => [c.id, c.task]));
+    // every failed tune trial of the baseline (its orders and replicates each), what the model called, the failed checks
+    const expectedCount = (
+      await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM trials WHERE run_id = $1 AND condition = $2 AND status = 'failed' AND case_id = ANY($3)`, [
+        run.id,
+        baselineOf(study).id,
+        split.tune,
+      ])
+    ).rows[0].n;
+    expect(shown).toHaveLength(Math.min(expectedCount, 20));
+    for (const f of shown) {
+      expect(failedTune.map((c) => task.get(c))).toContain(f.request);
+      expect(f.failedChecks.length).toBeGreaterThan(0);
+    }
+    const tuneTasks = new Set(split.tune.map((id) => task.get(id)!));
+    for (const c of [...split.select, ...split.confirm]) if (!tuneTasks.has(task.get(c)!)) expect(prompt).not.toContain(task.get(c)!);
   }, 240_000);
 });

@@ -1,5 +1,6 @@
 // Use case: a model proposes a rewrite of a study's descriptions (docs/optimise.md "A model's rewrite"). It is
-// prompted with the baseline's definitions, the linter's findings on them and the *tune* split's cases only — never a select or confirm case —
+// prompted with the baseline's definitions, the linter's findings on them, the *tune* split's cases and the trials
+// of the baseline that failed there in the version's newest completed run — never a select or confirm case —
 // and answers through one tool, `propose_descriptions`. Its rewrite becomes an ordinary condition of a new
 // version of the experiment (variant kind `model:<provider>:<model>`), and that version declares the split the
 // prompt was drawn from, so the loop that selects and confirms it uses the same sealed cases. The exchange is
@@ -13,6 +14,8 @@ import type { ProviderRequest, ProviderResult, WireTool } from '../schema/reques
 import { RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
 import { getExperiment, type ExperimentRow } from '../db/experiments';
 import { recordAudit } from '../db/audit';
+import { listRuns } from '../db/runs';
+import { iterateTrialRecords } from '../db/results';
 import { DEFAULT_SHARES, restrictToCases, splitStudy, SplitError, type StudySplit } from '../design/splits';
 import { lintExperiment } from '../design/lint';
 import { saveParsedExperiment } from '../experiments/versions';
@@ -105,10 +108,11 @@ export function rewriteSplit(study: Study, shares?: SplitShares, seed?: number):
 }
 
 /**
- * The rewriter's request: the baseline's definitions (each with its key) and the tune split's cases — the task
- * and what the case card expects — and nothing of the select or confirm split.
+ * The rewriter's request: the baseline's definitions (each with its key), the tune split's cases — the task
+ * and what the case card expects — and the baseline's failed trials among them (what the model did, which
+ * checks failed); nothing of the select or confirm split (failures of other cases are dropped here too).
  */
-export function rewriteRequest(spec: ExperimentSpec, study: Study, split: StudySplit): ProviderRequest {
+export function rewriteRequest(spec: ExperimentSpec, study: Study, split: StudySplit, failures: TuneFailures | null = null): ProviderRequest {
   const baseline = baselineOf(study);
   const tune = new Set(split.tune);
   // the linter's findings on the baseline, read with the tune cases alone (a rule such as no-task-verb reads
@@ -139,6 +143,17 @@ export function rewriteRequest(spec: ExperimentSpec, study: Study, split: StudyS
     '',
     `What a description linter finds in the current definitions (${findings.length}):`,
     JSON.stringify(findings, null, 2),
+    ...(failures && failures.trials.length > 0
+      ? [
+          '',
+          `Where the current definitions failed on these example requests (${failures.trials.length}${failures.more > 0 ? ` shown, ${failures.more} more` : ''}; run ${failures.runId}, ${failures.model}):`,
+          JSON.stringify(
+            failures.trials.filter((f) => tune.has(f.caseId)).map(({ caseId: _case, ...f }) => f),
+            null,
+            2,
+          ),
+        ]
+      : []),
   ].join('\n');
   return {
     simulatedRules: 'selection',
@@ -150,6 +165,47 @@ export function rewriteRequest(spec: ExperimentSpec, study: Study, split: StudyS
     task,
     history: [],
   };
+}
+
+/** At most this many failed trials go into the rewriter's prompt. */
+export const MAX_PROMPT_FAILURES = 20;
+
+/** The baseline's failed trials on tune cases, from one run of the version: what the model did and which checks failed. */
+export interface TuneFailures {
+  runId: string;
+  model: string;
+  trials: { caseId: string; request: string; modelCalled: string[]; modelWrote: string | null; failedChecks: string[] }[];
+  /** Failed tune trials beyond MAX_PROMPT_FAILURES, left out of the prompt. */
+  more: number;
+}
+
+/**
+ * The tune split's failed trials of the baseline in the version's newest completed run (any target), or null
+ * when it has none: read from the stored trials, filtered to tune cases before anything leaves this function.
+ */
+export async function tuneFailures(experimentId: string, study: Study, split: StudySplit): Promise<TuneFailures | null> {
+  const run = (await listRuns(experimentId)).find((r) => r.status === 'completed' || r.status === 'completed_with_unresolved');
+  if (!run) return null;
+  const tune = new Set(split.tune);
+  const tasks = new Map(study.cases.map((c) => [c.id, c.task]));
+  const baseline = baselineOf(study).id;
+  const trials: TuneFailures['trials'] = [];
+  let more = 0;
+  for await (const t of iterateTrialRecords(run.id, 500, { bodies: false })) {
+    if (t.study !== study.id || t.condition !== baseline || t.status !== 'failed' || !tune.has(t.caseId)) continue;
+    if (trials.length >= MAX_PROMPT_FAILURES) {
+      more++;
+      continue;
+    }
+    trials.push({
+      caseId: t.caseId,
+      request: tasks.get(t.caseId) ?? '',
+      modelCalled: (t.observation?.toolCalls ?? []).map((c) => c.name),
+      modelWrote: t.observation?.text ? t.observation.text.slice(0, 300) : null,
+      failedChecks: t.verdicts.filter((v) => v.status === 'fail').map((v) => `${v.checkId}: ${v.reason}`.slice(0, 300)),
+    });
+  }
+  return { runId: run.id, model: `${run.provider}:${run.model}`, trials, more };
 }
 
 /** The rewrite the model proposed, key → description; a RewriteRefused naming what is wrong with it. */
@@ -223,7 +279,8 @@ export async function proposeModelRewrite(input: RewriteInput): Promise<{ experi
   if (refusal !== null) throw new OptimiseInputError('rewriter', `baseUrl: ${refusal}`);
   settings.baseUrl = baseUrlToFix(provider.descriptor, settings.baseUrl);
 
-  const request = rewriteRequest(source.spec, study, split);
+  const failures = await tuneFailures(source.id, study, split);
+  const request = rewriteRequest(source.spec, study, split, failures);
   const result = await provider.send(request, { settings });
   if (result.outcome !== 'ok')
     throw new RewriteRefused(`the rewriter's request failed: ${describeProviderFailure(result, settings.provider, { baseUrl: settings.baseUrl })}`, result);
@@ -249,6 +306,7 @@ export async function proposeModelRewrite(input: RewriteInput): Promise<{ experi
       condition: condition.id,
       rewriter: `${input.target.provider}:${input.target.model}`,
       tuneCases: split.tune.length,
+      tuneFailures: failures && { runId: failures.runId, shown: failures.trials.length, more: failures.more },
       exchange: { request: result.request, response: result.response, httpStatus: result.httpStatus, latencyMs: result.latencyMs },
     },
   );
