@@ -132,8 +132,13 @@ function usage(e: unknown): never {
 
 function progress(e: OptimiseEvent): void {
   if (e.kind === 'sealed') err(`sealed: ${e.split.sealed.count} cases, ${e.split.sealed.sha256}\n`);
-  else if (e.kind === 'rewritten') err(`rewritten by ${e.rewriter}: condition ${e.condition} in the new version ${e.experimentId}\n`);
-  else if (e.kind === 'run') err(`${e.stage} run ${e.runId} (${e.target}, version ${e.experimentId})\n`);
+  else if (e.kind === 'rewritten') {
+    const t = (n: number | null) => (n === null ? 'unreported' : n.toLocaleString('en-US'));
+    const cost = e.spent.cost === null ? 'not priced (no price table row, or no usage reported)' : `${e.spent.cost.toFixed(4)} ${e.spent.currency}`;
+    err(
+      `rewritten by ${e.rewriter}: condition ${e.condition} in the new version ${e.experimentId} — 1 request, ${t(e.spent.inputTokens)} input + ${t(e.spent.outputTokens)} output tokens, ${cost}\n`,
+    );
+  } else if (e.kind === 'run') err(`${e.stage} run ${e.runId} (${e.target}, version ${e.experimentId})\n`);
   else err(`frozen: ${e.record.winners?.length ? e.record.winners.join(', ') : 'no winner'} at ${e.record.frozenAt?.toISOString()}\n`);
 }
 

@@ -40,7 +40,7 @@ import { env } from '../env';
 import type { SpendConfirmation } from '../runner/spend';
 import { MAX_CANDIDATES } from './limits';
 import { OptimiseInputError } from './errors';
-import { proposeModelRewrite } from './rewriter';
+import { proposeModelRewrite, type RewriteSpend } from './rewriter';
 
 export { OptimiseInputError };
 
@@ -73,7 +73,7 @@ export class OptimiseFailed extends Error {
 }
 
 export type OptimiseEvent =
-  | { kind: 'rewritten'; experimentId: string; condition: string; rewriter: string }
+  | { kind: 'rewritten'; experimentId: string; condition: string; rewriter: string; spent: RewriteSpend }
   | { kind: 'sealed'; split: StudySplit }
   | { kind: 'run'; stage: 'select' | 'confirm'; runId: string; target: string; experimentId: string }
   | { kind: 'frozen'; record: OptimisationRow };
@@ -249,7 +249,7 @@ export interface AdvanceOptions {
 export async function storeOptimisation(input: OptimiseInput): Promise<OptimisationRow> {
   checkInput(input);
   if (input.rewriter) {
-    const { experiment, condition } = await proposeModelRewrite({
+    const { experiment, condition, spent } = await proposeModelRewrite({
       experimentId: input.experimentId,
       study: input.study,
       target: input.rewriter,
@@ -258,7 +258,7 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
       settings: input.settings,
       actor: input.actor,
     });
-    input.onEvent?.({ kind: 'rewritten', experimentId: experiment.id, condition: condition.id, rewriter: targetKey(input.rewriter) });
+    input.onEvent?.({ kind: 'rewritten', experimentId: experiment.id, condition: condition.id, rewriter: targetKey(input.rewriter), spent });
     input = { ...input, experimentId: experiment.id, rewriter: undefined };
   }
   const source = await getExperiment(input.experimentId);

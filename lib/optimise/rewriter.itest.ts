@@ -111,6 +111,9 @@ describe("a model's rewrite", () => {
     expect(audit.detail).toMatchObject({ from: source.id, condition: condition.id, rewriter: 'openai:gpt-rewriter-test', tuneCases: expected.tune.length });
     expect(JSON.stringify(audit.detail.exchange)).toContain(PROPOSE_TOOL);
     expect(JSON.stringify(audit.detail.exchange)).not.toContain(FAKE_KEY);
+    // one paid request, its tokens as the loopback server reported them (priced by whatever price table the shared
+    // database holds at that moment: other files save theirs; the pricing is rewriter.test's)
+    expect(audit.detail.spent).toMatchObject({ requests: 1, inputTokens: 100, outputTokens: 10 });
   });
 
   it('refuses an answer that is no usable rewrite, naming why, and stores nothing', async () => {

@@ -16,6 +16,9 @@ import { getExperiment, type ExperimentRow } from '../db/experiments';
 import { recordAudit } from '../db/audit';
 import { listRuns } from '../db/runs';
 import { iterateTrialRecords } from '../db/results';
+import { getPriceTable } from '../runner/price-table';
+import { priceOf } from '../runner/spend';
+import { costAt, type PriceTable } from '../design/cost';
 import { DEFAULT_SHARES, restrictToCases, splitStudy, SplitError, type StudySplit } from '../design/splits';
 import { lintExperiment } from '../design/lint';
 import { saveParsedExperiment } from '../experiments/versions';
@@ -263,7 +266,7 @@ export function rewriteCondition(study: Study, target: RunTarget, descriptions: 
  * the split declared). Bad input throws an OptimiseInputError naming the field; an answer that is no usable
  * rewrite throws RewriteRefused; nothing is stored in either case.
  */
-export async function proposeModelRewrite(input: RewriteInput): Promise<{ experiment: ExperimentRow; condition: Condition; split: StudySplit }> {
+export async function proposeModelRewrite(input: RewriteInput): Promise<{ experiment: ExperimentRow; condition: Condition; split: StudySplit; spent: RewriteSpend }> {
   const source = await getExperiment(input.experimentId);
   if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
   const study = source.spec.studies.find((s) => s.id === input.study);
@@ -284,6 +287,7 @@ export async function proposeModelRewrite(input: RewriteInput): Promise<{ experi
   const result = await provider.send(request, { settings });
   if (result.outcome !== 'ok')
     throw new RewriteRefused(`the rewriter's request failed: ${describeProviderFailure(result, settings.provider, { baseUrl: settings.baseUrl })}`, result);
+  const spent = rewriteSpend(await getPriceTable(), settings.provider, settings.model, result.usage);
   const condition = rewriteCondition(study, input.target, proposedDescriptions(study, result));
   const spec: ExperimentSpec = {
     ...source.spec,
@@ -307,8 +311,32 @@ export async function proposeModelRewrite(input: RewriteInput): Promise<{ experi
       rewriter: `${input.target.provider}:${input.target.model}`,
       tuneCases: split.tune.length,
       tuneFailures: failures && { runId: failures.runId, shown: failures.trials.length, more: failures.more },
+      spent,
       exchange: { request: result.request, response: result.response, httpStatus: result.httpStatus, latencyMs: result.latencyMs },
     },
   );
-  return { experiment: stored, condition, split };
+  return { experiment: stored, condition, split, spent };
+}
+
+/** What the rewriter's one request cost: one paid request, its tokens as the provider counted them, priced by the price table where it knows the model. */
+export interface RewriteSpend {
+  requests: 1;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** null: the price table has no row for the model, or the provider reported no usage. */
+  cost: number | null;
+  currency: string;
+}
+
+export function rewriteSpend(
+  table: PriceTable,
+  provider: string,
+  model: string,
+  usage: { inputTokens: number | null; outputTokens: number | null } | null,
+): RewriteSpend {
+  const row = priceOf(table, provider, model);
+  const inputTokens = usage?.inputTokens ?? null;
+  const outputTokens = usage?.outputTokens ?? null;
+  const cost = row && inputTokens !== null && outputTokens !== null ? costAt(row, inputTokens, outputTokens) : null;
+  return { requests: 1, inputTokens, outputTokens, cost, currency: table.currency };
 }
