@@ -8,7 +8,7 @@ import { saveExperiment } from '../experiments/versions';
 import { getExperiment } from '../db/experiments';
 import type { CaseInput } from '../schema/experiment';
 import type { Actor } from '../schema/actor';
-import type { CandidateTool, TraceCandidate } from '../schema/trace-candidate';
+import type { CandidateTool, CaseCard } from '../schema/trace-candidate';
 
 export class CandidateReviewError extends Error {
   constructor(message: string) {
@@ -17,8 +17,7 @@ export class CandidateReviewError extends Error {
   }
 }
 
-/** The reviewer's card: the call that should happen (its tool's effect: read or write), or a marker. */
-export type CaseCard = { decision: 'call'; tool: string; effect: 'read' | 'write'; arguments: Record<string, unknown> } | { decision: 'clarify' } | { decision: 'stop' };
+export type { CaseCard };
 
 export type ReviewInput = { accept: CaseCard } | { reject: string };
 
@@ -36,7 +35,7 @@ export async function reviewQueue(importId: string, opts: { unreviewedOnly?: boo
   if (!imp) throw new CandidateReviewError(`import: no import "${importId}"`);
   const heads = await listCandidateHeads(importId);
   const items: QueueItem[] = heads.map((h) => {
-    const c = h.candidate as TraceCandidate;
+    const c = h.candidate;
     return {
       seq: h.seq,
       groupSize: h.groupSize,
@@ -89,7 +88,7 @@ export async function reviewCandidate(importId: string, seq: number, input: Revi
   }
   const card = input.accept;
   if (card.decision === 'call') {
-    const c = row.candidate as TraceCandidate;
+    const c = row.candidate;
     const tool = c.tools.find((t) => t.name === card.tool);
     if (!tool) throw new CandidateReviewError(`tool: "${card.tool}" is not among the tools offered (${c.tools.map((t) => t.name).join(', ') || 'none'})`);
     if (card.effect !== 'read' && card.effect !== 'write') throw new CandidateReviewError('effect: expected read or write');
@@ -115,8 +114,8 @@ export async function saveCasesAsExperiment(importId: string, input: { id: strin
   const tools = new Map<string, CandidateTool>();
   const effects = new Map<string, 'read' | 'write'>();
   for (const r of usable) {
-    for (const t of (r.candidate as TraceCandidate).tools) if (!tools.has(t.name)) tools.set(t.name, t);
-    const card = r.card as CaseCard;
+    for (const t of r.candidate.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+    const card = r.card;
     if (card.decision === 'call') effects.set(card.tool, card.effect);
   }
   const scenario = safeId(`traces-${importId.slice(0, 8)}`);
@@ -140,8 +139,8 @@ export async function saveCasesAsExperiment(importId: string, input: { id: strin
           { id: 'no-descriptions', label: 'Descriptions left out', tools: { [scenario]: { en: defs.map((d) => ({ ...d, description: '' })) } } },
         ],
         cases: usable.map((r) => {
-          const c = r.candidate as TraceCandidate;
-          const card = r.card as CaseCard;
+          const c = r.candidate;
+          const card = r.card;
           const task = c.conversation
             .filter((m) => m.role === 'user' && m.text)
             .map((m) => m.text)
@@ -190,7 +189,7 @@ export async function joinCasesToExperiment(importId: string, input: { experimen
   );
   if (input.scenario && !byScenario.has(input.scenario))
     throw new CandidateReviewError(`scenario: study ${study.id} has no tools for scenario "${input.scenario}" (its scenarios: ${[...byScenario.keys()].join(', ')})`);
-  const offered = new Set(accepted.flatMap((r) => (r.candidate as TraceCandidate).tools.map((t) => t.name)));
+  const offered = new Set(accepted.flatMap((r) => r.candidate.tools.map((t) => t.name)));
   const covered = (s: string) => [...offered].filter((n) => byScenario.get(s)!.has(n)).length;
   const scenario = input.scenario ?? [...byScenario.keys()].sort((a, b) => covered(b) - covered(a) || a.localeCompare(b))[0];
   if (scenario === undefined) throw new CandidateReviewError(`scenario: study ${study.id} sends no tools in ${locale}`);
@@ -201,8 +200,8 @@ export async function joinCasesToExperiment(importId: string, input: { experimen
   const notJoined: NotJoined[] = [];
   const cases: CaseInput[] = [];
   for (const r of accepted) {
-    const c = r.candidate as TraceCandidate;
-    const card = r.card as CaseCard;
+    const c = r.candidate;
+    const card = r.card;
     const id = `trace-${importId.slice(0, 8)}-${r.seq}`;
     const task = c.conversation
       .filter((m) => m.role === 'user' && m.text)

@@ -4,6 +4,7 @@ import { pool, withTransaction } from './client';
 import { recordAudit } from './audit';
 import type { Actor } from '../schema/actor';
 import { actorLabel, actorUserId } from '../schema/actor';
+import { isCaseCard, isTraceCandidate, type CaseCard, type CatalogCompleteness, type TraceCandidate } from '../schema/trace-candidate';
 
 // Trace imports and their candidates (docs/traces.md): rows in, rows out. An import is written in one
 // transaction (TraceImportWriter): the candidates as they come, the report and the audit entry last; a
@@ -16,10 +17,11 @@ export interface CandidateRow {
   groupHash: string;
   groupSize: number;
   stratum: string;
-  catalogCompleteness: string;
-  candidate: unknown;
+  catalogCompleteness: CatalogCompleteness;
+  candidate: TraceCandidate;
   status: 'unreviewed' | 'accepted' | 'rejected';
-  card: unknown;
+  /** The reviewer's card of an accepted candidate; null otherwise. */
+  card: CaseCard | null;
   rejectReason: string | null;
   reviewer: string | null;
   reviewedAt: Date | null;
@@ -29,8 +31,8 @@ export interface NewCandidate {
   hash: string;
   groupHash: string;
   stratum: string;
-  catalogCompleteness: string;
-  candidate: unknown;
+  catalogCompleteness: CatalogCompleteness;
+  candidate: TraceCandidate;
 }
 
 export interface TraceImportRow {
@@ -134,21 +136,28 @@ type Row = {
   reviewer: string | null;
   reviewed_at: Date | null;
 };
-const toRow = (r: Row): CandidateRow => ({
-  importId: r.import_id,
-  seq: r.seq,
-  hash: r.hash,
-  groupHash: r.group_hash,
-  groupSize: r.group_size,
-  stratum: r.stratum,
-  catalogCompleteness: r.catalog_completeness,
-  candidate: r.candidate,
-  status: r.status,
-  card: r.card,
-  rejectReason: r.reject_reason,
-  reviewer: r.reviewer,
-  reviewedAt: r.reviewed_at,
-});
+/** A stored row, its JSON checked here so that no caller casts it: a row that is not what the import and the review write is refused. */
+function toRow(r: Row): CandidateRow {
+  const { candidate, card } = r;
+  if (!isTraceCandidate(candidate) || candidate.catalogCompleteness !== r.catalog_completeness)
+    throw new Error(`trace candidate ${r.import_id}/${r.seq}: the stored candidate is not one an importer writes`);
+  if (card !== null && !isCaseCard(card)) throw new Error(`trace candidate ${r.import_id}/${r.seq}: the stored card is not one a review writes`);
+  return {
+    importId: r.import_id,
+    seq: r.seq,
+    hash: r.hash,
+    groupHash: r.group_hash,
+    groupSize: r.group_size,
+    stratum: r.stratum,
+    catalogCompleteness: candidate.catalogCompleteness,
+    candidate,
+    status: r.status,
+    card,
+    rejectReason: r.reject_reason,
+    reviewer: r.reviewer,
+    reviewedAt: r.reviewed_at,
+  };
+}
 
 export async function getTraceImport(id: string): Promise<TraceImportRow | null> {
   const r = await pool().query<{ id: string; created_at: Date; actor: string; format: string; file: string; experiment_id: string | null; report: unknown }>(
@@ -182,7 +191,7 @@ export async function getCandidate(importId: string, seq: number): Promise<Candi
 export async function saveCandidateReview(
   importId: string,
   seq: number,
-  review: { status: 'accepted'; card: unknown } | { status: 'rejected'; reason: string },
+  review: { status: 'accepted'; card: CaseCard } | { status: 'rejected'; reason: string },
   actor: Actor,
 ): Promise<void> {
   return withTransaction(async (client) => {
@@ -205,7 +214,11 @@ export async function saveCandidateReview(
   });
 }
 
-export async function listAcceptedCandidates(importId: string): Promise<CandidateRow[]> {
+export async function listAcceptedCandidates(importId: string): Promise<(CandidateRow & { card: CaseCard })[]> {
   const r = await pool().query<Row>(`SELECT * FROM trace_candidates WHERE import_id = $1 AND status = 'accepted' ORDER BY seq`, [importId]);
-  return r.rows.map(toRow);
+  return r.rows.map(toRow).map((row) => {
+    const { card } = row;
+    if (card === null) throw new Error(`trace candidate ${row.importId}/${row.seq}: accepted without a card`);
+    return { ...row, card };
+  });
 }

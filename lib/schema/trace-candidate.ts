@@ -60,6 +60,32 @@ export interface TraceCandidate {
   provenance: Provenance;
 }
 
+/** The reviewer's card: the call that should happen (its tool's effect: read or write), or a marker. */
+export type CaseCard = { decision: 'call'; tool: string; effect: 'read' | 'write'; arguments: Record<string, unknown> } | { decision: 'clarify' } | { decision: 'stop' };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A stored candidate as the importers write it (checked where it is read back: lib/db/trace-candidates.ts). */
+export function isTraceCandidate(v: unknown): v is TraceCandidate {
+  return (
+    isObject(v) &&
+    Array.isArray(v.conversation) &&
+    Array.isArray(v.tools) &&
+    Array.isArray(v.results) &&
+    isObject(v.observed) &&
+    Array.isArray(v.observed.calls) &&
+    (v.catalogCompleteness === 'full' || v.catalogCompleteness === 'names-only' || v.catalogCompleteness === 'missing') &&
+    isObject(v.provenance)
+  );
+}
+
+/** A stored card as the review writes it. */
+export function isCaseCard(v: unknown): v is CaseCard {
+  if (!isObject(v)) return false;
+  if (v.decision === 'clarify' || v.decision === 'stop') return true;
+  return v.decision === 'call' && typeof v.tool === 'string' && (v.effect === 'read' || v.effect === 'write') && isObject(v.arguments);
+}
+
 export const REFUSAL_REASONS = ['aborted', 'truncated', 'no-user-turn', 'no-catalog', 'unparseable'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

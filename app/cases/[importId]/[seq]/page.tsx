@@ -4,7 +4,6 @@ import { notFound } from 'next/navigation';
 import { pageActor } from '@/app/_auth/guard';
 import { can } from '@/lib/auth/roles';
 import { candidateForReview } from '@/lib/cases/read';
-import type { TraceCandidate } from '@/lib/schema/trace-candidate';
 import { ReviewCandidateForm } from '@/components/cases/CaseForms';
 import { urls } from '@/lib/urls';
 
@@ -22,7 +21,7 @@ export default async function CandidatePage({ params }: { params: Promise<{ impo
   const found = await candidateForReview(importId, seq);
   if (!found) notFound();
   const { row, head } = found;
-  const c = row.candidate as TraceCandidate;
+  const c = row.candidate;
   const isHead = head === row.seq;
   return (
     <>
