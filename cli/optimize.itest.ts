@@ -1,3 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { recordMarkdown } from '../lib/optimise/markdown';
+import { recordLatex } from '../lib/optimise/latex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../lib/db/client';
 import { getOptimisation, listOptimisations } from '../lib/optimise/read';
@@ -20,10 +25,16 @@ describe('tclab optimize', () => {
     // the integration files share one database, and others run the loop on this template too: this test's
     // records are the ones it made, and its looks come after whatever looks came before at the same seal
     const before = new Set((await listOptimisations(experimentId, 'selection')).map((r) => r.id));
-    const json = await runCli(['optimize', '--experiment-id', experimentId, '--study', 'selection', '--json']);
+    const dir = mkdtempSync(join(tmpdir(), 'tclab-optimize-'));
+    const json = await runCli(['optimize', '--experiment-id', experimentId, '--study', 'selection', '--json', '--md', join(dir, 'r.md'), '--tex', join(dir, 'r.tex')]);
     expect(json.code, json.stderr).toBe(0);
     const printed = JSON.parse(json.stdout) as { id: string; look: number; sealed: { count: number; sha256: string } };
-    expect(printed).toEqual(JSON.parse(JSON.stringify(await getOptimisation(printed.id))));
+    const stored = (await getOptimisation(printed.id))!;
+    expect(printed).toEqual(JSON.parse(JSON.stringify(stored)));
+    // --md and --tex: the stored record as the page's downloads give it
+    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(recordMarkdown(stored));
+    expect(readFileSync(join(dir, 'r.tex'), 'utf8')).toBe(recordLatex(stored));
+    rmSync(dir, { recursive: true, force: true });
     expect(json.stderr).toContain(`sealed: ${printed.sealed.count} cases, ${printed.sealed.sha256}`);
 
     const text = await runCli([

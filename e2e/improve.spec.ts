@@ -86,6 +86,12 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   const md = await (await page.request.get((await record.getByTestId('optimisation-md').getAttribute('href'))!)).text();
   expect(md).toContain(`sealed: ${sealed.count} cases, \`${sealed.sha256}\``);
   for (const sentence of await record.getByTestId('confirm-sentence').allTextContents()) expect(md).toContain(sentence);
+  // …and as LaTeX tables for a paper: the same seal, one row per confirmed reading
+  const tex = await page.request.get((await record.getByTestId('optimisation-tex').getAttribute('href'))!);
+  expect(tex.headers()['content-type']).toContain('application/x-tex');
+  const texText = await tex.text();
+  expect(texText).toContain(`sealed: ${sealed.count} cases, ${sealed.sha256}`);
+  expect(texText.match(/\\begin\{tabular\}/g)!.length).toBeGreaterThanOrEqual(2);
 
   // for a look (asserts nothing): the README's docs/img/improve.png is this record
   await record.screenshot({ path: 'test-results/improve/record.png' });

@@ -42,7 +42,7 @@ export const urls = {
   api: {
     run: (id: string) => `/api/runs/${e(id)}`,
     /** An experiment's optimisation records as JSON (`record`: that one alone). */
-    optimisations: (experimentId: string, record: string | null = null, more: { definitions?: string; format?: 'md' } = {}) =>
+    optimisations: (experimentId: string, record: string | null = null, more: { definitions?: string; format?: 'md' | 'tex' } = {}) =>
       `/api/experiments/${e(experimentId)}/optimisations${query({ record, ...more })}`,
     runProgress: (id: string) => `/api/runs/${e(id)}/progress`,
     runTrials: (id: string, q: string) => `/api/runs/${e(id)}/trials?${q}`,

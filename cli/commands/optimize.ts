@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { recordMarkdown } from '../../lib/optimise/markdown';
+import { recordLatex } from '../../lib/optimise/latex';
 import { UsageError } from '../errors';
 import { err, out, setExitCode } from '../output';
 import { cliActor, shutdown } from './shared';
@@ -24,6 +27,8 @@ interface OptimizeOptions {
   targets?: string;
   rewriter?: string;
   json?: boolean;
+  md?: string;
+  tex?: string;
   yes?: boolean;
   worker: boolean;
 }
@@ -58,6 +63,8 @@ export function register(program: Command): void {
     .option('--yes', 'start runs past TCLAB_CONFIRM_REQUESTS / TCLAB_CONFIRM_COST')
     .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)')
     .option('--json', 'print the stored record as JSON')
+    .option('--md <file>', 'also write the record as Markdown (for a pull request) to this file')
+    .option('--tex <file>', 'also write the record as LaTeX tables (booktabs, for a paper) to this file')
     .action(async (opts: OptimizeOptions) => {
       const code = await optimizeCommand(opts);
       await shutdown();
@@ -104,6 +111,8 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
       onEvent: progress,
     });
     if (record.stage === 'failed') err(`tclab: optimisation ${record.id} failed: ${record.error}\n`);
+    if (opts.md) await writeFile(opts.md, recordMarkdown(record));
+    if (opts.tex) await writeFile(opts.tex, recordLatex(record));
     if (opts.json) out(`${JSON.stringify(record, null, 2)}\n`);
     else out(formatRecord(record));
     return record.stage === 'confirmed' || record.stage === 'no-winner' ? 0 : 1;

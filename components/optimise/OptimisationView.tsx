@@ -52,6 +52,10 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
         ·{' '}
         <a href={urls.api.optimisations(r.experimentId, r.id, { format: 'md' })} download data-testid="optimisation-md">
           Markdown
+        </a>{' '}
+        ·{' '}
+        <a href={urls.api.optimisations(r.experimentId, r.id, { format: 'tex' })} download data-testid="optimisation-tex">
+          LaTeX
         </a>
       </p>
       <ul className="small">

@@ -4,6 +4,7 @@ import { getExperiment } from '@/lib/experiments/read';
 import { listOptimisations } from '@/lib/optimise/read';
 import { TAKE_HOME_FORMATS, takeHome, type TakeHomeFormat } from '@/lib/optimise/take-home';
 import { recordMarkdown } from '@/lib/optimise/markdown';
+import { recordLatex } from '@/lib/optimise/latex';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,7 +12,7 @@ export const dynamic = 'force-dynamic';
  * An experiment's optimisation records as stored (docs/optimise.md "The loop, stored"), newest first; with
  * `?record=ID` that record alone. A download: what the Improve descriptions page shows, as JSON. With
  * `&definitions=mcp|openai` (and `&candidate=C`), the winner's (or that candidate's) tool definitions as a file;
- * with `&format=md`, the record as Markdown.
+ * with `&format=md` or `&format=tex`, the record as Markdown or as LaTeX tables.
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { denied } = await routeActor(req, 'read');
@@ -34,12 +35,15 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${taken.condition}-${definitions}-tools.json"` },
     });
   }
-  if (new URL(req.url).searchParams.get('format') === 'md') {
-    if (record === null) return Response.json({ error: 'format=md: with record=ID' }, { status: 400 });
-    return new Response(recordMarkdown(chosen[0]), {
-      headers: { 'content-type': 'text/markdown; charset=utf-8', 'content-disposition': `attachment; filename="optimisation-${record}.md"` },
+  const format = new URL(req.url).searchParams.get('format');
+  if (format === 'md' || format === 'tex') {
+    if (record === null) return Response.json({ error: `format=${format}: with record=ID` }, { status: 400 });
+    const [text, type] = format === 'md' ? [recordMarkdown(chosen[0]), 'text/markdown'] : [recordLatex(chosen[0]), 'application/x-tex'];
+    return new Response(text, {
+      headers: { 'content-type': `${type}; charset=utf-8`, 'content-disposition': `attachment; filename="optimisation-${record}.${format}"` },
     });
   }
+  if (format !== null) return Response.json({ error: `format: md or tex (got "${format.slice(0, 20)}")` }, { status: 400 });
   const body = record === null ? { experimentId: exp.id, optimisations: chosen } : chosen[0];
   const name = record === null ? `optimisations-${exp.id}.json` : `optimisation-${record}.json`;
   return new Response(`${JSON.stringify(body, null, 2)}\n`, {

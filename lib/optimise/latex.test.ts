@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { OptimisationRow, StoredDifference } from '../schema/optimisation';
+import { recordLatex } from './latex';
+
+// The record as LaTeX: the numbers the record holds, in booktabs tables whose rows keep their column count
+// whatever the ids and sentences hold (LaTeX specials in user text escaped).
+
+const d = (estimate: number | null, ci95: [number, number] | null, se: number | null = null): StoredDifference => ({
+  estimate,
+  se,
+  ci95,
+  ciReason: ci95 ? null : 'one case',
+  pairs: 14,
+  clusters: 2,
+  df: 1,
+});
+
+const record: OptimisationRow = {
+  id: 'opt_1',
+  createdAt: new Date('2026-12-05T00:00:00Z'),
+  updatedAt: new Date('2026-12-05T00:01:00Z'),
+  actor: 'someone',
+  experimentId: 'exp_v2 & co',
+  studyId: 'selection',
+  splitSeed: 7,
+  splitShares: { tune: 40, select: 30, confirm: 30 },
+  sealed: { count: 3, sha256: 'sha256:abc' },
+  rule: { kind: 'top', m: 2 },
+  targets: ['simulated:a', 'simulated:b'],
+  candidates: [
+    { condition: 'fix_50%&{x}', label: 'x', provenance: 'rule:restates-name', of: 'base', placebo: false, changes: [] },
+    { condition: 'pad', label: 'p', provenance: 'placebo', of: 'base', placebo: true, changes: [] },
+  ],
+  stage: 'confirmed',
+  selectExperimentId: 'exp-v2.selection.select',
+  selectRunId: 'r_sel',
+  winners: ['fix_50%&{x}'],
+  frozenAt: new Date('2026-12-05T00:00:30Z'),
+  look: 2,
+  confirmExperimentId: 'exp-v2.selection.confirm',
+  confirmRunIds: ['r_a', 'r_b'],
+  result: {
+    select: {
+      runId: 'r_sel',
+      ranked: [
+        { candidate: 'fix_50%&{x}', placebo: false, rank: 1, difference: d(0.25, [0.05, 0.45]), improved: 5, regressed: 0, pExact: 0.0625, beatsPlacebo: true },
+        { candidate: 'pad', placebo: true, rank: 2, difference: d(0, null), improved: 0, regressed: 0, pExact: 1, beatsPlacebo: null },
+      ],
+    },
+    confirm: ['simulated:a', 'simulated:b'].map((target, i) => ({
+      target,
+      runId: `r_${i}`,
+      readings: [
+        {
+          candidate: 'fix_50%&{x}',
+          selectEstimate: 0.25,
+          difference: i === 0 ? d(0.5, [0.2, 0.8], 0.15) : d(0, [-0.1, 0.1], 0.05),
+          improved: i === 0 ? 7 : 1,
+          regressed: i === 0 ? 0 : 1,
+          pExact: i === 0 ? 0.0156 : 1,
+          pHolm: i === 0 ? 0.0312 : 1,
+          claims: 2,
+          vsPlacebo: null,
+          reading: i === 0 ? ('confirmed' as const) : ('not-confirmed' as const),
+          sentence: i === 0 ? 'confirmed: +50.0 pp' : 'not confirmed: the select-split gain (+25.0 pp) was not reproduced',
+        },
+      ],
+    })),
+    transfer: [
+      {
+        candidate: 'fix_50%&{x}',
+        perTarget: [
+          { target: 'simulated:a', difference: d(0.5, [0.2, 0.8], 0.15) },
+          { target: 'simulated:b', difference: d(0, [-0.1, 0.1], 0.05) },
+        ],
+        heterogeneity: { q: 10, df: 1, p: 0.0016, i2: 0.9, pooled: 0.05, k: 2 },
+      },
+    ],
+    earlierLookPs: [0.2],
+  },
+  error: null,
+};
+
+describe('recordLatex', () => {
+  const tex = recordLatex(record);
+  it('holds the seal and rule, the ranking with the winner, each confirmation with Holm, and transfer with Q', () => {
+    expect(tex).toContain('sealed: 3 cases, sha256:abc. Rule, stated before the select run: the top 2.');
+    expect(tex).toContain('1 & fix\\_50\\%\\&\\{x\\} (winner) & rule:restates-name & +25.0 pts [+5.0 pts, +45.0 pts] & 5 / 0 & 0.063 & beats it \\\\');
+    expect(tex).toContain('2 & pad & placebo & +0.0 pts (no interval) & 0 / 0 & 1.000 & --- \\\\');
+    expect(tex).toContain('simulated:a & fix\\_50\\%\\&\\{x\\} & confirmed: +50.0 pp & +50.0 pts [+20.0 pts, +80.0 pts] & 7 / 0 & 0.016 & 0.031 (2) \\\\');
+    expect(tex).toContain('simulated:b & fix\\_50\\%\\&\\{x\\} & not confirmed: the select-split gain (+25.0 pp) was not reproduced');
+    expect(tex).toContain("Transfer of fix\\_50\\%\\&\\{x\\} across targets: Cochran's Q = 10.00 on 1 df, p = 0.002, I² = 90 \\%.");
+    expect(tex.match(/\\begin\{table\}/g)).toHaveLength(3);
+    expect(tex.match(/\\end\{table\}/g)).toHaveLength(3);
+  });
+  it('every row has as many cells as its table has columns; no unescaped special leaves a cell', () => {
+    const tables = tex.split('\\begin{tabular}{').slice(1);
+    for (const t of tables) {
+      const columns = t.slice(0, t.indexOf('}')).length;
+      const rows = t.split('\n').filter((l) => l.endsWith(' \\\\'));
+      expect(rows.length).toBeGreaterThan(1);
+      for (const row of rows) expect(row.replace(/\\&/g, '').split(' & ').length, row).toBe(columns);
+      for (const row of rows) expect(row.replace(/\\[%&_#${}]/g, '').replace(/\\\\$/, ''), row).not.toMatch(/(?<!\\)[%_#${}]/);
+    }
+  });
+});
