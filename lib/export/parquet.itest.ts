@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -99,7 +99,11 @@ describe('Parquet export', () => {
     expect(Object.keys(sidecar.tables)).toEqual(['trials', 'attempts', 'checks', 'choices']);
 
     // the zip download: the tables are stored (not compressed again), so each file's bytes stand in it whole
+    const scratch = () => readdirSync(tmpdir()).filter((f) => f.startsWith('tclab-parquet-')).length;
+    const before = scratch();
     const zip = await bytes(exportStream(runId, 'parquet.zip'));
+    // the tables were written to a folder of their own first, removed once the zip was read
+    await expect.poll(scratch).toBeLessThanOrEqual(before);
     expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
     for (const f of files.filter((x) => x.endsWith('.parquet'))) expect(zip.indexOf(readFileSync(f)), path.basename(f)).toBeGreaterThan(0);
     expect(zip.length).toBeLessThan((await bytes(runJsonStream(runId))).length);

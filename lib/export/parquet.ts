@@ -1,4 +1,6 @@
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { Readable, type Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { ByteWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import type { ExportAttempt, TrialExportRow } from '../schema/run-export';
 import type { Choice } from '../analysis/choices';
@@ -43,33 +45,75 @@ function cell(type: ParquetType, v: Value): Value {
 }
 
 /**
- * One Parquet file of `rows`, streamed: every column nullable and typed as `columns` says, a row group per
- * `rowGroupSize` rows. An empty source gives a valid file of no rows.
+ * One Parquet file written a row at a time: `add` returns the bytes of a row group when one is complete (every
+ * `rowGroupSize` rows), `end` the rest and the footer. Every column nullable and typed as `columns` says; no row
+ * added gives a valid file of no rows. Memory holds one row group.
  */
+export class ParquetSink<R> {
+  private readonly writer = new ChunkWriter(64 * 1024);
+  private readonly pq: ParquetWriter;
+  private group: Value[][];
+  private size = 0;
+
+  constructor(
+    private readonly columns: readonly ParquetColumn<R>[],
+    private readonly rowGroupSize = PARQUET_ROW_GROUP,
+  ) {
+    const schema = schemaFromColumnData({ columnData: columns.map((c) => ({ name: c.name, data: [], type: c.type, nullable: true })) });
+    this.pq = new ParquetWriter({ writer: this.writer, schema, createdBy: 'tool-contract-lab' });
+    this.group = columns.map(() => []);
+  }
+
+  add(row: R): Buffer[] {
+    this.columns.forEach((c, i) => this.group[i].push(cell(c.type, c.value(row))));
+    if (++this.size < this.rowGroupSize) return [];
+    this.writeGroup();
+    return this.writer.take();
+  }
+
+  end(): Buffer[] {
+    if (this.size > 0) this.writeGroup();
+    this.pq.finish();
+    return this.writer.take();
+  }
+
+  private writeGroup(): void {
+    this.pq.write({ columnData: this.columns.map((c, i) => ({ name: c.name, data: this.group[i] })), rowGroupSize: this.size });
+    this.group = this.columns.map(() => []);
+    this.size = 0;
+  }
+}
+
+/** One Parquet file of `rows`, streamed a row group at a time (ParquetSink). */
 export function parquetStream<R>(rows: AsyncIterable<R> | Iterable<R>, columns: readonly ParquetColumn<R>[], rowGroupSize = PARQUET_ROW_GROUP): Readable {
   async function* bytes(): AsyncGenerator<Buffer> {
-    const writer = new ChunkWriter(64 * 1024);
-    const schema = schemaFromColumnData({ columnData: columns.map((c) => ({ name: c.name, data: [], type: c.type, nullable: true })) });
-    const pq = new ParquetWriter({ writer, schema, createdBy: 'tool-contract-lab' });
-    let group: Value[][] = columns.map(() => []);
-    let size = 0;
-    const writeGroup = () => {
-      pq.write({ columnData: columns.map((c, i) => ({ name: c.name, data: group[i] })), rowGroupSize: size });
-      group = columns.map(() => []);
-      size = 0;
-    };
-    for await (const row of rows) {
-      columns.forEach((c, i) => group[i].push(cell(c.type, c.value(row))));
-      if (++size === rowGroupSize) {
-        writeGroup();
-        yield* writer.take();
-      }
-    }
-    if (size > 0) writeGroup();
-    pq.finish();
-    yield* writer.take();
+    const sink = new ParquetSink(columns, rowGroupSize);
+    for await (const row of rows) yield* sink.add(row);
+    yield* sink.end();
   }
   return Readable.from(bytes(), { objectMode: false });
+}
+
+/**
+ * `trials.parquet`, `attempts.parquet` and `checks.parquet` from one pass over the trials: each trial is read
+ * once and its rows go to the three files as they come (waiting whenever an output asks to: backpressure).
+ * The outputs are ended when done.
+ */
+export async function writeTrialTables(trials: AsyncIterable<T>, out: { trials: Writable; attempts: Writable; checks: Writable }): Promise<void> {
+  const sinks = { trials: new ParquetSink(TRIAL_PARQUET_COLUMNS), attempts: new ParquetSink(ATTEMPT_PARQUET_COLUMNS), checks: new ParquetSink(CHECK_PARQUET_COLUMNS) };
+  const put = async (w: Writable, chunks: Buffer[]) => {
+    for (const c of chunks) if (!w.write(c)) await once(w, 'drain');
+  };
+  for await (const trial of trials) {
+    await put(out.trials, sinks.trials.add(trial));
+    for (const attempt of trial.attempts) await put(out.attempts, sinks.attempts.add({ trial, attempt }));
+    for (const verdict of trial.verdicts) await put(out.checks, sinks.checks.add({ trial, verdict }));
+  }
+  for (const k of ['trials', 'attempts', 'checks'] as const) {
+    await put(out[k], sinks[k].end());
+    out[k].end();
+    await finished(out[k]);
+  }
 }
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import { TccObservations, type TccCard } from '../schema/tcc';
@@ -25,11 +26,10 @@ import {
 import { junitXml } from './junit';
 import {
   ATTEMPT_PARQUET_COLUMNS,
-  attemptRowsOf,
   CHECK_PARQUET_COLUMNS,
   CHOICE_PARQUET_COLUMNS,
-  checkRowsOf,
   parquetStream,
+  writeTrialTables,
   TRIAL_PARQUET_COLUMNS,
   type ParquetColumn,
 } from './parquet';
@@ -125,7 +125,9 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
 
 async function* exportTrials(runId: string, opts: { bodies?: boolean; spec?: ExperimentSpec } = {}): AsyncGenerator<TrialExportRow> {
   const choice = opts.spec ? choiceResolver(opts.spec) : undefined;
-  for await (const { record, text } of iterateTrialRecordsWithText(runId, 100, opts)) yield toExportTrial(record, !jsonMayHoldSecret(text), choice);
+  // without bodies a trial is small: larger pages, fewer round trips
+  for await (const { record, text } of iterateTrialRecordsWithText(runId, opts.bodies === false ? 500 : 100, opts))
+    yield toExportTrial(record, !jsonMayHoldSecret(text), choice);
 }
 
 /** A run and its experiment version, loaded once by the use case (lib/runs/export.ts) and passed to every export. */
@@ -207,18 +209,28 @@ export async function junitOf({ run }: RunAndExperiment): Promise<Readable> {
 }
 
 /** The Parquet tables of a run (docs/export.md#parquet), each streamed from its own database cursor. */
-export const PARQUET_TABLES = {
-  trials: ({ run, experiment }: RunAndExperiment) => parquetStream(exportTrials(run.id, { bodies: false, spec: experiment.spec }), TRIAL_PARQUET_COLUMNS),
-  attempts: ({ run }: RunAndExperiment) => parquetStream(attemptRowsOf(exportTrials(run.id, { bodies: false })), ATTEMPT_PARQUET_COLUMNS),
-  checks: ({ run }: RunAndExperiment) => parquetStream(checkRowsOf(exportTrials(run.id, { bodies: false })), CHECK_PARQUET_COLUMNS),
-  choices: ({ run, experiment }: RunAndExperiment) => {
+/** The Parquet tables of a run, in the order they are written (docs/export.md#parquet). */
+export const PARQUET_TABLES = ['trials', 'attempts', 'checks', 'choices'] as const;
+export type ParquetTable = (typeof PARQUET_TABLES)[number];
+
+/**
+ * The Parquet tables of a run written to `out` (one Writable per table, each ended): trials, attempts and
+ * checks from one pass over the stored trials (writeTrialTables), then choices from the choice rows. A failure
+ * destroys every output not yet finished and rethrows.
+ */
+export async function writeParquetTables({ run, experiment }: RunAndExperiment, out: Record<ParquetTable, Writable>): Promise<void> {
+  try {
+    await writeTrialTables(exportTrials(run.id, { bodies: false, spec: experiment.spec }), out);
     const resolve = choiceResolver(experiment.spec);
     async function* choices(): AsyncGenerator<Choice> {
       for await (const r of iterateChoiceRows(run.id)) yield resolve(r);
     }
-    return parquetStream(choices(), CHOICE_PARQUET_COLUMNS);
-  },
-} as const satisfies Record<string, (loaded: RunAndExperiment) => Readable>;
+    await pipeline(parquetStream(choices(), CHOICE_PARQUET_COLUMNS), out.choices);
+  } catch (e) {
+    for (const w of Object.values(out)) if (!w.writableFinished) w.destroy();
+    throw e;
+  }
+}
 
 /** The Parquet tables' sidecar (`run.json`): the run, its experiment spec and Table 1, and each table's columns. */
 export function parquetSidecarOf({ run, experiment }: RunAndExperiment, summary: ExportSummary): string {

@@ -1,8 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable, type Writable } from 'node:stream';
 import yazl from 'yazl';
 import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
@@ -17,6 +17,8 @@ import {
   choicesCsvOf,
   junitOf,
   PARQUET_TABLES,
+  writeParquetTables,
+  type ParquetTable,
   parquetSidecarOf,
   runJson,
   trialsCsvOf,
@@ -218,23 +220,40 @@ export async function trialTcc(runId: string, trialId: string): Promise<Awaited<
 }
 
 /** The Parquet files of a run (docs/export.md#parquet): `<table>.parquet` for each of PARQUET_TABLES, and the sidecar `run.json`. */
-export const PARQUET_FILES = [...Object.keys(PARQUET_TABLES).map((t) => `${t}.parquet`), 'run.json'];
+export const PARQUET_FILES = [...PARQUET_TABLES.map((t) => `${t}.parquet`), 'run.json'];
 
-/** The Parquet tables and their sidecar in one zip, streamed (the tables are stored, not compressed again: Parquet is compressed). */
+/**
+ * The Parquet tables and their sidecar in one zip, streamed (the tables are stored, not compressed again:
+ * Parquet is compressed). The tables are written first to a folder of their own (one pass over the trials
+ * feeds three of them at once, which a zip's one-entry-at-a-time reading could not take), then zipped from
+ * there; the folder is removed when the zip has been read or abandoned.
+ */
 async function parquetZip(s: ExportSession): Promise<Readable> {
-  const sidecar = parquetSidecarOf(s.loaded, await s.table1());
+  const dir = await mkdtemp(path.join(tmpdir(), 'tclab-parquet-'));
+  const remove = () => void rm(dir, { recursive: true, force: true });
+  try {
+    await writeRunParquet(s, dir);
+  } catch (e) {
+    remove();
+    throw e;
+  }
   const zip = new yazl.ZipFile();
   const mtime = new Date(s.loaded.run.createdAt);
-  for (const [table, stream] of Object.entries(PARQUET_TABLES)) zip.addReadStream(stream(s.loaded), `${table}.parquet`, { compress: false, mtime });
-  zip.addBuffer(Buffer.from(sidecar), 'run.json', { mtime });
+  for (const f of PARQUET_FILES) zip.addReadStream(createReadStream(path.join(dir, f)), f, { compress: f.endsWith('.parquet') ? false : undefined, mtime });
   zip.end();
-  return zip.outputStream as Readable;
+  const out = zip.outputStream as Readable;
+  out.once('close', remove);
+  out.once('end', remove);
+  out.once('error', remove);
+  return out;
 }
 
-/** The Parquet tables and their sidecar as files in `dir` (made if missing), one table at a time. */
+/** The Parquet tables and their sidecar as files in `dir` (made if missing). */
 export async function writeRunParquet(s: ExportSession, dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  for (const [table, stream] of Object.entries(PARQUET_TABLES)) await pipeline(stream(s.loaded), createWriteStream(path.join(dir, `${table}.parquet`)));
+  const file = (t: ParquetTable): Writable => createWriteStream(path.join(dir, `${t}.parquet`));
+  const out = { trials: file('trials'), attempts: file('attempts'), checks: file('checks'), choices: file('choices') } satisfies Record<ParquetTable, Writable>;
+  await writeParquetTables(s.loaded, out);
   await writeFile(path.join(dir, 'run.json'), parquetSidecarOf(s.loaded, await s.table1()));
   return PARQUET_FILES.map((f) => path.join(dir, f));
 }
