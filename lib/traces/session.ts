@@ -1,16 +1,22 @@
 // One import's bookkeeping between the importer and storage (docs/traces.md): redaction first, then
 // duplicates dropped by hash, near-duplicates grouped (the reviewer sees a group once), an optional sample
 // stratified by observed tool, and the report whose counts add up to the records read.
-import { distance } from 'fastest-levenshtein';
 import { canonicalJson, sha256 } from '../hash';
 import { unstorableText } from '../schema/common';
 import { REFUSAL_REASONS, SKIP_REASONS, type ImportItem, type RefusalReason, type SkipReason, type TraceCandidate } from '../schema/trace-candidate';
 import { Redactor, type RedactionCounts } from './redact';
+import { NearDuplicateIndex } from './near';
 
 /** Two conversations over the same catalog at least this similar (1 − edit distance / length) are one group. */
 export const NEAR_DUPLICATE_SIMILARITY = 0.9;
 /** Group heads kept for comparison per catalog (the oldest are let go: memory stays bounded). */
 const HEADS_PER_CATALOG = 2000;
+/**
+ * With a sample, the near-duplicates of a head wait for the draw with it: at most this many per group (the rest
+ * are counted as not sampled). A log of one request asked a quarter of a million times over held every member
+ * in memory (683 MB for 300 MB of log) and overflowed the stack when a group that large was taken.
+ */
+export const SAMPLED_MEMBERS_PER_GROUP = 100;
 /** Refusals listed by place in the report (all are counted). */
 const LISTED_REFUSALS = 200;
 
@@ -90,7 +96,7 @@ export class ImportSession {
   readonly report: ImportReport;
   private readonly redactor: Redactor;
   private readonly seen = new Set<string>();
-  private readonly heads = new Map<string, { hash: string; text: string }[]>();
+  private readonly heads = new Map<string, NearDuplicateIndex>();
   private readonly reservoirs = new Map<string, { seen: number; kept: StoredCandidate[] }>();
   private readonly members = new Map<string, StoredCandidate[]>();
   private readonly random: () => number;
@@ -154,22 +160,17 @@ export class ImportSession {
       .sort()
       .join('\u0000');
     const text = conversationText(c);
-    const heads = this.heads.get(catalogKey) ?? [];
-    const near = heads.find((h) => {
-      const longest = Math.max(h.text.length, text.length);
-      return longest === 0 || 1 - distance(h.text, text) / longest >= NEAR_DUPLICATE_SIMILARITY;
-    });
+    let heads = this.heads.get(catalogKey);
+    if (!heads) this.heads.set(catalogKey, (heads = new NearDuplicateIndex(NEAR_DUPLICATE_SIMILARITY, HEADS_PER_CATALOG)));
+    const nearHash = heads.find(text);
+    const near = nearHash === null ? null : { hash: nearHash };
     const stratum = c.observed.calls.length > 0 ? [...new Set(c.observed.calls.map((x) => x.name))].sort().join('+') : '(no call)';
     const stored: StoredCandidate = { candidate: c, hash, groupHash: near ? near.hash : hash, stratum };
-    if (!near) {
-      heads.push({ hash, text });
-      if (heads.length > HEADS_PER_CATALOG) heads.shift();
-      this.heads.set(catalogKey, heads);
-    }
+    if (!near) heads.add(hash, text);
     if (this.opts.sample === undefined) return [this.count(stored)];
     if (near) {
       const list = this.members.get(near.hash);
-      if (list) list.push(stored);
+      if (list && list.length < SAMPLED_MEMBERS_PER_GROUP) list.push(stored);
       else this.report.notSampled++;
       return [];
     }
@@ -228,8 +229,10 @@ export class ImportSession {
       }
       r.kept.forEach((head, k) => {
         const members = this.members.get(head.hash) ?? [];
-        if (k < quota[i]) out.push(this.count(head), ...members.map((m) => this.count(m)));
-        else this.report.notSampled += 1 + members.length;
+        if (k < quota[i]) {
+          out.push(this.count(head));
+          for (const m of members) out.push(this.count(m));
+        } else this.report.notSampled += 1 + members.length;
       });
     });
     return out;
