@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectFits, startRun } from './helpers';
+import { expectFits, referenceRunThenEdit, startRun } from './helpers';
 
 // The comparability guard on the compare page (docs/optimise.md › The comparability guard): runs of two versions
 // at different temperatures are refused, naming the difference; a reason overrides it, recorded once and shown
@@ -7,24 +7,8 @@ import { expectFits, startRun } from './helpers';
 
 test('runs of two versions at different temperatures: refused, then compared with an override and its reason', async ({ page }) => {
   test.setTimeout(300_000);
-  await page.goto('/');
-  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
-  await page.waitForURL(/\/experiments\/reference-study-v\d+$/);
-  const v1Url = page.url();
-  const v1 = await startRun(page);
-  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 120_000 });
-
-  // the next version, run at another temperature
-  await page.goto(v1Url);
-  await page.getByRole('button', { name: 'Edit in designer' }).click();
-  await page.waitForURL(/\/designer\/reference-study$/);
-  await page
-    .getByRole('group', { name: 'Definition get_payment_status (clear, invoice/en)' })
-    .getByLabel('Description of get_payment_status')
-    .fill('Returns the payment status of one invoice, by its number. Read-only.');
-  await expect(page.getByTestId('save-state')).toHaveText('draft saved');
-  await page.getByRole('button', { name: /^Save as version \d+$/ }).click();
-  await page.waitForURL(/\/experiments\/reference-study-v\d+\?imported=new/);
+  // the reference study run, then the next version (one description edited), run at another temperature
+  const { v1 } = await referenceRunThenEdit(page, 'Returns the payment status of one invoice, by its number. Read-only.');
   const v2 = await startRun(page, { temperature: '0.7' });
   await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 120_000 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { startRun } from './helpers';
+import { referenceRunThenEdit, startRun } from './helpers';
 
 // The tool author's loop (issue 22.1): run the reference study, make one treatment description vague in the
 // designer, save the next version, run it, pick both runs on the runs list and compare: the version diff shows
@@ -11,24 +11,8 @@ const runIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.
 
 test('compare v1 and v2 of the reference study, picked on the runs list, live to the final numbers', async ({ page }) => {
   test.setTimeout(300_000);
-  await page.goto('/');
-  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
-  await page.waitForURL(/\/experiments\/reference-study-v\d+$/);
-  const v1Url = page.url();
-  const v1 = await startRun(page);
-  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 120_000 });
-
-  // one description of the treatment, in the designer → the next version
-  await page.goto(v1Url);
-  await page.getByRole('button', { name: 'Edit in designer' }).click();
-  await page.waitForURL(/\/designer\/reference-study$/);
-  await page
-    .getByRole('group', { name: 'Definition get_payment_status (clear, invoice/en)' })
-    .getByLabel('Description of get_payment_status')
-    .fill('Handles invoice-related requests.');
-  await expect(page.getByTestId('save-state')).toHaveText('draft saved');
-  await page.getByRole('button', { name: /^Save as version \d+$/ }).click();
-  await page.waitForURL(/\/experiments\/reference-study-v\d+\?imported=new/);
+  // the reference study run, then one description of the treatment edited in the designer → the next version
+  const { v1 } = await referenceRunThenEdit(page, 'Handles invoice-related requests.');
   // slowed down (4 requests a second) so that the comparison opens while this run is still going
   const v2 = await startRun(page, { requestsPerMinute: '240' });
   expect(runIdOf(page)).toBe(v2);

@@ -23,6 +23,27 @@ export async function startRun(page: Page, settings: Record<string, string> = {}
   return id;
 }
 
+/**
+ * The reference study's first version run to completion, then one treatment description edited in the designer
+ * and saved as the next version; the page is left on that version's page. Returns the first run and its version.
+ */
+export async function referenceRunThenEdit(page: Page, description: string): Promise<{ v1: string; v1Url: string }> {
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\/reference-study-v\d+$/);
+  const v1Url = page.url();
+  const v1 = await startRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 120_000 });
+  await page.goto(v1Url);
+  await page.getByRole('button', { name: 'Edit in designer' }).click();
+  await page.waitForURL(/\/designer\/reference-study$/);
+  await page.getByRole('group', { name: 'Definition get_payment_status (clear, invoice/en)' }).getByLabel('Description of get_payment_status').fill(description);
+  await expect(page.getByTestId('save-state')).toHaveText('draft saved');
+  await page.getByRole('button', { name: /^Save as version \d+$/ }).click();
+  await page.waitForURL(/\/experiments\/reference-study-v\d+\?imported=new/);
+  return { v1, v1Url };
+}
+
 /** Records every script dialog (an injected `alert`) so the test can assert there was none. */
 export function recordDialogs(page: Page): string[] {
   const seen: string[] = [];

@@ -22,7 +22,7 @@ import OpenAI from 'openai';
 import { dropDatabase, ensureDatabase, migrate } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
 import { startLoopbackServer } from '../lib/testing/loopback-server';
-import { recordingFetch, restaurantScript, TRACE_SYSTEM, TRACE_TOOLS, TRACE_USER, type ExchangeLine } from '../lib/testing/trace-traffic';
+import { askWithTools, recordingFetch, restaurantScript, TRACE_USER, type ExchangeLine } from '../lib/testing/trace-traffic';
 
 const TIME = '/usr/bin/time';
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -54,14 +54,7 @@ const server = await startLoopbackServer({ script: restaurantScript });
 const recorded: ExchangeLine[] = [];
 try {
   const client = new OpenAI({ apiKey: 'sk-loopback', baseURL: server.openaiBaseUrl, maxRetries: 0, fetch: recordingFetch(recorded) });
-  await client.chat.completions.create({
-    model: 'gpt-loopback',
-    messages: [
-      { role: 'system', content: TRACE_SYSTEM },
-      { role: 'user', content: TRACE_USER },
-    ],
-    tools: TRACE_TOOLS,
-  });
+  await askWithTools(client, TRACE_USER);
 } finally {
   await server.close();
 }

@@ -11,6 +11,20 @@ import { TRACE_FORMATS } from '@/lib/schema/trace-candidate';
 
 const initial: ActionState = { issues: [], message: null };
 
+/** A form's experiment field (`experimentId`): the experiments by label, with an empty choice first. */
+function ExperimentSelect({ id, experiments, defaultValue, none }: { id: string; experiments: { id: string; label: string }[]; defaultValue: string; none: string }) {
+  return (
+    <select id={id} name="experimentId" defaultValue={defaultValue}>
+      <option value="">{none}</option>
+      {experiments.map((e) => (
+        <option key={e.id} value={e.id}>
+          {e.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** Upload a trace or log file: its candidates wait for review; the report says what was kept, dropped and why. */
 export function ImportTracesForm({ experiments }: { experiments: { id: string; label: string }[] }) {
   const [state, action, pending] = useActionState(importTracesAction, initial);
@@ -39,14 +53,7 @@ export function ImportTracesForm({ experiments }: { experiments: { id: string; l
         <label htmlFor="trace-experiment">
           Experiment <span className="hint">(optional: traces without tool definitions are mapped onto its tools by name)</span>
         </label>
-        <select id="trace-experiment" name="experimentId" defaultValue="">
-          <option value="">none</option>
-          {experiments.map((e) => (
-            <option key={e.id} value={e.id}>
-              {e.label}
-            </option>
-          ))}
-        </select>
+        <ExperimentSelect id="trace-experiment" experiments={experiments} defaultValue="" none="none" />
       </div>
       <div className="field">
         <label htmlFor="trace-sample">
@@ -190,14 +197,7 @@ export function JoinCasesForm({
       </p>
       <div className="field">
         <label htmlFor="join-experiment">Experiment</label>
-        <select id="join-experiment" name="experimentId" defaultValue={defaultExperiment ?? ''}>
-          <option value="">pick one</option>
-          {experiments.map((e) => (
-            <option key={e.id} value={e.id}>
-              {e.label}
-            </option>
-          ))}
-        </select>
+        <ExperimentSelect id="join-experiment" experiments={experiments} defaultValue={defaultExperiment ?? ''} none="pick one" />
       </div>
       <div className="field">
         <label htmlFor="join-study">Study</label>

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
 import { getExperiment } from '../db/experiments';
 import { startLoopbackServer, type LoopbackServer } from '../testing/loopback-server';
-import { BOOK_ARGS, recordingFetch, restaurantScript, SEARCH_ARGS, TRACE_SYSTEM, TRACE_TOOLS, type ExchangeLine } from '../testing/trace-traffic';
+import { askWithTools, BOOK_ARGS, recordingFetch, restaurantScript, SEARCH_ARGS, type ExchangeLine } from '../testing/trace-traffic';
 import { chunkLines } from '../traces';
 import type { Actor } from '../schema/actor';
 import { importTraces } from './import';
@@ -31,15 +31,7 @@ let savedId: string;
 async function importAsks(asks: string[]): Promise<{ importId: string; seqs: number[] }> {
   const log: ExchangeLine[] = [];
   const client = new OpenAI({ apiKey: 'sk-loopback', baseURL: server.openaiBaseUrl, maxRetries: 0, fetch: recordingFetch(log) });
-  for (const ask of asks)
-    await client.chat.completions.create({
-      model: 'gpt-loopback',
-      messages: [
-        { role: 'system', content: TRACE_SYSTEM },
-        { role: 'user', content: ask },
-      ],
-      tools: TRACE_TOOLS,
-    });
+  for (const ask of asks) await askWithTools(client, ask);
   const text = log.map((l) => JSON.stringify(l)).join('\n');
   const { importId } = await importTraces({ format: 'openai-log', file: 'join.jsonl', lines: chunkLines([text]) }, actor);
   return { importId, seqs: (await reviewQueue(importId)).items.map((i) => i.seq) };

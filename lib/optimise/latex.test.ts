@@ -1,44 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import type { OptimisationRow, StoredDifference } from '../schema/optimisation';
+import type { OptimisationRow } from '../schema/optimisation';
+import { optimisationRecord, storedDifference } from '../testing/optimisation-record';
 import { recordLatex } from './latex';
 
 // The record as LaTeX: the numbers the record holds, in booktabs tables whose rows keep their column count
 // whatever the ids and sentences hold (LaTeX specials in user text escaped).
 
-const d = (estimate: number | null, ci95: [number, number] | null, se: number | null = null): StoredDifference => ({
-  estimate,
-  se,
-  ci95,
-  ciReason: ci95 ? null : 'one case',
-  pairs: 14,
-  clusters: 2,
-  df: 1,
-});
+const d = storedDifference;
 
 const record: OptimisationRow = {
-  id: 'opt_1',
-  createdAt: new Date('2026-12-05T00:00:00Z'),
-  updatedAt: new Date('2026-12-05T00:01:00Z'),
-  actor: 'someone',
+  ...optimisationRecord,
   experimentId: 'exp_v2 & co',
-  studyId: 'selection',
-  splitSeed: 7,
-  splitShares: { tune: 40, select: 30, confirm: 30 },
-  sealed: { count: 3, sha256: 'sha256:abc' },
   rule: { kind: 'top', m: 2 },
-  targets: ['simulated:a', 'simulated:b'],
   candidates: [
     { condition: 'fix_50%&{x}', label: 'x', provenance: 'rule:restates-name', of: 'base', placebo: false, changes: [] },
     { condition: 'pad', label: 'p', provenance: 'placebo', of: 'base', placebo: true, changes: [] },
   ],
-  stage: 'confirmed',
-  selectExperimentId: 'exp-v2.selection.select',
-  selectRunId: 'r_sel',
   winners: ['fix_50%&{x}'],
-  frozenAt: new Date('2026-12-05T00:00:30Z'),
   look: 2,
-  confirmExperimentId: 'exp-v2.selection.confirm',
-  confirmRunIds: ['r_a', 'r_b'],
   result: {
     select: {
       runId: 'r_sel',
@@ -78,7 +57,6 @@ const record: OptimisationRow = {
     ],
     earlierLookPs: [0.2],
   },
-  error: null,
 };
 
 describe('recordLatex', () => {

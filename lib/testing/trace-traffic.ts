@@ -32,6 +32,18 @@ export const TRACE_TOOLS = [
   },
 ];
 
+/** One request of the traced application: the system text, a user's ask, the restaurant tools. */
+export function askWithTools(client: OpenAI, ask: string) {
+  return client.chat.completions.create({
+    model: 'gpt-loopback',
+    messages: [
+      { role: 'system', content: TRACE_SYSTEM },
+      { role: 'user', content: ask },
+    ],
+    tools: TRACE_TOOLS,
+  });
+}
+
 export const SEARCH_ARGS = { city: 'Lyon', cuisine: 'italian', party_size: 4 };
 export const BOOK_ARGS = { restaurant_id: 'r-17', party_size: 4 };
 
