@@ -31,13 +31,13 @@ class EveryHead {
 }
 
 describe('NearDuplicateIndex', () => {
-  it('finds the same head as a comparison with every head (seeded, 3,000 texts, heads let go at 200)', () => {
+  it('finds the same head as a comparison with every head (seeded, 2,000 texts, heads let go at 150)', () => {
     const r = rng(11);
     const base = Array.from({ length: 40 }, () => Array.from({ length: 20 + Math.floor(r() * 120) }, () => 'abcde '[Math.floor(r() * 6)]).join(''));
-    const index = new NearDuplicateIndex(0.9, 200);
-    const every = new EveryHead(0.9, 200);
+    const index = new NearDuplicateIndex(0.9, 150);
+    const every = new EveryHead(0.9, 150);
     let grouped = 0;
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 2000; i++) {
       // a base text with a few edits (near), or a fresh one (far), or a tiny one
       const b = base[Math.floor(r() * base.length)];
       const kind = r();
@@ -60,9 +60,9 @@ describe('NearDuplicateIndex', () => {
         every.add(`h${i}`, text);
       } else grouped++;
     }
-    expect(grouped).toBeGreaterThan(300); // near-duplicates were common, and found
-    expect(index.size).toBe(200);
-  });
+    expect(grouped).toBeGreaterThan(200); // near-duplicates were common, and found
+    expect(index.size).toBe(150);
+  }, 30_000); // the every-head rule it is held to is the slow side (3 s with both cores busy)
 
   it('the empty text is near the empty text only; a head let go is not found', () => {
     const index = new NearDuplicateIndex(0.9, 2);
