@@ -45,17 +45,7 @@ export function PlanDelta({ children }: { children: ReactNode }) {
 }
 
 /** One comparison read in words, with the pairs needed for the difference chosen above (or the observed one). */
-export function ReadingText({
-  numbers,
-  cluster,
-  alpha,
-  testId = 'pairs-needed',
-}: {
-  numbers: PairedNumbers;
-  cluster: string;
-  alpha?: number;
-  testId?: string;
-}) {
+export function ReadingText({ numbers, cluster, alpha, testId = 'pairs-needed' }: { numbers: PairedNumbers; cluster: string; alpha?: number; testId?: string }) {
   const delta = useContext(DeltaContext);
   const r = readComparison(numbers, { cluster, delta, alpha });
   return (
