@@ -9,6 +9,8 @@ import type { Clustered, Difference } from '@/lib/schema/table1';
 import { ClusteredLine, DifferenceText, IntervalNote, PairedLine } from './results/Statistics';
 import { Interval } from './Interval';
 import { OutcomeLines } from './results/Outcomes';
+import { studyPairedNumbers } from '@/lib/analysis/format-outcomes';
+import { ReadingText } from './runs/PlanDelta';
 
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
 
@@ -67,6 +69,7 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
                   difference={s.difference}
                   pub={pubOf(s.study)?.total}
                   testId={`t1-clustered-${s.study}`}
+                  study={s}
                 />
               ))}
             </tr>
@@ -131,7 +134,9 @@ function Cell({
   difference,
   pub,
   testId,
+  study,
 }: {
+  study?: StudySummary;
   baseline?: PassCount;
   treatment?: PassCount;
   clustered?: { baseline: Clustered; treatment: Clustered };
@@ -153,6 +158,7 @@ function Cell({
           </span>
         )}
       </div>
+      {study && <CellReading s={study} />}
       <details className="cell-more">
         <summary>intervals{pb || pt ? ', published' : ''}</summary>
         <div>
@@ -175,6 +181,21 @@ function Cell({
         )}
       </details>
     </td>
+  );
+}
+
+/**
+ * The study's paired numbers read in words with the one reading function (docs/statistics.md, "Reading a
+ * comparison"), and the pairs a design like this would need at 80% power — for the difference chosen in
+ * "Plan for a difference of" when the page has one, else for the observed difference.
+ */
+function CellReading({ s }: { s: StudySummary }) {
+  const numbers = studyPairedNumbers(s);
+  if (!numbers) return null;
+  return (
+    <div className="small" data-testid={`t1-reading-${s.study}`}>
+      <ReadingText numbers={numbers} cluster={s.clusterBy ?? 'case'} alpha={s.power?.alpha} testId={`t1-pairs-needed-${s.study}`} />
+    </div>
   );
 }
 

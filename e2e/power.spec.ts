@@ -2,6 +2,8 @@ import { expect, test } from '@playwright/test';
 import { expectFits, startRun } from './helpers';
 import { formatNoiseFloor, formatPower, studyVerdict } from '../lib/analysis/format-outcomes';
 import { planPower } from '../lib/analysis/power-plan';
+import { readComparison } from '../lib/analysis/reading';
+import { studyPairedNumbers } from '../lib/analysis/format-outcomes';
 import type { RunSummary } from '../lib/schema/table1';
 
 // Issue 24 items 1, 3, 4, 6 in the browser: the run page says what the run could detect, its noise floor (or
@@ -32,6 +34,24 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
   // the minimum detectable difference never stands unexplained beside a significant result (docs/statistics.md, "Power, noise floor, cost")
   for (const s of studies)
     if (studyVerdict(s) === 'improved' || studyVerdict(s) === 'worse') await expect(page.getByTestId(`power-${s.study}`)).toContainText('planning figure');
+  // Table 1 reads each study in words with the one reading function, and "Plan for a difference of" sets Δ for
+  // every reading: the pairs needed are what readComparison gives from the export's numbers (docs/statistics.md)
+  const readingOf = (s: RunSummary['studies'][number], delta: number | null) =>
+    readComparison(studyPairedNumbers(s)!, { cluster: s.clusterBy ?? 'case', alpha: s.power?.alpha, delta });
+  const paired = studies.filter((s) => studyPairedNumbers(s) !== null);
+  expect(paired.length).toBeGreaterThan(0);
+  for (const s of paired) {
+    const r = readingOf(s, null);
+    await expect(page.getByTestId(`t1-reading-${s.study}`)).toContainText(r.label);
+    await expect(page.getByTestId(`t1-pairs-needed-${s.study}`)).toHaveAttribute('data-pairs-needed', String(r.power.pairsNeeded ?? ''));
+  }
+  await page.getByTestId('plan-delta').fill('7');
+  for (const s of paired) {
+    const r = readingOf(s, 0.07);
+    expect(r.power.pairsNeeded).not.toBeNull();
+    await expect(page.getByTestId(`t1-pairs-needed-${s.study}`)).toHaveAttribute('data-pairs-needed', String(r.power.pairsNeeded));
+    await expect(page.getByTestId(`t1-pairs-needed-${s.study}`)).toContainText('7.0 pts');
+  }
   // one replicate: no noise floor, and the page says why; the simulated provider reports no tokens
   await expect(page.getByTestId('noise-floor-selection')).toContainText('one replicate');
   await expect(page.getByTestId('cost-selection-overlapping-inputTokens')).toHaveText('—');
@@ -40,6 +60,7 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
 
   await page.setViewportSize(NARROW);
   await expect(page.getByTestId('power-selection')).toBeVisible();
+  await expect(page.getByTestId(`t1-reading-${paired[0].study}`)).toBeVisible();
   await expectFits(page, NARROW.width);
 
   // the designer: ψ 30%, δ 10 pts, power 80%, ICC 0.2 → Connor 233.09 → 234 pairs; the selection study has

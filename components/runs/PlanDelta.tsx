@@ -45,16 +45,16 @@ export function PlanDelta({ children }: { children: ReactNode }) {
 }
 
 /** One comparison read in words, with the pairs needed for the difference chosen above (or the observed one). */
-export function ReadingText({ numbers, cluster }: { numbers: PairedNumbers; cluster: string }) {
+export function ReadingText({ numbers, cluster, alpha, testId = 'pairs-needed' }: { numbers: PairedNumbers; cluster: string; alpha?: number; testId?: string }) {
   const delta = useContext(DeltaContext);
-  const r = readComparison(numbers, { cluster, delta });
+  const r = readComparison(numbers, { cluster, delta, alpha });
   return (
     <>
       <strong>{r.label}</strong>
       <span className="small muted">
         {' '}
         — {r.why};{' '}
-        <span data-testid="pairs-needed" data-pairs-needed={r.power.pairsNeeded ?? ''}>
+        <span data-testid={testId} data-pairs-needed={r.power.pairsNeeded ?? ''}>
           {r.pairsText}
         </span>
       </span>

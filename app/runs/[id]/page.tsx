@@ -10,6 +10,7 @@ import { RunLive } from '@/components/runs/RunLive';
 import { RunLabelForm } from '@/components/runs/RunLabelForm';
 import { AttemptView } from '@/components/runs/AttemptView';
 import { Table1 } from '@/components/Table1';
+import { PlanDelta } from '@/components/runs/PlanDelta';
 import { AblationTable } from '@/components/runs/AblationTable';
 import { TrialsTable } from '@/components/TrialsTable';
 import { OrderConsistencyPanel, ResultCharts } from '@/components/results/Statistics';
@@ -101,7 +102,9 @@ export default async function RunPage({
       {progress.done < progress.total && (
         <p className="small muted">Partial: {progress.total - progress.done} trials are not final yet; the table fills in as they finish.</p>
       )}
-      <Table1 summary={summary} published={published} />
+      <PlanDelta>
+        <Table1 summary={summary} published={published} />
+      </PlanDelta>
       {stopping && <StoppingPanel report={stopping} fixedN={fixedNIntervals(summary)} />}
       {summary.ablations && summary.ablations.length > 0 && <AblationTable ablations={summary.ablations} />}
       {summary.studies.some((s) => s.orderConsistency) && (
