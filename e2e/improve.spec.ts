@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { confusionsText, perRequestText } from '../lib/analysis/side-effects';
+import type { StoredRanked } from '../lib/schema/optimisation';
 import { expectFits } from './helpers';
 import { politelyIgnored } from '../lib/templates/politely-ignored';
 import { defaultSplits, splitStudy } from '../lib/design/splits';
@@ -77,9 +79,21 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   // the JSON download is the record the page shows
   const json = await page.request.get((await record.getByTestId('optimisation-json').getAttribute('href'))!);
   expect(json.status()).toBe(200);
-  const stored = (await json.json()) as { id: string; stage: string; sealed: typeof sealed; winners: string[] | null; result: { select: { ranked: unknown[] } } };
+  const stored = (await json.json()) as {
+    id: string;
+    stage: string;
+    sealed: typeof sealed;
+    winners: string[] | null;
+    result: { select: { ranked: unknown[]; currency?: string | null } };
+  };
   expect(stored).toMatchObject({ id, stage, sealed });
   expect(stored.result.select.ranked).toHaveLength(candidates);
+  // beside each candidate its side effects, in the words the record's numbers give
+  for (const c of stored.result.select.ranked as StoredRanked[]) {
+    const row = record.locator(`tr[data-candidate="${c.candidate}"]`);
+    await expect(row.getByTestId('new-confusions')).toHaveText(confusionsText(c.sideEffects!.newConfusions));
+    await expect(row.getByTestId('per-request')).toHaveText(perRequestText(c.sideEffects!.perRequest, stored.result.select.currency));
+  }
   expect(stored.winners ?? []).toEqual(await record.locator('tr[data-winner="yes"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-candidate'))));
 
   // …and as Markdown for a paper or a pull request, with the same seal and readings

@@ -11,6 +11,7 @@ import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputE
 import { SpendConfirmationRequired } from '../../lib/runner/spend';
 import { RewriteRefused } from '../../lib/optimise/rewriter';
 import { rewriterWarnings } from '../../lib/optimise/warnings';
+import { confusionsText, perRequestText } from '../../lib/analysis/side-effects';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 
@@ -166,12 +167,16 @@ export function formatRecord(r: OptimisationRow): string {
   const ranked = r.result?.select?.ranked ?? [];
   const provenance = new Map(r.candidates.map((c) => [c.condition, c.provenance]));
   lines.push('', `select (run ${r.selectRunId ?? '—'}): every candidate against the baseline, ranked`);
+  const select = r.result?.select;
+  if (select?.baseline) lines.push(`  baseline ${select.baseline.condition}, per request: ${perRequestText(select.baseline.perRequest, select.currency)}`);
   for (const c of ranked) {
     const vs = c.beatsPlacebo === null ? '' : c.beatsPlacebo ? ', beats the placebo' : ', not above the placebo';
     const won = r.winners?.includes(c.candidate) ? '  ← winner' : '';
     lines.push(
       `  ${c.rank}. ${c.candidate} (${provenance.get(c.candidate) ?? '?'}): ${pp(c.difference.estimate)} ${interval(c.difference)}, ${c.improved} improved / ${c.regressed} regressed, exact p = ${c.pExact.toPrecision(2)} (uncorrected)${vs}${won}`,
     );
+    if (c.sideEffects)
+      lines.push(`     new confusions: ${confusionsText(c.sideEffects.newConfusions)}; per request: ${perRequestText(c.sideEffects.perRequest, select?.currency)}`);
   }
   lines.push('', r.winners?.length ? `frozen: ${r.winners.join(', ')} at ${r.frozenAt?.toISOString()}` : 'no winner: no candidate had a select difference above 0');
   for (const c of r.result?.confirm ?? []) {

@@ -5,6 +5,7 @@ import { Interval } from '../Interval';
 import { WordDiff } from '../WordDiff';
 import { urls } from '@/lib/urls';
 import { rewriterWarnings } from '@/lib/optimise/warnings';
+import { confusionsText, perRequestText } from '@/lib/analysis/side-effects';
 
 // One optimisation record as stored (docs/optimise.md): the seal, the rule, every candidate with where it came
 // from and what it changes, the select ranking (rejected candidates and the placebo included), the frozen
@@ -120,7 +121,14 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
       {r.selectRunId ? (
         <p className="small">
           Every candidate against the baseline on the select split: <Link href={urls.run(r.selectRunId)}>run {r.selectRunId}</Link>. p is uncorrected: the select stage
-          chooses, it proves nothing.
+          chooses, it proves nothing. <em>New confusions</em>: pairs the baseline got right that the candidate sends to another tool it was offered (expected → chosen,
+          with the cases).
+          {r.result?.select?.baseline && (
+            <>
+              {' '}
+              The baseline, per request: <span data-testid="baseline-per-request">{perRequestText(r.result.select.baseline.perRequest, r.result.select.currency)}</span>.
+            </>
+          )}
         </p>
       ) : (
         <p className="small muted">The select run has not started yet.</p>
@@ -137,6 +145,8 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
                 <th className="num">Improved / regressed</th>
                 <th className="num">Exact p</th>
                 <th>Against the placebo</th>
+                <th>New confusions</th>
+                <th>Per request</th>
               </tr>
             </thead>
             <tbody>
@@ -156,6 +166,12 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
                   </td>
                   <td className="num">{formatP(c.pExact)}</td>
                   <td>{c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it'}</td>
+                  <td data-testid="new-confusions" className="small">
+                    {c.sideEffects ? confusionsText(c.sideEffects.newConfusions) : '—'}
+                  </td>
+                  <td data-testid="per-request" className="small">
+                    {c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -83,7 +83,7 @@ export function OptimiseForm({
         </div>
       </div>
       <label className="small">
-        <input type="checkbox" name="yes" /> start paid runs past the request and cost confirmation
+        <input type="checkbox" name="yes" /> send paid requests (the rewriter's and every run's) past the request and cost confirmation
       </label>
       <div style={{ marginTop: 10 }}>
         <button type="submit" className="primary" disabled={pending}>

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { actionActor } from '@/components/auth/action-guard';
 import { OptimiseInputError, startOptimisation } from '@/lib/optimise/loop';
 import { RewriteRefused } from '@/lib/optimise/rewriter';
+import { SpendConfirmationRequired } from '@/lib/runner/spend';
 import type { ActionState } from '@/lib/experiments/import';
 import { urls } from '@/lib/urls';
 import { optimiseFromForm } from './optimise-form';
@@ -22,6 +23,8 @@ export async function startOptimisationAction(experimentId: string, _prev: Actio
     record = await startOptimisation(actor, input.value);
   } catch (e) {
     if (e instanceof OptimiseInputError) return { issues: [{ path: e.field, message: e.message.slice(e.field.length + 2) }], message: 'Nothing was started.' };
+    if (e instanceof SpendConfirmationRequired)
+      return { issues: [{ path: 'yes', message: `${e.summary}: tick the box to start it` }], message: 'Nothing was sent or stored.' };
     if (e instanceof RewriteRefused) return { issues: [{ path: 'rewriter', message: e.message }], message: 'Nothing was started or stored.' };
     throw e;
   }

@@ -22,7 +22,20 @@ const record: OptimisationRow = {
     select: {
       runId: 'r_sel',
       ranked: [
-        { candidate: 'fix_50%&{x}', placebo: false, rank: 1, difference: d(0.25, [0.05, 0.45]), improved: 5, regressed: 0, pExact: 0.0625, beatsPlacebo: true },
+        {
+          candidate: 'fix_50%&{x}',
+          placebo: false,
+          rank: 1,
+          difference: d(0.25, [0.05, 0.45]),
+          improved: 5,
+          regressed: 0,
+          pExact: 0.0625,
+          beatsPlacebo: true,
+          sideEffects: {
+            newConfusions: [{ expected: 'get_x', chosen: 'browse&go', pairs: 3, cases: ['c_1'] }],
+            perRequest: { requests: 4, inputTokens: 100, outputTokens: 10, cost: null },
+          },
+        },
         { candidate: 'pad', placebo: true, rank: 2, difference: d(0, null), improved: 0, regressed: 0, pExact: 1, beatsPlacebo: null },
       ],
     },
@@ -63,8 +76,10 @@ describe('recordLatex', () => {
   const tex = recordLatex(record);
   it('holds the seal and rule, the ranking with the winner, each confirmation with Holm, and transfer with Q', () => {
     expect(tex).toContain('sealed: 3 cases, sha256:abc. Rule, stated before the select run: the top 2.');
-    expect(tex).toContain('1 & fix\\_50\\%\\&\\{x\\} (winner) & rule:restates-name & +25.0 pts [+5.0 pts, +45.0 pts] & 5 / 0 & 0.063 & beats it \\\\');
-    expect(tex).toContain('2 & pad & placebo & +0.0 pts (no interval) & 0 / 0 & 1.000 & --- \\\\');
+    expect(tex).toContain(
+      '1 & fix\\_50\\%\\&\\{x\\} (winner) & rule:restates-name & +25.0 pts [+5.0 pts, +45.0 pts] & 5 / 0 & 0.063 & beats it & 3 pairs: get\\_x $\\rightarrow$ browse\\&go ×3 (c\\_1) & 100 in / 10 out tokens \\\\',
+    );
+    expect(tex).toContain('2 & pad & placebo & +0.0 pts (no interval) & 0 / 0 & 1.000 & --- & --- & --- \\\\');
     expect(tex).toContain('simulated:a & fix\\_50\\%\\&\\{x\\} & confirmed: +50.0 pp & +50.0 pts [+20.0 pts, +80.0 pts] & 7 / 0 & 0.016 & 0.031 (2) \\\\');
     expect(tex).toContain('simulated:b & fix\\_50\\%\\&\\{x\\} & not confirmed: the select-split gain (+25.0 pp) was not reproduced');
     expect(tex).toContain("Transfer of fix\\_50\\%\\&\\{x\\} across targets: Cochran's Q = 10.00 on 1 df, p = 0.002, I² = 90 \\%.");
@@ -78,7 +93,14 @@ describe('recordLatex', () => {
       const rows = t.split('\n').filter((l) => l.endsWith(' \\\\'));
       expect(rows.length).toBeGreaterThan(1);
       for (const row of rows) expect(row.replace(/\\&/g, '').split(' & ').length, row).toBe(columns);
-      for (const row of rows) expect(row.replace(/\\[%&_#${}]/g, '').replace(/\\\\$/, ''), row).not.toMatch(/(?<!\\)[%_#${}]/);
+      for (const row of rows)
+        expect(
+          row
+            .replace(/\$\\rightarrow\$/g, '')
+            .replace(/\\[%&_#${}]/g, '')
+            .replace(/\\\\$/, ''),
+          row,
+        ).not.toMatch(/(?<!\\)[%_#${}]/);
     }
   });
 });

@@ -5,6 +5,7 @@
 
 import { formatP, pts } from '../analysis/format';
 import { latexText } from '../analysis/format-latex';
+import { confusionsText, perRequestText } from '../analysis/side-effects';
 import type { OptimisationRow, StoredDifference } from '../schema/optimisation';
 
 const diff = (d: StoredDifference) => `${d.estimate === null ? '—' : pts(d.estimate)} ${d.ci95 ? `[${pts(d.ci95[0])}, ${pts(d.ci95[1])}]` : '(no interval)'}`;
@@ -39,8 +40,8 @@ export function recordLatex(r: OptimisationRow): string {
     ...table(
       `Select split of ${r.studyId} (run ${r.selectRunId ?? '—'}): every candidate against the baseline, ranked; p uncorrected (the select stage chooses, it proves nothing). Split ${r.splitShares.tune}/${r.splitShares.select}/${r.splitShares.confirm} % (tune/select/confirm), seed ${r.splitSeed}; sealed: ${r.sealed.count} cases, ${r.sealed.sha256}. Rule, stated before the select run: ${rule}.`,
       `tab:select-${id}`,
-      'rllllrl',
-      ['Rank', 'Candidate', 'From', 'Difference [95% CI]', 'Improved / regressed', 'Exact p', 'Against the placebo'],
+      'rllllrlll',
+      ['Rank', 'Candidate', 'From', 'Difference [95% CI]', 'Improved / regressed', 'Exact p', 'Against the placebo', 'New confusions', 'Per request'],
       (r.result?.select?.ranked ?? []).map((c) => [
         String(c.rank),
         `${c.candidate}${r.winners?.includes(c.candidate) ? ' (winner)' : ''}`,
@@ -49,6 +50,8 @@ export function recordLatex(r: OptimisationRow): string {
         `${c.improved} / ${c.regressed}`,
         formatP(c.pExact),
         c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it',
+        c.sideEffects ? confusionsText(c.sideEffects.newConfusions) : '—',
+        c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—',
       ]),
     ),
   ];

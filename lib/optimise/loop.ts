@@ -28,6 +28,10 @@ import { proposeRuleFixes } from '../design/rewrites';
 import { proposePlacebo } from '../design/variants';
 import { pairClusters } from '../analysis/outcomes';
 import { confirmReadings, confirmSentence, rankCandidates, selectWinners, type SelectionRule } from '../analysis/optimise';
+import { newConfusions, perRequest } from '../analysis/side-effects';
+import { choiceResolver, type Choice } from '../analysis/choices';
+import { iterateChoiceRows } from '../db/choices';
+import { getPriceTable } from '../runner/price-table';
 import { cochranQ, type PairCluster } from '../stats';
 import type { TrialUsage } from '../schema/outcomes';
 import { isFinalRunStatus } from '../schema/run-status';
@@ -37,10 +41,12 @@ import { templateOf } from '../templates';
 import { SIMULATED_ENGINE } from '../providers/simulated';
 import { ensureDatabase, migrate } from '../db/migrate';
 import { env } from '../env';
-import type { SpendConfirmation } from '../runner/spend';
+import { checkSpendConfirmation, estimateSpend, priceOf, type SpendConfirmation, type SpendEstimate } from '../runner/spend';
+import { costAt, type PriceTable } from '../design/cost';
+import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import { MAX_CANDIDATES } from './limits';
 import { OptimiseInputError } from './errors';
-import { proposeModelRewrite, type RewriteSpend } from './rewriter';
+import { proposeModelRewrite, rewriteCondition, rewriteRequest, type RewriteSpend } from './rewriter';
 
 export { OptimiseInputError };
 
@@ -238,6 +244,25 @@ function clustersOf(baseline: string, treatment: string, trials: readonly TrialU
   return pairClusters(baseline, treatment, trials).map((c) => ({ pairs: c.improved + c.regressed + c.same, improved: c.improved, regressed: c.regressed }));
 }
 
+/**
+ * Each candidate's side effects on the select run (lib/analysis/side-effects.ts): its new confusions, read from
+ * the run's choices as the expected × chosen matrices are, and its tokens and cost per request at the price
+ * table's row for the run's provider and model.
+ */
+async function sideEffectsOf(run: RunRow, baseline: string, trials: readonly TrialUsage[]) {
+  const [version, table] = await Promise.all([getExperiment(run.experimentId), getPriceTable()]);
+  if (!version) throw new Error(`the select version ${run.experimentId} is gone`);
+  const resolve = choiceResolver(version.spec);
+  const choices: Choice[] = [];
+  for await (const row of iterateChoiceRows(run.id)) choices.push(resolve(row));
+  const row = table.prices.find((p) => p.provider === run.provider && p.model === run.model) ?? null;
+  return {
+    baseline: perRequest(baseline, trials, row),
+    currency: row ? table.currency : null,
+    of: (candidate: string) => ({ newConfusions: newConfusions(baseline, candidate, choices), perRequest: perRequest(candidate, trials, row) }),
+  };
+}
+
 /** How one advance waits and what it reports (the CLI prints the events; the worker passes nothing). */
 export interface AdvanceOptions {
   onEvent?: (e: OptimiseEvent) => void;
@@ -248,6 +273,8 @@ export interface AdvanceOptions {
 /** Checks the input (an OptimiseInputError names the field, nothing stored) and stores the record at stage `select`. */
 export async function storeOptimisation(input: OptimiseInput): Promise<OptimisationRow> {
   checkInput(input);
+  // before anything is sent: what the whole loop sends to paid models, the rewriter's request included
+  await checkLoopSpend(input);
   if (input.rewriter) {
     const { experiment, condition, spent } = await proposeModelRewrite({
       experimentId: input.experimentId,
@@ -265,8 +292,7 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
   if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
   const study = source.spec.studies.find((s) => s.id === input.study);
   if (!study) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
-  const shares = input.shares ?? (study.splits ? { tune: study.splits.tune, select: study.splits.select, confirm: study.splits.confirm } : { ...DEFAULT_SHARES });
-  const seed = input.seed ?? study.splits?.seed ?? DEFAULT_SEED;
+  const { shares, seed } = splitOf(input, study);
   // a model's rewrite was prompted with the tune split of the study's declared split: any other split could
   // put the cases it saw into the confirm split (lib/optimise/rewriter.ts)
   const rewritten = study.conditions.find((c) => c.variant?.kind.startsWith('model:'));
@@ -303,6 +329,87 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
     candidates,
     request,
   });
+}
+
+/** The split the loop uses: the one given, else the study's declared one, else 40/30/30 with seed 0. */
+function splitOf(input: Pick<OptimiseInput, 'shares' | 'seed'>, study: Study): { shares: SplitShares; seed: number } {
+  const shares = input.shares ?? (study.splits ? { tune: study.splits.tune, select: study.splits.select, confirm: study.splits.confirm } : { ...DEFAULT_SHARES });
+  return { shares, seed: input.seed ?? study.splits?.seed ?? DEFAULT_SEED };
+}
+
+/**
+ * What the whole loop would send to paid models (docs/spend-guards.md "The improve loop"): the rewriter's one
+ * request, the select run (baseline and every candidate on the select cases, the first target) and the
+ * confirmation (baseline, as many winners as the rule keeps and the placebo on the sealed cases, every target).
+ * Before the rewriter answers its condition is counted as the baseline's definitions under its id.
+ */
+export async function estimateLoopSpend(input: OptimiseInput): Promise<SpendEstimate & { parts: string[] }> {
+  const source = await getExperiment(input.experimentId);
+  if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
+  const original = source.spec.studies.find((s) => s.id === input.study);
+  if (!original) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
+  const { shares, seed } = splitOf(input, original);
+  let split: StudySplit;
+  try {
+    split = splitStudy(original, { seed, ...shares });
+  } catch (e) {
+    if (e instanceof SplitError) throw new OptimiseInputError('split', e.message);
+    throw e;
+  }
+  const study: Study = input.rewriter ? { ...original, conditions: [...original.conditions, rewriteCondition(original, input.rewriter, new Map())] } : original;
+  const spec: ExperimentSpec = { ...source.spec, studies: source.spec.studies.map((s) => (s.id === study.id ? study : s)) };
+  const { conditions, candidates } = gatherCandidates(spec, study, input.maxCandidates ?? MAX_CANDIDATES);
+  const baseline = baselineOf(study);
+  const prices = await getPriceTable();
+  const selectEst = await estimateSpend(derivedSpec(spec, study, [baseline, ...conditions], split.select, 'select'), [input.targets[0]], prices);
+  const placebo = candidates.find((c) => c.placebo)?.condition;
+  const m = input.rule?.kind === 'top' ? input.rule.m : 1;
+  const kept = new Set(
+    candidates
+      .filter((c) => !c.placebo)
+      .slice(0, m)
+      .map((c) => c.condition),
+  );
+  const confirmConditions = conditions.filter((c) => kept.has(c.id) || c.id === placebo);
+  const confirmEst = await estimateSpend(derivedSpec(spec, study, [baseline, ...confirmConditions], split.confirm, 'confirm'), input.targets, prices);
+  const rewriterEst = input.rewriter ? await rewriterSpend(source.spec, original, split, input.rewriter, input.settings, prices) : null;
+  const parts = [
+    ...(rewriterEst ? [`the rewriter ${rewriterEst.paidRequests}`] : []),
+    `select ${selectEst.paidRequests}`,
+    `confirm ${confirmEst.paidRequests} (${input.targets.length} target${input.targets.length === 1 ? '' : 's'}, up to ${kept.size} winner${kept.size === 1 ? '' : 's'})`,
+  ];
+  const costs = [selectEst.cost, confirmEst.cost, rewriterEst?.cost ?? null].filter((c): c is number => c !== null);
+  return {
+    paidRequests: (rewriterEst?.paidRequests ?? 0) + selectEst.paidRequests + confirmEst.paidRequests,
+    cost: costs.length > 0 ? costs.reduce((a, c) => a + c, 0) : null,
+    currency: prices.currency,
+    parts,
+  };
+}
+
+/** The rewriter's one request: its prompt's tokens (without the tune failures it may add) and its output bound, priced where the table knows the model. */
+async function rewriterSpend(
+  spec: ExperimentSpec,
+  study: Study,
+  split: StudySplit,
+  rewriter: RunTarget,
+  settings: OptimiseInput['settings'],
+  prices: PriceTable,
+): Promise<SpendEstimate> {
+  if (isSimulatedProvider(rewriter.provider)) return { paidRequests: 0, cost: null, currency: prices.currency };
+  const row = priceOf(prices, rewriter.provider, rewriter.model);
+  if (!row || split.tune.length === 0) return { paidRequests: 1, cost: null, currency: prices.currency };
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const request = rewriteRequest(spec, study, split);
+  const parsed = RunSettings.safeParse({ ...(settings ?? {}), provider: rewriter.provider, model: rewriter.model });
+  const output = parsed.success && parsed.data.maxOutputTokens !== null ? parsed.data.maxOutputTokens : prices.outputTokensPerRequest;
+  return { paidRequests: 1, cost: costAt(row, countTokens(JSON.stringify(request)), output), currency: prices.currency };
+}
+
+/** Refuses the loop (SpendConfirmationRequired, nothing sent or stored) when its whole spend passes a threshold unconfirmed. */
+async function checkLoopSpend(input: OptimiseInput): Promise<void> {
+  const est = await estimateLoopSpend(input);
+  checkSpendConfirmation(est, input.confirm ?? {}, undefined, `this loop (${est.parts.join(', ')})`);
 }
 
 /** The door's use case: the record stored, its advance queued for the worker. Returns the record at stage `select`. */
@@ -381,9 +488,17 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
       }
       const [selectRun] = await wait([selectRunId], 'select');
       const trials = await storedTrialUsage(selectRun.id);
-      ranked = rankCandidates(candidates.map((c) => ({ candidate: c.condition, placebo: c.placebo, clusters: clustersOf(baseline.id, c.condition, trials) })));
+      const effects = await sideEffectsOf(selectRun, baseline.id, trials);
+      ranked = rankCandidates(candidates.map((c) => ({ candidate: c.condition, placebo: c.placebo, clusters: clustersOf(baseline.id, c.condition, trials) }))).map(
+        (r) => ({ ...r, sideEffects: effects.of(r.candidate) }),
+      );
       winners = selectWinners(ranked, record.rule).map((w) => w.candidate);
-      selected = { select: { runId: selectRun.id, ranked }, confirm: [], transfer: [], earlierLookPs: [] };
+      selected = {
+        select: { runId: selectRun.id, ranked, baseline: { condition: baseline.id, perRequest: effects.baseline }, currency: effects.currency },
+        confirm: [],
+        transfer: [],
+        earlierLookPs: [],
+      };
       // the freeze comes before anything of the confirm split is derived, stored or sent
       record = await freezeWinners(id, winners, selected, new Date());
       opts.onEvent?.({ kind: 'frozen', record });

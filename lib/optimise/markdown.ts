@@ -4,6 +4,7 @@
 
 import { formatP, pts } from '../analysis/format';
 import type { OptimisationRow, StoredDifference } from '../schema/optimisation';
+import { confusionsText, perRequestText } from '../analysis/side-effects';
 
 /** A table cell's text: pipes and line breaks cannot end a cell early. */
 const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -23,11 +24,17 @@ export function recordMarkdown(r: OptimisationRow): string {
     '',
     `### Select (run \`${r.selectRunId ?? '—'}\`; p uncorrected: the select stage chooses, it proves nothing)`,
     '',
-    '| Rank | Candidate | From | Difference [95% CI] | Improved / regressed | Exact p | Against the placebo |',
-    '| ---: | --- | --- | --- | ---: | ---: | --- |',
+    ...(r.result?.select?.baseline
+      ? [
+          `The baseline \`${cell(r.result.select.baseline.condition)}\`, per request: ${cell(perRequestText(r.result.select.baseline.perRequest, r.result.select.currency))}.`,
+          '',
+        ]
+      : []),
+    '| Rank | Candidate | From | Difference [95% CI] | Improved / regressed | Exact p | Against the placebo | New confusions | Per request |',
+    '| ---: | --- | --- | --- | ---: | ---: | --- | --- | --- |',
     ...(r.result?.select?.ranked ?? []).map(
       (c) =>
-        `| ${c.rank} | ${cell(c.candidate)}${r.winners?.includes(c.candidate) ? ' **(winner)**' : ''} | ${cell(c.placebo ? 'placebo' : (provenance.get(c.candidate) ?? '—'))} | ${diff(c.difference)} | ${c.improved} / ${c.regressed} | ${formatP(c.pExact)} | ${c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it'} |`,
+        `| ${c.rank} | ${cell(c.candidate)}${r.winners?.includes(c.candidate) ? ' **(winner)**' : ''} | ${cell(c.placebo ? 'placebo' : (provenance.get(c.candidate) ?? '—'))} | ${diff(c.difference)} | ${c.improved} / ${c.regressed} | ${formatP(c.pExact)} | ${c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it'} | ${cell(c.sideEffects ? confusionsText(c.sideEffects.newConfusions) : '—')} | ${cell(c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—')} |`,
     ),
     '',
     r.frozenAt

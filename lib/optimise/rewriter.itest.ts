@@ -18,6 +18,9 @@ import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing
 import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
 import { advanceOptimisation, optimise, OptimiseInputError, storeOptimisation } from './loop';
 import { PROPOSE_TOOL, proposeModelRewrite, RewriteRefused } from './rewriter';
+import { SpendConfirmationRequired } from '../runner/spend';
+import { matrixSize } from '../schema/bounds';
+import { resetEnvCache } from '../env';
 
 // A model's rewrite (docs/optimise.md "A model's rewrite"): the real openai SDK against a loopback server that
 // speaks its wire. The prompt holds the tune split's cases and no select or confirm case; the rewrite becomes a
@@ -163,6 +166,52 @@ describe("a model's rewrite", () => {
     const other = await storeOptimisation({ experimentId: record.experimentId, study: 'selection', targets: [target], seed: 7, actor }).catch((x: unknown) => x);
     expect(other).toBeInstanceOf(OptimiseInputError);
     expect((other as OptimiseInputError).field).toBe('split');
+  }, 240_000);
+
+  it('is inside the spend guard: the whole loop is counted before the rewriter is asked, and refused unconfirmed with nothing sent or stored', async () => {
+    reply = propose(handRewrite());
+    const saved = process.env.TCLAB_CONFIRM_REQUESTS;
+    process.env.TCLAB_CONFIRM_REQUESTS = '0';
+    resetEnvCache();
+    try {
+      const sent = server.requests.length;
+      const versions = (await listVersions(source.slug)).length;
+      const records = Number((await pool().query<{ n: string }>(`SELECT count(*) AS n FROM optimisations WHERE experiment_id LIKE $1`, [`${source.id}%`])).rows[0].n);
+      // a paid target: the rewriter's request, the select run and the confirmation on it
+      const paid = { experimentId: source.id, study: 'selection', targets: [{ provider: 'openai' as const, model: 'gpt-target-test' }], rewriter, actor };
+      const refused = await storeOptimisation(paid).catch((x: unknown) => x);
+      expect(refused).toBeInstanceOf(SpendConfirmationRequired);
+      const m =
+        /^this loop \(the rewriter 1, select (\d+), confirm (\d+) \(1 target, up to 1 winner\)\) sends ([\d,]+) paid requests \(more than TCLAB_CONFIRM_REQUESTS = 0\)$/.exec(
+          (refused as SpendConfirmationRequired).summary,
+        )!;
+      expect(m, (refused as SpendConfirmationRequired).summary).not.toBeNull();
+      const [select, confirm] = [Number(m[1]), Number(m[2])];
+      expect((refused as SpendConfirmationRequired).requests).toBe(1 + select + confirm);
+      // a free target: only the rewriter's request is paid, and that one request is refused too
+      const free = { ...paid, targets: [{ provider: 'simulated' as const, model: SIMULATED_GENERIC_PREFERRING }] };
+      const alone = await storeOptimisation(free).catch((x: unknown) => x);
+      expect((alone as SpendConfirmationRequired).summary).toMatch(
+        /^this loop \(the rewriter 1, select 0, confirm 0 \(1 target, up to 1 winner\)\) sends 1 paid requests/,
+      );
+      // nothing reached the server, no version and no record were stored
+      expect(server.requests.length).toBe(sent);
+      expect((await listVersions(source.slug)).length).toBe(versions);
+      expect(Number((await pool().query<{ n: string }>(`SELECT count(*) AS n FROM optimisations WHERE experiment_id LIKE $1`, [`${source.id}%`])).rows[0].n)).toBe(
+        records,
+      );
+
+      // confirmed, the loop runs; the counts it estimated are those of the versions it stored
+      const record = await optimise({ ...free, confirm: { yes: true } });
+      expect(server.requests.length).toBe(sent + 1);
+      expect(matrixSize((await getExperiment(record.selectExperimentId!))!.spec).formal).toBe(select);
+      expect(record.confirmExperimentId).not.toBeNull();
+      expect(matrixSize((await getExperiment(record.confirmExperimentId!))!.spec).formal).toBe(confirm);
+    } finally {
+      if (saved === undefined) delete process.env.TCLAB_CONFIRM_REQUESTS;
+      else process.env.TCLAB_CONFIRM_REQUESTS = saved;
+      resetEnvCache();
+    }
   }, 240_000);
 
   it("is prompted with the baseline's failed trials of the tune split from the version's newest run, and with none of another split", async () => {

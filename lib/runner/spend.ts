@@ -73,6 +73,8 @@ export function checkSpendConfirmation(
   est: SpendEstimate,
   confirmation: SpendConfirmation = {},
   limits = { requests: env().TCLAB_CONFIRM_REQUESTS, cost: env().TCLAB_CONFIRM_COST },
+  /** What sends them, as the message names it (an optimisation names its whole loop and its parts). */
+  what = 'this run',
 ): void {
   const overRequests = est.paidRequests > limits.requests;
   const overCost = est.cost !== null && est.cost > limits.cost;
@@ -85,7 +87,7 @@ export function checkSpendConfirmation(
     overCost ? `estimated ${est.cost!.toFixed(2)} ${est.currency}, more than TCLAB_CONFIRM_COST = ${fmt(limits.cost)}` : null,
   ].filter(Boolean);
   const short = given !== undefined && given !== null ? ` (${fmt(given)} was confirmed)` : '';
-  throw new SpendConfirmationRequired(`this run sends ${fmt(est.paidRequests)} paid requests (${why.join('; ')})${short}`, est.paidRequests, est.cost);
+  throw new SpendConfirmationRequired(`${what} sends ${fmt(est.paidRequests)} paid requests (${why.join('; ')})${short}`, est.paidRequests, est.cost);
 }
 
 /**

@@ -41,6 +41,26 @@ export interface StoredDifference {
   df: number;
 }
 
+/** Pairs the baseline got right that a candidate sends to another tool it was sent (lib/analysis/side-effects.ts). */
+export interface StoredConfusion {
+  /** What the card expects (the tool's name as sent, CLARIFY, STOP or a label). */
+  expected: string;
+  /** The tool the candidate's trial called instead (its name as sent). */
+  chosen: string;
+  pairs: number;
+  /** The case ids it happened in. */
+  cases: string[];
+}
+
+/** A condition's tokens and cost per request on the select split (means over the requests that reported tokens). */
+export interface StoredPerRequest {
+  requests: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** At the price table's row for the select target (null without one). */
+  cost: number | null;
+}
+
 export interface StoredRanked {
   candidate: string;
   placebo: boolean;
@@ -50,6 +70,8 @@ export interface StoredRanked {
   regressed: number;
   pExact: number;
   beatsPlacebo: boolean | null;
+  /** What else the candidate changes on the select split (absent in records stored before it was kept). */
+  sideEffects?: { newConfusions: StoredConfusion[]; perRequest: StoredPerRequest };
 }
 
 export interface StoredConfirm {
@@ -77,7 +99,14 @@ export interface StoredHeterogeneity {
 }
 
 export interface OptimisationResult {
-  select: { runId: string; ranked: StoredRanked[] } | null;
+  select: {
+    runId: string;
+    ranked: StoredRanked[];
+    /** The baseline's tokens and cost per request, beside each candidate's (absent in older records). */
+    baseline?: { condition: string; perRequest: StoredPerRequest };
+    /** The price table's currency for the costs (null without a price row for the select target). */
+    currency?: string | null;
+  } | null;
   /** One entry per target, in the order given. */
   confirm: { target: string; runId: string; readings: StoredConfirm[] }[];
   /** Per winner: its confirm difference on each target and Cochran's Q across targets (null with fewer than two). */

@@ -42,8 +42,23 @@ export const optimisationRecord: OptimisationRow = {
   result: {
     select: {
       runId: 'r_sel',
+      baseline: { condition: 'base', perRequest: { requests: 12, inputTokens: 380, outputTokens: 18, cost: 0.00085 } },
+      currency: 'USD',
       ranked: [
-        { candidate: 'fix|pipe', placebo: false, rank: 1, difference: d(0.25, [0.05, 0.45]), improved: 5, regressed: 0, pExact: 0.0625, beatsPlacebo: true },
+        {
+          candidate: 'fix|pipe',
+          placebo: false,
+          rank: 1,
+          difference: d(0.25, [0.05, 0.45]),
+          improved: 5,
+          regressed: 0,
+          pExact: 0.0625,
+          beatsPlacebo: true,
+          sideEffects: {
+            newConfusions: [{ expected: 'search|orders', chosen: 'get_order', pairs: 2, cases: ['c1'] }],
+            perRequest: { requests: 12, inputTokens: 412, outputTokens: 18, cost: 0.00093 },
+          },
+        },
         { candidate: 'pad', placebo: true, rank: 2, difference: d(0, null), improved: 0, regressed: 0, pExact: 1, beatsPlacebo: null },
       ],
     },
