@@ -37,6 +37,8 @@ import type { TrialUsage } from '../schema/outcomes';
 import { isFinalRunStatus } from '../schema/run-status';
 import { saveExperiment } from '../experiments/versions';
 import { startRuns } from '../runs/start';
+import { startRun } from '../runner/start';
+import { newRunGroupId, newRunId } from '../db/runs';
 import { templateOf } from '../templates';
 import { SIMULATED_ENGINE } from '../providers/simulated';
 import { ensureDatabase, migrate } from '../db/migrate';
@@ -469,8 +471,8 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
       if (typeof parsed === 'string') throw new Error(`stored target ${t}: ${parsed}`);
       return parsed;
     });
-    const run = (experimentId: string, on: RunTarget[], stage: 'select' | 'confirm', onCreated: (runs: RunRow[]) => Promise<void>) =>
-      startOnTargets(request, opts, experimentId, on, stage, onCreated);
+    const run = (experimentId: string, on: RunTarget[], ids: readonly string[], stage: 'select' | 'confirm') =>
+      startOnTargets(request, opts, experimentId, on, ids, stage);
     const wait = (ids: string[], stage: 'select' | 'confirm') => waitForRuns(opts, ids, stage);
 
     let ranked: NonNullable<OptimisationResult['select']>['ranked'];
@@ -478,15 +480,13 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
     let selected: OptimisationResult;
     if (record.stage === 'select') {
       // select: baseline + every candidate, the select split's cases only (a select run already stored is reused)
-      let selectRunId = record.selectRunId;
-      if (!selectRunId) {
+      // the run's id is stored before the run exists, so a crash at any point leaves nothing the next advance cannot find
+      if (!record.selectRunId) {
         const selectVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...conditions], split.select, 'select'));
-        const [started] = await run(selectVersion.id, [targets[0]], 'select', async ([r]) => {
-          record = await setSelectRun(id, selectVersion.id, r.id);
-        });
-        selectRunId = started;
+        record = await setSelectRun(id, selectVersion.id, newRunId());
       }
-      const [selectRun] = await wait([selectRunId], 'select');
+      await run(record.selectExperimentId!, [targets[0]], [record.selectRunId!], 'select');
+      const [selectRun] = await wait([record.selectRunId!], 'select');
       const trials = await storedTrialUsage(selectRun.id);
       const effects = await sideEffectsOf(selectRun, baseline.id, trials);
       ranked = rankCandidates(candidates.map((c) => ({ candidate: c.condition, placebo: c.placebo, clusters: clustersOf(baseline.id, c.condition, trials) }))).map(
@@ -523,15 +523,13 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
         : // a look whose readings were never stored still looked: each of its claims counts, as p = 1
           (o.winners ?? []).flatMap(() => o.targets.map(() => 1)),
     );
-    const confirmRunIds =
-      record.confirmRunIds ??
-      (await run(record.confirmExperimentId!, targets, 'confirm', async (runs) => {
-        record = await setConfirmRuns(
-          id,
-          runs.map((r) => r.id),
-        );
-      }));
-    const confirmRuns = await wait(confirmRunIds, 'confirm');
+    if (!record.confirmRunIds)
+      record = await setConfirmRuns(
+        id,
+        targets.map(() => newRunId()),
+      );
+    await run(record.confirmExperimentId!, targets, record.confirmRunIds!, 'confirm');
+    const confirmRuns = await wait(record.confirmRunIds!, 'confirm');
     const selectEstimate = new Map(ranked.map((r) => [r.candidate, r.difference.estimate]));
     const confirm: OptimisationResult['confirm'] = [];
     for (const r of confirmRuns) {
@@ -566,33 +564,49 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
   }
 }
 
-/** Creates and starts the stage's runs through the one start use case (lib/runs/start.ts); returns their ids. */
+/**
+ * Makes the stage's runs exist and start, under the ids stored on the record (docs/optimise.md "In the worker"):
+ * a run not created yet is created with its id through the one start use case (lib/runs/start.ts), a run
+ * created but never started (the process stopped in between) is started, and a run already started is left
+ * to its workers. So an advance that stopped anywhere is continued by the next without a second run.
+ */
 async function startOnTargets(
   request: OptimisationRequest,
   opts: AdvanceOptions,
   experimentId: string,
   targets: RunTarget[],
+  ids: readonly string[],
   stage: 'select' | 'confirm',
-  onCreated: (runs: RunRow[]) => Promise<void>,
-): Promise<string[]> {
-  // created, audited with the stage, pre-checked here; the ids stored on the record before any starts
-  const started = await startRuns(
-    request.actor,
-    {
-      experimentId,
-      settings: { ...request.settings, ...targets[0] } as RunSettingsInput,
-      targets: targets.length > 1 ? targets : [],
-      confirm: request.confirm ?? undefined,
-      auditDetail: { optimise: stage },
-    },
-    'here',
-    async (created) => {
-      await onCreated([...created]);
-      for (const r of created) opts.onEvent?.({ kind: 'run', stage, runId: r.id, target: `${r.provider}:${r.model}`, experimentId });
-    },
-  );
-  for (const { run, start } of started) if (!start.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${start.reason}`);
-  return started.map((s) => s.run.id);
+): Promise<void> {
+  const stored = await Promise.all(ids.map((runId) => getRun(runId)));
+  const missing = ids.flatMap((_, i) => (stored[i] ? [] : [i]));
+  if (missing.length > 0) {
+    const on = missing.map((i) => targets[i]);
+    // the confirmation's runs are one group; runs created again after a stop join the group of those that exist
+    const groupId = ids.length > 1 ? (stored.find((r) => r)?.groupId ?? newRunGroupId()) : null;
+    const started = await startRuns(
+      request.actor,
+      {
+        experimentId,
+        settings: { ...request.settings, ...on[0] } as RunSettingsInput,
+        targets: ids.length > 1 ? on : [],
+        confirm: request.confirm ?? undefined,
+        auditDetail: { optimise: stage },
+        ids: missing.map((i) => ids[i]),
+        groupId,
+      },
+      'here',
+      (created) => {
+        for (const r of created) opts.onEvent?.({ kind: 'run', stage, runId: r.id, target: `${r.provider}:${r.model}`, experimentId });
+      },
+    );
+    for (const { run, start } of started) if (!start.ok) throw new Error(`the ${stage} run ${run.id} did not start: ${start.reason}`);
+  }
+  for (const r of stored) {
+    if (!r || r.status !== 'created') continue;
+    const start = await startRun(r.id);
+    if (!start.ok) throw new Error(`the ${stage} run ${r.id} did not start: ${start.reason}`);
+  }
 }
 
 /** The stage's runs once final; a run that did not complete stops the loop. */

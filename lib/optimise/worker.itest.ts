@@ -10,7 +10,10 @@ import { closeQueues } from '../queue/connection';
 import { enqueueOptimisation } from '../queue/enqueue';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import type { OptimisationRow } from '../schema/optimisation';
-import { advanceOptimisation, startOptimisation } from './loop';
+import { advanceOptimisation, startOptimisation, storeOptimisation } from './loop';
+import { setSelectRun } from '../db/optimisations';
+import { getRun, newRunId } from '../db/runs';
+import { createRun } from '../runner/start';
 
 // The loop in the worker (docs/optimise.md "The loop, stored"): startOptimisation stores the record and queues
 // its advance; the worker continues it from what PostgreSQL holds. The job delivered again — queued twice,
@@ -72,5 +75,44 @@ describe('the loop in the worker', () => {
     expect(confirmRuns.map((r) => r.id).sort()).toEqual([...record.confirmRunIds!].sort());
     expect(confirmRuns.map((r) => `${r.provider}:${r.model}`).sort()).toEqual(targets.map((t) => `${t.provider}:${t.model}`).sort());
     expect(record.result!.confirm.map((c) => c.runId).sort()).toEqual([...record.confirmRunIds!].sort());
+    // the confirmation's runs are one group, as any run of several models
+    const groups = await Promise.all(record.confirmRunIds!.map(async (id) => (await getRun(id))!.groupId));
+    expect(groups[0]).not.toBeNull();
+    expect(new Set(groups).size).toBe(1);
+  }, 240_000);
+
+  it('an advance stopped after storing a run id, before the run was created or before it started, is continued by the next with that run alone', async () => {
+    const template = (await getExperiment((await ensureTemplateExperiment('politely-ignored')).id))!.spec;
+    const exp = await saveExperiment({ ...structuredClone(template), id: `politely-ignored-stop-${process.pid}` });
+    const target = { provider: 'simulated' as const, model: SIMULATED_GENERIC_PREFERRING };
+    const input = { experimentId: exp.id, study: 'selection', targets: [target], actor };
+    // a first record, whole: its select version is the one the next records of the same split derive again
+    const first = await advanceOptimisation((await storeOptimisation(input)).id);
+    const selectVersion = first!.selectExperimentId!;
+
+    // stopped after the select run's id was stored, before the run was created
+    const notCreated = await storeOptimisation(input);
+    const idA = newRunId();
+    await setSelectRun(notCreated.id, selectVersion, idA);
+    expect(await getRun(idA)).toBeNull();
+    const a = await advanceOptimisation(notCreated.id);
+    expect(a!.stage).toBe('confirmed');
+    expect(a!.selectRunId).toBe(idA);
+    expect((await getRun(idA))!.status).toBe('completed');
+
+    // stopped after the run was created under the stored id, before it started
+    const notStarted = await storeOptimisation(input);
+    const idB = newRunId();
+    await setSelectRun(notStarted.id, selectVersion, idB);
+    await createRun(selectVersion, target, { ids: [idB] });
+    expect((await getRun(idB))!.status).toBe('created');
+    const b = await advanceOptimisation(notStarted.id);
+    expect(b!.stage).toBe('confirmed');
+    expect(b!.result!.select!.runId).toBe(idB);
+    expect((await getRun(idB))!.status).toBe('completed');
+
+    // the select version holds the three records' runs and no other: nothing created twice, nothing left unstarted
+    expect((await runsOf(selectVersion)).map((r) => r.id).sort()).toEqual([first!.selectRunId, idA, idB].sort());
+    expect(b!.result!.select!.ranked).toEqual(a!.result!.select!.ranked);
   }, 240_000);
 });

@@ -34,6 +34,13 @@ export interface CreateRunOptions {
   confirm?: SpendConfirmation;
   /** What each run may spend (requests, tokens, estimated cost); the engine stops sending once it is reached. */
   budget?: RunBudgetInput | null;
+  /**
+   * The runs' ids, one per target (one for a plain run), chosen and stored by the caller before the runs exist
+   * (the improve loop: a crash between creating a stage's runs and recording them leaves no run it cannot find).
+   */
+  ids?: readonly string[];
+  /** The group the runs join (the improve loop's confirmation, its runs created again after a crash). */
+  groupId?: string | null;
 }
 import { log } from '../log/logger';
 
@@ -88,11 +95,13 @@ export async function createRuns(experimentId: string, settingsInput: RunSetting
   const prices = await getPriceTable();
   checkSpendConfirmation(await estimateSpend(exp.spec, planned, prices), opts.confirm);
   const budgets = planned.map((s) => storedBudget(opts.budget, s.provider, s.model, prices, { batch: s.batch }));
-  const groupId = planned.length > 1 ? newRunGroupId() : null;
+  if (opts.ids && opts.ids.length !== planned.length)
+    throw new SpecError(`ids: one per target (${planned.length}), got ${opts.ids.length}`, [{ path: 'ids', message: `one per target (${planned.length})` }]);
+  const groupId = opts.groupId !== undefined ? opts.groupId : planned.length > 1 ? newRunGroupId() : null;
   const total = matrixSize(exp.spec).formal;
   const runs: RunRow[] = [];
   for (const [i, settings] of planned.entries()) {
-    const run = await insertRun({ id: newRunId(), experimentId, settings, totalTrials: total, groupId, budget: budgets[i] });
+    const run = await insertRun({ id: opts.ids?.[i] ?? newRunId(), experimentId, settings, totalTrials: total, groupId, budget: budgets[i] });
     if (settings.stopWhenDecided) await insertInStoppingOrder(run.id, exp.spec, settings.stopWhenDecided.seed!);
     // streamed: the matrix is generated lazily and inserted a chunk at a time (bounded memory)
     else await insertTrials(run.id, withTrialIds(run.id, iterateTrials(exp.spec)), TRIALS_PER_JOB);

@@ -25,6 +25,9 @@ export interface StartRequest {
   label?: RunLabel;
   /** what else the `run.started` entry says (the optimisation loop names its stage) */
   auditDetail?: Record<string, unknown>;
+  /** the runs' ids and group, chosen by the caller (lib/runner/start.ts CreateRunOptions) */
+  ids?: readonly string[];
+  groupId?: string | null;
 }
 
 /**
@@ -51,7 +54,12 @@ export async function startRuns(
   where: StartWhere,
   onCreated: (runs: readonly RunRow[]) => Promise<void> | void = () => undefined,
 ): Promise<StartedRun[]> {
-  const runs = await createRuns(request.experimentId, request.settings, request.targets, { confirm: request.confirm, budget: request.budget ?? null });
+  const runs = await createRuns(request.experimentId, request.settings, request.targets, {
+    confirm: request.confirm,
+    budget: request.budget ?? null,
+    ids: request.ids,
+    groupId: request.groupId,
+  });
   const label = request.label;
   for (const run of runs) {
     if (label && (label.name !== null || label.note !== null)) await labelRun(actor, run.id, label);
