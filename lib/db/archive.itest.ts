@@ -11,6 +11,8 @@ import { ARCHIVED_TABLES, UNARCHIVED_TABLES, tableColumns } from './archive';
 import { dropDatabase, ensureDatabase, migrate } from './migrate';
 import { saveReview } from './reviews';
 import { ensureTemplateExperiment } from '../experiments/templates';
+import { saveExperiment } from '../experiments/versions';
+import { getExperiment } from './experiments';
 import { closeQueues } from '../queue/connection';
 import { TEMPLATES } from '../templates';
 import { runCli, runToCompletion } from '../testing/engine';
@@ -143,6 +145,40 @@ describe('tclab archive → tclab restore', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(new RegExp(`refused: run ${runs.slice().sort()[0]} is already in this instance.*nothing was restored`));
     expect(await counts(second)).toEqual(was);
+  }, 300_000);
+
+  it('an experiment improved by the loop: its record, select and confirm versions and runs travel with it, their exports byte-identical', async () => {
+    const template = (await getExperiment((await ensureTemplateExperiment('politely-ignored')).id))!.spec;
+    const exp = await saveExperiment({ ...structuredClone(template), id: `politely-ignored-archive-${process.pid}` });
+    const o = await runCli(['optimize', '--experiment-id', exp.id, '--study', 'selection', '--targets', 'simulated:simulated-generic-preferring-v1', '--json']);
+    expect(o.code, o.stderr).toBe(0);
+    const record = JSON.parse(o.stdout) as { id: string; stage: string; selectRunId: string; confirmRunIds: string[] };
+    expect(record.stage).toBe('confirmed');
+    const file = path.join(dir, 'improved.tar.zst');
+    const a = await runCli(['archive', exp.id, '--out', file]);
+    expect(a.code, a.stderr).toBe(0);
+    const stageRuns = [record.selectRunId, ...record.confirmRunIds];
+    expect((JSON.parse(a.stdout) as { runs: string[] }).runs.sort()).toEqual([...stageRuns].sort());
+    const r = await runCli(['restore', file], { DATABASE_URL: second });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { rows: Record<string, number> }).rows.optimisations).toBe(1);
+    // the record as stored, and every export of its runs (the run JSON carries the record)
+    const rowOf = async (url: string) => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        return (await c.query<{ row: string }>(`SELECT row_to_json(o)::text AS row FROM optimisations o WHERE id = $1`, [record.id])).rows[0]?.row;
+      } finally {
+        await c.end();
+      }
+    };
+    expect(await rowOf(second)).toBe(await rowOf(process.env.DATABASE_URL!));
+    for (const run of stageRuns) {
+      const [before, after] = await Promise.all([exportsOf(run, process.env.DATABASE_URL!, 'a'), exportsOf(run, second, 'b')]);
+      expect(JSON.parse(before.get('run.json')!.toString('utf8')).optimisation.record.id).toBe(record.id);
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      for (const [name, bytes] of before) expect(after.get(name)!.equals(bytes), `${run}: ${name} differs after the restore`).toBe(true);
+    }
   }, 300_000);
 
   it('carries every column of every table it archives, and every table is archived or left out by name', async () => {

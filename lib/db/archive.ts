@@ -22,6 +22,7 @@ export const ARCHIVED_TABLES = [
   'provider_batches',
   'provider_batch_items',
   'audit_events',
+  'optimisations',
 ] as const;
 export type ArchivedTable = (typeof ARCHIVED_TABLES)[number];
 
@@ -30,8 +31,7 @@ export type ArchivedTable = (typeof ARCHIVED_TABLES)[number];
  * and price table are not part of a run's record (a run copies its prices), holders and rate limits are the
  * engine's live state, tool snapshots the designer's import history (a run's tools are in its spec and its
  * requests), trace imports and their candidates the designer's sources of new cases (a case taken from one is
- * in the experiment's spec). The improve-descriptions records (optimisations) are not archived yet: their select
- * and confirm runs and versions are, and the record names them.
+ * in the experiment's spec).
  */
 export const UNARCHIVED_TABLES = [
   '_tclab_migrations',
@@ -47,7 +47,6 @@ export const UNARCHIVED_TABLES = [
   'tool_snapshots',
   'trace_imports',
   'trace_candidates',
-  'optimisations',
 ] as const;
 
 /** $1: the runs' ids, $2: the experiments' ids. */
@@ -66,6 +65,8 @@ const SCOPE: Record<ArchivedTable, string> = {
   provider_batches: `run_id = ANY($1::text[])`,
   provider_batch_items: `batch_id IN (SELECT id FROM provider_batches WHERE run_id = ANY($1::text[]))`,
   audit_events: `run_id = ANY($1::text[]) OR (run_id IS NULL AND experiment_id = ANY($2::text[]))`,
+  // an improve-descriptions record travels with its source version (its select and confirm versions and runs with it)
+  optimisations: `experiment_id = ANY($2::text[])`,
 };
 
 export interface ColumnInfo {
@@ -100,7 +101,13 @@ export async function archiveScope(ids: readonly string[]): Promise<{ runs: stri
   );
   const unknown = r.rows.filter((x) => !x.run && !x.exp).map((x) => x.id);
   const namedRuns = r.rows.filter((x) => x.run).map((x) => x.id);
-  const namedExps = r.rows.filter((x) => x.exp).map((x) => x.id);
+  // a named version brings the select and confirm versions of its improve-descriptions records, and their runs
+  const derived = await pool().query<{ id: string }>(
+    `SELECT DISTINCT x.id FROM optimisations o, unnest(ARRAY[o.select_experiment_id, o.confirm_experiment_id]) AS x(id)
+      WHERE o.experiment_id = ANY($1) AND x.id IS NOT NULL`,
+    [r.rows.filter((x) => x.exp).map((x) => x.id)],
+  );
+  const namedExps = [...r.rows.filter((x) => x.exp).map((x) => x.id), ...derived.rows.map((x) => x.id)];
   const runs = await pool().query<{ id: string; experiment_id: string }>(
     `SELECT id, experiment_id FROM runs WHERE id = ANY($1) OR experiment_id = ANY($2) ORDER BY created_at, id`,
     [namedRuns, namedExps],
@@ -247,6 +254,22 @@ export class RestoreTx {
         json,
       ]);
       return mapped.rowCount ?? 0;
+    }
+    if (table === 'optimisations') {
+      // a record is never overwritten, and a look at a sealed split is numbered once
+      const taken = await this.client.query<{ id: string; look: number | null; taken: boolean }>(
+        `SELECT r.id, r.look, EXISTS (SELECT 1 FROM optimisations o WHERE o.id = r.id) AS taken FROM ${from}
+          WHERE EXISTS (SELECT 1 FROM optimisations o WHERE o.id = r.id
+                           OR (r.look IS NOT NULL AND o.experiment_id = r.experiment_id AND o.study_id = r.study_id AND o.sealed_hash = r.sealed_hash AND o.look = r.look))
+          ORDER BY r.id`,
+        [json],
+      );
+      if (taken.rows.length > 0)
+        throw new RestoreClash(
+          taken.rows.map((x) =>
+            x.taken ? `optimisation ${x.id} is already in this instance` : `optimisation ${x.id}: look ${x.look} at its sealed split is already in this instance`,
+          ),
+        );
     }
     let where = '';
     if (table === 'experiments') where = ` WHERE r.id = ANY($2)`;

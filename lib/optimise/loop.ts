@@ -224,9 +224,13 @@ export function derivedId(sourceId: string, studyId: string, stage: 'select' | '
 /** A version of the source holding one study: these conditions (baseline first) and these cases only. */
 function derivedSpec(spec: ExperimentSpec, study: Study, conditions: Condition[], caseIds: readonly string[], stage: 'select' | 'confirm'): ExperimentSpec {
   const keep = new Set(conditions.map((c) => c.id));
+  // a variant made from a condition this version does not hold (the confirmation's placebo, length-matched to a
+  // candidate that was not frozen) names the baseline instead: the record keeps what it was made from
+  const baselineId = conditions.find((c) => c.baseline)?.id ?? conditions[0].id;
+  const held = conditions.map((c) => (c.variant && !keep.has(c.variant.of) ? { ...c, variant: { ...c.variant, of: baselineId } } : c));
   const withConditions: ExperimentSpec = {
     ...spec,
-    studies: spec.studies.map((s) => (s.id === study.id ? { ...s, conditions } : s)),
+    studies: spec.studies.map((s) => (s.id === study.id ? { ...s, conditions: held } : s)),
     prechecks: spec.prechecks.filter((p) => p.study !== study.id || keep.has(p.condition)),
   };
   const restricted = restrictToCases(withConditions, study.id, caseIds);
