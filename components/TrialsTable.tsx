@@ -6,7 +6,7 @@ import { useSearchParams } from 'next/navigation';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnFiltersState, type PaginationState, type SortingState } from '@tanstack/react-table';
 import { TRIAL_FILTER_KEYS, type TrialPage, type TrialRow } from './runs/trial-query';
 import { StatusBadge } from './StatusBadge';
-import { formatInt } from './format';
+import { formatInt, orderLabel } from './format';
 import { TRIAL_PAGE_SIZES, trialStateFromParams, withTrialState } from './runs/trial-url';
 import { urls } from '@/lib/urls';
 
@@ -33,7 +33,7 @@ export function TrialsTable({ runId, refreshKey }: { runId: string; refreshKey?:
       col.accessor('locale', { header: 'Locale' }),
       col.accessor('caseId', { header: 'Case', cell: (c) => <span className="mono small">{c.getValue()}</span> }),
       col.accessor('condition', { header: 'Condition' }),
-      col.accessor('order', { header: 'Order', cell: (c) => `o${c.getValue()}` }),
+      col.accessor('order', { header: 'Order', cell: (c) => orderLabel(c.getValue()) }),
       col.accessor('replicate', { header: 'Rep.' }),
       col.accessor('status', { header: 'Status', cell: (c) => <StatusBadge status={c.getValue()} /> }),
       col.accessor('categories', { header: 'Failure categories', enableSorting: false, cell: (c) => <span className="small mono">{c.getValue().join(', ')}</span> }),

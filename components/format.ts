@@ -6,6 +6,8 @@ export {
   differenceCi,
   formatDifference,
   kappaCi,
+  orderLabel,
+  placeLabel,
   pct,
   plural,
   pts,

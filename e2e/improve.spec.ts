@@ -31,12 +31,19 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   await page.getByRole('button', { name: 'Start improving' }).click();
   await expect(page.getByTestId('optimise-errors')).toContainText('rewriter');
   await expect(page.getByTestId('optimise-errors')).toContainText('a simulated model writes no descriptions');
+  // a budget of no request: named, nothing started
+  await page.getByLabel('Rewriter', { exact: false }).fill('');
+  await page.locator('#opt-budget-requests').fill('0');
+  await page.getByRole('button', { name: 'Start improving' }).click();
+  await expect(page.getByTestId('optimise-errors')).toContainText('budget-requests');
   await page.reload();
   await expect(page.getByTestId('optimisation')).toHaveCount(before);
 
   // the defaults: the study's split (else 40/30/30) and seed 0, rule best, the template's simulated model
   await page.getByLabel('Split', { exact: false }).fill('');
   await page.getByLabel('Study', { exact: true }).selectOption('selection');
+  // with a budget over the whole loop, larger than it needs
+  await page.locator('#opt-budget-requests').fill('100000');
   await page.getByRole('button', { name: 'Start improving' }).click();
   await page.waitForURL(/\/improve\?record=/);
   const id = new URL(page.url()).searchParams.get('record')!;

@@ -5,6 +5,7 @@ import { recordLatex } from '../../lib/optimise/latex';
 import { UsageError } from '../errors';
 import { err, out, setExitCode } from '../output';
 import { cliActor, shutdown } from './shared';
+import { budgetOf } from './run-options';
 import type { OptimisationRow, StoredDifference } from '../../lib/schema/optimisation';
 import { MAX_SEED, parseRewriter, parseRule, parseShares, parseTargets, parseWhole } from '../../lib/optimise/input';
 import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputError, prepareDatabase, type OptimiseEvent } from '../../lib/optimise/loop';
@@ -32,6 +33,9 @@ interface OptimizeOptions {
   tex?: string;
   yes?: boolean;
   worker: boolean;
+  budgetRequests?: string;
+  budgetTokens?: string;
+  budgetCost?: string;
 }
 
 /** Which flag an input field of the use case is. */
@@ -44,6 +48,7 @@ const FLAG: Record<string, string> = {
   candidates: '--candidates',
   targets: '--targets',
   rewriter: '--rewriter',
+  budget: '--budget-requests / --budget-tokens / --budget-cost',
 };
 
 export function register(program: Command): void {
@@ -62,6 +67,9 @@ export function register(program: Command): void {
     )
     .option('--rewriter <p:m>', 'a language model asked first, with the tune split only, for a rewrite that joins the candidates (stored as a new version)')
     .option('--yes', 'start runs past TCLAB_CONFIRM_REQUESTS / TCLAB_CONFIRM_COST')
+    .option('--budget-requests <n>', "the whole loop sends at most N requests (the rewriter's, the select run's, the confirmation's)")
+    .option('--budget-tokens <n>', 'the whole loop stops sending once its answers have used N tokens (input + output)')
+    .option('--budget-cost <amount>', "the whole loop stops sending once its estimated cost (the price table's rows) reaches this amount")
     .option('--no-worker', 'never start an in-process worker (wait for `npm run worker` processes)')
     .option('--json', 'print the stored record as JSON')
     .option('--md <file>', 'also write the record as Markdown (for a pull request) to this file')
@@ -76,7 +84,7 @@ export function register(program: Command): void {
 async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
   if (!opts.experimentId) throw new UsageError('--experiment-id: required (a stored version, e.g. politely-ignored-v1)');
   if (!opts.study) throw new UsageError('--study: required (the study whose cases are split)');
-  const { shares, seed, rule, maxCandidates, given, rewriter } = (() => {
+  const { shares, seed, rule, maxCandidates, given, rewriter, budget } = (() => {
     try {
       return {
         shares: opts.split === undefined ? undefined : parseShares(opts.split),
@@ -85,6 +93,7 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
         maxCandidates: opts.candidates === undefined ? undefined : parseWhole(opts.candidates, 'candidates', 1, MAX_CANDIDATES),
         given: opts.targets === undefined ? undefined : parseTargets(opts.targets),
         rewriter: opts.rewriter === undefined ? undefined : parseRewriter(opts.rewriter),
+        budget: budgetOf(opts),
       };
     } catch (e) {
       return usage(e);
@@ -107,6 +116,7 @@ async function optimizeCommand(opts: OptimizeOptions): Promise<number> {
       maxCandidates,
       targets,
       rewriter,
+      budget,
       confirm: { yes: opts.yes === true, maxRequests: null },
       actor: cliActor(),
       onEvent: progress,

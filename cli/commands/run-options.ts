@@ -100,7 +100,7 @@ export function confirmationOf(opts: RunOptions): SpendConfirmation {
 }
 
 /** --budget-requests / --budget-tokens / --budget-cost → the run's budget (null: none). */
-export function budgetOf(opts: RunOptions): RunBudgetInput | null {
+export function budgetOf(opts: Pick<RunOptions, 'budgetRequests' | 'budgetTokens' | 'budgetCost'>): RunBudgetInput | null {
   if (opts.budgetRequests === undefined && opts.budgetTokens === undefined && opts.budgetCost === undefined) return null;
   const cost = opts.budgetCost === undefined ? null : Number(opts.budgetCost);
   if (cost !== null && !(Number.isFinite(cost) && cost > 0)) throw new UsageError(`--budget-cost: a positive amount (got "${opts.budgetCost}")`);

@@ -82,8 +82,28 @@ export function OptimiseForm({
           <input id="opt-rewriter" name="rewriter" spellCheck={false} />
         </div>
       </div>
+      <fieldset className="field" style={{ border: 0, padding: 0, margin: '8px 0' }}>
+        <legend className="small">
+          Budget for the whole loop{' '}
+          <span className="hint">(optional; every request of the loop counts: the model&apos;s rewrite, the select run and the confirmation)</span>
+        </legend>
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="opt-budget-requests">Requests</label>
+            <input id="opt-budget-requests" name="budget-requests" inputMode="numeric" />
+          </div>
+          <div className="field">
+            <label htmlFor="opt-budget-tokens">Tokens</label>
+            <input id="opt-budget-tokens" name="budget-tokens" inputMode="numeric" />
+          </div>
+          <div className="field">
+            <label htmlFor="opt-budget-cost">Cost</label>
+            <input id="opt-budget-cost" name="budget-cost" inputMode="decimal" />
+          </div>
+        </div>
+      </fieldset>
       <label className="small">
-        <input type="checkbox" name="yes" /> send paid requests (the rewriter's and every run's) past the request and cost confirmation
+        <input type="checkbox" name="yes" /> send the whole loop's paid requests past the request and cost confirmation
       </label>
       <div style={{ marginTop: 10 }}>
         <button type="submit" className="primary" disabled={pending}>

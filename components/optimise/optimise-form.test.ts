@@ -29,8 +29,22 @@ describe('the Improve descriptions form', () => {
   });
 
   it('reads every field, and the spend confirmation', () => {
-    const r = optimiseFromForm('exp-v1', form({ study: 's', split: '20/40/40', seed: '9', rule: 'top:2', candidates: '5', targets: 'openai:gpt-4.1', yes: 'on' }));
+    const r = optimiseFromForm(
+      'exp-v1',
+      form({
+        study: 's',
+        split: '20/40/40',
+        seed: '9',
+        rule: 'top:2',
+        candidates: '5',
+        targets: 'openai:gpt-4.1',
+        yes: 'on',
+        'budget-requests': '500',
+        'budget-cost': '2.5',
+      }),
+    );
     expect(r.ok && r.value).toMatchObject({
+      budget: { requests: 500, tokens: null, cost: 2.5 },
       shares: { tune: 20, select: 40, confirm: 40 },
       seed: 9,
       rule: { kind: 'top', m: 2 },
@@ -40,8 +54,21 @@ describe('the Improve descriptions form', () => {
   });
 
   it('lists every wrong field under its name', () => {
-    const r = optimiseFromForm('exp-v1', form({ study: '', split: '50/30/30', seed: '-1', rule: 'worst', candidates: '99', targets: '' }));
+    const r = optimiseFromForm(
+      'exp-v1',
+      form({
+        study: '',
+        split: '50/30/30',
+        seed: '-1',
+        rule: 'worst',
+        candidates: '99',
+        targets: '',
+        'budget-requests': '0',
+        'budget-tokens': '1.5',
+        'budget-cost': '-3',
+      }),
+    );
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.issues.map((i) => i.path)).toEqual(['study', 'split', 'seed', 'rule', 'candidates', 'targets']);
+    expect(!r.ok && r.issues.map((i) => i.path)).toEqual(['study', 'split', 'seed', 'rule', 'candidates', 'budget-requests', 'budget-tokens', 'budget-cost', 'targets']);
   });
 });

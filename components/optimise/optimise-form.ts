@@ -1,6 +1,6 @@
 import type { FieldIssue } from '@/lib/experiments/import';
 import { MAX_CANDIDATES, OptimiseInputError, type OptimiseInput } from '@/lib/optimise/loop';
-import { MAX_SEED, parseRewriter, parseRule, parseShares, parseTargets, parseWhole } from '@/lib/optimise/input';
+import { MAX_SEED, parseAmount, parseRewriter, parseRule, parseShares, parseTargets, parseWhole } from '@/lib/optimise/input';
 
 // The Improve descriptions form read into what startOptimisation takes (lib/optimise/loop.ts), through the
 // same readings as `tclab optimize` (lib/optimise/input.ts); each problem names its field. An empty optional
@@ -37,10 +37,29 @@ export function optimiseFromForm(experimentId: string, form: FormData): Parsed<O
   const maxCandidates = read('candidates', (t) => parseWhole(t, 'candidates', 1, MAX_CANDIDATES));
   const targets = read('targets', parseTargets);
   const rewriter = read('rewriter', parseRewriter);
+  // a budget over the whole loop (lib/optimise/budget.ts): any of the three, none when all are empty
+  const budgetRequests = read('budget-requests', (t) => parseWhole(t, 'budget-requests', 1, 100_000_000));
+  const budgetTokens = read('budget-tokens', (t) => parseWhole(t, 'budget-tokens', 1, 1_000_000_000_000));
+  const budgetCost = read('budget-cost', (t) => parseAmount(t, 'budget-cost'));
+  const budget =
+    budgetRequests === undefined && budgetTokens === undefined && budgetCost === undefined
+      ? undefined
+      : { requests: budgetRequests ?? null, tokens: budgetTokens ?? null, cost: budgetCost ?? null };
   if (text(form, 'targets') === '') issues.push({ path: 'targets', message: 'at least one provider:model (e.g. simulated:simulated-lexical-v1)' });
   if (issues.length > 0 || !targets) return { ok: false, issues };
   return {
     ok: true,
-    value: { experimentId, study, shares, seed, rule, maxCandidates, targets, rewriter, confirm: { yes: form.get('yes') === 'on', maxRequests: null } },
+    value: {
+      experimentId,
+      study,
+      shares,
+      seed,
+      rule,
+      maxCandidates,
+      targets,
+      rewriter,
+      ...(budget ? { budget } : {}),
+      confirm: { yes: form.get('yes') === 'on', maxRequests: null },
+    },
   };
 }

@@ -240,3 +240,9 @@ export function formatTable1Markdown(summary: RunSummary, title: string): string
   }
   return `${out.join('\n')}\n`;
 }
+
+/** A trial's order as every page shows it: 1-based, as the grid numbers it (`o1` is the first order sent). */
+export const orderLabel = (orderIndex: number): string => `o${orderIndex + 1}`;
+
+/** A trial's order and replicate as every page shows them (`o1 / r1`; replicates are numbered from 1). */
+export const placeLabel = (orderIndex: number, replicate: number): string => `${orderLabel(orderIndex)} / r${replicate}`;

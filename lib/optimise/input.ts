@@ -18,6 +18,13 @@ export function parseWhole(text: string, field: string, min: number, max: number
   return n;
 }
 
+/** A positive amount (a cost budget), e.g. `2.50`. */
+export function parseAmount(text: string, field: string): number {
+  const n = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 100_000_000) throw new OptimiseInputError(field, `a positive amount (got "${text}")`);
+  return n;
+}
+
 /** `tune/select/confirm` whole percentages adding up to 100, select and confirm at least 1. */
 export function parseShares(text: string): SplitShares {
   const m = /^(\d{1,3})\/(\d{1,3})\/(\d{1,3})$/.exec(text.trim());

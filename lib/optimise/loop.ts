@@ -2,7 +2,7 @@ import type { Actor } from '../schema/actor';
 import { TEXT_MAX } from '../schema/common';
 import type { Condition, ExperimentSpec, Study } from '../schema/experiment';
 import { baselineOf } from '../schema/experiment';
-import { RunSettings, type RunSettingsInput, type RunTarget } from '../schema/run';
+import { RunSettings, type RunBudgetInput, type RunSettingsInput, type RunTarget } from '../schema/run';
 import type { RunRow } from '../db/runs';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
@@ -47,6 +47,8 @@ import { checkSpendConfirmation, estimateSpend, priceOf, type SpendConfirmation,
 import { costAt, type PriceTable } from '../design/cost';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import { MAX_CANDIDATES } from './limits';
+import { budgetLeft, loopBudgetOf } from './budget';
+import { budgetSpent } from '../db/budget';
 import { OptimiseInputError } from './errors';
 import { proposeModelRewrite, rewriteCondition, rewriteRequest, type RewriteSpend } from './rewriter';
 
@@ -105,6 +107,8 @@ export interface OptimiseInput {
   /** Settings of every run besides provider and model (concurrency, base URL, temperature…). */
   settings?: Omit<RunSettingsInput, 'provider' | 'model'>;
   confirm?: SpendConfirmation;
+  /** What the whole loop may spend, the rewriter's request included (lib/optimise/budget.ts); none by default. */
+  budget?: RunBudgetInput | null;
   actor: Actor;
   onEvent?: (e: OptimiseEvent) => void;
   /** Waits until a run is final (default: read PostgreSQL until it is). A worker must be running. */
@@ -279,6 +283,8 @@ export interface AdvanceOptions {
 /** Checks the input (an OptimiseInputError names the field, nothing stored) and stores the record at stage `select`. */
 export async function storeOptimisation(input: OptimiseInput): Promise<OptimisationRow> {
   checkInput(input);
+  let budget = loopBudgetOf(input.budget);
+  if (budget?.cost != null) await checkPricedForCost(input);
   // before anything is sent: what the whole loop sends to paid models, the rewriter's request included
   await checkLoopSpend(input);
   if (input.rewriter) {
@@ -292,6 +298,12 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
       actor: input.actor,
     });
     input.onEvent?.({ kind: 'rewritten', experimentId: experiment.id, condition: condition.id, rewriter: targetKey(input.rewriter), spent });
+    if (budget) {
+      const used = { requests: 1, tokens: (spent.inputTokens ?? 0) + (spent.outputTokens ?? 0), cost: spent.cost ?? 0 };
+      const after = budgetLeft(budget, used, 1, "the rewriter's request", 'the select run (its rewrite is stored as ' + experiment.id + ')');
+      if ('exhausted' in after) throw new OptimiseInputError('budget', after.exhausted);
+      budget = after.left;
+    }
     input = { ...input, experimentId: experiment.id, rewriter: undefined };
   }
   const source = await getExperiment(input.experimentId);
@@ -321,7 +333,7 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
     throw new OptimiseInputError('candidates', `study "${study.id}" has no candidate: no hand-written condition and no linter finding a rule can fix`);
   const rule: SelectionRule = input.rule ?? { kind: 'best' };
   input.onEvent?.({ kind: 'sealed', split });
-  const request: OptimisationRequest = { actor: input.actor, settings: input.settings ?? {}, confirm: input.confirm ?? null, maxCandidates: max };
+  const request: OptimisationRequest = { actor: input.actor, settings: input.settings ?? {}, confirm: input.confirm ?? null, maxCandidates: max, budget };
   // the rule and the candidates are stored before the select stage runs
   return insertOptimisation({
     actor: input.actor,
@@ -349,7 +361,9 @@ function splitOf(input: Pick<OptimiseInput, 'shares' | 'seed'>, study: Study): {
  * confirmation (baseline, as many winners as the rule keeps and the placebo on the sealed cases, every target).
  * Before the rewriter answers its condition is counted as the baseline's definitions under its id.
  */
-export async function estimateLoopSpend(input: OptimiseInput): Promise<SpendEstimate & { parts: string[] }> {
+export async function estimateLoopSpend(
+  input: OptimiseInput,
+): Promise<SpendEstimate & { parts: string[]; stages: { rewriter: number; select: number; confirm: number } }> {
   const source = await getExperiment(input.experimentId);
   if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
   const original = source.spec.studies.find((s) => s.id === input.study);
@@ -390,6 +404,7 @@ export async function estimateLoopSpend(input: OptimiseInput): Promise<SpendEsti
     cost: costs.length > 0 ? costs.reduce((a, c) => a + c, 0) : null,
     currency: prices.currency,
     parts,
+    stages: { rewriter: rewriterEst?.paidRequests ?? 0, select: selectEst.paidRequests, confirm: confirmEst.paidRequests },
   };
 }
 
@@ -416,6 +431,19 @@ async function rewriterSpend(
 async function checkLoopSpend(input: OptimiseInput): Promise<void> {
   const est = await estimateLoopSpend(input);
   checkSpendConfirmation(est, input.confirm ?? {}, undefined, `this loop (${est.parts.join(', ')})`);
+}
+
+/** A cost budget is counted at the price table's rows: every paid target and the rewriter need one (an error names `budget`). */
+async function checkPricedForCost(input: OptimiseInput): Promise<void> {
+  const prices = await getPriceTable();
+  const unpriced = [...input.targets, ...(input.rewriter ? [input.rewriter] : [])].filter(
+    (t) => !isSimulatedProvider(t.provider) && !priceOf(prices, t.provider, t.model),
+  );
+  if (unpriced.length > 0)
+    throw new OptimiseInputError(
+      'budget',
+      `a cost budget needs a price for ${unpriced.map(targetKey).join(', ')} in the price table (or give a request or token budget)`,
+    );
 }
 
 /** The door's use case: the record stored, its advance queued for the worker. Returns the record at stage `select`. */
@@ -475,8 +503,8 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
       if (typeof parsed === 'string') throw new Error(`stored target ${t}: ${parsed}`);
       return parsed;
     });
-    const run = (experimentId: string, on: RunTarget[], ids: readonly string[], stage: 'select' | 'confirm') =>
-      startOnTargets(request, opts, experimentId, on, ids, stage);
+    const run = (experimentId: string, on: RunTarget[], ids: readonly string[], stage: 'select' | 'confirm', budget: RunBudgetInput | null) =>
+      startOnTargets(request, opts, experimentId, on, ids, stage, budget);
     const wait = (ids: string[], stage: 'select' | 'confirm') => waitForRuns(opts, ids, stage);
 
     let ranked: NonNullable<OptimisationResult['select']>['ranked'];
@@ -489,7 +517,7 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
         const selectVersion = await saveExperiment(derivedSpec(source.spec, study, [baseline, ...conditions], split.select, 'select'));
         record = await setSelectRun(id, selectVersion.id, newRunId());
       }
-      await run(record.selectExperimentId!, [targets[0]], [record.selectRunId!], 'select');
+      await run(record.selectExperimentId!, [targets[0]], [record.selectRunId!], 'select', request.budget ?? null);
       const [selectRun] = await wait([record.selectRunId!], 'select');
       const trials = await storedTrialUsage(selectRun.id);
       const effects = await sideEffectsOf(selectRun, baseline.id, trials);
@@ -532,7 +560,7 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
         id,
         targets.map(() => newRunId()),
       );
-    await run(record.confirmExperimentId!, targets, record.confirmRunIds!, 'confirm');
+    await run(record.confirmExperimentId!, targets, record.confirmRunIds!, 'confirm', await confirmBudget(request, record.selectRunId!, targets.length));
     const confirmRuns = await wait(record.confirmRunIds!, 'confirm');
     const selectEstimate = new Map(ranked.map((r) => [r.candidate, r.difference.estimate]));
     const confirm: OptimisationResult['confirm'] = [];
@@ -568,6 +596,16 @@ async function advanceHeld(id: string, opts: AdvanceOptions): Promise<Optimisati
   }
 }
 
+/** Each confirmation run's budget: what the select run left of the loop's, shared equally by the targets. */
+async function confirmBudget(request: OptimisationRequest, selectRunId: string, targets: number): Promise<RunBudgetInput | null> {
+  if (!request.budget) return null;
+  const spent = await budgetSpent(selectRunId);
+  const used = { requests: spent?.requests ?? 0, tokens: (spent?.inputTokens ?? 0) + (spent?.outputTokens ?? 0), cost: spent?.cost ?? 0 };
+  const after = budgetLeft(request.budget, used, targets, 'the select run', `the confirmation on ${targets} target${targets === 1 ? '' : 's'}`);
+  if ('exhausted' in after) throw new Error(after.exhausted);
+  return after.left;
+}
+
 /**
  * Makes the stage's runs exist and start, under the ids stored on the record (docs/optimise.md "In the worker"):
  * a run not created yet is created with its id through the one start use case (lib/runs/start.ts), a run
@@ -581,6 +619,7 @@ async function startOnTargets(
   targets: RunTarget[],
   ids: readonly string[],
   stage: 'select' | 'confirm',
+  budget: RunBudgetInput | null,
 ): Promise<void> {
   const stored = await Promise.all(ids.map((runId) => getRun(runId)));
   const missing = ids.flatMap((_, i) => (stored[i] ? [] : [i]));
@@ -596,6 +635,7 @@ async function startOnTargets(
         targets: ids.length > 1 ? on : [],
         confirm: request.confirm ?? undefined,
         auditDetail: { optimise: stage },
+        budget,
         ids: missing.map((i) => ids[i]),
         groupId,
       },

@@ -152,4 +152,9 @@ export interface OptimisationRequest {
   /** lib/runner/spend.ts SpendConfirmation */
   confirm: { yes?: boolean; maxRequests?: number | null } | null;
   maxCandidates: number;
+  /**
+   * What the loop's runs may still spend once the rewriter's request is paid (lib/optimise/budget.ts): the
+   * select run's budget, and what the confirmation's runs share (absent or null: no budget).
+   */
+  budget?: { requests: number | null; tokens: number | null; cost: number | null } | null;
 }

@@ -11,7 +11,7 @@ import { cohensKappa2x2 } from '@/lib/stats/kappa';
 import { summarizeCells } from '@/lib/analysis/summary';
 import { Table1 } from '@/components/Table1';
 import { PAIR_CLASSES, type PairClass } from '@/lib/analysis/review';
-import { kappaCi, rateWithInterval } from '@/components/format';
+import { kappaCi, placeLabel, rateWithInterval } from '@/components/format';
 import { Interval } from '@/components/Interval';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { pageActor } from '@/app/_auth/guard';
@@ -166,8 +166,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                     {p.scenario} / {p.locale}
                   </td>
                   <td className="mono">{p.caseId}</td>
-                  <td className="mono">
-                    o{p.order} / r{p.replicate}
+                  <td className="mono" data-testid="trial-place">
+                    {placeLabel(p.order, p.replicate)}
                   </td>
                   <td>
                     <span className="small mono">{p.baseline.condition}</span> <StatusBadge status={p.baseline.status ?? 'missing'} />

@@ -4,6 +4,7 @@ import { compareTrialPairs, PAIR_CHANGES } from '@/lib/runs/compare';
 import { SpecError } from '@/lib/schema/common';
 import { pageActor } from '@/app/_auth/guard';
 import { urls } from '@/lib/urls';
+import { placeLabel } from '@/components/format';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Trial pairs of two runs' };
@@ -78,9 +79,7 @@ export default async function ComparePairsPage({ searchParams }: { searchParams:
                   {p.scenario} / {p.locale}
                 </td>
                 <td className="mono">{p.caseId}</td>
-                <td>
-                  o{p.orderIndex} / r{p.replicate}
-                </td>
+                <td>{placeLabel(p.orderIndex, p.replicate)}</td>
                 <TrialCell runId={a} trial={p.reference} />
                 <TrialCell runId={b} trial={p.other} />
               </tr>

@@ -9,7 +9,7 @@ import { AttemptView } from '@/components/runs/AttemptView';
 import { ObservationView, VerdictsView } from '@/components/runs/TrialDetail';
 import { StatusBadge, SimulatedBadge } from '@/components/StatusBadge';
 import { toTrialRow } from '@/lib/schema/trial-page';
-import { jsonText } from '@/components/format';
+import { jsonText, placeLabel } from '@/components/format';
 import { checksFor } from '@/lib/schema/experiment';
 import { isConversationKind, kindModule } from '@/lib/studies/registry';
 import { taskTrialView } from '@/lib/studies/task/view';
@@ -71,8 +71,8 @@ export default async function TrialPage({ params }: { params: Promise<{ id: stri
             {study?.conditions.find((c) => c.id === t.condition)?.baseline && ' (baseline)'}
           </dd>
           <dt>Order / replicate</dt>
-          <dd className="mono">
-            o{row.order} / r{t.replicate}
+          <dd className="mono" data-testid="trial-place">
+            {placeLabel(row.order, t.replicate)}
           </dd>
           <dt>Provider / model</dt>
           <dd className="mono">

@@ -17,7 +17,7 @@ import { PairReviewForm, ReadingFields, ReviewKeys } from '@/components/reviews/
 import { SentNames } from '@/components/reviews/SentNames';
 import { pairHref } from '@/components/reviews/links';
 import { trialSentNames } from '@/lib/analysis/tool-names';
-import { jsonText } from '@/components/format';
+import { jsonText, placeLabel } from '@/components/format';
 import { pageActor } from '@/app/_auth/guard';
 import { actorLabel, can } from '@/lib/auth/roles';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
@@ -141,7 +141,8 @@ export default async function PairPage({
       </nav>
       <div className="row">
         <h1 style={{ fontSize: '1.3rem' }}>
-          {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> · o{b.orderIndex} / r{b.replicate}
+          {b.study} · {b.scenario} / {b.locale} · case <span className="mono">{b.caseId}</span> ·{' '}
+          <span data-testid="trial-place">{placeLabel(b.orderIndex, b.replicate)}</span>
         </h1>
         {isSimulatedProvider(run.provider) && <SimulatedBadge />}
       </div>
