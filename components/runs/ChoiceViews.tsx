@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ChoiceGridSection, ChoiceMatrix, ChoicePositions } from '@/lib/analysis/choices';
+import { caseDiffers, type ChoiceGridSection, type ChoiceMatrix, type ChoicePositions } from '@/lib/analysis/choices';
 import type { GridPage } from '@/lib/runs/choices';
 import { urls } from '@/lib/urls';
 import { formatInt, orderLabel } from '../format';
@@ -27,8 +27,14 @@ export function ChoiceGrid({
   sectionHref,
   page,
   pageHref,
+  changedOnly = false,
+  changedHref,
 }: {
   runId: string;
+  /** Only the cases whose conditions did different things (in some order and replicate). */
+  changedOnly?: boolean;
+  /** Where the "changed rows only" switch goes, on or off (omitted: no switch). */
+  changedHref?: (on: boolean) => string;
   /** Which of the section's cases this page shows (a large section is shown a page of cases at a time). */
   page?: GridPage | null;
   /** Where the link to the page starting at case `from` goes (default: this run's page). */
@@ -43,10 +49,33 @@ export function ChoiceGrid({
   return (
     <section data-testid="choice-grid" data-run={runId}>
       {sections && (
-        <ChoiceSections sections={sections} current={current} href={sectionHref ?? ((s) => urls.run(runId, { choices: sectionParam(s) }, '#what-the-model-did'))} />
+        <ChoiceSections
+          sections={sections}
+          current={current}
+          href={sectionHref ?? ((s) => urls.run(runId, { choices: sectionParam(s), choicesChanged: changedOnly ? '1' : null }, '#what-the-model-did'))}
+        />
       )}
       {page && page.total > page.size && (
-        <GridPager page={page} href={pageHref ?? ((from) => urls.run(runId, { choices: sectionParam(current), choicesFrom: String(from) }, '#what-the-model-did'))} />
+        <GridPager
+          page={page}
+          href={
+            pageHref ??
+            ((from) => urls.run(runId, { choices: sectionParam(current), choicesFrom: String(from), choicesChanged: changedOnly ? '1' : null }, '#what-the-model-did'))
+          }
+        />
+      )}
+      {grid && changedHref && (
+        <p className="row small" data-testid="changed-rows">
+          <Link href={changedHref(!changedOnly)} scroll={false} aria-pressed={changedOnly} role="button" className="button" data-testid="changed-rows-toggle">
+            {changedOnly ? '☑' : '☐'} Changed rows only
+          </Link>
+          {changedOnly && (
+            <span data-testid="changed-rows-count">
+              showing {formatInt(grid.cases.filter((l) => caseDiffers(l.cells)).length)} of {formatInt(grid.cases.length)} cases
+              {page && page.total > page.size ? ' on this page' : ''}: those whose conditions did different things in some order
+            </span>
+          )}
+        </p>
       )}
       {!grid ? (
         <p className="muted small">No trials in this section.</p>
@@ -64,33 +93,36 @@ export function ChoiceGrid({
               </tr>
             </thead>
             <tbody>
-              {grid.cases.map((line) => (
-                <tr key={line.caseId} data-case={line.caseId}>
-                  <th scope="row">
-                    {line.caseId}
-                    <div className="muted small">{line.expected ?? '—'}</div>
-                  </th>
-                  {line.cells.map((cell, i) => (
-                    <td key={grid.conditions[i]} data-condition={grid.conditions[i]}>
-                      {cell.map((c) => (
-                        <Link
-                          key={c.trialId}
-                          href={urls.trial(runId, c.trialId)}
-                          className={`badge choice status-${c.status}`}
-                          data-testid="choice-cell"
-                          data-trial={c.trialId}
-                          data-chosen={c.chosen}
-                          data-order={orderLabel(c.orderIndex)}
-                          title={`order ${c.orderIndex + 1}, replicate ${c.replicate}: ${c.status}${c.position ? ` · listed ${ordinal(c.position)} of ${c.toolsSent}` : ''}`}
-                        >
-                          {orderLabel(c.orderIndex)}
-                          {c.replicate > 1 || cell.some((x) => x.replicate > 1) ? `·r${c.replicate}` : ''} {c.chosen}
-                        </Link>
-                      ))}
-                    </td>
-                  ))}
-                </tr>
-              ))}
+              {grid.cases
+                .filter((line) => !changedOnly || caseDiffers(line.cells))
+                .map((line) => (
+                  <tr key={line.caseId} data-case={line.caseId}>
+                    <th scope="row">
+                      {line.caseId}
+                      <div className="muted small">{line.expected ?? '—'}</div>
+                    </th>
+                    {line.cells.map((cell, i) => (
+                      <td key={grid.conditions[i]} data-condition={grid.conditions[i]}>
+                        {cell.map((c) => (
+                          <Link
+                            key={c.trialId}
+                            href={urls.trial(runId, c.trialId)}
+                            className={`badge choice status-${c.status}`}
+                            data-testid="choice-cell"
+                            data-trial={c.trialId}
+                            data-chosen={c.chosen}
+                            data-tool={c.chosenToolId ?? undefined}
+                            data-order={orderLabel(c.orderIndex)}
+                            title={`order ${c.orderIndex + 1}, replicate ${c.replicate}: ${c.status}${c.position ? ` · listed ${ordinal(c.position)} of ${c.toolsSent}` : ''}`}
+                          >
+                            {orderLabel(c.orderIndex)}
+                            {c.replicate > 1 || cell.some((x) => x.replicate > 1) ? `·r${c.replicate}` : ''} {c.chosen}
+                          </Link>
+                        ))}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
             </tbody>
           </table>
         </div>

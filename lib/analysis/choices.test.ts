@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExperimentSpec } from '../design/experiment-spec';
 import { tinyExperiment } from '../testing/tiny-experiment';
-import { choiceGrid, choiceMatrices, choicePositions, choicesOf, decisionOf, positionOf } from './choices';
+import { caseDiffers, choiceGrid, choiceMatrices, choicePositions, choicesOf, decisionOf, positionOf } from './choices';
 import type { ChoiceRow } from '../schema/choices';
 
 const spec = ExperimentSpec.parse(tinyExperiment('choices'));
@@ -48,6 +48,9 @@ describe('choices', () => {
       ['invoice_reader', 'lookup', 'invoice_payer', 2],
       ['invoice_reader', 'lookup', 'invoice_reader', 2],
     ]);
+    // the tool called, by its scenario id (the grid compares conditions by it)
+    expect(choices.map((c) => c.chosenToolId)).toEqual(['pay', 'lookup']);
+    expect(choicesOf(renamed, [row({ tool: 'delete_everything' }), row({ tool: null, marker: 'STOP' })]).map((c) => c.chosenToolId)).toEqual([null, null]);
     expect(choiceMatrices(renamed, choices)).toEqual([
       { study: 'selection', condition: 'overlapping', expected: ['invoice_reader'], chosen: ['invoice_reader', 'invoice_payer'], counts: [[1, 3]] },
     ]);
@@ -65,5 +68,53 @@ describe('choices', () => {
     expect(section.cases).toHaveLength(1);
     expect(section.cases[0].expected).toBe('get_invoice');
     expect(section.cases[0].cells.map((cell) => cell.map((c) => c.trialId))).toEqual([['c'], ['a', 'b']]);
+  });
+});
+
+describe('caseDiffers (changed rows only)', () => {
+  const t = (orderIndex: number, chosen: string, status = 'passed', replicate = 1) => ({ orderIndex, replicate, chosen, status });
+  it('is false when every condition did the same in every order and replicate', () => {
+    expect(
+      caseDiffers([
+        [t(0, 'a'), t(1, 'a')],
+        [t(1, 'a'), t(0, 'a')],
+      ]),
+    ).toBe(false);
+  });
+  it('is true when a condition chose differently, or with another verdict, in one place', () => {
+    expect(
+      caseDiffers([
+        [t(0, 'a'), t(1, 'a')],
+        [t(0, 'a'), t(1, 'b', 'failed')],
+      ]),
+    ).toBe(true);
+    expect(caseDiffers([[t(0, 'a', 'passed')], [t(0, 'a', 'failed')]])).toBe(true);
+    expect(caseDiffers([[t(0, 'no answer', 'unresolved')], [t(0, 'text', 'failed')]])).toBe(true);
+  });
+  it('reads a tool by its scenario id: the same tool sent under another name is the same decision', () => {
+    const named = (chosen: string, chosenToolId: string | null) => ({ orderIndex: 0, replicate: 1, chosen, chosenToolId, status: 'passed' });
+    expect(caseDiffers([[named('restaurant_service', 'find')], [named('find_available_tables', 'find')]])).toBe(false);
+    expect(caseDiffers([[named('restaurant_service', 'find')], [named('create_booking', 'book')]])).toBe(true);
+  });
+  it('compares place by place, not the whole cell', () => {
+    // the same decisions in other orders: o1 chose a in one, b in the other
+    expect(
+      caseDiffers([
+        [t(0, 'a'), t(1, 'b')],
+        [t(0, 'b'), t(1, 'a')],
+      ]),
+    ).toBe(true);
+    expect(
+      caseDiffers([
+        [t(0, 'a', 'passed', 1), t(0, 'a', 'passed', 2)],
+        [t(0, 'a', 'passed', 2), t(0, 'a', 'passed', 1)],
+      ]),
+    ).toBe(false);
+  });
+  it('is true when a condition has no trial where another has one; false with a single condition', () => {
+    expect(caseDiffers([[t(0, 'a'), t(1, 'a')], [t(0, 'a')]])).toBe(true);
+    expect(caseDiffers([[t(0, 'a')], []])).toBe(true);
+    expect(caseDiffers([[t(0, 'a'), t(1, 'b')]])).toBe(false);
+    expect(caseDiffers([])).toBe(false);
   });
 });

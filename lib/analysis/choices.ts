@@ -59,6 +59,8 @@ export interface Choice extends Omit<TrialPlace, 'id'> {
   /** The expected tool's scenario id, where a tool is expected. */
   expectedToolId: string | null;
   chosen: string;
+  /** The called tool's scenario id, where the name called is one the condition sent (conditions may rename tools). */
+  chosenToolId?: string | null;
   position: number | null;
   /** How many tools were sent. */
   toolsSent: number;
@@ -69,6 +71,18 @@ export interface Choice extends Omit<TrialPlace, 'id'> {
 /** A function that resolves one row into its choice; expectations are looked up once per study × case × condition × scenario × locale. */
 export function choiceResolver(spec: ExperimentSpec): (r: ChoiceRow) => Choice {
   const expected = new Map<string, ReturnType<typeof expectedOf>>();
+  const toolIds = new Map<string, Map<string, string>>();
+  /** name sent → scenario tool id, per study × condition × scenario × locale */
+  const idsOf = (r: ChoiceRow) => {
+    const key = `${r.study}\u0000${r.condition}\u0000${r.scenario}\u0000${r.locale}`;
+    let ids = toolIds.get(key);
+    if (!ids) {
+      const condition = spec.studies.find((s) => s.id === r.study)?.conditions.find((c) => c.id === r.condition);
+      ids = new Map(condition ? naturalDefinitions(spec, condition, r.scenario, r.locale).map((d) => [d.name, d.tool] as const) : []);
+      toolIds.set(key, ids);
+    }
+    return ids;
+  };
   return (r) => {
     const key = `${r.study}\u0000${r.caseId}\u0000${r.condition}\u0000${r.scenario}\u0000${r.locale}`;
     if (!expected.has(key)) expected.set(key, expectedOf(spec, r));
@@ -86,6 +100,7 @@ export function choiceResolver(spec: ExperimentSpec): (r: ChoiceRow) => Choice {
       expected: e?.decision ?? null,
       expectedToolId: e?.toolId ?? null,
       chosen: decisionOf(r),
+      chosenToolId: r.tool === null ? null : (idsOf(r).get(r.tool) ?? null),
       position: positionOf(r),
       toolsSent: r.order.length,
       count: r.count ?? 1,
@@ -142,6 +157,30 @@ export function choiceGrid(spec: ExperimentSpec, choices: readonly Choice[]): Ch
       .sort((a, b) => (caseRank.get(`${s.study}\u0000${a.caseId}`) ?? 0) - (caseRank.get(`${s.study}\u0000${b.caseId}`) ?? 0))
       .map((line) => ({ ...line, cells: line.cells.map((cell) => cell.sort(byPlace)) })),
   }));
+}
+
+/**
+ * Whether a case's conditions did different things: in some order and replicate, not every condition made the
+ * same decision (a tool by its scenario id, whatever name it was sent under) with the same verdict, or a
+ * condition has no trial there (the grid's "changed rows only").
+ */
+export function caseDiffers(cells: readonly (readonly Pick<Choice, 'orderIndex' | 'replicate' | 'chosen' | 'chosenToolId' | 'status'>[])[]): boolean {
+  if (cells.length < 2) return false;
+  const seen = new Map<string, { outcomes: Set<string>; conditions: number }>();
+  for (const cell of cells) {
+    const places = new Set<string>();
+    for (const c of cell) {
+      const place = `${c.orderIndex}\u0000${c.replicate}`;
+      const at = seen.get(place) ?? { outcomes: new Set<string>(), conditions: 0 };
+      // a tool by its scenario id: the same tool under another name in another condition is the same decision
+      at.outcomes.add(`${c.chosenToolId ? `tool ${c.chosenToolId}` : c.chosen}\u0000${c.status}`);
+      if (!places.has(place)) at.conditions += 1;
+      places.add(place);
+      seen.set(place, at);
+    }
+  }
+  for (const at of seen.values()) if (at.outcomes.size > 1 || at.conditions < cells.length) return true;
+  return false;
 }
 
 const NOTHING_EXPECTED = '(no expectation)';

@@ -20,7 +20,7 @@ import { can } from '@/lib/auth/roles';
 import { fixedNIntervals } from '@/lib/analysis/stopping';
 import { StoppingPanel } from '@/components/runs/StoppingPanel';
 import { BatchPanel } from '@/components/runs/BatchPanel';
-import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable } from '@/components/runs/ChoiceViews';
+import { ChoiceGrid, ChoiceMatrices, ChoicePositionTable, sectionParam } from '@/components/runs/ChoiceViews';
 import { isSimulatedProvider } from '@/lib/providers/vendor-descriptors';
 import { urls } from '@/lib/urls';
 import { DOWNLOAD_FORMATS } from '@/lib/runs/export';
@@ -38,10 +38,10 @@ export default async function RunPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ cluster?: string; choices?: string; choicesFrom?: string }>;
+  searchParams: Promise<{ cluster?: string; choices?: string; choicesFrom?: string; choicesChanged?: string }>;
 }) {
   const actor = await pageActor('read');
-  const [{ id }, { cluster, choices: choiceSection, choicesFrom }] = await Promise.all([pageParams(params), searchParams]);
+  const [{ id }, { cluster, choices: choiceSection, choicesFrom, choicesChanged }] = await Promise.all([pageParams(params), searchParams]);
   const clusterBy = cluster === 'scenario' ? 'scenario' : 'case';
   const page = await loadRunPage(id, { clusterBy, choiceSection, choicesFrom: Number(choicesFrom ?? 0) });
   if (!page) notFound();
@@ -131,7 +131,19 @@ export default async function RunPage({
       )}
 
       <h2 id="what-the-model-did">What the model did</h2>
-      {choices.current && <ChoiceGrid runId={id} sections={choices.sections} current={choices.current} grid={choices.grid} page={choices.page} />}
+      {choices.current && (
+        <ChoiceGrid
+          runId={id}
+          sections={choices.sections}
+          current={choices.current}
+          grid={choices.grid}
+          page={choices.page}
+          changedOnly={choicesChanged === '1'}
+          changedHref={(on) =>
+            urls.run(id, { choices: sectionParam(choices.current!), choicesFrom: choicesFrom ?? null, choicesChanged: on ? '1' : null }, '#what-the-model-did')
+          }
+        />
+      )}
       <h3>Expected × chosen, per condition</h3>
       <ChoiceMatrices matrices={choices.matrix} />
       <h3>Which position the chosen tool held</h3>
