@@ -63,6 +63,41 @@ test('compare v1 and v2 of the reference study, picked on the runs list, live to
   const grids = page.getByTestId('compare-grids').getByTestId('choice-grid');
   await expect(grids).toHaveCount(2);
   for (const g of await grids.all()) await expect(g.getByTestId('choice-cell')).toHaveCount(24);
+  // changed rows only: the cases where a run or a condition did something different, read from both grids' chips
+  const chipsByCase = async () => {
+    const out = new Map<string, Map<string, Set<string>>>();
+    const columns = new Map<string, number>();
+    for (const g of await grids.all())
+      for (const row of await g.locator('tbody tr').all()) {
+        const caseId = (await row.getAttribute('data-case'))!;
+        const places = out.get(caseId) ?? new Map<string, Set<string>>();
+        const tds = await row.locator('td[data-condition]').all();
+        columns.set(caseId, (columns.get(caseId) ?? 0) + tds.length);
+        for (const td of tds)
+          for (const chip of await td.getByTestId('choice-cell').all()) {
+            const place = (await chip.getAttribute('data-order'))!;
+            const status = ((await chip.getAttribute('class')) ?? '').split(' ').find((c) => c.startsWith('status-'));
+            const at = places.get(place) ?? new Set<string>();
+            at.add(`${(await chip.getAttribute('data-tool')) ?? (await chip.getAttribute('data-chosen'))}|${status}`);
+            places.set(place, at);
+          }
+        out.set(caseId, places);
+      }
+    return [...out].filter(([, places]) => [...places.values()].some((x) => x.size > 1)).map(([caseId]) => caseId);
+  };
+  const changedCases = await chipsByCase();
+  await page.getByTestId('changed-rows-toggle').click();
+  await page.waitForURL(/choicesChanged=1/);
+  await expect(page.getByTestId('changed-rows-count')).toContainText(`showing ${changedCases.length} of 6 cases`);
+  for (const g of await grids.all()) await expect(g.locator('tbody tr')).toHaveCount(changedCases.length);
+  expect(
+    await grids
+      .first()
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-case'))),
+  ).toEqual(changedCases);
+  await page.getByTestId('changed-rows-toggle').click();
+  await page.waitForURL((u) => !u.search.includes('choicesChanged'));
 
   // the vague description costs some treatment trials: the count opens those pairs side by side
   const regressed = clear.getByRole('link', { name: /regressed: the trial pairs/ });

@@ -29,12 +29,15 @@ export function ChoiceGrid({
   pageHref,
   changedOnly = false,
   changedHref,
+  changedCases,
 }: {
   runId: string;
   /** Only the cases whose conditions did different things (in some order and replicate). */
   changedOnly?: boolean;
   /** Where the "changed rows only" switch goes, on or off (omitted: no switch). */
   changedHref?: (on: boolean) => string;
+  /** The cases that changed, when another view decides (the compare page: across its runs); default: within this grid. */
+  changedCases?: ReadonlySet<string>;
   /** Which of the section's cases this page shows (a large section is shown a page of cases at a time). */
   page?: GridPage | null;
   /** Where the link to the page starting at case `from` goes (default: this run's page). */
@@ -46,6 +49,7 @@ export function ChoiceGrid({
   /** Where a section link goes (default: this run's page). */
   sectionHref?: (s: ChoiceSectionRef) => string;
 }) {
+  const shows = (line: ChoiceGridSection['cases'][number]) => (changedCases ? changedCases.has(line.caseId) : caseDiffers(line.cells));
   return (
     <section data-testid="choice-grid" data-run={runId}>
       {sections && (
@@ -65,17 +69,13 @@ export function ChoiceGrid({
         />
       )}
       {grid && changedHref && (
-        <p className="row small" data-testid="changed-rows">
-          <Link href={changedHref(!changedOnly)} scroll={false} aria-pressed={changedOnly} role="button" className="button" data-testid="changed-rows-toggle">
-            {changedOnly ? '☑' : '☐'} Changed rows only
-          </Link>
-          {changedOnly && (
-            <span data-testid="changed-rows-count">
-              showing {formatInt(grid.cases.filter((l) => caseDiffers(l.cells)).length)} of {formatInt(grid.cases.length)} cases
-              {page && page.total > page.size ? ' on this page' : ''}: those whose conditions did different things in some order
-            </span>
-          )}
-        </p>
+        <ChangedRowsSwitch
+          on={changedOnly}
+          href={changedHref}
+          shown={grid.cases.filter((l) => shows(l)).length}
+          total={grid.cases.length}
+          paged={!!page && page.total > page.size}
+        />
       )}
       {!grid ? (
         <p className="muted small">No trials in this section.</p>
@@ -94,7 +94,7 @@ export function ChoiceGrid({
             </thead>
             <tbody>
               {grid.cases
-                .filter((line) => !changedOnly || caseDiffers(line.cells))
+                .filter((line) => !changedOnly || shows(line))
                 .map((line) => (
                   <tr key={line.caseId} data-case={line.caseId}>
                     <th scope="row">
@@ -132,6 +132,37 @@ export function ChoiceGrid({
         a reported label, text, or no answer. Green passed, red failed, amber untested or unresolved.
       </p>
     </section>
+  );
+}
+
+/** The "changed rows only" switch, and while on, how many of the cases it shows. */
+export function ChangedRowsSwitch({
+  on,
+  href,
+  shown,
+  total,
+  paged,
+  across = 'conditions',
+}: {
+  on: boolean;
+  href: (on: boolean) => string;
+  shown: number;
+  total: number;
+  paged: boolean;
+  /** Who did different things: the conditions (a run), or the runs' conditions (the compare page). */
+  across?: string;
+}) {
+  return (
+    <p className="row small" data-testid="changed-rows">
+      <Link href={href(!on)} scroll={false} aria-pressed={on} role="button" className="button" data-testid="changed-rows-toggle">
+        {on ? '☑' : '☐'} Changed rows only
+      </Link>
+      {on && (
+        <span data-testid="changed-rows-count">
+          showing {formatInt(shown)} of {formatInt(total)} cases{paged ? ' on this page' : ''}: those whose {across} did different things in some order
+        </span>
+      )}
+    </p>
   );
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExperimentSpec } from '../design/experiment-spec';
 import { tinyExperiment } from '../testing/tiny-experiment';
-import { caseDiffers, choiceGrid, choiceMatrices, choicePositions, choicesOf, decisionOf, positionOf } from './choices';
+import { caseDiffers, changedAcross, choiceGrid, choiceMatrices, choicePositions, choicesOf, decisionOf, positionOf, type Choice } from './choices';
 import type { ChoiceRow } from '../schema/choices';
 
 const spec = ExperimentSpec.parse(tinyExperiment('choices'));
@@ -116,5 +116,25 @@ describe('caseDiffers (changed rows only)', () => {
     expect(caseDiffers([[t(0, 'a')], []])).toBe(true);
     expect(caseDiffers([[t(0, 'a'), t(1, 'b')]])).toBe(false);
     expect(caseDiffers([])).toBe(false);
+  });
+});
+
+describe('changedAcross (the compare page)', () => {
+  const t = (orderIndex: number, chosen: string, status = 'passed') => ({ orderIndex, replicate: 1, chosen, status });
+  const grid = (cases: Record<string, ReturnType<typeof t>[][]>) => ({
+    conditions: ['base', 'clear'],
+    cases: Object.entries(cases).map(([caseId, cells]) => ({ caseId, expected: null, cells: cells as unknown as Choice[][] })),
+  });
+  it('a case changes when another run did something else, even when each run agrees with itself', () => {
+    const a = grid({ same: [[t(0, 'x')], [t(0, 'x')]], moved: [[t(0, 'x')], [t(0, 'x')]], inside: [[t(0, 'x')], [t(0, 'y', 'failed')]] });
+    const b = grid({ same: [[t(0, 'x')], [t(0, 'x')]], moved: [[t(0, 'y', 'failed')], [t(0, 'y', 'failed')]], inside: [[t(0, 'x')], [t(0, 'x')]] });
+    expect([...changedAcross([a, b])].sort()).toEqual(['inside', 'moved']);
+  });
+  it('a case one run lacks has changed; a run with no grid in the section counts as lacking every case', () => {
+    const a = grid({ only: [[t(0, 'x')], [t(0, 'x')]] });
+    const b = grid({});
+    expect([...changedAcross([a, b])]).toEqual(['only']);
+    expect([...changedAcross([a, null])]).toEqual(['only']);
+    expect([...changedAcross([a])]).toEqual([]);
   });
 });

@@ -183,6 +183,21 @@ export function caseDiffers(cells: readonly (readonly Pick<Choice, 'orderIndex' 
   return false;
 }
 
+/**
+ * The cases that changed across several grids of one section side by side (the compare page's runs): every
+ * run's conditions read as the columns of one row, so a case changes when any run or condition did something
+ * different from another, or a run has no trial where another has one.
+ */
+export function changedAcross(grids: readonly (Pick<ChoiceGridSection, 'conditions' | 'cases'> | null)[]): Set<string> {
+  const ids = new Set(grids.flatMap((g) => (g ? g.cases.map((c) => c.caseId) : [])));
+  const out = new Set<string>();
+  for (const id of ids) {
+    const cells = grids.flatMap((g) => (g ? (g.cases.find((c) => c.caseId === id)?.cells ?? g.conditions.map(() => [])) : [[]]));
+    if (caseDiffers(cells)) out.add(id);
+  }
+  return out;
+}
+
 const NOTHING_EXPECTED = '(no expectation)';
 
 export function choiceMatrices(spec: ExperimentSpec, choices: readonly Choice[]): ChoiceMatrix[] {

@@ -1,6 +1,6 @@
 import type { ExperimentSpec } from '../schema/experiment';
 import type { ExportChoices } from '../schema/choices';
-import { choiceGrid, choicesOf, choiceSummary, type ChoiceGridSection } from '../analysis/choices';
+import { changedAcross, choiceGrid, choicesOf, choiceSummary, type ChoiceGridSection } from '../analysis/choices';
 import { orderCount } from '../schema/bounds';
 import { choiceRowsOf, groupedChoiceRows } from '../db/choices';
 import { cachedJsonText } from '../db/result-cache';
@@ -91,7 +91,14 @@ export async function loadCompareGrids(
   runIds: readonly string[],
   section?: string,
   from?: number,
-): Promise<{ sections: GridSectionRef[]; current: GridSectionRef | null; page: GridPage | null; grids: { runId: string; grid: ChoiceGridSection | null }[] }> {
+): Promise<{
+  sections: GridSectionRef[];
+  current: GridSectionRef | null;
+  page: GridPage | null;
+  grids: { runId: string; grid: ChoiceGridSection | null }[];
+  /** The page's cases that changed across the runs (lib/analysis/choices.ts changedAcross): the grids' "changed rows only". */
+  changed: string[];
+}> {
   const specs = await Promise.all(
     runIds.map(async (id) => {
       const run = await getRun(id);
@@ -109,5 +116,5 @@ export async function loadCompareGrids(
       return { runId, grid: await gridOf(runId, spec, current, page) };
     }),
   );
-  return { sections, current, page, grids };
+  return { sections, current, page, grids, changed: [...changedAcross(grids.map((g) => g.grid))] };
 }

@@ -12,7 +12,7 @@ import { RunComparison } from '@/components/runs/RunComparison';
 import { pageActor } from '@/app/_auth/guard';
 import { loadCompareGrids } from '@/lib/runs/choices';
 import { urls } from '@/lib/urls';
-import { ChoiceGrid, ChoiceSections, GridPager, sectionParam, type ChoiceSectionRef } from '@/components/runs/ChoiceViews';
+import { ChangedRowsSwitch, ChoiceGrid, ChoiceSections, GridPager, sectionParam, type ChoiceSectionRef } from '@/components/runs/ChoiceViews';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Compare runs' };
@@ -33,6 +33,7 @@ export default async function ComparePage({
     b?: string | string[];
     choices?: string | string[];
     choicesFrom?: string | string[];
+    choicesChanged?: string | string[];
     override?: string | string[];
   }>;
 }) {
@@ -77,9 +78,23 @@ export default async function ComparePage({
       )
     : null;
   const override = overrideId && comparison ? overrideId : null;
-  const gridHref = (sec: ChoiceSectionRef) => {
-    return urls.compareWith({ ids: runIds.join(','), cluster: cluster || null, a: a || null, b: b || null, override, choices: sectionParam(sec) }, '#what-the-model-did');
-  };
+  const changedOnly = first(q.choicesChanged) === '1';
+  const gridParams = (sec: ChoiceSectionRef, more: { choicesFrom?: string | null; choicesChanged?: boolean } = {}) =>
+    urls.compareWith(
+      {
+        ids: runIds.join(','),
+        cluster: cluster || null,
+        a: a || null,
+        b: b || null,
+        override,
+        choices: sectionParam(sec),
+        choicesFrom: more.choicesFrom ?? null,
+        choicesChanged: (more.choicesChanged ?? changedOnly) ? '1' : null,
+      },
+      '#what-the-model-did',
+    );
+  const gridHref = (sec: ChoiceSectionRef) => gridParams(sec);
+  const changedSet = new Set(grids?.changed ?? []);
   const side = (i: number) => {
     const r = comparison?.runs[i];
     return r ? `${r.runId}:${r.summary.studies[0]?.treatment ?? r.conditions[0]}` : '';
@@ -132,23 +147,15 @@ export default async function ComparePage({
         <>
           <h2 id="what-the-model-did">What the model did, side by side</h2>
           <ChoiceSections sections={grids.sections} current={grids.current} href={gridHref} />
-          {grids.page && grids.page.total > grids.page.size && (
-            <GridPager
-              page={grids.page}
-              href={(from) =>
-                urls.compareWith(
-                  {
-                    ids: runIds.join(','),
-                    cluster: cluster || null,
-                    a: a || null,
-                    b: b || null,
-                    override,
-                    choices: sectionParam(grids.current!),
-                    choicesFrom: String(from),
-                  },
-                  '#what-the-model-did',
-                )
-              }
+          {grids.page && grids.page.total > grids.page.size && <GridPager page={grids.page} href={(from) => gridParams(grids.current!, { choicesFrom: String(from) })} />}
+          {grids.grids.some((g) => g.grid) && (
+            <ChangedRowsSwitch
+              on={changedOnly}
+              href={(on) => gridParams(grids.current!, { choicesFrom: first(q.choicesFrom) ?? null, choicesChanged: on })}
+              shown={grids.changed.length}
+              total={Math.max(0, ...grids.grids.map((g) => g.grid?.cases.length ?? 0))}
+              paged={!!grids.page && grids.page.total > grids.page.size}
+              across="runs and conditions"
             />
           )}
           <div className="side-by-side" data-testid="compare-grids">
@@ -157,7 +164,7 @@ export default async function ComparePage({
               return (
                 <section key={g.runId}>
                   <h3>{runLabel(comparison, r)}</h3>
-                  <ChoiceGrid runId={g.runId} current={grids.current!} grid={g.grid} />
+                  <ChoiceGrid runId={g.runId} current={grids.current!} grid={g.grid} changedOnly={changedOnly} changedCases={changedSet} />
                 </section>
               );
             })}
