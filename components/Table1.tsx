@@ -9,7 +9,8 @@ import type { Clustered, Difference } from '@/lib/schema/table1';
 import { ClusteredLine, DifferenceText, IntervalNote, PairedLine } from './results/Statistics';
 import { Interval } from './Interval';
 import { OutcomeLines } from './results/Outcomes';
-import { studyPairedNumbers } from '@/lib/analysis/format-outcomes';
+import { rowPairedNumbers, studyPairedNumbers } from '@/lib/analysis/format-outcomes';
+import type { PairedNumbers } from '@/lib/analysis/reading';
 import { ReadingText } from './runs/PlanDelta';
 
 export const PUBLISHED_LABEL = 'published reference (seed 000, Gemini 3.1 Flash-Lite)';
@@ -52,8 +53,17 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
                 {summary.studies.map((s) => {
                   const r = s.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
                   const pub = pubOf(s.study)?.rows.find((x) => x.scenario === k.scenario && x.locale === k.locale);
+                  const numbers = r ? rowPairedNumbers(r, s) : null;
                   return (
-                    <Cell key={s.study + s.treatment} baseline={r?.baseline} treatment={r?.treatment} clustered={r?.clustered} difference={r?.difference} pub={pub} />
+                    <Cell
+                      key={s.study + s.treatment}
+                      baseline={r?.baseline}
+                      treatment={r?.treatment}
+                      clustered={r?.clustered}
+                      difference={r?.difference}
+                      pub={pub}
+                      reading={numbers && { numbers, s, id: `${s.study}-${k.scenario}-${k.locale}` }}
+                    />
                   );
                 })}
               </tr>
@@ -69,7 +79,7 @@ export function Table1({ summary, published }: { summary: RunSummary; published:
                   difference={s.difference}
                   pub={pubOf(s.study)?.total}
                   testId={`t1-clustered-${s.study}`}
-                  study={s}
+                  reading={studyReading(s)}
                 />
               ))}
             </tr>
@@ -134,9 +144,10 @@ function Cell({
   difference,
   pub,
   testId,
-  study,
+  reading,
 }: {
-  study?: StudySummary;
+  /** The cell's paired numbers read in words (the total's: the study's; a row's: its own), and its test id's tail. */
+  reading?: CellReadingProps | null;
   baseline?: PassCount;
   treatment?: PassCount;
   clustered?: { baseline: Clustered; treatment: Clustered };
@@ -158,7 +169,7 @@ function Cell({
           </span>
         )}
       </div>
-      {study && <CellReading s={study} />}
+      {reading && <CellReading {...reading} />}
       <details className="cell-more">
         <summary>intervals{pb || pt ? ', published' : ''}</summary>
         <div>
@@ -189,12 +200,22 @@ function Cell({
  * comparison"), and the pairs a design like this would need at 80% power — for the difference chosen in
  * "Plan for a difference of" when the page has one, else for the observed difference.
  */
-function CellReading({ s }: { s: StudySummary }) {
+interface CellReadingProps {
+  numbers: PairedNumbers;
+  s: StudySummary;
+  /** `selection` for the study's total, `selection-restaurant-en` for a row */
+  id: string;
+}
+
+const studyReading = (s: StudySummary): CellReadingProps | null => {
   const numbers = studyPairedNumbers(s);
-  if (!numbers) return null;
+  return numbers && { numbers, s, id: s.study };
+};
+
+function CellReading({ numbers, s, id }: CellReadingProps) {
   return (
-    <div className="small" data-testid={`t1-reading-${s.study}`}>
-      <ReadingText numbers={numbers} cluster={s.clusterBy ?? 'case'} alpha={s.power?.alpha} testId={`t1-pairs-needed-${s.study}`} />
+    <div className="small" data-testid={`t1-reading-${id}`}>
+      <ReadingText numbers={numbers} cluster={s.clusterBy ?? 'case'} alpha={s.power?.alpha} testId={`t1-pairs-needed-${id}`} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { expectFits, startRun } from './helpers';
 import { formatNoiseFloor, formatPower, studyVerdict } from '../lib/analysis/format-outcomes';
 import { planPower } from '../lib/analysis/power-plan';
 import { readComparison } from '../lib/analysis/reading';
-import { studyPairedNumbers } from '../lib/analysis/format-outcomes';
+import { rowPairedNumbers, studyPairedNumbers } from '../lib/analysis/format-outcomes';
 import type { RunSummary } from '../lib/schema/table1';
 
 // Issue 24 items 1, 3, 4, 6 in the browser: the run page says what the run could detect, its noise floor (or
@@ -45,7 +45,19 @@ test('power, noise floor and cost on the run page; pairs needed in the designer 
     await expect(page.getByTestId(`t1-reading-${s.study}`)).toContainText(r.label);
     await expect(page.getByTestId(`t1-pairs-needed-${s.study}`)).toHaveAttribute('data-pairs-needed', String(r.power.pairsNeeded ?? ''));
   }
+  // …and each scenario × locale row with its own paired numbers
+  const rows = studies.flatMap((s) => s.rows.flatMap((row) => (rowPairedNumbers(row, s) ? [{ s, row, id: `${s.study}-${row.scenario}-${row.locale}` }] : [])));
+  expect(rows.length).toBeGreaterThan(paired.length);
+  const rowReading = (x: (typeof rows)[number], delta: number | null) =>
+    readComparison(rowPairedNumbers(x.row, x.s)!, { cluster: x.s.clusterBy ?? 'case', alpha: x.s.power?.alpha, delta });
+  for (const x of rows) {
+    const r = rowReading(x, null);
+    await expect(page.getByTestId(`t1-reading-${x.id}`)).toContainText(r.label);
+    await expect(page.getByTestId(`t1-pairs-needed-${x.id}`)).toHaveAttribute('data-pairs-needed', String(r.power.pairsNeeded ?? ''));
+  }
   await page.getByTestId('plan-delta').fill('7');
+  for (const x of rows)
+    await expect(page.getByTestId(`t1-pairs-needed-${x.id}`)).toHaveAttribute('data-pairs-needed', String(rowReading(x, 0.07).power.pairsNeeded ?? ''));
   for (const s of paired) {
     const r = readingOf(s, 0.07);
     expect(r.power.pairsNeeded).not.toBeNull();

@@ -1,5 +1,5 @@
 import type { ConditionCost, CostMetric, MetricDifference, StudyCost, StudyNoise, StudyPower } from '../schema/outcomes';
-import type { StudySummary } from '../schema/table1';
+import type { StudySummary, SummaryRow } from '../schema/table1';
 import { pct, plural, pts } from './format';
 import { readVerdict, type PairedNumbers, type Verdict } from './reading';
 
@@ -61,6 +61,24 @@ export function studyPairedNumbers(s: StudySummary): PairedNumbers | null {
     estimate: s.difference.estimate,
     ci95: s.difference.ci95,
     p: s.mcnemarP,
+    icc: s.power?.icc ?? null,
+  };
+}
+
+/**
+ * A Table 1 row's (scenario × locale) paired numbers for the one reading: its own pairs, difference and
+ * McNemar, with the study's ICC for the pairs needed; null when the row has no paired difference.
+ */
+export function rowPairedNumbers(row: SummaryRow, s: StudySummary): PairedNumbers | null {
+  if (!row.difference || !row.pairs) return null;
+  return {
+    pairs: row.difference.pairs,
+    improved: row.pairs.improved,
+    regressed: row.pairs.regressed,
+    clusters: row.difference.clusters,
+    estimate: row.difference.estimate,
+    ci95: row.difference.ci95,
+    p: row.mcnemar?.pExact ?? null,
     icc: s.power?.icc ?? null,
   };
 }
