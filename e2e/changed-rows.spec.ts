@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectFits, startRun } from './helpers';
+import { expectFits, runReferenceStudy } from './helpers';
 
 // The grid's "changed rows only" (docs/results.md): only the cases whose conditions did different things in
 // some order and replicate — read here from the chips themselves, before the switch — at 1440 and 390 px.
@@ -32,11 +32,7 @@ async function rowsOf(page: Page): Promise<{ caseId: string; differs: boolean }[
 test("the grid's changed rows only: exactly the cases whose conditions did different things, at 1440 and 390 px", async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('/');
-  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
-  await page.waitForURL(/\/experiments\//);
-  await startRun(page);
-  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+  await runReferenceStudy(page);
   // a section of the grid where some cases changed and some did not (the switch has something to show and to hide)
   let runUrl = '';
   const sections = await page.locator('nav[aria-label="Grid section"] a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));

@@ -23,6 +23,16 @@ export async function startRun(page: Page, settings: Record<string, string> = {}
   return id;
 }
 
+/** The reference study's template run on the simulated model from the home page, to completion; the page is left on the run. */
+export async function runReferenceStudy(page: Page): Promise<string> {
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\//);
+  const runId = await startRun(page);
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+  return runId;
+}
+
 /**
  * The reference study's first version run to completion, then one treatment description edited in the designer
  * and saved as the next version; the page is left on that version's page. Returns the first run and its version.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startRun } from './helpers';
+import { runReferenceStudy } from './helpers';
 
 // One numbering (docs/results.md): a trial's order and replicate carry the same label — 1-based, `o2 / r1` —
 // on the grid of what the model did, its trial page, its pair page and the review list.
@@ -7,11 +7,7 @@ import { startRun } from './helpers';
 test('one numbering: the same trial has the same order label on the grid, the trial page, the pair page and the review list', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('/');
-  await page.locator('tr', { hasText: 'template: reference-study' }).getByRole('link').first().click();
-  await page.waitForURL(/\/experiments\//);
-  const runId = await startRun(page);
-  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 90_000 });
+  const runId = await runReferenceStudy(page);
 
   // the grid → the trial page → the pair page: a trial of the second order sent
   const cell = page.getByTestId('choice-grid').locator('[data-testid="choice-cell"][data-order="o2"]').first();

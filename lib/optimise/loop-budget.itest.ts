@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commandLineActor } from '../auth/roles';
-import { closeDb } from '../db/client';
 import { saveExperiment } from '../experiments/versions';
-import { closeQueues } from '../queue/connection';
-import { startWorker, type WorkerHandle } from '../runner/worker';
-import { startLoopbackServer, type LoopbackServer } from '../testing/loopback-server';
-import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
 import { nullOracleExperiment, nullOracleScript } from '../testing/null-oracle';
+import { loopbackWithWorker } from '../testing/loopback-worker';
 import { estimateLoopSpend, optimise, OptimiseFailed, OptimiseInputError, type OptimiseInput } from './loop';
 
 // A budget over the whole improve loop (docs/spend-guards.md "The improve loop"): the rewriter's request, the
@@ -15,23 +11,7 @@ import { estimateLoopSpend, optimise, OptimiseFailed, OptimiseInputError, type O
 // first, the select run gets what is left, the confirmation what the select run left.
 
 const actor = commandLineActor('loop-budget-test');
-let server: LoopbackServer;
-let restoreEnv: () => void;
-let worker: WorkerHandle;
-
-beforeAll(async () => {
-  server = await startLoopbackServer({ script: nullOracleScript() });
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl, TCLAB_ALLOWED_BASE_URLS: undefined });
-  worker = startWorker({ concurrency: 8 });
-  await worker.ready;
-});
-afterAll(async () => {
-  await worker.close();
-  await closeQueues();
-  await closeDb();
-  restoreEnv();
-  await server.close();
-});
+const loopback = loopbackWithWorker({ script: nullOracleScript() });
 
 /** One loop's input on an experiment of this file's own (seed 0: the loopback model freezes a winner there). */
 async function loopInput(name: string): Promise<OptimiseInput> {
@@ -47,14 +27,14 @@ async function loopInput(name: string): Promise<OptimiseInput> {
   };
 }
 
-const sentSince = (from: number) => server.requests.length - from;
+const sentSince = (from: number) => loopback.server.requests.length - from;
 
 describe('a budget over the whole loop', () => {
   it('a budget of exactly what the loop sends: the loop runs to its end, within it', async () => {
     const input = await loopInput('whole');
     const est = await estimateLoopSpend(input);
     expect(est.stages.rewriter).toBe(1);
-    const from = server.requests.length;
+    const from = loopback.server.requests.length;
     const record = await optimise({ ...input, budget: { requests: est.paidRequests } });
     expect(record.stage).toBe('confirmed');
     expect(sentSince(from)).toBe(est.paidRequests);
@@ -64,7 +44,7 @@ describe('a budget over the whole loop', () => {
     const input = await loopInput('short');
     const est = await estimateLoopSpend(input);
     const budget = est.stages.rewriter + est.stages.select + Math.floor(est.stages.confirm / 2);
-    const from = server.requests.length;
+    const from = loopback.server.requests.length;
     const failed = await optimise({ ...input, budget: { requests: budget } }).then(
       () => null,
       (e: unknown) => e,
@@ -79,7 +59,7 @@ describe('a budget over the whole loop', () => {
 
   it("a budget the rewriter's request uses up: refused naming the budget, no run started", async () => {
     const input = await loopInput('none');
-    const from = server.requests.length;
+    const from = loopback.server.requests.length;
     const refused = await optimise({ ...input, budget: { requests: 1 } }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OptimiseInputError);
     expect((refused as OptimiseInputError).field).toBe('budget');

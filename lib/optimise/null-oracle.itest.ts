@@ -1,33 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb } from '../db/client';
-import { closeQueues } from '../queue/connection';
-import { startWorker, type WorkerHandle } from '../runner/worker';
-import { startLoopbackServer, type LoopbackServer } from '../testing/loopback-server';
-import { FAKE_KEY, setProviderEnv } from '../testing/provider-fixtures';
+import { describe, expect, it } from 'vitest';
 import { nullOracleScript, runNullOracle } from '../testing/null-oracle';
+import { loopbackWithWorker } from '../testing/loopback-worker';
 
 // The null oracle through the whole engine (docs/optimise.md "What it guarantees"): the improve loop, the
 // rewriter included, many times over the real SDK, queue, worker and database against a loopback model for
 // which no description matters. Every candidate is null, so no loop may read *confirmed* beyond the 5 % the
 // reading promises; `npm run bench:null-oracle` runs 200 loops for the figures in docs.
 
-let server: LoopbackServer;
-let restoreEnv: () => void;
-let worker: WorkerHandle;
-
-beforeAll(async () => {
-  server = await startLoopbackServer({ script: nullOracleScript(), record: false });
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: FAKE_KEY, OPENAI_BASE_URL: server.openaiBaseUrl, TCLAB_ALLOWED_BASE_URLS: undefined });
-  worker = startWorker({ concurrency: 16 });
-  await worker.ready;
-});
-afterAll(async () => {
-  await worker.close();
-  await closeQueues();
-  await closeDb();
-  restoreEnv();
-  await server.close();
-});
+loopbackWithWorker({ script: nullOracleScript(), record: false, worker: { concurrency: 16 } });
 
 describe('the null oracle through the engine', () => {
   it('200 loops of null candidates: winners are frozen by chance, at most 5 % of loops read confirmed', async () => {

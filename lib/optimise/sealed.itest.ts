@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLineActor } from '../auth/roles';
-import { closeDb, pool } from '../db/client';
+import { pool } from '../db/client';
 import { getExperiment } from '../db/experiments';
 import { ensureTemplateExperiment } from '../experiments/templates';
-import { closeQueues } from '../queue/connection';
-import { startWorker, type WorkerHandle } from '../runner/worker';
 import { checksFor, baselineOf } from '../schema/experiment';
-import { startLoopbackServer, wireToolNames, type LoopbackServer, type Script } from '../testing/loopback-server';
-import { setProviderEnv } from '../testing/provider-fixtures';
+import { wireToolNames, type Script } from '../testing/loopback-server';
+import { loopbackWithWorker } from '../testing/loopback-worker';
 import { optimise } from './loop';
 
 // The confirm split is sealed until the winner is frozen (docs/optimise.md, "Confirm"): the whole loop against
@@ -16,12 +14,11 @@ import { optimise } from './loop';
 // after it they do (so the check has something to find). The loopback "model" takes the right tool only when
 // the definitions say whose signed-in session a tool acts on (the template's hand rewrite), else the browser.
 
-const KEY = 'sk-tclab-OPT-KEY-0123456789abcdef';
-let server: LoopbackServer;
-let worker: WorkerHandle;
-let restoreEnv: () => void;
 let experimentId: string;
 const log: { at: number; raw: string }[] = [];
+/** The loopback model's answer, set once the experiment is read (below). */
+let script: Script = () => ({ kind: 'text', text: 'STOP' });
+loopbackWithWorker({ script: (req) => script(req) });
 
 beforeAll(async () => {
   const exp = await ensureTemplateExperiment('politely-ignored');
@@ -38,7 +35,7 @@ beforeAll(async () => {
       args: (checks.find((k) => k.expected.arguments)?.expected.arguments ?? {}) as Record<string, unknown>,
     };
   });
-  const script: Script = (req) => {
+  script = (req) => {
     log.push({ at: Date.now(), raw: req.raw });
     const names = wireToolNames(req.wire, req.body);
     if (names.length === 0) return { kind: 'text', text: 'STOP' };
@@ -46,18 +43,6 @@ beforeAll(async () => {
     if (kase?.tool && req.raw.includes('signed-in session')) return { kind: 'toolCalls', calls: [{ name: nameOf.get(kase.tool)!, arguments: kase.args }] };
     return { kind: 'toolCalls', calls: [{ name: names.includes('browser') ? 'browser' : names[0], arguments: {} }] };
   };
-  server = await startLoopbackServer({ script });
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.openaiBaseUrl, TCLAB_ALLOWED_BASE_URLS: undefined });
-  worker = startWorker({ concurrency: 8 });
-  await worker.ready;
-});
-
-afterAll(async () => {
-  await worker.close();
-  restoreEnv();
-  await server.close();
-  await closeQueues();
-  await closeDb();
 });
 
 describe('the sealed confirm split', () => {

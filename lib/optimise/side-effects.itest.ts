@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLineActor } from '../auth/roles';
-import { closeDb, pool } from '../db/client';
+import { pool } from '../db/client';
 import { getExperiment } from '../db/experiments';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
-import { closeQueues } from '../queue/connection';
-import { startWorker, type WorkerHandle } from '../runner/worker';
 import { checksFor, baselineOf, type ExperimentSpec } from '../schema/experiment';
-import { startLoopbackServer, wireToolNames, type LoopbackServer, type Script } from '../testing/loopback-server';
-import { setProviderEnv } from '../testing/provider-fixtures';
+import { wireToolNames, type Script } from '../testing/loopback-server';
+import { loopbackWithWorker } from '../testing/loopback-worker';
 import { gatherCandidates, optimise } from './loop';
 import { recordMarkdown } from './markdown';
 
@@ -17,15 +15,14 @@ import { recordMarkdown } from './markdown';
 // but one rule fix's, which sends every task to the generic browser — a new confusion in every select pair
 // the baseline got right. The server reports 100 input and 10 output tokens per answer.
 
-const KEY = 'sk-tclab-SIDE-KEY-0123456789abcdef';
-let server: LoopbackServer;
-let worker: WorkerHandle;
-let restoreEnv: () => void;
 let source: { id: string; spec: ExperimentSpec };
 let confusing: string;
 const nameOf = new Map<string, string>();
 /** Requests the loopback model answered with the browser because they carried the fix's text, per case. */
 const sentToBrowser = new Map<string, number>();
+/** The loopback model's answer, set once the experiment is read (below). */
+let script: Script = () => ({ kind: 'text', text: 'STOP' });
+loopbackWithWorker({ script: (req) => script(req) });
 
 beforeAll(async () => {
   const template = (await getExperiment((await ensureTemplateExperiment('politely-ignored')).id))!.spec;
@@ -49,7 +46,7 @@ beforeAll(async () => {
       args: (checks.find((k) => k.expected.arguments)?.expected.arguments ?? {}) as Record<string, unknown>,
     };
   });
-  const script: Script = (req) => {
+  script = (req) => {
     const names = wireToolNames(req.wire, req.body);
     const kase = expected.find((e) => req.raw.includes(e.task));
     if (names.length === 0 || !kase?.tool) return { kind: 'text', text: 'STOP' };
@@ -57,18 +54,6 @@ beforeAll(async () => {
     if (req.raw.includes(marker)) return { kind: 'toolCalls', calls: [{ name: 'browser', arguments: nameOf.get(kase.tool) === 'browser' ? kase.args : {} }] };
     return { kind: 'toolCalls', calls: [{ name: nameOf.get(kase.tool)!, arguments: kase.args }] };
   };
-  server = await startLoopbackServer({ script });
-  restoreEnv = setProviderEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.openaiBaseUrl, TCLAB_ALLOWED_BASE_URLS: undefined });
-  worker = startWorker({ concurrency: 8 });
-  await worker.ready;
-});
-
-afterAll(async () => {
-  await worker.close();
-  restoreEnv();
-  await server.close();
-  await closeQueues();
-  await closeDb();
 });
 
 describe("each candidate's side effects on the select split", () => {
