@@ -265,7 +265,7 @@ async function sideEffectsOf(run: RunRow, baseline: string, trials: readonly Tri
   const resolve = choiceResolver(version.spec);
   const choices: Choice[] = [];
   for await (const row of iterateChoiceRows(run.id)) choices.push(resolve(row));
-  const row = table.prices.find((p) => p.provider === run.provider && p.model === run.model) ?? null;
+  const row = priceOf(table, run.provider, run.model);
   return {
     baseline: perRequest(baseline, trials, row),
     currency: row ? table.currency : null,
