@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readComparison } from '../lib/analysis/reading';
 
-// Several models at once (issue 10 item 4): the Run dialog starts the reference study with both simulated
+// Several models at once (docs/compare.md): the Run dialog starts the reference study with both simulated
 // models, one run each; the compare page shows each model's Table 1 and the model-vs-model difference on
 // identical trials.
 test('a two-model run of the reference study: both Table 1s and the model-vs-model difference on the compare page', async ({ page }) => {
@@ -43,7 +43,7 @@ test('a two-model run of the reference study: both Table 1s and the model-vs-mod
   await expect(clear.locator('td').nth(2)).toHaveText('48');
   // the position-biased model loses where the clear definitions leave it a first-listed plausible tool
   await expect(clear.getByTestId('difference-estimate')).toHaveText(/^-\d+\.\d pts$/);
-  // a difference's interval is in percentage points, like the difference (issue 22: it was printed as rates)
+  // a difference's interval is in percentage points, like the difference (not as rates)
   await expect(clear.locator('td').nth(7)).toContainText(/^\[[+-]\d+\.\d pts, [+-]\d+\.\d pts\]$/);
   // …and read in words by the one reading: a loss is never read as "improved", and the pairs needed are said
   await expect(clear.getByTestId('difference-reading')).toHaveText(/^(worse|not shown|too few pairs to tell) — .*(pairs? \(|pairs needed)/);

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { referenceRunThenEdit, startRun } from './helpers';
 
-// The tool author's loop (issue 22.1): run the reference study, make one treatment description vague in the
+// The tool author's loop (docs/compare.md): run the reference study, make one treatment description vague in the
 // designer, save the next version, run it, pick both runs on the runs list and compare: the version diff shows
 // that one change, every case pairs (none changed), a "regressed" count opens those trial pairs, and the page
 // reaches the final numbers while the second run finishes — without a reload.

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { importViaForm, tinyExperiment } from './helpers';
 
-// Issue 22.3 in the browser: an expected argument's value takes its type from the tool's parameter schema.
+// In the browser (docs/designer.md): an expected argument's value takes its type from the tool's parameter schema.
 // `0593135202` typed for a `string` parameter is stored as that string (it was the number 593135202); an
 // enum is a select, a boolean a checkbox; the form is usable at 390 px.
 

@@ -5,7 +5,7 @@ import { checksFor, type Case } from '../lib/schema/experiment';
 import { mcnemarExact, pairedDifference, type PairedDifference } from '../lib/stats';
 import { expectFits, startRun } from './helpers';
 
-// Issue 23 item 3, the run page: the catalog-scale template run offline (the simulated model), then the run
+// The visibility funnel on the run page (docs/discovery.md): the catalog-scale template run offline (the simulated model), then the run
 // page's visibility funnel — one row per discovery × N × condition — says exactly what the JSON export's
 // `funnel` rows say (each stage's k/n, the paired improved / same / regressed, tool tokens), with a chart per
 // stage against N; at 1440 px and at 390 px, where the page is no wider than the screen. A run without

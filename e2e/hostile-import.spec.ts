@@ -2,9 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { closeDb, pool } from '../lib/db/client';
 import { tinyExperiment } from './helpers';
 
-// Issue 14 in the browser: the import form refuses a spec with a NUL, a lone surrogate, a 10 MB field or
+// Hostile input in the browser (docs/edge-inputs.md): the import form refuses a spec with a NUL, a lone surrogate, a 10 MB field or
 // nesting 10,000 deep with a one-line error naming the field and the limit, and stores nothing.
-// Issue 15.6: a thousand stored experiments and one broken row, and the home page still answers 200.
+// A thousand stored experiments and one broken row, and the home page still answers 200.
 
 async function importFile(page: Page, name: string, text: string): Promise<void> {
   await page.goto('/');

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 
-// Issue 22 items 5 and 6. Every page at a 390 × 844 phone viewport: none is wider than the screen (wide
+// Every page at a 390 × 844 phone viewport: none is wider than the screen (wide
 // tables scroll inside their own box, the header wraps, forms stack). And no page of a finished run (run,
 // review, pair, compare) prints a zero-width interval: where there is nothing to estimate, "—" and why.
 // Seeds what it needs: the reference study run with two simulated models at once (two runs and their

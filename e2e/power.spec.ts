@@ -6,7 +6,7 @@ import { readComparison } from '../lib/analysis/reading';
 import { rowPairedNumbers, studyPairedNumbers } from '../lib/analysis/format-outcomes';
 import type { RunSummary } from '../lib/schema/table1';
 
-// Issue 24 items 1, 3, 4, 6 in the browser: the run page says what the run could detect, its noise floor (or
+// In the browser (docs/statistics.md): the run page says what the run could detect, its noise floor (or
 // why there is none) and its cost per condition — each the same text as the figure in the run's JSON export —
 // and the designer's preview gives the pairs Connor's formula gives for the assumed rates. At 1440 and 390 px.
 

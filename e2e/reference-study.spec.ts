@@ -10,7 +10,7 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await page.waitForURL(/\/experiments\//);
   await expect(page).toHaveTitle(/^Experiment .+ · Tool Contract Lab$/);
 
-  // the matrix of DESIGN §5
+  // the matrix of the reference study (docs/design.md)
   await expect(page.getByTestId('formal-total')).toHaveText('152');
   await expect(page.getByTestId('precheck-total')).toHaveText('2');
   await expect(page.getByTestId('study-trials-selection')).toHaveText('96');
@@ -52,7 +52,7 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   await expect(page.getByText('published reference (seed 000, Gemini 3.1 Flash-Lite)').first()).toBeVisible();
   await expect(page.getByTestId('t1-total').getByTestId('published-cell').first()).toContainText('published: 28/48 → 46/48');
   await expect(page.getByTestId('table1-chart')).toBeVisible();
-  // clustered intervals, the paired difference, both McNemar p values, order consistency, the charts (issue 10)
+  // clustered intervals, the paired difference, both McNemar p values, order consistency, the charts
   await expect(page.getByTestId('t1-clustered-selection-baseline')).toContainText(/CR1 \[[\d.]+%, [\d.]+%\] · SE [\d.]+ · 24 clusters, 23 df · deff [\d.]+/);
   await expect(page.getByTestId('interval-note')).toContainText('Which interval is shown');
   await expect(page.getByTestId('difference-selection')).toContainText(

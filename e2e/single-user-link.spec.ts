@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-// Issue 26 item 6: single-user mode admits only the browser that opened the link `npm start` printed.
+// Single-user mode (docs/access.md) admits only the browser that opened the link `npm start` printed.
 // Every spec of this project starts as that browser (e2e/single-user.setup.ts); another client of this
 // machine — here a fresh browser context and a request context without the cookie — is refused.
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { startRun } from './helpers';
 
-// Issue 22 item 8, the small things: a run's name and note; Cancel asks first; the trials table's filters
+// The small things: a run's name and note; Cancel asks first; the trials table's filters
 // and sort in the URL; Table 1 as Markdown / LaTeX and a chart as SVG.
 
 async function openReferenceStudy(page: Page) {

@@ -5,7 +5,7 @@ import { savePriceTable } from '../lib/runner/price-table';
 import { echoScript, startLoopbackServer } from '../lib/testing/loopback-server';
 import { expectFits } from './helpers';
 
-// Spend guards (issue 26 item 3): the single-user app runs with TCLAB_CONFIRM_REQUESTS=50 (scripts/e2e.sh).
+// Spend guards (docs/spend-guards.md): the single-user app runs with TCLAB_CONFIRM_REQUESTS=50 (scripts/e2e.sh).
 // The reference study's 152 requests on a paid model need the number typed before the run is created; on
 // the simulated model they cost nothing and start at once (every other spec relies on that).
 test('the Run dialog asks for the number of paid requests typed before it starts a large run', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-// Stop when decided (issue 24 item 2): the switch in the Run dialog, and the run page saying when and why
+// Stop when decided (docs/statistics.md): the switch in the Run dialog, and the run page saying when and why
 // each study stopped, with both intervals labelled. The reference study on the simulated provider is decided
 // long before its 48 + 28 pairs are all sent.
 test('a run with "Stop when decided" stops each study early and the run page says when and why', async ({ page }) => {

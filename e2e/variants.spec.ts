@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-// Issue 24 item 5 in the browser: from a template's treatment, "Generate variants" shows a length-matched
+// Variants in the browser (docs/designer.md): from a template's treatment, "Generate variants" shows a length-matched
 // placebo and single-defect mutants as a diff against the baseline before anything is added; a placebo and
 // one mutant are kept, the draft is saved as a version, and the version names each one's kind. At 1440 px
 // and at 390 px (the proposals fit the screen).

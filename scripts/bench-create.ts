@@ -1,5 +1,5 @@
 // `npm run bench:create -- --trials 1000000` (a script, not a test): the peak RSS of `tclab run` creating a
-// run of N trials (issue 26 item 3: a 1,000,000-trial run is created under 256 MB). The CLI runs as a user
+// run of N trials (docs/benchmarks.md: a 1,000,000-trial run is created under 256 MB). The CLI runs as a user
 // runs it, a process of its own with the defaults (no NODE_OPTIONS), on a database of its own:
 //   tclab run --experiment SPEC --provider openai --model m --yes --no-worker
 // with no OpenAI key, so the run's rows are created and its pre-check then fails (nothing is sent anywhere,

@@ -1,7 +1,7 @@
 // `npm run bench:lint`: how long `tclab lint` takes on generated catalogs (1,000 to 10,000 tools) and on
 // one tool with a 1 MB description of several shapes (lib/testing/lint-catalog.ts). Each input is linted
 // by the CLI as a user runs it (a process of its own, wall time from spawn to exit, Node's start included),
-// and in this process, split into the linter and the token estimate. Targets (issue 26): 10,000 tools in
+// and in this process, split into the linter and the token estimate. Targets (docs/benchmarks-lint.md): 10,000 tools in
 // < 10 s, a 1 MB description in < 2 s. Prints a Markdown table for docs/benchmarks-lint.md.
 //
 //   npm run bench:lint            # all sizes
@@ -20,7 +20,7 @@ const sizes = process.argv[2] ? [Number(process.argv[2])] : [1_000, 2_000, 10_00
 const dir = await mkdtemp(path.join(os.tmpdir(), 'tclab-bench-lint-'));
 
 function cli(file: string): Promise<{ code: number; ms: number; findings: number }> {
-  // stdout to a file, as a CI step redirecting it would (a pipe may be cut by an early exit: issue 26 item 1)
+  // stdout to a file, as a CI step redirecting it would (a pipe may be cut by an early exit)
   const output = `${file}.out`;
   const fd = openSync(output, 'w');
   const start = performance.now();

@@ -3,8 +3,8 @@
 //   {"n","c","latencyMs","busyCores","wallMs","idealMs","ratio","trialsPerSec","peakRssMb","bareWallMs","engineRatio",
 //    "bytesPerTrial","cpuMsPerTrial","workerCores","workerSysShare","bareCpuMsPerExchange","extraCpuMsPerTrial","serverCpuMsPerExchange","loadAvg"}
 // and, with no arguments (both guard configurations), a last line {"guard": [...]}: each configuration's engineRatio,
-// trials/s, CPU and bytes per trial, to compare with the log (docs/benchmarks.md). Issue 13's targets on them
-// (C = 64 engineRatio ≤ 1.10; C = 256 ≥ 1,000 trials/s beside a busy core) were retired by issue 27: unreachable on
+// trials/s, CPU and bytes per trial, to compare with the log (docs/benchmarks.md). The retired targets on them
+// (C = 64 engineRatio ≤ 1.10; C = 256 ≥ 1,000 trials/s beside a busy core) were retired (docs/benchmarks.md): unreachable on
 // the 2-core machine class, where the bare client alone reaches 940–1,174/s.
 // idealMs = N·L/C; ratio = wallMs/idealMs. wallMs runs from enqueueing the run's start (as the Run button
 // does) to the run's completion.
@@ -40,7 +40,7 @@ interface Config {
   latencyMs: number;
   /** Cores kept busy by another process (`yes > /dev/null`) during both the engine's and the bare client's run. */
   busyCores: number;
-  /** The guard this configuration is (no arguments: both), named as issue 13's retired targets were. */
+  /** The guard this configuration is (no arguments: both), named as the retired targets were. */
   guard?: string;
 }
 // `npm run bench | head -1`: a reader that goes away (EPIPE) must not end the script before cleanup() has

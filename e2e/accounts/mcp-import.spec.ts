@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signInPage } from './users';
 
-// Running a program on the server is an admin's decision (issue 26, docs/mcp-import.md). scripts/e2e.sh lists
+// Running a program on the server is an admin's decision (docs/mcp-import.md). scripts/e2e.sh lists
 // one stdio server for the accounts app (TCLAB_MCP_SERVERS: "everything", the reference server-everything).
 // A researcher picks it by name; a command of their own is refused (403) and nothing runs, even when the
 // form is tampered with; a URL on loopback is refused before any connection.
