@@ -96,4 +96,5 @@ try {
   await dropDatabase(process.env.DATABASE_URL!);
   await deleteRedisPrefix(process.env.REDIS_URL || 'redis://127.0.0.1:6379', process.env.TCLAB_QUEUE_PREFIX!);
 }
-process.exit(code);
+// the exit code set, stdout left to drain (a piped JSON line is never cut)
+process.exitCode = code;

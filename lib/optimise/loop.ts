@@ -306,10 +306,7 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
     }
     input = { ...input, experimentId: experiment.id, rewriter: undefined };
   }
-  const source = await getExperiment(input.experimentId);
-  if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
-  const study = source.spec.studies.find((s) => s.id === input.study);
-  if (!study) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
+  const { source, study } = await sourceStudy(input);
   const { shares, seed } = splitOf(input, study);
   // a model's rewrite was prompted with the tune split of the study's declared split: any other split could
   // put the cases it saw into the confirm split (lib/optimise/rewriter.ts)
@@ -349,6 +346,15 @@ export async function storeOptimisation(input: OptimiseInput): Promise<Optimisat
   });
 }
 
+/** The version to improve and its study, or an OptimiseInputError naming the field. */
+async function sourceStudy(input: Pick<OptimiseInput, 'experimentId' | 'study'>) {
+  const source = await getExperiment(input.experimentId);
+  if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
+  const study = source.spec.studies.find((s) => s.id === input.study);
+  if (!study) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
+  return { source, study };
+}
+
 /** The split the loop uses: the one given, else the study's declared one, else 40/30/30 with seed 0. */
 function splitOf(input: Pick<OptimiseInput, 'shares' | 'seed'>, study: Study): { shares: SplitShares; seed: number } {
   const shares = input.shares ?? (study.splits ? { tune: study.splits.tune, select: study.splits.select, confirm: study.splits.confirm } : { ...DEFAULT_SHARES });
@@ -364,10 +370,7 @@ function splitOf(input: Pick<OptimiseInput, 'shares' | 'seed'>, study: Study): {
 export async function estimateLoopSpend(
   input: OptimiseInput,
 ): Promise<SpendEstimate & { parts: string[]; stages: { rewriter: number; select: number; confirm: number } }> {
-  const source = await getExperiment(input.experimentId);
-  if (!source) throw new OptimiseInputError('experimentId', `no experiment "${input.experimentId}"`);
-  const original = source.spec.studies.find((s) => s.id === input.study);
-  if (!original) throw new OptimiseInputError('study', `no study "${input.study}" in ${source.id} (its studies: ${source.spec.studies.map((s) => s.id).join(', ')})`);
+  const { source, study: original } = await sourceStudy(input);
   const { shares, seed } = splitOf(input, original);
   let split: StudySplit;
   try {
