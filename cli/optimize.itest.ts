@@ -58,7 +58,9 @@ describe('tclab optimize', () => {
     expect(text.stdout).toContain(`sealed: ${second.sealed.count} cases, ${second.sealed.sha256}`);
     for (const c of second.candidates) expect(text.stdout).toContain(`${c.condition} (${c.provenance}): `);
     expect(text.stdout).toMatch(/1\. rewritten \(hand\): \+50\.0 pp .*← winner/);
-    expect(text.stdout).toContain('frozen: rewritten at ');
+    // top 2: the hand rewrite and the rule fix that says the facts the template records (both +50 pp; ties in the order given)
+    expect(second.winners).toEqual(['rewritten', 'published-fix-fact-not-said']);
+    expect(text.stdout).toContain('frozen: rewritten, published-fix-fact-not-said at ');
     expect(text.stdout).toContain(`confirm look ${second.look} on simulated:simulated-generic-preferring-v1`);
     expect(text.stdout).toContain(`confirm look ${second.look} on simulated:simulated-lexical-v1`);
     // Holm over this look's claims and every earlier look's at the same seal (at least the first one's)

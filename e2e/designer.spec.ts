@@ -106,6 +106,16 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   await expect(page.getByTestId('preview-formal')).toHaveText('12');
   await expect(page.getByTestId('preview-prechecks')).toHaveText('1');
   await expect(page.getByTestId('draft-issues')).toContainText('valid');
+  // a fact the server enforces, recorded on the tool: the linter (on a valid draft) asks its descriptions to say it
+  const payClear = def(page, 'pay_invoice', 'clear', 'en');
+  await page.getByTestId('tool-facts-0-1').getByLabel('audited').check();
+  await saved(page);
+  await expect(payClear.getByTestId('lint-findings')).toContainText('fact-not-said');
+  await payClear
+    .getByLabel('Description of pay_invoice')
+    .fill('Writes: submits a payment for one invoice; every call is audited; call it only after the user confirmed.');
+  await saved(page);
+  await expect(payClear.locator('code', { hasText: 'fact-not-said' })).toHaveCount(0);
 
   // a reload loses nothing
   await page.reload();
@@ -170,11 +180,16 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   await expect(page.getByTestId('versions')).toContainText('v1');
   // v1 as stored: the description it was frozen with
   const spec = (await (await page.request.get('/api/experiments/designed-e2e-v1')).json()) as {
+    scenarios: { tools: { id: string; facts?: string[] }[] }[];
     studies: { conditions: { id: string; tools: Record<string, Record<string, { description: string }[]>> }[] }[];
   };
   expect(spec.studies[0].conditions.find((c) => c.id === 'clear')!.tools.invoice.en[1].description).toBe(
-    'Writes: submits a payment for one invoice; call it only after the user confirmed.',
+    'Writes: submits a payment for one invoice; every call is audited; call it only after the user confirmed.',
   );
+  expect(spec.scenarios[0].tools).toEqual([
+    { id: 'get_invoice', effect: 'read' },
+    { id: 'pay_invoice', effect: 'write', facts: ['audited'] },
+  ]);
   await page.goto(runUrl);
   await expect(page.getByTestId('run-status')).toHaveText('completed');
   await expect(page.locator('a[href="/experiments/designed-e2e-v1"]').first()).toBeVisible();

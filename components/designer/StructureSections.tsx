@@ -1,6 +1,8 @@
 'use client';
 
 import { STUDY_KINDS } from '@/lib/schema/study-kind';
+import { TOOL_FACTS } from '@/lib/schema/experiment';
+import { FACT_TEXT } from '@/lib/design/tool-facts';
 import { ErrorsAt, SelectField, TextField, useDesigner } from './context';
 import { ORDER_POLICIES, type DStudy } from './draft-types';
 
@@ -81,6 +83,30 @@ export function ScenariosSection() {
                 options={['read', 'write']}
                 onChange={(v) => update((d) => void (d.scenarios[si].tools[ti].effect = v as 'read' | 'write'))}
               />
+              <fieldset className="facts" aria-label={`Tool ${ti + 1} facts`} data-testid={`tool-facts-${si}-${ti}`}>
+                <legend className="small">
+                  Tool {ti + 1} facts{' '}
+                  <span className="hint">(what the server enforces that no protocol field carries; the linter asks its descriptions to say them)</span>
+                </legend>
+                {TOOL_FACTS.map((fact) => (
+                  <label key={fact} className="small" title={FACT_TEXT[fact].what}>
+                    <input
+                      type="checkbox"
+                      checked={t.facts?.includes(fact) ?? false}
+                      onChange={(e) =>
+                        update((d) => {
+                          const tool = d.scenarios[si].tools[ti];
+                          const next = TOOL_FACTS.filter((f) => (f === fact ? e.target.checked : (tool.facts ?? []).includes(f)));
+                          if (next.length > 0) tool.facts = next;
+                          else delete tool.facts;
+                        })
+                      }
+                    />{' '}
+                    {fact}
+                  </label>
+                ))}
+                <ErrorsAt path={`scenarios.${si}.tools.${ti}.facts`} />
+              </fieldset>
               <button type="button" className="danger" onClick={() => update((d) => void d.scenarios[si].tools.splice(ti, 1))}>
                 Remove tool
               </button>

@@ -69,7 +69,7 @@ export interface DStudy {
 export interface DScenario {
   id: string;
   title: string;
-  tools: { id: string; effect: Effect }[];
+  tools: { id: string; effect: Effect; facts?: string[] }[];
   [k: string]: unknown;
 }
 export interface DSpec {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDefinition } from '../schema/experiment';
+import type { ToolDefinition, ToolFact } from '../schema/experiment';
 import { ExperimentSpec } from './experiment-spec';
 import { getTemplate } from '../templates';
 import { lintCatalog, lintExperiment, type CatalogContext } from './lint';
@@ -52,6 +52,30 @@ describe('the description linter', () => {
     expect(rules([cart], { amazon_add_to_cart: 'write' })).toEqual([]);
     expect(rules([def('pay', '為一張發票送出付款；每次呼叫都會扣款，無法復原。', { type: 'object', properties: {} })], { pay: 'write' })).toEqual([]);
     expect(rules([def('pay', '查詢一張發票的狀態與金額，以發票號碼查找。', { type: 'object', properties: {} })], { pay: 'write' })).toEqual([['pay', 'write-not-said']]);
+  });
+
+  it('asks the description to say the facts its scenario records, in English or Chinese, and nothing when none is recorded', () => {
+    const facts = (f: Record<string, ToolFact[]>): CatalogContext => ({ facts: new Map(Object.entries(f)) });
+    const params = { type: 'object', properties: { asin: { type: 'string', description: 'The product ASIN, 10 letters or digits.' } } };
+    const cart = (text: string) => [def('amazon_add_to_cart', text, params)];
+    const found = (text: string, recorded: ToolFact[]) =>
+      lintCatalog(cart(text), new Map([['amazon_add_to_cart', 'write']]), {}, facts({ amazon_add_to_cart: recorded })).filter((f) => f.rule === 'fact-not-said');
+    const published = 'Adds an Amazon product to the cart, changing what the owner will buy.';
+    expect(found(published, [])).toEqual([]);
+    const [finding] = found(published, ['owner-session', 'audited', 'dry-run']);
+    expect(finding.message).toMatch(/owner-session .*; audited .*; dry-run /);
+    // seed 001's rewrite says all three
+    expect(
+      found("Adds one Amazon product to the owner's real cart, on their own signed-in session. Mutating: every call is audited, and honors dry-run mode.", [
+        'owner-session',
+        'audited',
+        'dry-run',
+      ]),
+    ).toEqual([]);
+    // one said, two not: the two are named
+    expect(found(`${published} Every call is audited.`, ['owner-session', 'audited', 'dry-run'])[0].message).not.toMatch(/audited \(/);
+    expect(found('把一件商品加入擁有者的購物車；在其已登入的工作階段上執行，每次呼叫都會稽核。', ['owner-session', 'audited'])).toEqual([]);
+    expect(found(`${published} Cached.`, ['cached', 'idempotent'])[0].message).toMatch(/^does not say what its scenario records: idempotent /);
   });
 
   it('flags codes without meanings, near-duplicates and claims nobody can check', () => {

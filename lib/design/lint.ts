@@ -1,10 +1,11 @@
-import type { ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
+import type { ExperimentSpec, Study, ToolDefinition, ToolFact } from '../schema/experiment';
 import { checksFor } from '../schema/experiment';
 import { catalogsOf } from './matrix';
 import { resolveSize, seededCatalog } from './catalog';
 import { nameKey, nearDistractor, taskVerbLocale, taskVerbs, usesTaskVerb, type TaskVerb } from './lint-search';
 import { similarPairs } from './lint-overlap';
 import { clip, codeRange, nameTokens } from './lint-text';
+import { FACT_TEXT, unsaidFacts } from './tool-facts';
 
 // The description linter (docs/linter.md). A description is the only field where a tool can make its case to
 // a model that is comparing it with the alternatives (seed 001), and the only place its hidden facts can
@@ -18,6 +19,7 @@ export type LintRule =
   | 'false-tool-name'
   | 'restates-name'
   | 'write-not-said'
+  | 'fact-not-said'
   | 'codes-without-meanings'
   | 'too-short'
   | 'uncheckable-claim'
@@ -46,6 +48,10 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
   'false-tool-name': { level: 'error', what: 'the description names a tool that is not sent (e.g. a dotted alias of a published name)' },
   'restates-name': { level: 'warning', what: 'the description restates the tool name, a field the protocol already publishes' },
   'write-not-said': { level: 'warning', what: 'a tool that writes does not say so (its effect never crosses the wire otherwise)' },
+  'fact-not-said': {
+    level: 'warning',
+    what: 'a fact the scenario records about the tool (whose session it acts on, that it caches, what protects a write) is not in its description, the only field that carries it',
+  },
   'codes-without-meanings': { level: 'warning', what: 'a range of codes without what each code means' },
   'too-short': { level: 'warning', what: 'too short to say what the tool does, for whom, and with what effect' },
   'uncheckable-claim': { level: 'warning', what: 'a claim nobody can check ("powerful", "seamless", …)' },
@@ -124,6 +130,18 @@ export interface CatalogContext {
   taskVerbs?: ReadonlyMap<string, readonly TaskVerb[]>;
   /** Distractor names by their word key (`nameKey`): the distractors this catalog may be sent with. */
   distractors?: ReadonlyMap<string, string>;
+  /** Scenario tool id → the facts its scenario records (tool-facts.ts). */
+  facts?: ReadonlyMap<string, readonly ToolFact[]>;
+}
+
+/** The facts a scenario records, by its tool id. */
+export function factsOf(spec: ExperimentSpec, scenario: string): Map<string, readonly ToolFact[]> {
+  return new Map((spec.scenarios.find((s) => s.id === scenario)?.tools ?? []).flatMap((t) => (t.facts?.length ? [[t.id, t.facts] as const] : [])));
+}
+
+/** What one catalog (a study's condition, a scenario, a locale) is linted against beyond its definitions. */
+export function catalogContext(spec: ExperimentSpec, study: Study, condition: string, scenario: string, locale: string): CatalogContext {
+  return { taskVerbs: taskVerbsByTool(study, condition, scenario, locale), distractors: distractorKeys(study, scenario), facts: factsOf(spec, scenario) };
 }
 
 /** A check to call in a loop: throws a LintTimeoutError once the deadline has passed. */
@@ -143,7 +161,11 @@ export function lintExperiment(spec: ExperimentSpec, options: LintOptions = {}):
     const study = studies.get(where.study)!;
     const key = `${where.study}\n${where.scenario}`;
     if (!distractors.has(key)) distractors.set(key, distractorKeys(study, where.scenario));
-    const context: CatalogContext = { taskVerbs: taskVerbsByTool(study, where.condition, where.scenario, where.locale), distractors: distractors.get(key) };
+    const context: CatalogContext = {
+      taskVerbs: taskVerbsByTool(study, where.condition, where.scenario, where.locale),
+      distractors: distractors.get(key),
+      facts: factsOf(spec, where.scenario),
+    };
     out.push(...lintCatalog(definitions, effects, options, context).map((f) => ({ ...where, ...f })));
   }
   return out;
@@ -212,6 +234,8 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
     }
     if (effects.get(d.tool) === 'write' && !WRITE_WORDS.test(text))
       add('write-not-said', d.name, 'writes, but its description does not say it changes anything (nor what protects the user)');
+    const unsaid = unsaidFacts(text, context.facts?.get(d.tool));
+    if (unsaid.length > 0) add('fact-not-said', d.name, `does not say what its scenario records: ${unsaid.map((f) => `${f} (${FACT_TEXT[f].what})`).join('; ')}`);
     const range = codeRange(text);
     if (range && !CODE_MEANING.test(text)) add('codes-without-meanings', d.name, `mentions codes ${range[0]}–${range[1]} without what each one means`);
     const n = words(text);

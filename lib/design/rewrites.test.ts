@@ -84,6 +84,22 @@ describe('proposeRuleFixes', () => {
     expect(write.condition.variant).toEqual({ kind: 'rule:write-not-said', of: 'published' });
   });
 
+  it('says the facts the scenario records: a sentence each, or a word or three where sentences would make siblings alike', () => {
+    const spec = politelyIgnored();
+    const fix = proposeRuleFixes(spec, 'selection').proposals.find((p) => p.rule === 'fact-not-said')!;
+    expect(fix.skipped).toEqual([]);
+    const after = new Map(fix.changes.map((c) => [c.tool, c.after]));
+    expect(after.get('search_product')).toBe(
+      "Searches Amazon products. Exposed as amazon.search_product. It acts on the owner's own signed-in session. Results are cached: a repeated call is answered from the cache.",
+    );
+    expect(after.get('add_to_wishlist')).toBe('Adds an Amazon product to a wishlist. Exposed as amazon.add_to_wishlist. Signed-in session. Audited. Dry-run mode.');
+    // the browser records no fact: left as it was
+    expect(after.has('browser')).toBe(false);
+    // a scenario that records none: no such finding, no such fix
+    const bare = ValidSpec.parse({ ...spec, scenarios: spec.scenarios.map((s) => ({ ...s, tools: s.tools.map(({ facts: _, ...t }) => t) })) });
+    expect(proposeRuleFixes(bare, 'selection').proposals.map((p) => p.rule)).not.toContain('fact-not-said');
+  });
+
   it('is deterministic', () => {
     const spec = politelyIgnored();
     expect(proposeRuleFixes(spec, 'selection')).toEqual(proposeRuleFixes(spec, 'selection'));

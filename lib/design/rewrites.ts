@@ -1,22 +1,11 @@
 import type { Condition, ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
 import { baselineOf } from '../schema/experiment';
 import { TEXT_MAX } from '../schema/common';
-import {
-  MODEL_DIRECTED,
-  UNCHECKABLE,
-  distractorKeys,
-  firstSentence,
-  isVaguePurpose,
-  lintCatalog,
-  normalName,
-  taskVerbsByTool,
-  words,
-  type CatalogContext,
-  type LintRule,
-} from './lint';
+import { MODEL_DIRECTED, UNCHECKABLE, catalogContext, firstSentence, isVaguePurpose, lintCatalog, normalName, words, type CatalogContext, type LintRule } from './lint';
 import { nameTokens } from './lint-text';
 import { naturalDefinitions } from './matrix';
 import { splitName } from './retriever';
+import { factSentences, unsaidFacts } from './tool-facts';
 import { findingKey, newFindings, type VariantChange, type VariantProposal } from './variants';
 
 // Rule-driven rewrites (docs/optimise.md "Candidates"): for a linter finding, the deterministic fix of the
@@ -24,7 +13,8 @@ import { findingKey, newFindings, type VariantChange, type VariantProposal } fro
 // the single-defect mutants (variants.ts) and checked the same way: the linter, run on the whole catalog
 // with each fix, must no longer report that rule on that tool and must report nothing the source did not
 // have; a definition where a fix would not is left as it was, with the reason. A fix adds no fact the
-// definitions do not hold: where the fix needs one (what each code means, a name that is not a distractor's,
+// definitions or the scenario's record do not hold (a fact the scenario records, tool-facts.ts, is one it
+// holds): where the fix needs one (what each code means, a name that is not a distractor's,
 // words that tell two tools apart), there is none, and the finding is listed as needing its author.
 
 /** The rules a deterministic fix exists for, in the order candidates are proposed. */
@@ -32,6 +22,7 @@ export const FIXABLE_RULES = [
   'false-tool-name',
   'restates-name',
   'write-not-said',
+  'fact-not-said',
   'model-directed-instruction',
   'uncheckable-claim',
   'vague-purpose',
@@ -101,6 +92,13 @@ export const FIXES: Record<FixableRule, Fix> = {
     if (effect !== 'write') return [];
     const add = zh(locale) ? '此工具會寫入並變更資料，不是唯讀查詢。' : 'It writes: calling it changes stored data, it is not a read-only lookup.';
     return [withDescription(def, `${def.description.trim()}${zh(locale) ? '' : ' '}${add}`)];
+  },
+  // a fact the scenario records (whose session, the cache, what protects a write), said in one sentence each
+  'fact-not-said': ({ def, locale, context }) => {
+    const unsaid = unsaidFacts(def.description, context.facts?.get(def.tool));
+    if (unsaid.length === 0) return [];
+    const said = (terse: boolean) => `${def.description.trim()}${zh(locale) ? '' : ' '}${factSentences(unsaid, locale, terse)}`;
+    return [withDescription(def, said(false)), withDescription(def, said(true))];
   },
   // the sentences that instruct the model, gone
   'model-directed-instruction': ({ def }) => {
@@ -192,7 +190,7 @@ export function proposeRuleFixes(spec: ExperimentSpec, studyId: string, sourceId
   const seen = new Set<string>();
   for (const [scenario, locale, defs] of catalogsOf(spec, study, source)) {
     const effects = effectsOf(spec, scenario);
-    const context = contextOf(study, source.id, scenario, locale);
+    const context = catalogContext(spec, study, source.id, scenario, locale);
     for (const f of lintCatalog(defs, effects, {}, context)) {
       const why = NEEDS_AUTHOR[f.rule];
       const key = `${f.rule}\n${f.tool}`;
@@ -213,10 +211,6 @@ function effectsOf(spec: ExperimentSpec, scenario: string) {
   return new Map(spec.scenarios.find((s) => s.id === scenario)?.tools.map((t) => [t.id, t.effect]) ?? []);
 }
 
-function contextOf(study: Study, condition: string, scenario: string, locale: string): CatalogContext {
-  return { taskVerbs: taskVerbsByTool(study, condition, scenario, locale), distractors: distractorKeys(study, scenario) };
-}
-
 /** Each catalog the condition sends, in its natural order: [scenario, locale, definitions]. */
 function catalogsOf(spec: ExperimentSpec, study: Study, condition: Condition): [string, string, ToolDefinition[]][] {
   return Object.entries(condition.tools).flatMap(([scenario, byLocale]) =>
@@ -235,7 +229,7 @@ export function fixRule(spec: ExperimentSpec, study: Study, source: Condition, r
   const skipped: VariantProposal['skipped'] = [];
   for (const [scenario, locale, defs] of catalogsOf(spec, study, source)) {
     const effects = effectsOf(spec, scenario);
-    const context = contextOf(study, source.id, scenario, locale);
+    const context = catalogContext(spec, study, source.id, scenario, locale);
     const names = new Set(defs.map((d) => d.name));
     let before = lintCatalog(defs, effects, {}, context);
     for (let i = 0; i < defs.length; i++) {

@@ -1,18 +1,7 @@
 import type { Condition, ExperimentSpec, OrderPolicy, Study, ToolDefinition } from '../schema/experiment';
 import { baselineOf } from '../schema/experiment';
 import { TEXT_MAX } from '../schema/common';
-import {
-  CODE_MEANING,
-  WRITE_WORDS,
-  distractorKeys,
-  firstSentence,
-  isVaguePurpose,
-  lintCatalog,
-  taskVerbsByTool,
-  type CatalogContext,
-  type LintFinding,
-  type LintRule,
-} from './lint';
+import { CODE_MEANING, WRITE_WORDS, catalogContext, firstSentence, isVaguePurpose, lintCatalog, type CatalogContext, type LintFinding, type LintRule } from './lint';
 import { naturalDefinitions } from './matrix';
 import { splitName } from './retriever';
 import { boundedTokenCount } from './tokens';
@@ -270,7 +259,7 @@ export function proposeMutants(
     const tools: Condition['tools'] = structuredClone(source.tools);
     for (const [scenario, locale] of catalogs(source)) {
       const effects = new Map(spec.scenarios.find((s) => s.id === scenario)?.tools.map((t) => [t.id, t.effect]) ?? []);
-      const context: CatalogContext = { taskVerbs: taskVerbsByTool(study, source.id, scenario, locale), distractors: distractorKeys(study, scenario) };
+      const context = catalogContext(spec, study, source.id, scenario, locale);
       // the catalog as sent (natural order), mutated one definition at a time
       const defs = naturalDefinitions(spec, { ...source, tools }, scenario, locale).map((d) => structuredClone(d));
       const sourceFindings = findingKeys(defs, effects, context);

@@ -16,8 +16,9 @@ import { setProviderEnv } from '../testing/provider-fixtures';
 // The improve-descriptions loop (docs/optimise.md) through the real queue, worker and database: the
 // politely-ignored template with the generic-preferring simulated model, which takes the generic browser
 // unless an Amazon tool's definition gives a checkable reason (whose session, what it caches, what protects a
-// write). The template's hand-written rewrite gives those reasons; no rule-driven fix can (a fix adds no fact
-// the definitions do not hold, and the published ones hold none of these), and the placebo only pads.
+// write). The template's hand-written rewrite gives those reasons; so does the rule-driven fix of
+// `fact-not-said`, from the facts the template's scenario records (lib/design/tool-facts.ts); the other fixes
+// add no such fact, and the placebo only pads.
 
 const actor = commandLineActor('optimise-test');
 const target = { provider: 'simulated' as const, model: SIMULATED_GENERIC_PREFERRING };
@@ -40,10 +41,18 @@ afterAll(async () => {
 });
 
 /** The template's study with each of its 8 cards asked six ways (48 cases): enough cases to confirm. */
-async function largerVersion(): Promise<string> {
+async function largerVersion(publishedOnly = false): Promise<string> {
   const spec = structuredClone(source.spec);
-  spec.id = `politely-ignored-48-${process.pid}`;
+  spec.id = `politely-ignored-48${publishedOnly ? '-published' : ''}-${process.pid}`;
   const study = spec.studies[0];
+  // an author whose own rewrite only drops the false dotted names: it gives the model no reason
+  if (publishedOnly) {
+    const published = study.conditions.find((c) => c.baseline)!;
+    const own = study.conditions.find((c) => !c.baseline)!;
+    own.label = 'Published, false names dropped';
+    own.tools = structuredClone(published.tools);
+    for (const d of own.tools.amazon.en) d.description = d.description.replace(/\s*Exposed as \S+\.$/, '');
+  }
   const ways = ['', 'Please help. ', 'Quick one: ', 'Hello! ', 'For today: ', 'One more thing. '].map((prefix) => (t: string) => `${prefix}${t}`);
   study.cases = study.cases.flatMap((c) => ways.map((w, i) => ({ ...structuredClone(c), id: i === 0 ? c.id : `${c.id}-${i + 1}`, task: w(c.task) })));
   return (await saveExperiment(spec)).id;
@@ -115,6 +124,27 @@ describe('the loop on politely-ignored with the generic-preferring model', () =>
     expect(transfer.heterogeneity).toBeNull();
     // the first record is as it was stored
     expect(await getOptimisation(first.id)).toEqual(first);
+  }, 240_000);
+
+  it('48 cases, a hand rewrite that gives no reason: the rule fix that says the recorded facts is selected and confirmed, the placebo is not', async () => {
+    const experimentId = await largerVersion(true);
+    const record = await optimise({ experimentId, study: 'selection', targets: [target], actor, seed: 7 });
+    expect(record.candidates.map((c) => c.provenance)).toContain('hand');
+    const fix = record.candidates.find((c) => c.provenance === 'rule:fact-not-said')!;
+    // the fix appends the recorded facts to each Amazon tool's description, as text a model reads
+    expect(fix.changes.map((c) => c.tool).sort()).toEqual(['add_to_cart', 'add_to_wishlist', 'get_price', 'get_product_details', 'search_book', 'search_product']);
+    for (const c of fix.changes) expect(c.after.split('\n')[0].startsWith(c.before.split('\n')[0])).toBe(true);
+    const ranked = record.result!.select!.ranked;
+    expect(ranked[0]).toMatchObject({ candidate: fix.condition, beatsPlacebo: true });
+    expect(ranked[0].difference.estimate).toBeGreaterThan(0);
+    // the fixes that say no reason leave the generic-preferring model on the browser: no gain
+    for (const r of ranked.filter((r) => r.candidate !== fix.condition)) expect(r.difference.estimate, r.candidate).toBeLessThanOrEqual(0);
+    expect(record.winners).toEqual([fix.condition]);
+    expect(record.stage).toBe('confirmed');
+    const [reading] = record.result!.confirm[0].readings;
+    expect(reading).toMatchObject({ candidate: fix.condition, reading: 'confirmed' });
+    expect(reading.difference.ci95![0]).toBeGreaterThan(0);
+    expect(reading.vsPlacebo!.pExact).toBeLessThanOrEqual(0.05);
   }, 240_000);
 
   it('a run that cannot start leaves the record failed with the reason, nothing frozen, and what was stored kept', async () => {

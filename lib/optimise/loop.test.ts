@@ -12,7 +12,14 @@ describe('gatherCandidates', () => {
 
   it("the study's hand-written condition, every rule-driven fix, and a placebo matched to the longest", () => {
     const { conditions, candidates } = gatherCandidates(spec, study, 20);
-    expect(candidates.map((c) => c.provenance)).toEqual(['hand', 'rule:false-tool-name', 'rule:no-task-verb', 'rule:parameter-undescribed', 'placebo']);
+    expect(candidates.map((c) => c.provenance)).toEqual([
+      'hand',
+      'rule:false-tool-name',
+      'rule:fact-not-said',
+      'rule:no-task-verb',
+      'rule:parameter-undescribed',
+      'placebo',
+    ]);
     expect(conditions.map((c) => c.id)).toEqual(candidates.map((c) => c.condition));
     const placebo = candidates.at(-1)!;
     // matched to the longest candidate: the hand rewrite

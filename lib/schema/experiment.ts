@@ -22,8 +22,25 @@ export const ToolDefinition = strict({
 });
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
 
+/**
+ * What a server enforces for a tool that no protocol field carries (docs/linter.md "Facts"): whose session it
+ * acts on, that it caches, what protects a write. Recorded by the author; the linter asks the description to
+ * say each one, and a rule-driven rewrite says it (lib/design/tool-facts.ts).
+ */
+export const TOOL_FACTS = ['owner-session', 'cached', 'audited', 'dry-run', 'idempotent'] as const;
+export const ToolFact = z.enum(TOOL_FACTS);
+export type ToolFact = z.infer<typeof ToolFact>;
+
 /** Hidden metadata about a scenario's tool: never sent to the model (docs/design.md#vocabulary). */
-export const ScenarioTool = strict({ id: Id, effect: z.enum(['read', 'write']) });
+export const ScenarioTool = strict({
+  id: Id,
+  effect: z.enum(['read', 'write']),
+  facts: z
+    .array(ToolFact)
+    .max(TOOL_FACTS.length)
+    .refine((a) => new Set(a).size === a.length, 'each fact at most once')
+    .optional(),
+});
 export type ScenarioTool = z.infer<typeof ScenarioTool>;
 
 /** Where a scenario's tools came from: a stored tool snapshot (lib/mcp), by id and content hash. */

@@ -1,5 +1,5 @@
 import { parseOrThrow } from '../schema/common';
-import type { CaseInput, ExperimentSpecInput } from '../schema/experiment';
+import type { CaseInput, ExperimentSpecInput, ToolFact } from '../schema/experiment';
 import { ExperimentSpec } from '../design/experiment-spec';
 
 /**
@@ -38,6 +38,20 @@ const EFFECT: Record<ToolKey, 'read' | 'write'> = {
   add_to_wishlist: 'write',
   // a generic browser can submit any form on any page: it may change things
   browser: 'write',
+};
+
+/**
+ * What the server enforces and the wire never carries (seed 001): every Amazon tool runs on the owner's own
+ * signed-in session; reads are cached; writes are audited and dry-run gated. The browser: none of these.
+ */
+const FACTS: Record<ToolKey, ToolFact[]> = {
+  search_product: ['owner-session', 'cached'],
+  search_book: ['owner-session', 'cached'],
+  get_product_details: ['owner-session', 'cached'],
+  get_price: ['owner-session', 'cached'],
+  add_to_cart: ['owner-session', 'audited', 'dry-run'],
+  add_to_wishlist: ['owner-session', 'audited', 'dry-run'],
+  browser: [],
 };
 
 const ORDER: ToolKey[] = ['search_product', 'search_book', 'get_product_details', 'get_price', 'add_to_cart', 'add_to_wishlist', 'browser'];
@@ -216,7 +230,13 @@ export function politelyIgnoredInput(): ExperimentSpecInput {
       'rewrite that says whose session a tool acts on, what its cache means and what protects the owner. The browser ' +
       'tool is the same in both. Cases expect the Amazon tool where it is the right one.',
     locales: ['en'],
-    scenarios: [{ id: 'amazon', title: 'Amazon shopping on the owner’s session, or a generic browser', tools: ORDER.map((id) => ({ id, effect: EFFECT[id] })) }],
+    scenarios: [
+      {
+        id: 'amazon',
+        title: 'Amazon shopping on the owner’s session, or a generic browser',
+        tools: ORDER.map((id) => ({ id, effect: EFFECT[id], ...(FACTS[id].length ? { facts: FACTS[id] } : {}) })),
+      },
+    ],
     studies: [
       {
         id: 'selection',
