@@ -223,3 +223,34 @@ test('an invalid draft shows each error at its field and is not saved as a versi
   await expect(page.getByTestId('experiments')).not.toContainText('invalid-e2e');
   await expect(page.getByTestId('drafts')).toContainText('invalid-e2e');
 });
+
+test('a large draft opens collapsed, and its contents jump to a tool description; 1440 and 390 px', async ({ page }) => {
+  await page.goto('/');
+  const form = page.getByRole('form', { name: 'New experiment' });
+  await form.getByLabel('Id').fill('navigate-e2e');
+  await form.getByLabel('Start from').selectOption('template');
+  await form.getByLabel('Template').selectOption('reference-study');
+  await form.getByRole('button', { name: 'Create draft' }).click();
+  await page.waitForURL(/\/designer\/navigate-e2e$/);
+  await expect(page.getByTestId('save-state')).toHaveText('draft saved');
+  // 24 definitions and 52 cases: every study, condition, catalog and case collapsed, their fields not rendered
+  await expect(page.getByRole('group', { name: /^Definition / })).toHaveCount(0);
+  await expect(page.getByLabel('Task text')).toHaveCount(0);
+  const contents = page.getByRole('navigation', { name: 'Designer contents' });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const target = width === 390 ? 'Description of get_payment_status (clear, invoice/en)' : 'Description of submit_payment (clear, invoice/zh-TW)';
+    await contents.getByRole('link', { name: target }).click();
+    const [, tool, condition, where] = /^Description of (\S+) \((\S+), (\S+)\)$/.exec(target)!;
+    const field = page.getByRole('group', { name: `Definition ${tool} (${condition}, ${where})` }).getByLabel(`Description of ${tool}`);
+    await expect(field).toBeFocused();
+    await expect(field).toBeInViewport();
+    // only the way to it opened: another condition's definitions stay unrendered
+    await expect(page.getByRole('group', { name: new RegExp(`^Definition ${tool} \\(overlapping`) })).toHaveCount(0);
+    // the page fits the screen's width
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
+  // a collapsed section opens by its summary too
+  await page.getByTestId('case-restaurant-en-read-1').locator('summary').click();
+  await expect(page.getByTestId('case-restaurant-en-read-1').getByLabel('Task text')).toBeVisible();
+});

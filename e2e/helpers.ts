@@ -47,7 +47,11 @@ export async function referenceRunThenEdit(page: Page, description: string): Pro
   await page.goto(v1Url);
   await page.getByRole('button', { name: 'Edit in designer' }).click();
   await page.waitForURL(/\/designer\/reference-study$/);
-  await page.getByRole('group', { name: 'Definition get_payment_status (clear, invoice/en)' }).getByLabel('Description of get_payment_status').fill(description);
+  // the reference study opens collapsed: the contents open the way to the description and focus it
+  await page.getByRole('navigation', { name: 'Designer contents' }).getByRole('link', { name: 'Description of get_payment_status (clear, invoice/en)' }).click();
+  const field = page.getByRole('group', { name: 'Definition get_payment_status (clear, invoice/en)' }).getByLabel('Description of get_payment_status');
+  await expect(field).toBeFocused();
+  await field.fill(description);
   await expect(page.getByTestId('save-state')).toHaveText('draft saved');
   await page.getByRole('button', { name: /^Save as version \d+$/ }).click();
   await page.waitForURL(/\/experiments\/reference-study-v\d+\?imported=new/);

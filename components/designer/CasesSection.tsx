@@ -2,6 +2,7 @@
 
 import { ErrorsAt, SelectField, TextField, useDesigner } from './context';
 import { JsonEditor } from './JsonEditor';
+import { Section, sectionKey, useSections } from './sections';
 import { ArgumentsForm } from './ArgumentsForm';
 import { argumentTypesFor, fixedCallTypesFor, type ArgType, type DCase, type DExpected, type DStudy } from './draft-types';
 
@@ -79,13 +80,19 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
   const set = (fn: (c: DCase) => void) => update((d) => fn(d.studies[si].cases[ki]));
   const tools = draft.scenarios.find((s) => s.id === kase.scenario)?.tools.map((t) => t.id) ?? [];
   return (
-    <details open className="panel" data-testid={`case-${kase.id}`}>
-      <summary>
-        <span className="mono">{kase.id}</span>{' '}
-        <span className="muted small">
-          {kase.scenario}/{kase.locale}
-        </span>
-      </summary>
+    <Section
+      sectionKey={sectionKey.case(si, ki)}
+      path={p}
+      testId={`case-${kase.id}`}
+      summary={
+        <>
+          <span className="mono">{kase.id}</span>{' '}
+          <span className="muted small">
+            {kase.scenario}/{kase.locale}
+          </span>
+        </>
+      }
+    >
       <div className="form-grid">
         <TextField label="Case id" path={`${p}.id`} value={kase.id} onChange={(v) => set((c) => void (c.id = v))} />
         <SelectField
@@ -244,14 +251,15 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
       <button type="button" className="danger" onClick={() => update((d) => void d.studies[si].cases.splice(ki, 1))}>
         Remove case
       </button>
-    </details>
+    </Section>
   );
 }
 
 export function CasesSection({ study, si }: { study: DStudy; si: number }) {
   const { draft, update } = useDesigner();
+  const { setOpen } = useSections();
   return (
-    <div aria-label={`Cases of ${study.id}`}>
+    <div aria-label={`Cases of ${study.id}`} id={`designer-cases-${si}`} tabIndex={-1}>
       <h3>Cases</h3>
       <ErrorsAt path={`studies.${si}.cases`} />
       {study.cases.map((k, ki) => (
@@ -259,7 +267,7 @@ export function CasesSection({ study, si }: { study: DStudy; si: number }) {
       ))}
       <button
         type="button"
-        onClick={() =>
+        onClick={() => {
           update((d) => {
             const cs = d.studies[si].cases;
             cs.push({
@@ -269,8 +277,9 @@ export function CasesSection({ study, si }: { study: DStudy; si: number }) {
               task: '',
               checks: [{ id: 'tool-choice', axis: 'task_fit', expected: {} }],
             });
-          })
-        }
+          });
+          setOpen(sectionKey.case(si, study.cases.length), true);
+        }}
       >
         Add case
       </button>

@@ -8,6 +8,7 @@ import type { DCondition, DStudy, DTool } from './draft-types';
 import { proposeAblationsAction } from './actions';
 import { WordDiff } from '../WordDiff';
 import { Variants } from './Variants';
+import { Section, sectionKey, useSections } from './sections';
 
 const blankTool = (tool: string): DTool => ({ tool, name: tool.replace(/[^A-Za-z0-9_.-]/g, '_'), description: '', parameters: { type: 'object', properties: {} } });
 
@@ -31,15 +32,21 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
               if (Object.keys(tools[scenario.id]).length === 0) delete tools[scenario.id];
             });
           return (
-            <div
+            <Section
               key={`${scenario.id}/${locale}`}
-              className="panel"
-              aria-label={`Tools of ${condition.id} for ${scenario.id}/${locale}`}
-              data-testid={`catalog-${condition.id}-${scenario.id}-${locale}`}
+              sectionKey={sectionKey.catalog(si, ci, scenario.id, locale)}
+              path={p}
+              label={`Tools of ${condition.id} for ${scenario.id}/${locale}`}
+              testId={`catalog-${condition.id}-${scenario.id}-${locale}`}
+              summary={
+                <strong>
+                  {scenario.id} / {locale}{' '}
+                  <span className="muted small">
+                    ({defs.length} definition{defs.length === 1 ? '' : 's'})
+                  </span>
+                </strong>
+              }
             >
-              <h4 style={{ marginTop: 0 }}>
-                {scenario.id} / {locale}
-              </h4>
               <ErrorsAt path={p} />
               {defs.map((def, di) => {
                 const mine = findings.filter(
@@ -101,7 +108,7 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
                   </button>
                 )}
               </div>
-            </div>
+            </Section>
           );
         }),
       )}
@@ -168,20 +175,29 @@ function Ablations({ study, si }: { study: DStudy; si: number }) {
 
 export function ConditionsSection({ study, si }: { study: DStudy; si: number }) {
   const { update } = useDesigner();
+  const { setOpen } = useSections();
   return (
     <div aria-label={`Conditions of ${study.id}`}>
       <h3>Conditions</h3>
       <ErrorsAt path={`studies.${si}.conditions`} />
       {study.conditions.map((c, ci) => (
-        <details key={ci} open className="panel" data-testid={`condition-${c.id}`}>
-          <summary>
-            <span className="mono">{c.id}</span> {c.baseline && <span className="badge">baseline</span>}
-            {c.variant && (
-              <span className="badge" data-testid={`variant-kind-${c.id}`}>
-                {c.variant.kind} of {c.variant.of}
-              </span>
-            )}
-          </summary>
+        <Section
+          key={ci}
+          sectionKey={sectionKey.condition(si, ci)}
+          id={`designer-condition-${si}-${ci}`}
+          path={`studies.${si}.conditions.${ci}`}
+          testId={`condition-${c.id}`}
+          summary={
+            <>
+              <span className="mono">{c.id}</span> {c.baseline && <span className="badge">baseline</span>}
+              {c.variant && (
+                <span className="badge" data-testid={`variant-kind-${c.id}`}>
+                  {c.variant.kind} of {c.variant.of}
+                </span>
+              )}
+            </>
+          }
+        >
           <div className="form-grid">
             <TextField
               label="Condition id"
@@ -211,16 +227,17 @@ export function ConditionsSection({ study, si }: { study: DStudy; si: number }) 
           <button type="button" className="danger" onClick={() => update((d) => void d.studies[si].conditions.splice(ci, 1))}>
             Remove condition
           </button>
-        </details>
+        </Section>
       ))}
       <button
         type="button"
-        onClick={() =>
+        onClick={() => {
           update((d) => {
             const cs = d.studies[si].conditions;
             cs.push({ id: `condition-${cs.length + 1}`, label: `Condition ${cs.length + 1}`, baseline: cs.length === 0, tools: {} });
-          })
-        }
+          });
+          setOpen(sectionKey.condition(si, study.conditions.length), true);
+        }}
       >
         Add condition
       </button>

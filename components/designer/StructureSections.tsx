@@ -9,7 +9,7 @@ import { ORDER_POLICIES, type DStudy } from './draft-types';
 export function OverviewSection() {
   const { draft, update } = useDesigner();
   return (
-    <section className="panel" aria-label="Overview">
+    <section className="panel" aria-label="Overview" id="designer-overview" tabIndex={-1}>
       <h2 style={{ marginTop: 0 }}>Overview</h2>
       <p className="small muted mono">id: {draft.id}</p>
       <TextField label="Name" path="name" value={draft.name} onChange={(v) => update((d) => void (d.name = v))} />
@@ -56,7 +56,7 @@ export function OverviewSection() {
 export function ScenariosSection() {
   const { draft, update } = useDesigner();
   return (
-    <section className="panel" aria-label="Scenarios">
+    <section className="panel" aria-label="Scenarios" id="designer-scenarios" tabIndex={-1}>
       <h2 style={{ marginTop: 0 }}>Scenarios and their tools</h2>
       <p className="small muted">A tool's effect is hidden metadata: never sent to the model, used to score unwanted and missed writes.</p>
       <ErrorsAt path="scenarios" />
@@ -205,7 +205,7 @@ export function StudyFields({ study, si }: { study: DStudy; si: number }) {
 export function PrechecksSection() {
   const { draft, update } = useDesigner();
   return (
-    <section className="panel" aria-label="Pre-checks">
+    <section className="panel" aria-label="Pre-checks" id="designer-prechecks" tabIndex={-1}>
       <h2 style={{ marginTop: 0 }}>Pre-checks</h2>
       <p className="small muted">Requests sent before the run to test credentials and wiring; stored apart, never in any denominator.</p>
       <ErrorsAt path="prechecks" />
