@@ -111,13 +111,7 @@ export function Designer({
                     </span>{' '}
                     — each is shown at its field too
                   </summary>
-                  <ul className="small">
-                    {check.issues.map((i, k) => (
-                      <li key={k}>
-                        <code>{i.path}</code>: {i.message}
-                      </li>
-                    ))}
-                  </ul>
+                  <IssueList issues={check.issues} />
                 </details>
               )}
               <div className="row" style={{ marginTop: 8 }}>
@@ -134,13 +128,7 @@ export function Designer({
               {freeze?.message && (
                 <div className="errors" role="alert" data-testid="freeze-errors">
                   <strong>{freeze.message}</strong>
-                  <ul className="small">
-                    {freeze.issues.map((i, k) => (
-                      <li key={k}>
-                        <code>{i.path}</code>: {i.message}
-                      </li>
-                    ))}
-                  </ul>
+                  <IssueList issues={freeze.issues} />
                 </div>
               )}
             </div>
@@ -205,5 +193,18 @@ export function Designer({
         </div>
       </SectionsProvider>
     </DesignerContext.Provider>
+  );
+}
+
+/** Problems of a draft, each with its path. */
+function IssueList({ issues }: { issues: readonly { path: string; message: string }[] }) {
+  return (
+    <ul className="small">
+      {issues.map((i, k) => (
+        <li key={k}>
+          <code>{i.path}</code>: {i.message}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -23,6 +23,9 @@ export function useDesigner(): DesignerApi {
   return api;
 }
 
+/** The DOM id of the field bound to a draft path (what the contents jump to). */
+export const fieldId = (path: string) => `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
 /** The errors of exactly this path, shown at the field. */
 export function ErrorsAt({ path }: { path: string }) {
   const { issues } = useDesigner();
@@ -57,7 +60,7 @@ export function TextField({
   rows?: number;
   placeholder?: string;
 }) {
-  const id = `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const id = fieldId(path);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -84,7 +87,7 @@ export function SelectField({
   options: readonly (string | { value: string; label: string })[];
   onChange: (v: string) => void;
 }) {
-  const id = `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const id = fieldId(path);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useDesigner } from './context';
+import { fieldId, useDesigner } from './context';
 import type { DSpec } from './draft-types';
 
 // The designer's sections (docs/designer.md "Finding your way"): study → condition → scenario × locale, and each
@@ -29,9 +29,9 @@ export const sectionKey = {
   case: (si: number, ki: number) => `case:${si}:${ki}`,
 };
 
-/** The DOM id of a tool definition's description field (TextField's id for its path). */
-export const descriptionFieldId = (si: number, ci: number, scenario: string, locale: string, di: number) =>
-  `f-${`studies.${si}.conditions.${ci}.tools.${scenario}.${locale}.${di}.description`.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** The DOM id of a tool definition's description field. */
+const descriptionFieldId = (si: number, ci: number, scenario: string, locale: string, di: number) =>
+  fieldId(`studies.${si}.conditions.${ci}.tools.${scenario}.${locale}.${di}.description`);
 
 interface SectionsApi {
   isOpen(key: string): boolean;
