@@ -295,19 +295,33 @@ export interface ToolFileFinding {
 /**
  * Lint tools read from a file or a live server as one catalog. A tool's effect is known from MCP annotations:
  * not `readOnlyHint` → it may write, and `write-not-said` applies; an OpenAI tool has no annotations, so
- * that rule is not applied to it.
+ * that rule is not applied to it. The facts the annotations state (`idempotentHint`) are never sent to a
+ * model, so `fact-not-said` applies to them.
  */
 export function lintTools(
-  tools: { name: string; description: string; parameters: Record<string, unknown>; effect: 'read' | 'write'; annotated: boolean }[],
+  tools: {
+    name: string;
+    description: string;
+    parameters: Record<string, unknown>;
+    effect: 'read' | 'write';
+    annotated: boolean;
+    facts?: readonly ToolFact[];
+  }[],
   options: LintOptions = {},
 ): ToolFileFinding[] {
   const defs: ToolDefinition[] = tools.map((t, i) => ({ tool: `t${i}`, name: t.name, description: t.description, parameters: t.parameters }));
   const effects = new Map<string, 'read' | 'write'>();
   tools.forEach((t, i) => t.annotated && effects.set(`t${i}`, t.effect));
-  return lintCatalog(defs, effects, options).map((f) => ({
+  const facts = new Map(tools.flatMap((t, i) => (t.facts?.length ? [[`t${i}`, t.facts] as const] : [])));
+  return lintCatalog(defs, effects, options, { facts }).map((f) => ({
     tool: f.tool,
     rule: f.rule,
     level: f.level,
-    message: f.rule === 'write-not-said' ? 'is not marked readOnlyHint, so it may change something, but its description never says what it changes' : f.message,
+    message:
+      f.rule === 'write-not-said'
+        ? 'is not marked readOnlyHint, so it may change something, but its description never says what it changes'
+        : f.rule === 'fact-not-said'
+          ? `is marked idempotentHint, but its description never says so (${FACT_TEXT.idempotent.what})`
+          : f.message,
   }));
 }

@@ -1,8 +1,8 @@
 import type { Condition, ExperimentSpecInput, Scenario, ToolDefinition } from '../schema/experiment';
 import type { ImportedTool } from './tools';
 
-// A snapshot becomes a scenario's tools: each picked tool is a scenario tool with its hidden effect
-// (prefilled from the annotations), and its definition as published is copied into every condition
+// A snapshot becomes a scenario's tools: each picked tool is a scenario tool with its hidden effect and
+// facts (prefilled from the annotations), and its definition as published is copied into every condition
 // (the baseline is the tools as received; the others start as copies to edit).
 
 export interface SnapshotRef {
@@ -42,7 +42,7 @@ export function scenarioFromTools(tools: ImportedTool[], opts: { id: string; tit
   const scenario: Scenario = {
     id: opts.id,
     title: opts.title,
-    tools: picked.map((t, i) => ({ id: ids[i], effect: t.effect })),
+    tools: picked.map((t, i) => ({ id: ids[i], effect: t.effect, ...(t.facts.length ? { facts: t.facts } : {}) })),
     ...(opts.snapshot ? { source: { snapshot: opts.snapshot.id, sha256: opts.snapshot.sha256, server: opts.snapshot.server?.name ?? null } } : {}),
   };
   const definitions = picked.map((t, i) => ({ tool: ids[i], name: t.name, description: t.description, parameters: t.parameters }));

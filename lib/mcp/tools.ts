@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../hash';
 import { checkJsonValue } from '../schema/input';
+import type { ToolFact } from '../schema/experiment';
 
 // Tool files as people have them: an MCP `tools/list` result (`{"tools": […]}`, possibly with the
 // server's name beside it), a bare JSON array of MCP tools, a single MCP tool, or an OpenAI `tools`
@@ -53,6 +54,11 @@ export interface ImportedTool {
   readOnlyHint?: boolean;
   /** The effect the designer prefills: read when readOnlyHint is true, otherwise write. */
   effect: 'read' | 'write';
+  /**
+   * The facts the annotations state that no model is sent (docs/linter.md#facts): `idempotent` for a tool that
+   * may write and is marked `idempotentHint` (the protocol gives the hint no meaning on a read-only tool).
+   */
+  facts: ToolFact[];
   annotations?: McpAnnotations;
   /**
    * Whether the effect follows MCP's annotations (true for every MCP tool: an unset readOnlyHint means
@@ -135,6 +141,7 @@ function fromMcp(entry: unknown, path: string): ImportedTool {
     parameters: objectSchema(t.inputSchema, notes),
     readOnlyHint,
     effect: readOnlyHint === true ? 'read' : 'write',
+    facts: readOnlyHint !== true && t.annotations?.idempotentHint === true ? ['idempotent'] : [],
     annotations: t.annotations,
     annotated: true,
     notes,
@@ -150,7 +157,7 @@ function fromOpenAi(entry: unknown, path: string): ImportedTool {
   }
   const f = r.data.function;
   const notes: string[] = ['an OpenAI tool carries no annotations: effect set to write until you say otherwise'];
-  return { name: f.name, description: f.description ?? '', parameters: objectSchema(f.parameters ?? {}, notes), effect: 'write', annotated: false, notes };
+  return { name: f.name, description: f.description ?? '', parameters: objectSchema(f.parameters ?? {}, notes), effect: 'write', facts: [], annotated: false, notes };
 }
 
 function objectSchema(schema: Record<string, unknown>, notes: string[]): Record<string, unknown> {
