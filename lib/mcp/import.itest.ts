@@ -17,7 +17,7 @@ const FILESYSTEM = join(process.cwd(), 'node_modules/@modelcontextprotocol/serve
 const everythingStdio: McpTargetInput = { kind: 'stdio', command: process.execPath, args: [EVERYTHING] };
 
 /** What tools/list returns, read with the SDK directly (every page), to compare the import against. */
-async function sdkToolsList(transport: StdioClientTransport): Promise<{ name: string; annotations?: { readOnlyHint?: boolean } }[]> {
+async function sdkToolsList(transport: StdioClientTransport): Promise<{ name: string; annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean } }[]> {
   const client = new Client({ name: 'itest', version: '0' }, { capabilities: {} });
   await client.connect(transport);
   const out: { name: string; annotations?: { readOnlyHint?: boolean } }[] = [];
@@ -116,6 +116,10 @@ describe('MCP import from live reference servers', () => {
     expect(snap.tools).toHaveLength(listed.length);
     const effect = Object.fromEntries(snap.tools.map((t) => [t.name, t.effect]));
     expect(effect).toMatchObject({ read_text_file: 'read', list_directory: 'read', write_file: 'write', edit_file: 'write', move_file: 'write' });
+    // idempotentHint on a tool that may write → the idempotent fact; exactly the tools the server marks so
+    const marked = listed.filter((t) => t.annotations?.readOnlyHint !== true && t.annotations?.idempotentHint === true).map((t) => t.name);
+    expect(marked).toContain('write_file');
+    expect(snap.tools.filter((t) => t.facts.includes('idempotent')).map((t) => t.name)).toEqual(marked);
     expect((await importServerTools(target)).sha256).toBe(snap.sha256);
   });
 
