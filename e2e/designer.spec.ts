@@ -245,6 +245,8 @@ test('a large draft opens collapsed, and its contents jump to a tool description
     const field = page.getByRole('group', { name: `Definition ${tool} (${condition}, ${where})` }).getByLabel(`Description of ${tool}`);
     await expect(field).toBeFocused();
     await expect(field).toBeInViewport();
+    // a field that repeats down the page says where it sits: its name is the contents' link's
+    await expect(page.getByRole('textbox', { name: target, exact: true })).toBeFocused();
     // only the way to it opened: another condition's definitions stay unrendered
     await expect(page.getByRole('group', { name: new RegExp(`^Definition ${tool} \\(overlapping`) })).toHaveCount(0);
     // the page fits the screen's width
@@ -252,5 +254,5 @@ test('a large draft opens collapsed, and its contents jump to a tool description
   }
   // a collapsed section opens by its summary too
   await page.getByTestId('case-restaurant-en-read-1').locator('summary').click();
-  await expect(page.getByTestId('case-restaurant-en-read-1').getByLabel('Task text')).toBeVisible();
+  await expect(page.getByTestId('case-restaurant-en-read-1').getByLabel('Task text (restaurant-en-read-1)', { exact: true })).toBeVisible();
 });

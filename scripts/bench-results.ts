@@ -36,6 +36,7 @@ import path from 'node:path';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
+import { startBuiltApp, stopBuiltApp, openSingleUserLink } from './bench-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const trialsArg = process.argv.indexOf('--trials');
@@ -85,13 +86,7 @@ let server: ChildProcess | undefined;
 let keptRun = '';
 const dir = mkdtempSync(path.join(tmpdir(), 'tclab-bench-results-'));
 async function cleanup() {
-  if (server?.pid) {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {
-      /* gone */
-    }
-  }
+  stopBuiltApp(server);
   await closeQueues().catch(() => {});
   await closeDb().catch(() => {});
   if (keep) process.stderr.write(`kept database ${base.pathname.slice(1)} (run ${keptRun || 'not built'}): BENCH_DB=${base.pathname.slice(1)} reuses it\n`);
@@ -262,23 +257,8 @@ try {
   detail.authMode = mode;
   const rid = encodeURIComponent(runId);
   if (ONLY.has('exports') || ONLY.has('pages')) {
-    rmSync(path.join(ROOT, '.tclab', `single-user-link-${PORT}`), { force: true }); // an earlier start's
-    server = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' },
-      detached: true,
-      stdio: 'ignore',
-    });
+    server = await startBuiltApp(PORT);
     const url = (p: string) => `http://127.0.0.1:${PORT}${p}`;
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(url('/api/health'))).ok) break;
-      } catch {
-        /* not up yet */
-      }
-      if (i > 600) throw new Error('next start did not come up');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     // single-user mode admits the client that opened the link the server printed (docs/access.md): open it once
     const cookie = mode === 'single-user' ? await openSingleUserLink(PORT) : '';
     // a redirect (to sign-in) or any status but 200 is an error, never a timed page
@@ -412,17 +392,4 @@ try {
   ];
   process.stdout.write(`${JSON.stringify({ ...Object.fromEntries(keys.map((k) => [k, result[k] ?? null])), missedTargets, errors, detail: { ...detail, ...load } })}\n`);
   await cleanup();
-}
-
-/** The cookie of the link a single-user server on `port` wrote to .tclab/ (lib/auth/local-link.ts): opened once. */
-async function openSingleUserLink(port: number): Promise<string> {
-  const file = path.join(ROOT, '.tclab', `single-user-link-${port}`);
-  for (let i = 0; !existsSync(file); i++) {
-    if (i > 100) throw new Error(`the server wrote no single-user link to ${file}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const res = await fetch(readFileSync(file, 'utf8').trim(), { redirect: 'manual' });
-  const set = res.headers.get('set-cookie');
-  if (res.status !== 303 || !set) throw new Error(`the single-user link: HTTP ${res.status}`);
-  return set.split(';')[0];
 }

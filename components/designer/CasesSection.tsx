@@ -94,25 +94,40 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
       }
     >
       <div className="form-grid">
-        <TextField label="Case id" path={`${p}.id`} value={kase.id} onChange={(v) => set((c) => void (c.id = v))} />
+        <TextField label="Case id" context={`case ${ki + 1}`} path={`${p}.id`} value={kase.id} onChange={(v) => set((c) => void (c.id = v))} />
         <SelectField
           label="Case scenario"
+          context={kase.id}
           path={`${p}.scenario`}
           value={kase.scenario}
           options={['', ...draft.scenarios.map((s) => s.id)]}
           onChange={(v) => set((c) => void (c.scenario = v))}
         />
-        <SelectField label="Case locale" path={`${p}.locale`} value={kase.locale} options={['', ...draft.locales]} onChange={(v) => set((c) => void (c.locale = v))} />
+        <SelectField
+          label="Case locale"
+          context={kase.id}
+          path={`${p}.locale`}
+          value={kase.locale}
+          options={['', ...draft.locales]}
+          onChange={(v) => set((c) => void (c.locale = v))}
+        />
       </div>
-      <TextField label="Task text" path={`${p}.task`} value={kase.task} multiline onChange={(v) => set((c) => void (c.task = v))} />
+      <TextField label="Task text" context={kase.id} path={`${p}.task`} value={kase.task} multiline onChange={(v) => set((c) => void (c.task = v))} />
       <h4>Case card</h4>
       <ErrorsAt path={`${p}.checks`} />
       {kase.checks.map((check, ci) => (
         <fieldset key={ci} className="panel" aria-label={`Check ${check.id}`}>
           <div className="form-grid">
-            <TextField label="Check id" path={`${p}.checks.${ci}.id`} value={check.id} onChange={(v) => set((c) => void (c.checks[ci].id = v))} />
+            <TextField
+              label="Check id"
+              context={`${kase.id}, check ${ci + 1}`}
+              path={`${p}.checks.${ci}.id`}
+              value={check.id}
+              onChange={(v) => set((c) => void (c.checks[ci].id = v))}
+            />
             <SelectField
               label="Axis"
+              context={`${kase.id}/${check.id}`}
               path={`${p}.checks.${ci}.axis`}
               value={check.axis}
               options={['task_fit', 'call_result']}
@@ -120,6 +135,7 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
             />
             <TextField
               label="What must happen"
+              context={`${kase.id}/${check.id}`}
               path={`${p}.checks.${ci}.condition`}
               value={check.condition ?? ''}
               onChange={(v) => set((c) => void (c.checks[ci].condition = v || undefined))}

@@ -54,18 +54,26 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
                 );
                 const baseDef = base?.find((b) => b.tool === def.tool);
                 const dp = `${p}.${di}`;
+                const where = `${condition.id}, ${scenario.id}/${locale}`;
                 return (
-                  <fieldset key={di} className="panel" aria-label={`Definition ${def.tool} (${condition.id}, ${scenario.id}/${locale})`}>
+                  <fieldset key={di} className="panel" aria-label={`Definition ${def.tool} (${where})`}>
                     <div className="form-grid">
                       <div className="field">
                         <label>Scenario tool</label>
                         <span className="mono">{def.tool}</span>
                         <ErrorsAt path={`${dp}.tool`} />
                       </div>
-                      <TextField label={`Name of ${def.tool}`} path={`${dp}.name`} value={def.name} onChange={(v) => setDefs((xs) => void (xs[di].name = v))} />
+                      <TextField
+                        label={`Name of ${def.tool}`}
+                        context={where}
+                        path={`${dp}.name`}
+                        value={def.name}
+                        onChange={(v) => setDefs((xs) => void (xs[di].name = v))}
+                      />
                     </div>
                     <TextField
                       label={`Description of ${def.tool}`}
+                      context={where}
                       path={`${dp}.description`}
                       value={def.description}
                       multiline
@@ -83,6 +91,7 @@ function ToolDefinitions({ study, si, ci, condition }: { study: DStudy; si: numb
                     {baseDef && <WordDiff before={baseDef.description} after={def.description} />}
                     <JsonEditor
                       label={`Parameters of ${def.tool}`}
+                      context={where}
                       value={def.parameters}
                       testId={`params-${condition.id}-${scenario.id}-${locale}-${def.tool}`}
                       onValid={(v) => setDefs((xs) => void (xs[di].parameters = v as Record<string, unknown>))}

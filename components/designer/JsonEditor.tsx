@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import CodeMirror from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
+import { FieldLabel } from './context';
 
 const extensions = [json()];
 
@@ -12,6 +13,7 @@ const extensions = [json()];
  */
 export function JsonEditor({
   label,
+  context,
   value,
   onValid,
   expect = 'object',
@@ -19,6 +21,8 @@ export function JsonEditor({
   height = '160px',
 }: {
   label: string;
+  /** As TextField's. */
+  context?: string;
   value: unknown;
   onValid: (v: unknown) => void;
   expect?: 'object' | 'any';
@@ -44,8 +48,8 @@ export function JsonEditor({
   }
   return (
     <div className="field" data-testid={testId}>
-      <label>{label}</label>
-      <div style={{ border: '1px solid var(--line-strong)', borderRadius: 4 }} aria-label={label}>
+      <FieldLabel label={label} context={context} />
+      <div style={{ border: '1px solid var(--line-strong)', borderRadius: 4 }} aria-label={context ? `${label} (${context})` : label}>
         <CodeMirror
           value={text}
           height={height}

@@ -42,9 +42,20 @@ export function ErrorsAt({ path }: { path: string }) {
   );
 }
 
+/** A field's label; its context, in grey, is part of its name ("Description of get_invoice (clear, invoice/en)"). */
+export function FieldLabel({ htmlFor, label, context }: { htmlFor?: string; label: string; context?: string }) {
+  return (
+    <label htmlFor={htmlFor}>
+      {label}
+      {context && <span className="muted small"> ({context})</span>}
+    </label>
+  );
+}
+
 /** A labelled text input bound to one draft field. */
 export function TextField({
   label,
+  context,
   path,
   value,
   onChange,
@@ -53,6 +64,8 @@ export function TextField({
   placeholder,
 }: {
   label: string;
+  /** Where the field sits (a condition and catalog, a case), when the same label repeats down the page. */
+  context?: string;
   path: string;
   value: string;
   onChange: (v: string) => void;
@@ -63,7 +76,7 @@ export function TextField({
   const id = fieldId(path);
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
+      <FieldLabel htmlFor={id} label={label} context={context} />
       {multiline ? (
         <textarea id={id} rows={rows} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} style={{ fontFamily: 'inherit' }} />
       ) : (
@@ -76,12 +89,15 @@ export function TextField({
 
 export function SelectField({
   label,
+  context,
   path,
   value,
   options,
   onChange,
 }: {
   label: string;
+  /** As TextField's. */
+  context?: string;
   path: string;
   value: string;
   options: readonly (string | { value: string; label: string })[];
@@ -90,7 +106,7 @@ export function SelectField({
   const id = fieldId(path);
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
+      <FieldLabel htmlFor={id} label={label} context={context} />
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         {options.map((o) => {
           const v = typeof o === 'string' ? o : o.value;

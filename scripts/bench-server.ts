@@ -1,0 +1,52 @@
+// The built app (`next start`) for a benchmark script: started on a port of the script's, in single-user mode
+// when the environment holds no admin (docs/access.md), and the one-time link it wrote opened once for its cookie.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** `next start` on 127.0.0.1:`port` with this process's environment, once /api/health answers. Its own process group. */
+export async function startBuiltApp(port: number): Promise<ChildProcess> {
+  if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('build the app first: npm run build');
+  rmSync(path.join(ROOT, '.tclab', `single-user-link-${port}`), { force: true }); // an earlier start's
+  const server = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' },
+    detached: true,
+    stdio: 'ignore',
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return server;
+    } catch {
+      /* not up yet */
+    }
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
+    if (i > 600) throw new Error('next start did not come up');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Stops a server startBuiltApp started (its whole process group). */
+export function stopBuiltApp(server: ChildProcess | undefined): void {
+  if (!server?.pid) return;
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+}
+
+/** The cookie of the link a single-user server on `port` wrote to .tclab/ (lib/auth/local-link.ts): opened once. */
+export async function openSingleUserLink(port: number): Promise<string> {
+  const file = path.join(ROOT, '.tclab', `single-user-link-${port}`);
+  for (let i = 0; !existsSync(file); i++) {
+    if (i > 100) throw new Error(`the server wrote no single-user link to ${file}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const res = await fetch(readFileSync(file, 'utf8').trim(), { redirect: 'manual' });
+  const set = res.headers.get('set-cookie');
+  if (res.status !== 303 || !set) throw new Error(`the single-user link: HTTP ${res.status}`);
+  return set.split(';')[0];
+}
