@@ -98,10 +98,11 @@ describe('tool files', () => {
     expect(idem(`${saves} Idempotent.`, { readOnlyHint: false, idempotentHint: true })).toEqual([]);
     expect(idem(saves, { readOnlyHint: false, idempotentHint: false })).toEqual([]);
     expect(idem('Returns the records of one account as a list, newest first.', { readOnlyHint: true, idempotentHint: true })).toEqual([]);
-    expect(readToolFile(read('reference-servers-snapshots/server-filesystem.json')).tools.filter((t) => t.facts.length).map((t) => t.name)).toEqual([
-      'write_file',
-      'create_directory',
-    ]);
+    expect(
+      readToolFile(read('reference-servers-snapshots/server-filesystem.json'))
+        .tools.filter((t) => t.facts.length)
+        .map((t) => t.name),
+    ).toEqual(['write_file', 'create_directory']);
     // an OpenAI tool has no annotations: its effect is unknown, so write-not-said does not apply
     expect(
       lintTools(
