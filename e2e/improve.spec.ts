@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { confusionsText, perRequestText } from '../lib/analysis/side-effects';
+import { confusionsText, funnelText, perRequestText } from '../lib/analysis/side-effects';
 import type { StoredRanked } from '../lib/schema/optimisation';
 import { expectFits } from './helpers';
 import { politelyIgnored } from '../lib/templates/politely-ignored';
@@ -101,6 +101,8 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
     await expect(row.getByTestId('new-confusions')).toHaveText(confusionsText(c.sideEffects!.newConfusions));
     await expect(row.getByTestId('per-request')).toHaveText(perRequestText(c.sideEffects!.perRequest, stored.result.select.currency));
   }
+  // no catalog, no funnel column
+  await expect(record.getByRole('columnheader', { name: /^Funnel/ })).toHaveCount(0);
   expect(stored.winners ?? []).toEqual(await record.locator('tr[data-winner="yes"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-candidate'))));
 
   // …and as Markdown for a paper or a pull request, with the same seal and readings
@@ -128,4 +130,37 @@ test('improve descriptions: the seal, the candidates ranked, the winner frozen a
   await expect(page.getByTestId('run-optimisation')).toContainText('The select run of an optimisation');
   await page.getByTestId('run-optimisation').getByRole('link', { name: 'The record' }).click();
   await page.waitForURL((u) => u.searchParams.get('record') === id);
+});
+
+test("improve descriptions on a catalog study: each candidate's funnel beside it; 1440 and 390 px", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await page.locator('tr', { hasText: 'template: catalog-scale' }).getByRole('link').first().click();
+  await page.waitForURL(/\/experiments\//);
+  await page.getByTestId('improve-link').click();
+  await page.waitForURL(/\/improve$/);
+  await page.getByLabel('Study', { exact: true }).selectOption('selection');
+  await page.getByRole('button', { name: 'Start improving' }).click();
+  await page.waitForURL(/\/improve\?record=/);
+  const id = new URL(page.url()).searchParams.get('record')!;
+  const record = page.locator(`[data-testid="optimisation"][data-id="${id}"]`);
+  await expect(record.getByTestId('optimisation-stage')).toHaveAttribute('data-stage', /^(confirmed|no-winner)$/, { timeout: 180_000 });
+  await expect(record.getByRole('columnheader', { name: 'Funnel (found, chosen once found)' })).toBeVisible();
+  const stored = (await (await page.request.get((await record.getByTestId('optimisation-json').getAttribute('href'))!)).json()) as {
+    result: { select: { ranked: StoredRanked[] } };
+  };
+  expect(stored.result.select.ranked.length).toBeGreaterThan(1);
+  for (const c of stored.result.select.ranked) {
+    // every discovery × N of the template: all tools and BM25's top 5, at 0, 8, 32 and 117 distractors
+    expect(c.sideEffects!.funnel!.map((f) => `${f.discovery} ${f.catalogSize}`).sort(), c.candidate).toEqual(
+      ['all', 'bm25-top-5'].flatMap((d) => [0, 117, 32, 8].map((n) => `${d} ${n}`)),
+    );
+    await expect(record.locator(`tr[data-candidate="${c.candidate}"]`).getByTestId('funnel-pairs')).toHaveText(funnelText(c.sideEffects!.funnel!));
+  }
+  const md = await (await page.request.get((await record.getByTestId('optimisation-md').getAttribute('href'))!)).text();
+  expect(md).toContain('| Funnel (found, chosen once found) |');
+  await expectFits(page, 1440);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFits(page, 390);
 });

@@ -12,7 +12,7 @@ import { defaultTarget, MAX_CANDIDATES, optimise, OptimiseFailed, OptimiseInputE
 import { SpendConfirmationRequired } from '../../lib/runner/spend';
 import { RewriteRefused } from '../../lib/optimise/rewriter';
 import { rewriterWarnings } from '../../lib/optimise/warnings';
-import { confusionsText, perRequestText } from '../../lib/analysis/side-effects';
+import { confusionsText, funnelText, perRequestText } from '../../lib/analysis/side-effects';
 import { startWorker, type WorkerHandle } from '../../lib/runner/worker';
 import { liveWorkerCount } from '../../lib/queue/enqueue';
 
@@ -187,6 +187,7 @@ export function formatRecord(r: OptimisationRow): string {
     );
     if (c.sideEffects)
       lines.push(`     new confusions: ${confusionsText(c.sideEffects.newConfusions)}; per request: ${perRequestText(c.sideEffects.perRequest, select?.currency)}`);
+    if (c.sideEffects?.funnel?.length) lines.push(`     funnel (found, chosen once found): ${funnelText(c.sideEffects.funnel)}`);
   }
   lines.push('', r.winners?.length ? `frozen: ${r.winners.join(', ')} at ${r.frozenAt?.toISOString()}` : 'no winner: no candidate had a select difference above 0');
   for (const c of r.result?.confirm ?? []) {

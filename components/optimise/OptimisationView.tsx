@@ -5,7 +5,7 @@ import { Interval } from '../Interval';
 import { WordDiff } from '../WordDiff';
 import { urls } from '@/lib/urls';
 import { rewriterWarnings } from '@/lib/optimise/warnings';
-import { confusionsText, perRequestText } from '@/lib/analysis/side-effects';
+import { confusionsText, funnelText, hasFunnel, perRequestText } from '@/lib/analysis/side-effects';
 
 // One optimisation record as stored (docs/optimise.md): the seal, the rule, every candidate with where it came
 // from and what it changes, the select ranking (rejected candidates and the placebo included), the frozen
@@ -123,6 +123,13 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
           Every candidate against the baseline on the select split: <Link href={urls.run(r.selectRunId)}>run {r.selectRunId}</Link>. p is uncorrected: the select stage
           chooses, it proves nothing. <em>New confusions</em>: pairs the baseline got right that the candidate sends to another tool it was offered (expected → chosen,
           with the cases).
+          {hasFunnel(ranked) && (
+            <>
+              {' '}
+              <em>Funnel</em>: per discovery × N, the pairs in which only the candidate&apos;s trial (↑) or only the baseline&apos;s (↓) found the needed tool, and chose
+              it once both found it.
+            </>
+          )}
           {r.result?.select?.baseline && (
             <>
               {' '}
@@ -147,6 +154,7 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
                 <th>Against the placebo</th>
                 <th>New confusions</th>
                 <th>Per request</th>
+                {hasFunnel(ranked) && <th>Funnel (found, chosen once found)</th>}
               </tr>
             </thead>
             <tbody>
@@ -172,6 +180,11 @@ export function OptimisationView({ record: r }: { record: OptimisationRow }) {
                   <td data-testid="per-request" className="small">
                     {c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—'}
                   </td>
+                  {hasFunnel(ranked) && (
+                    <td data-testid="funnel-pairs" className="small">
+                      {funnelText(c.sideEffects?.funnel ?? [])}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

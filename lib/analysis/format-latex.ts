@@ -17,6 +17,8 @@ const ESCAPES: Record<string, string> = {
   '~': '\\textasciitilde{}',
   '^': '\\textasciicircum{}',
   '→': '$\\rightarrow$',
+  '↑': '$\\uparrow$',
+  '↓': '$\\downarrow$',
   '−': '$-$',
   '—': '---',
   '–': '--',
@@ -28,7 +30,7 @@ const ESCAPES: Record<string, string> = {
 
 /** Text as it reads, for a LaTeX table cell: specials escaped, line breaks as spaces. */
 export function latexText(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ').replace(/[\\&%$#_{}~^→−—–≥≤<>]/g, (c) => ESCAPES[c]);
+  return s.replace(/[\r\n]+/g, ' ').replace(/[\\&%$#_{}~^→↑↓−—–≥≤<>]/g, (c) => ESCAPES[c]);
 }
 
 /** Table 1 (rows scenario × locale, one column per study, then the totals and the paired statistics) as LaTeX. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newConfusions, perRequest } from './side-effects';
+import { candidateFunnel, funnelText, hasFunnel, newConfusions, perRequest } from './side-effects';
+import { descriptionPairs, funnel, pairReading, type FunnelTrial } from './funnel';
 import type { Choice } from './choices';
 import type { TrialUsage } from '../schema/outcomes';
 
@@ -114,5 +115,56 @@ describe('the words', () => {
     expect(perRequestText({ requests: 4, inputTokens: 1412.4, outputTokens: 15, cost: 0.00093 }, 'USD')).toBe('1,412 in / 15 out tokens · USD 0.93 per 1,000 requests');
     expect(perRequestText({ requests: 4, inputTokens: 150, outputTokens: 15, cost: 0.0000051 }, 'EUR')).toBe('150 in / 15 out tokens · EUR 0.0051 per 1,000 requests');
     expect(perRequestText({ requests: 4, inputTokens: 150, outputTokens: 15, cost: 0.0004 }, null)).toBe('150 in / 15 out tokens');
+  });
+});
+
+describe("a candidate's funnel pairs on the select split", () => {
+  const t = (condition: string, caseId: string, pairKey: string, seen: boolean, chosen: boolean, catalogSize = 8): FunnelTrial => ({
+    study: 'selection',
+    condition,
+    baseline: condition === 'baseline',
+    caseId,
+    pairKey: `${catalogSize}-${pairKey}`,
+    catalogSize,
+    discovery: 'bm25-top-5',
+    needsTool: true,
+    checkpoints: seen ? { visibility: 'pass', selection: chosen ? 'pass' : 'fail' } : { visibility: 'fail', selection: 'untested' },
+    status: seen && chosen ? 'passed' : 'failed',
+    inputTokens: null,
+    costUsd: null,
+  });
+  // at N = 8 the rule fix makes the tool found in 6 pairs (of 6 cases) the baseline missed; the placebo moves nothing
+  const trials = [8, 32].flatMap((n) =>
+    [1, 2, 3, 4, 5, 6].flatMap((i) => [
+      t('baseline', `c${i}`, `p${i}`, n === 32, n === 32, n),
+      t('fix', `c${i}`, `p${i}`, true, true, n),
+      t('placebo', `c${i}`, `p${i}`, n === 32, n === 32, n),
+    ]),
+  );
+  const pairs = descriptionPairs(funnel(trials));
+
+  it('one entry per discovery × N, with both stages and the reading the funnel gives the pair', () => {
+    const fix = candidateFunnel(pairs, 'fix');
+    expect(fix.map((f) => [f.discovery, f.catalogSize])).toEqual([
+      ['bm25-top-5', 8],
+      ['bm25-top-5', 32],
+    ]);
+    expect(fix[0]).toMatchObject({ visible: { improved: 6, same: 0, regressed: 0 }, chosen: { improved: 0, same: 0, regressed: 0, pExact: null } });
+    expect(fix[0].visible.pExact).toBeCloseTo(2 / 64, 10);
+    expect(fix[0].reading).toBe(pairReading(pairs.find((p) => p.treatment === 'fix' && p.catalogSize === 8)!));
+    expect(fix[0].reading).toMatch(/^found more often/);
+    expect(fix[1]).toMatchObject({ visible: { improved: 0, same: 6, regressed: 0 }, chosen: { improved: 0, same: 6, regressed: 0 } });
+    expect(funnelText(fix)).toBe(
+      `bm25-top-5, N = 8: ${fix[0].reading} — found 6 ↑ / 0 ↓ of 6, chosen 0 ↑ / 0 ↓ of 0; bm25-top-5, N = 32: ${fix[1].reading} — found 0 ↑ / 0 ↓ of 6, chosen 0 ↑ / 0 ↓ of 6`,
+    );
+    expect(candidateFunnel(pairs, 'placebo')[0].visible).toMatchObject({ improved: 0, regressed: 0 });
+  });
+
+  it('nothing outside a catalog study: no entry, a dash, and no column', () => {
+    expect(candidateFunnel(pairs, 'baseline')).toEqual([]);
+    expect(candidateFunnel([], 'fix')).toEqual([]);
+    expect(funnelText([])).toBe('—');
+    expect(hasFunnel([{}, { sideEffects: { funnel: [] } }])).toBe(false);
+    expect(hasFunnel([{}, { sideEffects: { funnel: candidateFunnel(pairs, 'fix') } }])).toBe(true);
   });
 });

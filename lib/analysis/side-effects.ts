@@ -1,11 +1,13 @@
 import { costAt, type PriceRow } from '../design/cost';
 import type { Choice } from './choices';
 import type { TrialUsage } from '../schema/outcomes';
-import type { StoredConfusion, StoredPerRequest } from '../schema/optimisation';
+import type { StoredConfusion, StoredFunnelShift, StoredPerRequest, StoredStageShift } from '../schema/optimisation';
+import { pairReading, type DescriptionPair, type PairedStage } from './funnel';
 
 // What a candidate does besides its paired difference on the select split (docs/optimise.md "Select"): the new
 // confusions — pairs the baseline got right that the candidate now sends to another tool it was offered (read
-// from the same choices as the expected × chosen matrices) — and what a request costs under it.
+// from the same choices as the expected × chosen matrices) —, what a request costs under it and, in a catalog
+// study, how it moves the funnel's two stages (found, chosen once found).
 
 export type Confusion = StoredConfusion;
 export type PerRequest = StoredPerRequest;
@@ -80,4 +82,39 @@ export function perRequestText(p: PerRequest, currency: string | null | undefine
   const perThousand = p.cost * 1000;
   const amount = perThousand === 0 ? '0' : perThousand >= 0.1 ? perThousand.toFixed(2) : perThousand.toPrecision(2);
   return `${tokens} · ${currency} ${amount} per 1,000 requests`;
+}
+
+const stageShift = (s: PairedStage): StoredStageShift => ({
+  improved: s.improved,
+  same: s.same,
+  regressed: s.regressed,
+  pExact: s.difference.pairs > 0 ? s.mcnemar.pExact : null,
+});
+
+/** A candidate's funnel pairs against the baseline (the select run's description pairs whose treatment it is), in the funnel's order. */
+export function candidateFunnel(pairs: readonly DescriptionPair[], candidate: string): StoredFunnelShift[] {
+  return pairs
+    .filter((p) => p.treatment === candidate)
+    .map((p) => ({ discovery: p.discovery, catalogSize: p.catalogSize, visible: stageShift(p.visible), chosen: stageShift(p.chosen), reading: pairReading(p) }));
+}
+
+const stageText = (s: StoredStageShift) => `${s.improved} ↑ / ${s.regressed} ↓ of ${s.improved + s.same + s.regressed}`;
+
+/** Whether any candidate has funnel pairs (a catalog study): the tables then show them in a column of their own. */
+export function hasFunnel(ranked: readonly { sideEffects?: { funnel?: readonly StoredFunnelShift[] } }[]): boolean {
+  return ranked.some((c) => (c.sideEffects?.funnel?.length ?? 0) > 0);
+}
+
+/**
+ * A candidate's funnel in words, for a table cell: `—` outside a catalog study, else per discovery × N the pair's
+ * reading and both stages' improved / regressed pairs (`all, N = 32: found more often — found 6 ↑ / 0 ↓ of 8, chosen 1 ↑ / 0 ↓ of 2`).
+ */
+export function funnelText(fs: readonly StoredFunnelShift[]): string {
+  if (fs.length === 0) return '—';
+  return fs
+    .map((f) => {
+      const cell = [f.discovery ?? 'all tools', f.catalogSize === null ? null : `N = ${f.catalogSize}`].filter(Boolean).join(', ');
+      return `${cell}: ${f.reading} — found ${stageText(f.visible)}, chosen ${stageText(f.chosen)}`;
+    })
+    .join('; ');
 }

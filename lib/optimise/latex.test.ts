@@ -103,4 +103,22 @@ describe('recordLatex', () => {
         ).not.toMatch(/(?<!\\)[%_#${}]/);
     }
   });
+  it('a catalog study adds the funnel column: the reading and both stages, arrows set in math mode', () => {
+    const withFunnel = structuredClone(record);
+    const [fix] = withFunnel.result!.select!.ranked;
+    fix.sideEffects!.funnel = [
+      {
+        discovery: 'bm25-top-5',
+        catalogSize: 8,
+        visible: { improved: 6, same: 0, regressed: 0, pExact: 0.031 },
+        chosen: { improved: 0, same: 0, regressed: 0, pExact: null },
+        reading: 'found more often',
+      },
+    ];
+    const t = recordLatex(withFunnel);
+    expect(t).toContain('\\begin{tabular}{rllllrllll}');
+    expect(t).toContain('bm25-top-5, N = 8: found more often --- found 6 $\\uparrow$ / 0 $\\downarrow$ of 6, chosen 0 $\\uparrow$ / 0 $\\downarrow$ of 0 \\\\');
+    expect(t).toContain('2 & pad & placebo & +0.0 pts (no interval) & 0 / 0 & 1.000 & --- & --- & --- & --- \\\\');
+    expect(t).not.toMatch(/[↑↓]/);
+  });
 });

@@ -5,7 +5,7 @@
 
 import { formatP, pts } from '../analysis/format';
 import { latexText } from '../analysis/format-latex';
-import { confusionsText, perRequestText } from '../analysis/side-effects';
+import { confusionsText, funnelText, hasFunnel, perRequestText } from '../analysis/side-effects';
 import type { OptimisationRow, StoredDifference } from '../schema/optimisation';
 
 const diff = (d: StoredDifference) => `${d.estimate === null ? '—' : pts(d.estimate)} ${d.ci95 ? `[${pts(d.ci95[0])}, ${pts(d.ci95[1])}]` : '(no interval)'}`;
@@ -34,15 +34,28 @@ export function recordLatex(r: OptimisationRow): string {
   const id = r.id.replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
   const rule = r.rule.kind === 'best' ? 'the best paired difference' : `the top ${r.rule.m}`;
   const provenance = new Map(r.candidates.map((c) => [c.condition, c.provenance]));
+  const ranked = r.result?.select?.ranked ?? [];
+  const funnel = hasFunnel(ranked);
   const out = [
     `% Improving the descriptions of ${r.experimentId.replace(/[\r\n]/g, ' ')}, study ${r.studyId.replace(/[\r\n]/g, ' ')}; record ${r.id}, stage ${r.stage}`,
     '% Needs \\usepackage{booktabs}.',
     ...table(
       `Select split of ${r.studyId} (run ${r.selectRunId ?? '—'}): every candidate against the baseline, ranked; p uncorrected (the select stage chooses, it proves nothing). Split ${r.splitShares.tune}/${r.splitShares.select}/${r.splitShares.confirm} % (tune/select/confirm), seed ${r.splitSeed}; sealed: ${r.sealed.count} cases, ${r.sealed.sha256}. Rule, stated before the select run: ${rule}.`,
       `tab:select-${id}`,
-      'rllllrlll',
-      ['Rank', 'Candidate', 'From', 'Difference [95% CI]', 'Improved / regressed', 'Exact p', 'Against the placebo', 'New confusions', 'Per request'],
-      (r.result?.select?.ranked ?? []).map((c) => [
+      funnel ? 'rllllrllll' : 'rllllrlll',
+      [
+        'Rank',
+        'Candidate',
+        'From',
+        'Difference [95% CI]',
+        'Improved / regressed',
+        'Exact p',
+        'Against the placebo',
+        'New confusions',
+        'Per request',
+        ...(funnel ? ['Funnel (found, chosen once found)'] : []),
+      ],
+      ranked.map((c) => [
         String(c.rank),
         `${c.candidate}${r.winners?.includes(c.candidate) ? ' (winner)' : ''}`,
         c.placebo ? 'placebo' : (provenance.get(c.candidate) ?? '—'),
@@ -52,6 +65,7 @@ export function recordLatex(r: OptimisationRow): string {
         c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it',
         c.sideEffects ? confusionsText(c.sideEffects.newConfusions) : '—',
         c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—',
+        ...(funnel ? [funnelText(c.sideEffects?.funnel ?? [])] : []),
       ]),
     ),
   ];

@@ -72,9 +72,9 @@ describe('the loop on politely-ignored with the generic-preferring model', () =>
     expect(ranked).toHaveLength(record.candidates.length); // every candidate, rejected ones included
     expect(ranked[0]).toMatchObject({ candidate: 'rewritten', improved: 7, regressed: 0, beatsPlacebo: true });
     expect(record.winners).toEqual(['rewritten']);
-    // side effects (lib/optimise/side-effects.itest.ts holds their numbers): none new, and the simulator reports no tokens
+    // side effects (lib/optimise/side-effects.itest.ts holds their numbers): none new, the simulator reports no tokens, and no catalog: no funnel
     for (const r of ranked)
-      expect(r.sideEffects, r.candidate).toEqual({ newConfusions: [], perRequest: { requests: 0, inputTokens: null, outputTokens: null, cost: null } });
+      expect(r.sideEffects, r.candidate).toEqual({ newConfusions: [], perRequest: { requests: 0, inputTokens: null, outputTokens: null, cost: null }, funnel: [] });
     const placebo = ranked.find((r) => r.placebo)!;
     expect(placebo.difference.estimate).toBe(0);
     // confirm: 2 cases × 7 orders, all 14 pairs improved (exact p = 2·0.5^14); both cases at the same rate

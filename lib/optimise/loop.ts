@@ -28,7 +28,8 @@ import { proposeRuleFixes } from '../design/rewrites';
 import { proposePlacebo } from '../design/variants';
 import { pairClusters } from '../analysis/outcomes';
 import { confirmReadings, confirmSentence, rankCandidates, selectWinners, type SelectionRule } from '../analysis/optimise';
-import { newConfusions, perRequest } from '../analysis/side-effects';
+import { candidateFunnel, newConfusions, perRequest } from '../analysis/side-effects';
+import { runFunnel } from '../runs/funnel';
 import { choiceResolver, type Choice } from '../analysis/choices';
 import { iterateChoiceRows } from '../db/choices';
 import { getPriceTable } from '../runner/price-table';
@@ -256,8 +257,8 @@ function clustersOf(baseline: string, treatment: string, trials: readonly TrialU
 
 /**
  * Each candidate's side effects on the select run (lib/analysis/side-effects.ts): its new confusions, read from
- * the run's choices as the expected × chosen matrices are, and its tokens and cost per request at the price
- * table's row for the run's provider and model.
+ * the run's choices as the expected × chosen matrices are, its tokens and cost per request at the price
+ * table's row for the run's provider and model, and in a catalog study its funnel pairs (the run's funnel).
  */
 async function sideEffectsOf(run: RunRow, baseline: string, trials: readonly TrialUsage[]) {
   const [version, table] = await Promise.all([getExperiment(run.experimentId), getPriceTable()]);
@@ -266,10 +267,15 @@ async function sideEffectsOf(run: RunRow, baseline: string, trials: readonly Tri
   const choices: Choice[] = [];
   for await (const row of iterateChoiceRows(run.id)) choices.push(resolve(row));
   const row = priceOf(table, run.provider, run.model);
+  const { pairs } = await runFunnel(run, version.spec);
   return {
     baseline: perRequest(baseline, trials, row),
     currency: row ? table.currency : null,
-    of: (candidate: string) => ({ newConfusions: newConfusions(baseline, candidate, choices), perRequest: perRequest(candidate, trials, row) }),
+    of: (candidate: string) => ({
+      newConfusions: newConfusions(baseline, candidate, choices),
+      perRequest: perRequest(candidate, trials, row),
+      funnel: candidateFunnel(pairs, candidate),
+    }),
   };
 }
 

@@ -23,4 +23,23 @@ describe('recordMarkdown', () => {
     for (const line of md.split('\n').filter((l) => l.startsWith('| ')))
       expect(line.replace(/\\\|/g, '').split('|').length, line).toBe(line.includes('Target') || line.includes('`simulated') || line.startsWith('| --- | --- |') ? 4 : 11);
   });
+  it('a catalog study adds the funnel column; a record without one has none', () => {
+    expect(recordMarkdown(record)).not.toContain('Funnel');
+    const withFunnel = structuredClone(record);
+    withFunnel.result!.select!.ranked[0].sideEffects!.funnel = [
+      {
+        discovery: 'all',
+        catalogSize: 32,
+        visible: { improved: 2, same: 4, regressed: 0, pExact: 0.5 },
+        chosen: { improved: 1, same: 3, regressed: 0, pExact: 1 },
+        reading: 'no shift shown at either stage',
+      },
+    ];
+    const md = recordMarkdown(withFunnel);
+    expect(md).toContain('| Per request | Funnel (found, chosen once found) |');
+    expect(md).toContain('| all, N = 32: no shift shown at either stage — found 2 ↑ / 0 ↓ of 6, chosen 1 ↑ / 0 ↓ of 4 |');
+    const ranking = md.split('\n').filter((l) => l.startsWith('| 1 |') || l.startsWith('| 2 |') || l.startsWith('| Rank') || l.startsWith('| ---:'));
+    expect(ranking).toHaveLength(4);
+    for (const line of ranking) expect(line.replace(/\\\|/g, '').split('|').length, line).toBe(12);
+  });
 });

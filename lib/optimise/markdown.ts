@@ -4,7 +4,7 @@
 
 import { formatP, pts } from '../analysis/format';
 import type { OptimisationRow, StoredDifference } from '../schema/optimisation';
-import { confusionsText, perRequestText } from '../analysis/side-effects';
+import { confusionsText, funnelText, hasFunnel, perRequestText } from '../analysis/side-effects';
 
 /** A table cell's text: pipes and line breaks cannot end a cell early. */
 const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -15,6 +15,8 @@ const diff = (d: StoredDifference) =>
 export function recordMarkdown(r: OptimisationRow): string {
   const rule = r.rule.kind === 'best' ? 'the best paired difference' : `the top ${r.rule.m}`;
   const provenance = new Map(r.candidates.map((c) => [c.condition, c.provenance]));
+  const ranked = r.result?.select?.ranked ?? [];
+  const funnel = hasFunnel(ranked);
   const lines = [
     `## Improving the descriptions of ${cell(r.experimentId)}, study ${cell(r.studyId)}`,
     '',
@@ -30,11 +32,11 @@ export function recordMarkdown(r: OptimisationRow): string {
           '',
         ]
       : []),
-    '| Rank | Candidate | From | Difference [95% CI] | Improved / regressed | Exact p | Against the placebo | New confusions | Per request |',
-    '| ---: | --- | --- | --- | ---: | ---: | --- | --- | --- |',
-    ...(r.result?.select?.ranked ?? []).map(
+    `| Rank | Candidate | From | Difference [95% CI] | Improved / regressed | Exact p | Against the placebo | New confusions | Per request |${funnel ? ' Funnel (found, chosen once found) |' : ''}`,
+    `| ---: | --- | --- | --- | ---: | ---: | --- | --- | --- |${funnel ? ' --- |' : ''}`,
+    ...ranked.map(
       (c) =>
-        `| ${c.rank} | ${cell(c.candidate)}${r.winners?.includes(c.candidate) ? ' **(winner)**' : ''} | ${cell(c.placebo ? 'placebo' : (provenance.get(c.candidate) ?? '—'))} | ${diff(c.difference)} | ${c.improved} / ${c.regressed} | ${formatP(c.pExact)} | ${c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it'} | ${cell(c.sideEffects ? confusionsText(c.sideEffects.newConfusions) : '—')} | ${cell(c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—')} |`,
+        `| ${c.rank} | ${cell(c.candidate)}${r.winners?.includes(c.candidate) ? ' **(winner)**' : ''} | ${cell(c.placebo ? 'placebo' : (provenance.get(c.candidate) ?? '—'))} | ${diff(c.difference)} | ${c.improved} / ${c.regressed} | ${formatP(c.pExact)} | ${c.placebo ? '—' : c.beatsPlacebo === null ? 'no placebo' : c.beatsPlacebo ? 'beats it' : 'not above it'} | ${cell(c.sideEffects ? confusionsText(c.sideEffects.newConfusions) : '—')} | ${cell(c.sideEffects ? perRequestText(c.sideEffects.perRequest, r.result?.select?.currency) : '—')} |${funnel ? ` ${cell(funnelText(c.sideEffects?.funnel ?? []))} |` : ''}`,
     ),
     '',
     r.frozenAt

@@ -61,6 +61,26 @@ export interface StoredPerRequest {
   cost: number | null;
 }
 
+/** One stage of a candidate's funnel pairs: against the baseline, over the pairs where both trials reached the stage. */
+export interface StoredStageShift {
+  improved: number;
+  same: number;
+  regressed: number;
+  pExact: number | null;
+}
+
+/**
+ * A candidate's funnel on the select split, per discovery × N (catalog studies only; lib/analysis/funnel.ts): stage 1,
+ * the needed tool visible; stage 2, chosen once visible on both sides; and the pair's reading in words.
+ */
+export interface StoredFunnelShift {
+  discovery: string | null;
+  catalogSize: number | null;
+  visible: StoredStageShift;
+  chosen: StoredStageShift;
+  reading: string;
+}
+
 export interface StoredRanked {
   candidate: string;
   placebo: boolean;
@@ -71,7 +91,12 @@ export interface StoredRanked {
   pExact: number;
   beatsPlacebo: boolean | null;
   /** What else the candidate changes on the select split (absent in records stored before it was kept). */
-  sideEffects?: { newConfusions: StoredConfusion[]; perRequest: StoredPerRequest };
+  sideEffects?: {
+    newConfusions: StoredConfusion[];
+    perRequest: StoredPerRequest;
+    /** Absent in records stored before it was kept; empty for a study with no catalog. */
+    funnel?: StoredFunnelShift[];
+  };
 }
 
 export interface StoredConfirm {
