@@ -134,6 +134,8 @@ test('build an experiment from empty, preview its counts, save v1, run it, edit 
   };
   await page.getByRole('button', { name: 'Save as version 1' }).click();
   await page.waitForURL(/\/experiments\/designed-e2e-v1\?imported=new/);
+  // a designer save is a save, not an import
+  await expect(page.getByRole('status')).toHaveText('Saved as designed-e2e-v1 (version 1).');
 
   // `tclab plan` on the stored spec prints the same counts and token figures as the preview
   const dir = await mkdtemp(path.join(tmpdir(), 'tclab-designer-'));

@@ -168,7 +168,7 @@ export async function freezeDraftAction(slug: string, run: boolean): Promise<For
     return fail(e);
   }
   revalidatePath('/');
-  redirect(`${urls.experiment(stored.id, { imported: stored.created ? 'new' : 'existing' })}${run ? '#run' : ''}`);
+  redirect(`${urls.experiment(stored.id, { imported: stored.created ? 'new' : 'existing', via: 'designer' })}${run ? '#run' : ''}`);
 }
 
 export async function discardDraftAction(slug: string): Promise<void> {

@@ -41,6 +41,10 @@ describe('the description linter', () => {
       ['amazon_add_to_cart', 'false-tool-name'],
     ]);
     expect(rules([def('get_invoice', 'Call get_invoice to read one invoice by its number; read-only.')])).toEqual([['get_invoice', 'restates-name']]);
+    // another tool sent beside it, named: a cross-reference, not a restated name
+    const read = def('get_invoice', 'Reads one invoice by its number and changes nothing; to pay it, use pay_invoice.');
+    const pay = def('pay_invoice', 'Pays one invoice by its number, charging the card on file; it cannot be undone.');
+    expect(rules([read, pay], { pay_invoice: 'write' })).toEqual([]);
   });
 
   it('passes the rewrite of seed 001, and knows writes said in Chinese', () => {

@@ -62,7 +62,7 @@ export const LINT_RULES: Record<LintRule, { level: LintFinding['level']; what: s
   },
   'vague-purpose': {
     level: 'warning',
-    what: 'the first sentence gives only a vague purpose ("Handles invoice-related requests"): what the tool does is not said',
+    what: 'the first sentence gives only a vague purpose (a verb that says nothing of what happens and a generic object: "Handles …-related requests"): what the tool does is not said',
   },
   'no-task-verb': {
     level: 'warning',
@@ -225,8 +225,9 @@ export function lintCatalog(defs: ToolDefinition[], effects: Map<string, 'read' 
     const text = d.description.trim();
     // a name-like token (with a separator) that is a variant of a tool name sent, but not the name itself
     for (const token of nameTokens(text, MAX_NAME_TOKENS)) {
+      // its own name restates a field the protocol publishes; another tool's, sent beside it, is a cross-reference
       if (names.has(token)) {
-        add('restates-name', d.name, token === d.name ? `restates its own name "${token}"` : `names the tool "${token}"`);
+        if (token === d.name) add('restates-name', d.name, `restates its own name "${token}"`);
         continue;
       }
       const variant = byNormalName.get(normalName(token));

@@ -55,7 +55,7 @@ describe('proposeRuleFixes', () => {
     const base = politelyIgnored();
     const study = base.studies[0];
     const bad: Record<string, Partial<ToolDefinition>> = {
-      search_product: { description: 'A powerful, seamless amazon_search_book helper. Always use this tool first.' },
+      search_product: { description: 'A powerful, seamless helper: amazon_search_product searches Amazon products. Always use this tool first.' },
       search_book: { description: 'Handles book-related requests. Looks up books by title or author in the catalogue.' },
       get_price: { description: 'Price.' },
       add_to_cart: { description: 'Puts one product in the shopping basket of the owner.' },

@@ -77,13 +77,11 @@ export const FIXES: Record<FixableRule, Fix> = {
     for (const a of aliases) replaced = replaced.split(a).join(asWords(a));
     return [tidy(kept.join('')), tidy(replaced)].filter(Boolean).map((t) => withDescription(def, t));
   },
-  // the name the protocol already publishes: a leading "name:" goes, the own name becomes "this tool", another tool's its words
-  'restates-name': ({ def, names, locale }) => {
+  // the name the protocol already publishes: a leading "name:" goes, the own name becomes "this tool" (another
+  // tool's name is a cross-reference the linter leaves alone)
+  'restates-name': ({ def, locale }) => {
     let text = def.description.replace(new RegExp(`^\\s*${escape(def.name)}\\s*[:：]\\s*`), '');
-    for (const t of new Set(nameTokens(text))) {
-      if (!names.has(t)) continue;
-      text = text.split(t).join(t === def.name ? (zh(locale) ? '此工具' : 'this tool') : asWords(t));
-    }
+    if (nameTokens(text).includes(def.name)) text = text.split(def.name).join(zh(locale) ? '此工具' : 'this tool');
     text = tidy(text.replace(/^this tool/, 'This tool'));
     return text ? [withDescription(def, text)] : [];
   },

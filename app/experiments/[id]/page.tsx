@@ -33,10 +33,16 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export const dynamic = 'force-dynamic';
 
-export default async function ExperimentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ imported?: string; from?: string }> }) {
+export default async function ExperimentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ imported?: string; from?: string; via?: string }>;
+}) {
   const actor = await pageActor('read');
   const { id } = await pageParams(params);
-  const { imported, from } = await searchParams;
+  const { imported, from, via } = await searchParams;
   let exp: Awaited<ReturnType<typeof getExperiment>>;
   try {
     exp = await getExperiment(id);
@@ -74,7 +80,11 @@ export default async function ExperimentPage({ params, searchParams }: { params:
     <>
       {imported && (
         <div className="notice" role="status">
-          {imported === 'new' ? `Imported as ${exp.id} (version ${exp.version}).` : `This content is already stored as ${exp.id}; nothing new was stored.`}
+          {imported === 'new'
+            ? via === 'designer'
+              ? `Saved as ${exp.id} (version ${exp.version}).`
+              : `Imported as ${exp.id} (version ${exp.version}).`
+            : `This content is already stored as ${exp.id}; nothing new was stored.`}
         </div>
       )}
       {from === 'designer' && (
