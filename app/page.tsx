@@ -30,6 +30,8 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
     const m = countMatrix(r.spec);
     return { ...r, studies: r.spec.studies.map((s) => `${s.id} (${s.kind})`), formal: m.formal, prechecks: m.prechecks };
   });
+  // the newest stored version of the reference study's template: where a newcomer starts
+  const reference = rows.filter((r) => r.template === 'reference-study').sort((a, b) => b.version - a.version)[0];
   return (
     <>
       <h1>Experiments</h1>
@@ -48,6 +50,28 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
             ))}
           </ul>
         </section>
+      )}
+      {reference && !showArchived && (
+        <details className="panel" open={details.every((e) => e.runs === 0)} data-testid="start-here">
+          <summary>
+            <strong>Start here</strong> <span className="muted small">the loop in four steps, offline, in about two minutes</span>
+          </summary>
+          <ol>
+            <li>
+              Open <Link href={urls.experiment(reference.id)}>{reference.name}</Link> and press <strong>Run</strong>: a simulated model answers, no key needed.
+            </li>
+            <li>
+              <strong>Edit in designer</strong>: <em>Contents</em> jumps to a tool description; change it and <strong>Save as version 2</strong>.
+            </li>
+            <li>Run the new version the same way.</li>
+            <li>
+              On the experiment page, tick both runs and <strong>Compare</strong>: the page says in words whether the edit helped, and how many pairs would settle it.
+            </li>
+          </ol>
+          <p className="small muted" style={{ marginBottom: 0 }}>
+            Then: <Link href="/docs">the docs</Link>, or <em>Improve descriptions</em> on an experiment page to let rule-driven rewrites compete on a sealed split.
+          </p>
+        </details>
       )}
       <p className="small">{showArchived ? <Link href="/">← current experiments</Link> : <Link href="/?archived=1">Archived experiments</Link>}</p>
       {details.length === 0 ? (

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { startRun } from './helpers';
+import { expectFits, startRun } from './helpers';
 
-// The small things: a run's name and note; Cancel asks first; the trials table's filters
+// The small things: where to start; a run's name and note; Cancel asks first; the trials table's filters
 // and sort in the URL; Table 1 as Markdown / LaTeX and a chart as SVG.
 
 async function openReferenceStudy(page: Page) {
@@ -109,4 +109,21 @@ test('the trials table keeps its filters and sort in the URL; Table 1 downloads 
   expect(svg.name).toBe('chart-pass-rate.svg');
   expect(svg.text).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   expect(svg.text).toContain('recharts-bar-rectangle');
+});
+
+test('the home page says where to start: the reference study and the loop in four steps; 1440 and 390 px', async ({ page }) => {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.goto('/');
+    const start = page.getByTestId('start-here');
+    await start.locator('summary').getByText('Start here').waitFor();
+    // other specs have run things on this database: open when nothing has run, else a click away
+    if (!(await start.evaluate((d) => (d as HTMLDetailsElement).open))) await start.locator('summary').click();
+    await expect(start.locator('ol > li')).toHaveCount(4);
+    await expect(start).toContainText('tick both runs and Compare');
+    await expectFits(page, width);
+  }
+  await page.getByTestId('start-here').getByRole('link', { name: /reference study/i }).click();
+  await page.waitForURL(/\/experiments\/reference-study-v\d+$/);
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeVisible();
 });

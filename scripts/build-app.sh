@@ -5,7 +5,7 @@
 # build`; tests give a short one after `--`.
 log=.next-build.log
 if [ "${1:-}" = "--" ]; then shift; else set -- npx next build; fi
-echo "[tclab] building the app (the first time takes a few minutes); its log: $log" >&2
+echo "[tclab] building the app (next build: 2–4 minutes on 2 cores; again only when a source changes); its log: $log" >&2
 set -o pipefail
 if ! "$@" 2>&1 | tee "$log" | sed -u 's/^/[build] /' >&2; then
   echo "[tclab] the build failed; its whole log: $(pwd)/$log" >&2

@@ -15,7 +15,7 @@ tclab_redis_ok() { node scripts/probe.mjs redis "$1" >/dev/null 2>&1; }
 
 tclab_apt_install() {
   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
-  tclab_say "installing $* with apt-get (one time)…"
+  tclab_say "installing $* with apt-get (one time; several minutes on a slow mirror)…"
   if [ -z "${TCLAB_APT_UPDATED:-}" ]; then apt-get update -qq >/dev/null && export TCLAB_APT_UPDATED=1; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
