@@ -123,7 +123,10 @@ test('the home page says where to start: the reference study and the loop in fou
     await expect(start).toContainText('tick both runs and Compare');
     await expectFits(page, width);
   }
-  await page.getByTestId('start-here').getByRole('link', { name: /reference study/i }).click();
+  await page
+    .getByTestId('start-here')
+    .getByRole('link', { name: /reference study/i })
+    .click();
   await page.waitForURL(/\/experiments\/reference-study-v\d+$/);
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeVisible();
 });

@@ -9,6 +9,7 @@ const VERBS: Record<AuditEntry['action'], string> = {
   'run.cancelled': 'cancelled',
   'run.labelled': 'named the run',
   'review.saved': 'reviewed a check',
+  'review.assigned': 'shared review pairs',
   'user.added': 'added a user',
   'user.role_changed': 'changed a role',
   'traces.imported': 'imported traces',
@@ -24,6 +25,10 @@ function what(e: AuditEntry): string {
   if (e.action === 'run.started') return `${String(d.provider ?? '')} / ${String(d.model ?? '')}`;
   if (e.action === 'review.saved')
     return `${String(d.checkId ?? '')} of ${String(d.trialId ?? '')}: ${String(d.humanStatus ?? '')} (graded ${String(d.graderStatus ?? '')})`;
+  if (e.action === 'review.assigned' && d.pairs && typeof d.pairs === 'object')
+    return Object.entries(d.pairs as Record<string, unknown>)
+      .map(([email, n]) => `${email}: ${String(n)}`)
+      .join(', ');
   if (e.action === 'run.labelled') return `name: ${d.name == null ? '—' : String(d.name)}; note: ${d.note == null ? '—' : String(d.note)}`;
   if (e.action === 'user.added') return `${String(d.email ?? '')} (${String(d.role ?? '')})`;
   if (e.action === 'user.role_changed') return `${String(d.email ?? '')}: ${String(d.from ?? '')} → ${String(d.to ?? '')}`;

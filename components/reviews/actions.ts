@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { actionActor } from '@/components/auth/action-guard';
-import { MAX_READINGS, saveReviews } from '@/lib/reviews/reviews';
+import { AssignError, MAX_READINGS, saveReviews, shareReviewPairs } from '@/lib/reviews/reviews';
 import { SpecError } from '@/lib/schema/common';
 import { readingsFromForm, type ReadingValues, type ReviewFormState } from './review-form';
 import { urls } from '@/lib/urls';
@@ -40,6 +40,26 @@ export async function saveReviewAction(_prev: ReviewFormState, form: FormData): 
       const issues = e.issues.map((i) => ({ ...i, path: i.path.replace(/^readings\.(\d+)/, (_m, n: string) => `readings.${readings[Number(n)]?.index ?? n}`) }));
       return { issues, message: 'Not saved: nothing was stored.', values };
     }
+    throw e;
+  }
+}
+
+export interface ShareFormState {
+  message: string | null;
+  error: string | null;
+}
+
+/** Share the run's unreviewed pairs no one has among the reviewers ticked (form field `reviewer`, emails). */
+export async function shareReviewPairsAction(runId: string, _prev: ShareFormState, form: FormData): Promise<ShareFormState> {
+  const actor = await actionActor('run.control');
+  const emails = form.getAll('reviewer').filter((x): x is string => typeof x === 'string');
+  try {
+    const got = await shareReviewPairs(actor, runId, emails);
+    revalidatePath(urls.runReview(runId));
+    const total = got.reduce((n, g) => n + g.pairs, 0);
+    return { error: null, message: `Shared ${total} ${total === 1 ? 'pair' : 'pairs'}: ${got.map((g) => `${g.email} ${g.pairs}`).join(', ')}.` };
+  } catch (e) {
+    if (e instanceof AssignError) return { message: null, error: `${e.field}: ${e.message}` };
     throw e;
   }
 }

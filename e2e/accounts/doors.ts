@@ -54,6 +54,7 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/experiments/actions.ts#importExperiment': 'experiment.write',
   'components/experiments/actions.ts#startRunAction': 'run.control',
   'components/reviews/actions.ts#saveReviewAction': 'review.write',
+  'components/reviews/actions.ts#shareReviewPairsAction': 'run.control',
   'components/runs/actions.ts#labelRunAction': 'run.control',
   'components/runs/actions.ts#overrideComparisonAction': 'run.control',
   'components/auth/setup-actions.ts#createFirstAdminAction': 'public',

@@ -78,6 +78,42 @@ test('a researcher starts and cancels runs, a reviewer reviews but cannot run; t
   const verdict = JSON.stringify(exported).includes(`"reviewer":"${reviewerEmail}"`);
   expect(verdict).toBe(true);
 
+  // the researcher shares the unreviewed pairs between two accounts that may review, one each in turn
+  const adminEmail = account('admin').email;
+  await researcher.goto(`/runs/${encodeURIComponent(runId)}/review`);
+  const share = researcher.getByTestId('share-review');
+  const unassigned = Number(/(\d+) unreviewed/.exec((await share.textContent())!)![1]);
+  expect(unassigned).toBeGreaterThan(1);
+  await share.getByRole('button', { name: /^Share/ }).click();
+  await expect(share.getByTestId('share-error')).toHaveText('reviewers: pick at least one reviewer');
+  await share.getByLabel(reviewerEmail, { exact: true }).check();
+  await share.getByLabel(adminEmail, { exact: true }).check();
+  await share.getByRole('button', { name: /^Share/ }).click();
+  // the first account in the form's order gets the first pair, and so one more when the count is odd
+  const order = (await share.locator('input[name="reviewer"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).filter(
+    (e) => e === reviewerEmail || e === adminEmail,
+  );
+  const got = new Map(order.map((e, i) => [e, i === 0 ? Math.ceil(unassigned / 2) : Math.floor(unassigned / 2)]));
+  const mineCount = got.get(reviewerEmail)!;
+  await expect(share.getByRole('status')).toHaveText(`Shared ${unassigned} pairs: ${order.map((e) => `${e} ${got.get(e)}`).join(', ')}.`);
+  // the reviewer's own queue holds their pairs, and no share form (sharing is for who controls the run)
+  await reviewer.goto(`/runs/${encodeURIComponent(runId)}/review`);
+  await expect(reviewer.getByTestId('share-review')).toHaveCount(0);
+  await reviewer.getByTestId('show-mine').click();
+  await reviewer.waitForURL(/show=mine/);
+  const mine = reviewer.getByTestId('review-pairs').locator('tbody tr');
+  await expect(mine).toHaveCount(mineCount);
+  await expect(mine.getByTestId('pair-assignee')).toHaveText(Array(mineCount).fill(reviewerEmail));
+  // a pair opened from it keeps the filter: previous and next walk the reviewer's own pairs
+  await mine.getByRole('link', { name: 'side by side' }).first().click();
+  await reviewer.waitForURL(/\/pairs\/.*show=mine/);
+  for (const link of await reviewer.locator('[data-testid="pair-next"], [data-testid="pair-prev"]').all()) await expect(link).toHaveAttribute('href', /show=mine/);
+  await reviewer.setViewportSize({ width: 390, height: 844 });
+  await reviewer.goto(`/runs/${encodeURIComponent(runId)}/review?show=mine`);
+  expect(await reviewer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await researcher.goto(`/runs/${encodeURIComponent(runId)}`);
+  await expect(researcher.getByTestId('audit').locator('tr', { hasText: 'shared review pairs' })).toContainText(researcherEmail);
+
   // the experiment's audit list holds both runs' entries
   await researcher.goto(experimentUrl);
   await expect(researcher.getByTestId('audit').locator('tr', { hasText: 'cancelled' })).toContainText(cancelled);

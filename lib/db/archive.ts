@@ -31,7 +31,7 @@ export type ArchivedTable = (typeof ARCHIVED_TABLES)[number];
  * and price table are not part of a run's record (a run copies its prices), holders and rate limits are the
  * engine's live state, tool snapshots the designer's import history (a run's tools are in its spec and its
  * requests), trace imports and their candidates the designer's sources of new cases (a case taken from one is
- * in the experiment's spec).
+ * in the experiment's spec), and review assignments name the instance's accounts (who is to review what here).
  */
 export const UNARCHIVED_TABLES = [
   '_tclab_migrations',
@@ -47,6 +47,7 @@ export const UNARCHIVED_TABLES = [
   'tool_snapshots',
   'trace_imports',
   'trace_candidates',
+  'review_assignments',
 ] as const;
 
 /** $1: the runs' ids, $2: the experiments' ids. */

@@ -74,6 +74,7 @@ describe('migrations match prisma/schema.prisma', () => {
       'provider_batches',
       'rate_limits',
       'result_cache',
+      'review_assignments',
       'review_pairs',
       'reviews',
       'runs',

@@ -4,5 +4,6 @@
 // pair page and the review form's action read and write them here (docs/architecture.md).
 
 export { MAX_READINGS, reviewAgreement, reviewAgreementTables, runReviews, saveReviews, type AgreementTable } from '../db/reviews';
-export { pairNeighbours, reviewFilterOf, reviewProgress, reviewQueuePage } from '../db/review-queue';
+export { assignmentCounts, pairNeighbours, reviewFilterOf, reviewProgress, reviewQueuePage, type ReviewFilter } from '../db/review-queue';
+export { AssignError, reviewerAccounts, shareReviewPairs, viewerOf } from './assign';
 export { reviewPairCounts } from '../db/review-pairs';

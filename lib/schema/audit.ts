@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'run.cancelled',
   'run.labelled',
   'review.saved',
+  'review.assigned',
   'user.added',
   'user.role_changed',
   'traces.imported',

@@ -4,7 +4,20 @@ import { notFound } from 'next/navigation';
 import { pageParams } from '@/app/_ids';
 import { getRun } from '@/lib/runs/read';
 import { getExperiment } from '@/lib/experiments/read';
-import { reviewAgreement, reviewAgreementTables, type AgreementTable, reviewPairCounts, reviewFilterOf, reviewProgress, reviewQueuePage } from '@/lib/reviews/reviews';
+import {
+  assignmentCounts,
+  reviewAgreement,
+  reviewAgreementTables,
+  reviewerAccounts,
+  type AgreementTable,
+  reviewPairCounts,
+  reviewFilterOf,
+  reviewProgress,
+  reviewQueuePage,
+  viewerOf,
+} from '@/lib/reviews/reviews';
+import { ShareForm } from '@/components/reviews/ShareForm';
+import { can } from '@/lib/auth/roles';
 import { reviewedCells } from '@/lib/runs/summary';
 import { pairHref } from '@/components/reviews/links';
 import { cohensKappa2x2 } from '@/lib/stats/kappa';
@@ -49,7 +62,8 @@ function KappaText({ t }: { t: AgreementTable }) {
 }
 
 export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ show?: string; page?: string }> }) {
-  await pageActor('read');
+  const actor = await pageActor('read');
+  const viewer = viewerOf(actor);
   const [{ id }, { show, page: pageParam }] = await Promise.all([pageParams(params), searchParams]);
   const run = await getRun(id);
   if (!run) notFound();
@@ -57,19 +71,23 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   if (!exp) notFound();
   const selected = reviewFilterOf(show);
   const page = Math.max(0, Math.min(1_000_000, Number.parseInt(pageParam ?? '0', 10) || 0));
-  const [counts, shown, agreement, tables, progress] = await Promise.all([
+  const [counts, shown, agreement, tables, progress, reviewers, assigned] = await Promise.all([
     reviewPairCounts(id, exp.spec),
-    reviewQueuePage(id, exp.spec, { show: selected, page, size: PAGE_SIZE }),
+    reviewQueuePage(id, exp.spec, { show: selected, page, size: PAGE_SIZE, viewer }),
     reviewAgreement(id),
     reviewAgreementTables(id),
     reviewProgress(id, exp.spec),
+    reviewerAccounts(),
+    assignmentCounts(id, exp.spec, viewer),
   ]);
+  // with accounts, the pairs can be shared among reviewers: each reviewer's queue then holds theirs
+  const shared = reviewers.length > 0;
   const reviewed = agreement.reviewed > 0 ? await reviewedCells(id, exp.spec) : null;
   const runHref = urls.run(id);
   const count = (c: PairClass) => counts[c];
   const total = PAIR_CLASSES.reduce((n, c) => n + counts[c], 0);
   const unreviewed = progress.pairs - progress.reviewed;
-  const matching = selected === 'unreviewed' ? unreviewed : selected ? counts[selected] : total;
+  const matching = selected === 'unreviewed' ? unreviewed : selected === 'mine' ? assigned.mine : selected ? counts[selected] : total;
   const pageHref = (p: number) => urls.runReview(id, { show: selected || null, page: String(p) });
 
   return (
@@ -91,6 +109,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         </strong>{' '}
         <span className="small muted">(a pair is reviewed when every scored check of both its trials has a reading)</span>
       </p>
+      {shared && can(actor.role, 'run.control') && <ShareForm runId={id} reviewers={reviewers.map((r) => r.email)} unassigned={assigned.unassigned} />}
       <div className="panel" data-testid="agreement">
         {agreement.reviewed === 0 ? (
           <span className="muted">No check reviewed yet.</span>
@@ -134,6 +153,11 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         <Link href={urls.runReview(id, { show: 'unreviewed' })} aria-current={selected === 'unreviewed' ? 'page' : undefined} data-testid="show-unreviewed">
           unreviewed ({unreviewed})
         </Link>
+        {viewer && (
+          <Link href={urls.runReview(id, { show: 'mine' })} aria-current={selected === 'mine' ? 'page' : undefined} data-testid="show-mine">
+            mine, unreviewed ({assigned.mine})
+          </Link>
+        )}
         {PAIR_CLASSES.map((c) => (
           <Link key={c} href={urls.runReview(id, { show: c })} aria-current={selected === c ? 'page' : undefined} data-testid={`show-${c}`}>
             {CLASS_LABELS[c]} ({count(c)})
@@ -155,6 +179,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                 <th>Treatment</th>
                 <th>Failure categories</th>
                 <th>Reviewed</th>
+                {shared && <th>Reviewer</th>}
                 <th />
               </tr>
             </thead>
@@ -180,6 +205,11 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
                     {p.reviewed >= p.checks ? '✓ ' : ''}
                     {p.reviewed}/{p.checks} {p.checks === 1 ? 'check' : 'checks'}
                   </td>
+                  {shared && (
+                    <td className="small" data-testid="pair-assignee">
+                      {p.assignee ?? '—'}
+                    </td>
+                  )}
                   <td>
                     <Link href={pairHref(id, { baselineId: p.baseline.trialId, treatmentId: p.treatment.trialId }, selected)}>
                       {p.baseline.trialId && p.treatment.trialId ? 'side by side' : 'trial'}

@@ -5,7 +5,7 @@ import { pageParams } from '@/app/_ids';
 import { getRun, getTrialRecord } from '@/lib/runs/read';
 import { getExperiment } from '@/lib/experiments/read';
 import type { TrialRecord } from '@/lib/schema/trial-record';
-import { runReviews, pairNeighbours, reviewFilterOf, reviewProgress } from '@/lib/reviews/reviews';
+import { runReviews, pairNeighbours, reviewFilterOf, reviewProgress, viewerOf } from '@/lib/reviews/reviews';
 import { naturalDefinitions } from '@/lib/design/matrix';
 import type { ExperimentSpec } from '@/lib/schema/experiment';
 import type { Review } from '@/lib/schema/review';
@@ -46,7 +46,10 @@ export default async function PairPage({
   if (!run || !b || !t || b.pairKey !== t.pairKey) notFound();
   const [exp, reviews] = await Promise.all([getExperiment(run.experimentId), runReviews(id, [b.id, t.id])]);
   if (!exp) notFound();
-  const [neighbours, progress] = await Promise.all([pairNeighbours(run.id, exp.spec, { baselineId: b.id, treatmentId: t.id }, filter), reviewProgress(run.id, exp.spec)]);
+  const [neighbours, progress] = await Promise.all([
+    pairNeighbours(run.id, exp.spec, { baselineId: b.id, treatmentId: t.id }, filter, viewerOf(actor)),
+    reviewProgress(run.id, exp.spec),
+  ]);
   const study = exp.spec.studies.find((s) => s.id === b.study);
   const kase = study?.cases.find((c) => c.id === b.caseId);
   const runHref = urls.run(run.id);
