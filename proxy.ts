@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { contentSecurityPolicy, PATH_HEADER } from '@/lib/auth/headers';
 
-// Every request but static files: a fresh nonce and the content security policy built on it (on the
+// Every request but static files (and one route, below): a fresh nonce and the content security policy built on it (on the
 // request, so Next marks its scripts with the nonce, and on the response), and the page's own path.
 // The single-user link (`/?token=…`, printed by `npm start`) is answered by its route handler, which sets
 // the browser's cookie and sends it on to the same address without the token (lib/auth/local-link.ts).
@@ -27,6 +27,8 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// …but for the trace import route, whose body (a file of up to 1 GiB) the route reads as it arrives: a proxy
+// in front would buffer it first (up to proxyClientMaxBodySize) — it answers JSON, so needs no CSP.
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image|icon.svg).*)' }],
+  matcher: [{ source: '/((?!_next/static|_next/image|icon.svg|api/trace-imports).*)' }],
 };

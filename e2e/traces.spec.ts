@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { expectFits, startRun } from './helpers';
 import { OPENING_HOURS_TEXT, PERSONAL_EMAIL, recordOpenAiLog } from './trace-log';
@@ -116,4 +117,31 @@ test('import a request/response log, review its candidates one after another, sa
     await expect(page.locator('h1')).toBeVisible();
     await expectFits(page, 390);
   }
+});
+
+test('a log larger than a form post may be (40 MB) is imported from the page, read as it arrives; a bad option is named and stores nothing', async ({ page }) => {
+  const small = await recordOpenAiLog();
+  const text = await readFile(small, 'utf8');
+  const copies = Math.ceil((40 << 20) / Buffer.byteLength(text));
+  const big = small.replace(/\.jsonl$/, '-large.jsonl');
+  await writeFile(big, text.repeat(copies));
+  const records = text.trim().split('\n').length * copies;
+  await page.goto('/cases');
+  const imports = await page.getByTestId('trace-imports').locator('tbody tr').count();
+  // a sample that is not a number: named, nothing uploaded or stored
+  await page.getByLabel('Format').selectOption('openai-log');
+  await page.getByLabel('File', { exact: true }).setInputFiles(big);
+  await page.getByLabel(/^Sample/).fill('many');
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByTestId('trace-import-errors')).toContainText('sample');
+  await expect(page).toHaveURL(/\/cases$/);
+  await page.getByLabel(/^Sample/).fill('');
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.waitForURL(/\/cases\/[^/]+$/, { timeout: 120_000 });
+  const report = page.getByTestId('trace-report');
+  await expect(report).toContainText(`${records} records`);
+  // every copy but the first is a duplicate of a conversation already read: the same three to review
+  await expect(report).toContainText('3 candidates to review');
+  await page.goto('/cases');
+  await expect(page.getByTestId('trace-imports').locator('tbody tr')).toHaveCount(imports + 1);
 });

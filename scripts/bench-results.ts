@@ -36,7 +36,7 @@ import path from 'node:path';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
-import { startBuiltApp, stopBuiltApp, openSingleUserLink } from './bench-server';
+import { startBuiltApp, stopBuiltApp, openSingleUserLink, peakRssMb } from './bench-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const trialsArg = process.argv.indexOf('--trials');
@@ -98,31 +98,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number) => Math.round(x);
-
-/** Peak RSS (VmHWM) of a process and its descendants, in MB. */
-function peakRssMb(pid: number): number {
-  let pids = [pid];
-  try {
-    pids = pids.concat(
-      execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number),
-    );
-  } catch {
-    /* no children */
-  }
-  let max = 0;
-  for (const p of pids) {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      if (m) max = Math.max(max, Number(m[1]) / 1024);
-    } catch {
-      /* gone */
-    }
-  }
-  return max;
-}
 
 /** A completed run of N trials already in the database (BENCH_DB), or null. */
 async function existingRun(model: string): Promise<{ runId: string; experimentId: string } | null> {

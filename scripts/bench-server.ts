@@ -1,6 +1,6 @@
 // The built app (`next start`) for a benchmark script: started on a port of the script's, in single-user mode
 // when the environment holds no admin (docs/access.md), and the one-time link it wrote opened once for its cookie.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -49,4 +49,29 @@ export async function openSingleUserLink(port: number): Promise<string> {
   const set = res.headers.get('set-cookie');
   if (res.status !== 303 || !set) throw new Error(`the single-user link: HTTP ${res.status}`);
   return set.split(';')[0];
+}
+
+/** Peak RSS (VmHWM) of a process and its descendants, in MB. */
+export function peakRssMb(pid: number): number {
+  let pids = [pid];
+  try {
+    pids = pids.concat(
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number),
+    );
+  } catch {
+    /* no children */
+  }
+  let max = 0;
+  for (const p of pids) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (m) max = Math.max(max, Number(m[1]) / 1024);
+    } catch {
+      /* gone */
+    }
+  }
+  return max;
 }

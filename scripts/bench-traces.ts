@@ -10,7 +10,10 @@
 // Exit 1 when the peak passes the limit or the report does not count every line read.
 // Options: --mb M (default 300), --sample N (default none: every candidate kept), --limit-mb L (default 256),
 // --distinct (requests of random words: most lines head a group of their own, where by default the log is one
-// request asked over and over, grouped as near-duplicates), --keep (keep the database and the log).
+// request asked over and over, grouped as near-duplicates), --keep (keep the database and the log),
+// --http (the Traces page's way instead of the CLI: the file streamed as one request's body to the built app's
+// import route, `next start` in single-user mode — `npm run build` first; the peak is the server's, its
+// processes' VmHWM, measured from a fresh start).
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -22,6 +25,9 @@ import OpenAI from 'openai';
 import { dropDatabase, ensureDatabase, migrate } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
 import { startLoopbackServer } from '../lib/testing/loopback-server';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { openSingleUserLink, peakRssMb, startBuiltApp, stopBuiltApp } from './bench-server';
 import { askWithTools, recordingFetch, restaurantScript, TRACE_USER, type ExchangeLine } from '../lib/testing/trace-traffic';
 
 const TIME = '/usr/bin/time';
@@ -33,6 +39,7 @@ const { values } = parseArgs({
     'limit-mb': { type: 'string', default: '256' },
     keep: { type: 'boolean', default: false },
     distinct: { type: 'boolean', default: false },
+    http: { type: 'boolean', default: false },
   },
 });
 const MB = Number(values.mb);
@@ -89,27 +96,34 @@ await once(out, 'finish');
 await ensureDatabase(url);
 await migrate(url);
 try {
-  const rss = path.join(dir, 'rss');
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, TCLAB_LOG_LEVEL: 'warn', TCLAB_QUEUE_PREFIX: `tclab-bench-traces-${process.pid}` };
-  delete env.NODE_OPTIONS; // the defaults: no heap cap by hand
-  const args = [path.join(ROOT, 'cli/tclab.mjs'), 'cases', 'import', 'openai-log', file, '--json', ...(values.sample ? ['--sample', values.sample] : [])];
-  const started = performance.now();
-  const stdout: Buffer[] = [];
-  const cliExit = await new Promise<number>((resolve, reject) => {
-    const child = spawn(TIME, ['-f', '%M', '-o', rss, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.on('data', (c: Buffer) => stdout.push(c));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
-  const wallMs = Math.round(performance.now() - started);
-  const peakKb = Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1));
-  const report = cliExit === 0 ? (JSON.parse(Buffer.concat(stdout).toString('utf8')) as { report: Record<string, number> }).report : null;
+  let peakRssMb: number;
+  let wallMs: number;
+  let cliExit: number;
+  let report: Record<string, number> | null;
+  if (values.http) ({ peakRssMb, wallMs, cliExit, report } = await overHttp());
+  else {
+    const rss = path.join(dir, 'rss');
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, TCLAB_LOG_LEVEL: 'warn', TCLAB_QUEUE_PREFIX: `tclab-bench-traces-${process.pid}` };
+    delete env.NODE_OPTIONS; // the defaults: no heap cap by hand
+    const args = [path.join(ROOT, 'cli/tclab.mjs'), 'cases', 'import', 'openai-log', file, '--json', ...(values.sample ? ['--sample', values.sample] : [])];
+    const started = performance.now();
+    const stdout: Buffer[] = [];
+    cliExit = await new Promise<number>((resolve, reject) => {
+      const child = spawn(TIME, ['-f', '%M', '-o', rss, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+      child.stdout.on('data', (c: Buffer) => stdout.push(c));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve(code ?? 1));
+    });
+    wallMs = Math.round(performance.now() - started);
+    const peakKb = Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1));
+    report = cliExit === 0 ? (JSON.parse(Buffer.concat(stdout).toString('utf8')) as { report: Record<string, number> }).report : null;
+    peakRssMb = Math.round(peakKb / 1024);
+  }
   load.atEnd = loadNow();
-  const peakRssMb = Math.round(peakKb / 1024);
   const counts = report && { read: report.read, imported: report.imported, grouped: report.grouped, duplicate: report.duplicate, notSampled: report.notSampled };
   const fileMb = Math.round((statSync(file).size / 1024 / 1024) * 10) / 10;
   process.stdout.write(
-    `${JSON.stringify({ mb: fileMb, lines, sample: values.sample ? Number(values.sample) : null, peakRssMb, limitMb: LIMIT_MB, wallMs, ...counts, cliExit, load })}\n`,
+    `${JSON.stringify({ mb: fileMb, lines, sample: values.sample ? Number(values.sample) : null, via: values.http ? 'http' : 'cli', peakRssMb, limitMb: LIMIT_MB, wallMs, ...counts, cliExit, load })}\n`,
   );
   const allRead = report !== null && report.read === lines;
   if (!allRead) process.stderr.write(`bench-traces: the report counts ${report?.read ?? 'no'} lines read, not ${lines}\n`);
@@ -120,5 +134,42 @@ try {
   else {
     rmSync(dir, { recursive: true, force: true });
     await dropDatabase(url);
+  }
+}
+
+/**
+ * The import as the Traces page sends it: the file as one request's body to the built app's route, in single-user
+ * mode on this database; the server's peak from its start (so the upload's), and the import's report read back.
+ */
+async function overHttp(): Promise<{ peakRssMb: number; wallMs: number; cliExit: number; report: Record<string, number> | null }> {
+  const port = Number(process.env.PORT ?? 3070);
+  process.env.HOST = '127.0.0.1';
+  delete process.env.TCLAB_ADMIN_EMAIL;
+  delete process.env.TCLAB_ADMIN_PASSWORD;
+  process.env.TCLAB_LOG_LEVEL = 'warn';
+  process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-traces-${process.pid}`;
+  const app = await startBuiltApp(port);
+  try {
+    const cookie = await openSingleUserLink(port);
+    const base = `http://127.0.0.1:${port}`;
+    const q = new URLSearchParams({ format: 'openai-log', file: path.basename(file), ...(values.sample ? { sample: values.sample } : {}) });
+    const started = performance.now();
+    const res = await fetch(`${base}/api/trace-imports?${q.toString()}`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size) },
+      body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+      duplex: 'half',
+    } as RequestInit);
+    const body = (await res.json()) as { importId?: string };
+    const wallMs = Math.round(performance.now() - started);
+    const peak = Math.round(peakRssMb(app.pid!));
+    if (res.status !== 201 || !body.importId) return { peakRssMb: peak, wallMs, cliExit: res.status, report: null };
+    const { getTraceImport } = await import('../lib/db/trace-candidates');
+    const imp = await getTraceImport(body.importId);
+    return { peakRssMb: peak, wallMs, cliExit: 0, report: (imp?.report ?? null) as Record<string, number> | null };
+  } finally {
+    stopBuiltApp(app);
+    const { closeDb } = await import('../lib/db/client');
+    await closeDb().catch(() => {});
   }
 }

@@ -1,8 +1,9 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useState, type FormEvent } from 'react';
 import Link from 'next/link';
-import { importTracesAction, joinCasesAction, reviewCandidateAction, saveCasesAction, type JoinCasesState } from './actions';
+import { joinCasesAction, reviewCandidateAction, saveCasesAction, type JoinCasesState } from './actions';
+import { TRACE_UPLOAD_LIMIT, traceImportQuery } from './case-forms';
 import { urls } from '@/lib/urls';
 import { IssueList } from '../IssueList';
 import { keepValues } from '../keep-values';
@@ -25,15 +26,46 @@ function ExperimentSelect({ id, experiments, defaultValue, none }: { id: string;
   );
 }
 
-/** Upload a trace or log file: its candidates wait for review; the report says what was kept, dropped and why. */
+/**
+ * Upload a trace or log file: its candidates wait for review; the report says what was kept, dropped and why. The
+ * file goes as the body of one request to the import route (app/api/trace-imports), read there as it arrives.
+ */
 export function ImportTracesForm({ experiments }: { experiments: { id: string; label: string }[] }) {
-  const [state, action, pending] = useActionState(importTracesAction, initial);
+  const [state, setState] = useState<ActionState>(initial);
+  const [pending, setPending] = useState(false);
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const file = form.get('file');
+    if (!(file instanceof File) || file.size === 0)
+      return setState({ issues: [{ path: 'file', message: 'choose a trace or log file (it is empty or missing)' }], message: 'Nothing was stored.' });
+    if (file.size > TRACE_UPLOAD_LIMIT)
+      return setState({
+        issues: [{ path: 'file', message: `${file.size.toLocaleString('en-US')} bytes: files over 1 GiB are imported with tclab cases import` }],
+        message: 'Nothing was stored.',
+      });
+    setPending(true);
+    try {
+      const res = await fetch(`/api/trace-imports?${traceImportQuery(form, file.name).toString()}`, {
+        method: 'POST',
+        body: file,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      const body = (await res.json().catch(() => null)) as { url?: string; issues?: ActionState['issues']; message?: string; error?: string } | null;
+      if (res.ok && body?.url) return window.location.assign(body.url);
+      setState({ issues: body?.issues ?? [], message: body?.message ?? body?.error ?? `The import failed (HTTP ${res.status}); nothing was stored.` });
+    } catch {
+      setState({ issues: [], message: 'The upload was interrupted; nothing was stored.' });
+    } finally {
+      setPending(false);
+    }
+  }
   return (
-    <form action={action} onSubmit={keepValues(action)} className="panel" aria-label="Import traces">
+    <form onSubmit={submit} className="panel" aria-label="Import traces">
       <h2 style={{ marginTop: 0 }}>Import traces</h2>
       <p className="muted small">
-        A trace (OTLP JSON) or a request/response log (JSONL), up to 24 MB here; larger files with <code>tclab cases import</code>. Personal data is redacted before
-        anything is stored; nothing is stored when the file cannot be read.
+        A trace (OTLP JSON) or a request/response log (JSONL), up to 1 GiB here (read as it arrives); larger files with <code>tclab cases import</code>. Personal data is
+        redacted before anything is stored; nothing is stored when the file cannot be read.
       </p>
       <div className="field">
         <label htmlFor="trace-format">Format</label>
@@ -68,7 +100,7 @@ export function ImportTracesForm({ experiments }: { experiments: { id: string; l
         <textarea id="trace-redact" name="redact" rows={2} spellCheck={false} />
       </div>
       <button type="submit" className="primary" disabled={pending}>
-        {pending ? 'Importing…' : 'Import'}
+        {pending ? 'Uploading and importing…' : 'Import'}
       </button>
       <IssueList message={state.message} issues={state.issues} testId="trace-import-errors" />
     </form>

@@ -3,37 +3,17 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { actionActor } from '@/components/auth/action-guard';
-import { importTraces, TraceImportError } from '@/lib/cases/import';
 import { CandidateReviewError, joinCasesToExperiment, reviewCandidate, saveCasesAsExperiment } from '@/lib/cases/review';
 import { candidateForReview } from '@/lib/cases/read';
-import { chunkLines } from '@/lib/traces';
 import { SpecError } from '@/lib/schema/common';
 import { issuesOf, type ActionState } from '@/lib/experiments/import';
 import { urls } from '@/lib/urls';
-import { reviewFromForm, traceImportFromForm } from './case-forms';
+import { reviewFromForm } from './case-forms';
 
 /** The field a use case's message names ("sample: …", "arguments.city: …"), for the form to show it there. */
 function issueOf(e: Error, fallback: string): ActionState {
   const m = /^([\w.-]+): (.*)$/s.exec(e.message);
   return { issues: [{ path: m ? m[1] : fallback, message: m ? m[2] : e.message }], message: 'Nothing was stored.' };
-}
-
-/** Import a trace or log file (docs/traces.md) as candidates for review; a failed import stores nothing. */
-export async function importTracesAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await actionActor('experiment.write');
-  const input = traceImportFromForm(form);
-  if (!input.ok) return { issues: input.issues, message: 'Nothing was stored.' };
-  const { file, ...rest } = input.value;
-  let importId: string;
-  try {
-    const lines = chunkLines(file.stream() as unknown as AsyncIterable<Uint8Array>);
-    importId = (await importTraces({ ...rest, file: file.name, lines }, actor)).importId;
-  } catch (e) {
-    if (e instanceof TraceImportError) return issueOf(e, 'file');
-    throw e;
-  }
-  revalidatePath(urls.cases());
-  redirect(urls.traceImport(importId));
 }
 
 /** A reviewer's decision on one candidate (its group goes with it); then the next unreviewed one. */

@@ -6,15 +6,33 @@ import type { FieldIssue } from '@/lib/experiments/import';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
-/** The largest file the form sends (a server action's body limit, next.config.ts); larger files: `tclab cases import`. */
-export const TRACE_UPLOAD_LIMIT = 24 * 1024 * 1024 - 64 * 1024;
+/**
+ * The largest file the Traces page imports (1 GiB: its body is read as it arrives, app/api/trace-imports);
+ * larger ones with `tclab cases import`.
+ */
+export const TRACE_UPLOAD_LIMIT = 2 ** 30;
 
-export interface TraceImportForm {
+/** What an import is asked for besides the file's content: its format, the file's name and the options. */
+export interface TraceImportOptions {
   format: TraceFormat;
-  file: File;
+  file: string;
   experimentId: string | null;
   sample?: number;
   redact: string[];
+}
+
+/** The Traces form's fields as the import route's query (the file itself goes as the request's body). */
+export function traceImportQuery(form: FormData, fileName: string): URLSearchParams {
+  const q = new URLSearchParams();
+  q.set('format', String(form.get('format') ?? ''));
+  q.set('file', fileName);
+  for (const k of ['experimentId', 'sample'] as const) {
+    const v = form.get(k);
+    if (typeof v === 'string' && v.trim()) q.set(k, v.trim());
+  }
+  const redact = form.get('redact');
+  if (typeof redact === 'string') for (const line of redact.split('\n')) if (line.trim()) q.append('redact', line.trim());
+  return q;
 }
 
 const text = (form: FormData, name: string) => {
@@ -22,23 +40,29 @@ const text = (form: FormData, name: string) => {
   return typeof v === 'string' ? v.trim() : '';
 };
 
-export function traceImportFromForm(form: FormData): Parsed<TraceImportForm> {
+/**
+ * The Traces form's options as the import route reads them from its query (the file is the request's body):
+ * `format`, `file` (its name), `experimentId`, `sample`, `redact` once per pattern; `length` the body's
+ * Content-Length as sent.
+ */
+export function traceImportFromQuery(q: URLSearchParams, length: string | null): Parsed<TraceImportOptions> {
   const issues: FieldIssue[] = [];
-  const format = text(form, 'format');
+  const format = (q.get('format') ?? '').trim();
   if (!(TRACE_FORMATS as readonly string[]).includes(format)) issues.push({ path: 'format', message: `expected one of ${TRACE_FORMATS.join(', ')}` });
-  const file = form.get('file');
-  if (!(file instanceof File) || file.size === 0) issues.push({ path: 'file', message: 'choose a trace or log file (it is empty or missing)' });
-  else if (file.size > TRACE_UPLOAD_LIMIT)
-    issues.push({ path: 'file', message: `${file.size.toLocaleString('en-US')} bytes: larger files are imported with tclab cases import` });
-  const sampleText = text(form, 'sample');
+  const file = (q.get('file') ?? '').trim();
+  const bytes = length === null ? null : Number(length);
+  if (!file || bytes === 0) issues.push({ path: 'file', message: 'choose a trace or log file (it is empty or missing)' });
+  else if (bytes !== null && bytes > TRACE_UPLOAD_LIMIT)
+    issues.push({ path: 'file', message: `${bytes.toLocaleString('en-US')} bytes: files over ${TRACE_UPLOAD_LIMIT / 2 ** 30} GiB are imported with tclab cases import` });
+  const sampleText = (q.get('sample') ?? '').trim();
   const sample = sampleText === '' ? undefined : Number(sampleText);
   if (sample !== undefined && !(Number.isInteger(sample) && sample >= 1)) issues.push({ path: 'sample', message: `a whole number of at least 1 (got "${sampleText}")` });
-  const redact = text(form, 'redact')
-    .split('\n')
+  const redact = q
+    .getAll('redact')
     .map((l) => l.trim())
     .filter(Boolean);
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { format: format as TraceFormat, file: file as File, experimentId: text(form, 'experimentId') || null, sample, redact } };
+  return { ok: true, value: { format: format as TraceFormat, file, experimentId: (q.get('experimentId') ?? '').trim() || null, sample, redact } };
 }
 
 export type ReviewDecision =

@@ -47,6 +47,7 @@ export const ROUTES: Record<string, Record<string, DoorNeed>> = {
   'app/api/runs/[id]/trials/route.ts': { GET: 'read' },
   'app/api/runs/[id]/trials/[trialId]/tcc/route.ts': { GET: 'read' },
   'app/api/tool-snapshots/route.ts': { POST: 'experiment.write' },
+  'app/api/trace-imports/route.ts': { POST: 'experiment.write' },
 };
 
 /** Server actions: `file#export` of every 'use server' module under app/ and components/. */
@@ -70,7 +71,6 @@ export const ACTIONS: Record<string, DoorNeed> = {
   'components/designer/actions.ts#savePricesAction': 'experiment.write',
   'components/designer/actions.ts#proposeAblationsAction': 'experiment.write',
   'components/designer/actions.ts#proposeVariantsAction': 'experiment.write',
-  'components/cases/actions.ts#importTracesAction': 'experiment.write',
   'components/optimise/actions.ts#startOptimisationAction': 'run.control',
   'components/cases/actions.ts#reviewCandidateAction': 'review.write',
   'components/cases/actions.ts#saveCasesAction': 'experiment.write',
