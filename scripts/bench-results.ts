@@ -29,7 +29,7 @@
 //                     model) that the compare page is timed on; comparePageMs is then null
 //   BENCH_BUILD_ONLY=1  stop after building (with BENCH_DB or BENCH_KEEP, to build once for later)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
