@@ -12,13 +12,11 @@
 //   PORT                 the server's port (default 3060)
 //   BENCH_RUNS           timed opens per width (default 5)
 //   BENCH_CPU_SLOWDOWN   Chromium's CPU throttling rate (default 1: none; 4 ≈ a busy, slower laptop)
-import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { chromium, type Page } from '@playwright/test';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
-import { resetEnvCache } from '../lib/env';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
-import { startBuiltApp, stopBuiltApp, openSingleUserLink } from './bench-server';
+import { benchEnvironment, startBuiltApp, stopBuiltApp, openSingleUserLink } from './bench-server';
 
 const PORT = Number(process.env.PORT ?? 3060);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -29,25 +27,15 @@ const TARGET_OPEN_MS = 2000;
 const TOOL = 'get_payment_status';
 const WHERE = 'clear, invoice/en';
 
-const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
-const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
-base.pathname = `/tclab_bench_designer_${suffix}`;
-process.env.DATABASE_URL = base.toString();
-process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-designer-${suffix}`;
-process.env.TCLAB_LOG_LEVEL = 'warn';
-// single-user mode: loopback, and no first admin made at start
-process.env.HOST = '127.0.0.1';
-delete process.env.TCLAB_ADMIN_EMAIL;
-delete process.env.TCLAB_ADMIN_PASSWORD;
-resetEnvCache();
+const { url: databaseUrl } = benchEnvironment('designer', { singleUser: true });
 
 const loadNow = () => loadavg().map((x) => Math.round(x * 100) / 100);
 const load = { cores: cpus().length, cpu: cpus()[0]?.model ?? '', loadAtStart: loadNow(), loadAtEnd: [] as number[] };
 const log = (m: string) => process.stderr.write(`bench-designer: ${m} (load ${loadNow().join(' ')})\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-await ensureDatabase(process.env.DATABASE_URL);
-await migrate(process.env.DATABASE_URL);
+await ensureDatabase(databaseUrl);
+await migrate(databaseUrl);
 const { ensureTemplateExperiment } = await import('../lib/experiments/templates');
 const { draftFromVersion } = await import('../lib/db/drafts');
 const { closeDb } = await import('../lib/db/client');

@@ -10,12 +10,12 @@
 // Options: --loops N (default 200), --cases C (default 60: 40/30/30 → 18 select and 18 confirm cases, two
 // orders each), --hand H (padded hand candidates, default 3), --parallel P (loops at once, default 8),
 // --first F (the first loop's seed, default 0).
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { dropDatabase, ensureDatabase, migrate } from '../lib/db/migrate';
 import { closeDb } from '../lib/db/client';
 import { resetEnvCache } from '../lib/env';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
+import { benchEnvironment } from './bench-server';
 
 const { values } = parseArgs({
   options: {
@@ -37,15 +37,9 @@ const hand = whole('hand', values.hand, 0);
 const parallel = whole('parallel', values.parallel, 1);
 const first = whole('first', values.first, 0);
 
-const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
-const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
-base.pathname = `/tclab_bench_null_${suffix}`;
-process.env.DATABASE_URL = base.toString();
-process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-null-${suffix}`;
-process.env.TCLAB_LOG_LEVEL = 'warn';
-resetEnvCache();
-await ensureDatabase(process.env.DATABASE_URL);
-await migrate(process.env.DATABASE_URL);
+const { url: databaseUrl } = benchEnvironment('null');
+await ensureDatabase(databaseUrl);
+await migrate(databaseUrl);
 
 const { startLoopbackServer } = await import('../lib/testing/loopback-server');
 const { nullOracleScript, runNullOracle } = await import('../lib/testing/null-oracle');

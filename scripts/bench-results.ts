@@ -30,13 +30,11 @@
 //   BENCH_BUILD_ONLY=1  stop after building (with BENCH_DB or BENCH_KEEP, to build once for later)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
-import { resetEnvCache } from '../lib/env';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
-import { startBuiltApp, stopBuiltApp, openSingleUserLink, peakRssMb } from './bench-server';
+import { benchEnvironment, startBuiltApp, stopBuiltApp, openSingleUserLink, peakRssMb } from './bench-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const trialsArg = process.argv.indexOf('--trials');
@@ -50,25 +48,17 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'table1,exports,pages,cli').spli
 const named = process.env.BENCH_DB?.trim();
 if (named && !/^[a-z0-9_]+$/.test(named)) throw new Error('BENCH_DB: lower-case letters, digits and _ only');
 const keep = Boolean(named || process.env.BENCH_KEEP || process.env.BENCH_KEEP_DB);
-const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
-const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
-base.pathname = `/${named || `tclab_bench_results_${suffix}`}`;
-process.env.DATABASE_URL = base.toString();
-process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-results-${suffix}`;
-process.env.TCLAB_LOG_LEVEL = 'warn';
 // single-user mode for the server and the CLI: loopback, and no first admin made at start
-process.env.HOST = '127.0.0.1';
-delete process.env.TCLAB_ADMIN_EMAIL;
-delete process.env.TCLAB_ADMIN_PASSWORD;
-resetEnvCache();
+const { url: databaseUrl } = benchEnvironment('results', { database: named, singleUser: true });
+const base = new URL(databaseUrl);
 if (!process.env.BENCH_BUILD_ONLY && !existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) throw new Error('build the app first: npm run build');
 
 const loadNow = () => loadavg().map((x) => Math.round(x * 100) / 100);
 const load = { cores: cpus().length, loadAtStart: loadNow(), loadAtEnd: [] as number[] };
 const log = (m: string) => process.stderr.write(`bench-results: ${m} (load ${loadNow().join(' ')})\n`);
-if (named && process.env.BENCH_REBUILD) await dropDatabase(process.env.DATABASE_URL);
-await ensureDatabase(process.env.DATABASE_URL);
-await migrate(process.env.DATABASE_URL);
+if (named && process.env.BENCH_REBUILD) await dropDatabase(databaseUrl);
+await ensureDatabase(databaseUrl);
+await migrate(databaseUrl);
 const { getExperiment } = await import('../lib/db/experiments');
 const { saveExperiment } = await import('../lib/experiments/versions');
 const { createRun } = await import('../lib/runner/start');
@@ -159,9 +149,9 @@ try {
     if (named && (await pool().query('SELECT 1 FROM runs LIMIT 1')).rowCount) {
       log(`${base.pathname.slice(1)} holds no completed run of ${N} trials: rebuilding it`);
       await closeDb();
-      await dropDatabase(process.env.DATABASE_URL);
-      await ensureDatabase(process.env.DATABASE_URL);
-      await migrate(process.env.DATABASE_URL);
+      await dropDatabase(databaseUrl);
+      await ensureDatabase(databaseUrl);
+      await migrate(databaseUrl);
     }
     log(`building a run of ${N} trials`);
     ref = await buildRun('heuristic');

@@ -2,7 +2,9 @@
 // when the environment holds no admin (docs/access.md), and the one-time link it wrote opened once for its cookie.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { resetEnvCache } from '../lib/env';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -74,4 +76,25 @@ export function peakRssMb(pid: number): number {
     }
   }
   return max;
+}
+
+/**
+ * A benchmark's own database and Redis key prefix (`tclab_bench_<name>_<pid>_<random>`, or the database named),
+ * set in this process's environment with warn-level logs; with `singleUser`, the built app's single-user mode
+ * too (loopback, no first admin made at start). Returns the database's URL and the suffix used.
+ */
+export function benchEnvironment(name: string, opts: { database?: string; singleUser?: boolean } = {}): { url: string; suffix: string } {
+  const suffix = `${process.pid}_${randomBytes(2).toString('hex')}`;
+  const base = new URL(process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres');
+  base.pathname = `/${opts.database || `tclab_bench_${name.replace(/-/g, '_')}_${suffix}`}`;
+  process.env.DATABASE_URL = base.toString();
+  process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-${name}-${suffix}`;
+  process.env.TCLAB_LOG_LEVEL = 'warn';
+  if (opts.singleUser) {
+    process.env.HOST = '127.0.0.1';
+    delete process.env.TCLAB_ADMIN_EMAIL;
+    delete process.env.TCLAB_ADMIN_PASSWORD;
+  }
+  resetEnvCache();
+  return { url: base.toString(), suffix };
 }
