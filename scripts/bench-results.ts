@@ -3,7 +3,7 @@
 // scored and recorded by processTrial, as a worker does, without the queue — then the result pages, APIs
 // and exports timed against `next start` (the built app) on a database of its own. Prints one JSON line:
 //   {trials, runPageMs, table1Ms, trialsFirstPageMs, reviewPageMs, comparePageMs, exportCsvMs, exportJsonMs, exportParquetMs, reportMs,
-//    exportPeakRssMb, progressMs, homeMs, experimentPageMs, …, missedTargets, errors, detail}
+//    exportPeakRssMb, progressMs, homeMs, experimentPageMs, designerOpenMs, …, missedTargets, errors, detail}
 // always, to the end: a measurement that fails or passes BENCH_TIMEOUT_MS is null, with its reason in
 // `errors`, and the others are still taken.
 // Page and API times are server time as a client on the same machine sees it (request to last byte),
@@ -23,7 +23,8 @@
 //                     without rebuilding (migrations are still applied); otherwise it is (re)built there
 //   BENCH_REBUILD=1   with BENCH_DB: drop it and build anew
 //   BENCH_KEEP=1      keep the randomly named database (its name is printed on stderr, for BENCH_DB)
-//   BENCH_ONLY=…      comma list of table1, exports, pages, cli (default all); e.g. BENCH_ONLY=pages
+//   BENCH_ONLY=…      comma list of table1, exports, pages, cli, designer (default all); e.g. BENCH_ONLY=pages
+//                     (designer: `npm run bench:designer`'s open time of the reference study, as designerOpenMs)
 //   BENCH_TIMEOUT_MS  the most one request / CLI export may take (default 300000)
 //   BENCH_COMPARE=0   skip the second run of the same experiment version (the position-biased simulated
 //                     model) that the compare page is timed on; comparePageMs is then null
@@ -44,7 +45,7 @@ if (!Number.isInteger(N) || N < 4)
 const MILLION = N >= 1_000_000;
 const PORT = Number(process.env.PORT ?? 3050);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'table1,exports,pages,cli').split(',').map((x) => x.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'table1,exports,pages,cli,designer').split(',').map((x) => x.trim()));
 const named = process.env.BENCH_DB?.trim();
 if (named && !/^[a-z0-9_]+$/.test(named)) throw new Error('BENCH_DB: lower-case letters, digits and _ only');
 const keep = Boolean(named || process.env.BENCH_KEEP || process.env.BENCH_KEEP_DB);
@@ -168,7 +169,7 @@ try {
       bytesPerTrial: Math.round(Number(x.db) / x.trials),
       trials: x.trials,
       attempts: x.attempts,
-      tableBytesPerTrial: Object.fromEntries(Object.entries(x.tables).map(([k, v]) => [k, Math.round(v / x.trials)])),
+      tableBytesPerTrial: Object.fromEntries(Object.entries(x.tables ?? {}).map(([k, v]) => [k, Math.round(v / x.trials)])),
     };
   };
   const { runId, experimentId } = ref;
@@ -310,6 +311,22 @@ try {
   ];
   const known = peaks.filter((x): x is number => typeof x === 'number');
   result.exportPeakRssMb = known.length ? Math.max(...known) : null;
+
+  // 5. the designer opening the reference study in Chromium (scripts/bench-designer.ts: its own database and port)
+  if (ONLY.has('designer')) {
+    const designer = await measure('designer', async () => {
+      const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'scripts/bench-designer.ts')], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(PORT + 10) },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        timeout: TIMEOUT_MS,
+      });
+      return JSON.parse(out.trim().split('\n').at(-1)!) as { openMs?: number };
+    });
+    result.designerOpenMs = designer?.openMs ?? null;
+    detail.designer = designer;
+  }
 } catch (e) {
   errors.run = (e as Error).message;
 } finally {
@@ -323,6 +340,7 @@ try {
     ['experimentPageMs', page],
     ['trialsFirstPageMs', MILLION ? 300 : 150],
     ['progressMs', MILLION ? 1000 : 150],
+    ['designerOpenMs', 2000],
     ...(MILLION
       ? []
       : ([
@@ -354,6 +372,7 @@ try {
     'progressMs',
     'homeMs',
     'experimentPageMs',
+    'designerOpenMs',
   ];
   process.stdout.write(`${JSON.stringify({ ...Object.fromEntries(keys.map((k) => [k, result[k] ?? null])), missedTargets, errors, detail: { ...detail, ...load } })}\n`);
   await cleanup();
