@@ -78,7 +78,24 @@ function toExportAttempt(a: Omit<AttemptRecord, 'outcome'> & { outcome: ExportAt
 /** A stored trial as the choice views read it (lib/analysis/choices.ts). */
 function choiceRowOf(t: TrialRecord): ChoiceRow {
   const o = t.observation;
-  return { ...t, trialId: t.id, tool: o?.toolCalls[0]?.name ?? null, marker: o?.marker ?? null, label: o?.label ?? null, answered: o !== null };
+  // one literal of the row's own fields, not `{...t, …}`: spreading the whole record into five more fields left a
+  // slow object per trial (docs/benchmarks.md, session 20)
+  return {
+    trialId: t.id,
+    study: t.study,
+    scenario: t.scenario,
+    locale: t.locale,
+    caseId: t.caseId,
+    condition: t.condition,
+    orderIndex: t.orderIndex,
+    replicate: t.replicate,
+    order: t.order,
+    status: t.status,
+    tool: o?.toolCalls[0]?.name ?? null,
+    marker: o?.marker ?? null,
+    label: o?.label ?? null,
+    answered: o !== null,
+  };
 }
 
 /** `choice`: resolves the trial's expected and chosen decision (exports that have the spec pass it). */
