@@ -185,7 +185,7 @@ function toRecord(x: Raw): TrialRecord {
   const verdicts = x.verdicts;
   assertVerdicts(verdicts);
   // trialPlaceOf's eight fields written out on purpose (see above): with `...trialPlaceOf(x)` here, a 20,000-trial
-  // Parquet export spent 416 ms in this function alone, written out about 1 ms (docs/benchmarks.md, session 20)
+  // Parquet export spent 416 ms in this function alone, written out 5 ms (docs/benchmarks.md, session 20)
   return {
     id: x.id,
     study: x.study,
