@@ -119,7 +119,9 @@ test('import a request/response log, review its candidates one after another, sa
   }
 });
 
-test('a log larger than a form post may be (40 MB) is imported from the page, read as it arrives; a bad option is named and stores nothing', async ({ page }) => {
+test('a log larger than a form post may be (40 MB) is imported from the page, spooled to disk and read line by line; a bad option is named and stores nothing', async ({
+  page,
+}) => {
   const small = await recordOpenAiLog();
   const text = await readFile(small, 'utf8');
   const copies = Math.ceil((40 << 20) / Buffer.byteLength(text));

@@ -26,7 +26,7 @@ import { dropDatabase, ensureDatabase, migrate } from '../lib/db/migrate';
 import { resetEnvCache } from '../lib/env';
 import { startLoopbackServer } from '../lib/testing/loopback-server';
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
+import { request } from 'node:http';
 import { openSingleUserLink, peakRssMb, startBuiltApp, stopBuiltApp } from './bench-server';
 import { askWithTools, recordingFetch, restaurantScript, TRACE_USER, type ExchangeLine } from '../lib/testing/trace-traffic';
 
@@ -154,16 +154,32 @@ async function overHttp(): Promise<{ peakRssMb: number; wallMs: number; cliExit:
     const base = `http://127.0.0.1:${port}`;
     const q = new URLSearchParams({ format: 'openai-log', file: path.basename(file), ...(values.sample ? { sample: values.sample } : {}) });
     const started = performance.now();
-    const res = await fetch(`${base}/api/trace-imports?${q.toString()}`, {
-      method: 'POST',
-      headers: { cookie, origin: base, 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size) },
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-      duplex: 'half',
-    } as RequestInit);
-    const body = (await res.json()) as { importId?: string };
+    // node:http, not fetch: fetch gives up waiting for the answer's headers after 300 s, and the import of a
+    // large log of distinct requests takes longer than that
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const up = request(
+        `${base}/api/trace-imports?${q.toString()}`,
+        { method: 'POST', headers: { cookie, origin: base, 'content-type': 'application/octet-stream', 'content-length': String(statSync(file).size) } },
+        (res) => {
+          let t = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (t += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: t }));
+          res.on('error', reject);
+        },
+      );
+      up.on('error', reject);
+      createReadStream(file).pipe(up);
+    });
+    let body: { importId?: string } = {};
+    try {
+      body = JSON.parse(text) as { importId?: string };
+    } catch {
+      process.stderr.write(`bench-traces: HTTP ${status}, not JSON: ${text.slice(0, 300)}\n`);
+    }
     const wallMs = Math.round(performance.now() - started);
     const peak = Math.round(peakRssMb(app.pid!));
-    if (res.status !== 201 || !body.importId) return { peakRssMb: peak, wallMs, cliExit: res.status, report: null };
+    if (status !== 201 || !body.importId) return { peakRssMb: peak, wallMs, cliExit: status, report: null };
     const { getTraceImport } = await import('../lib/db/trace-candidates');
     const imp = await getTraceImport(body.importId);
     return { peakRssMb: peak, wallMs, cliExit: 0, report: (imp?.report ?? null) as Record<string, number> | null };
