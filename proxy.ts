@@ -27,7 +27,7 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// …but for the trace import route, whose body (a file of up to 1 GiB) the route reads as it arrives: a proxy
+// …but for the trace import route, whose body (a file of up to 1 GiB) the route spools to disk as it arrives: a proxy
 // in front would buffer it first (up to proxyClientMaxBodySize) — it answers JSON, so needs no CSP.
 export const config = {
   matcher: [{ source: '/((?!_next/static|_next/image|icon.svg|api/trace-imports).*)' }],

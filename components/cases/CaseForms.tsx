@@ -28,7 +28,8 @@ function ExperimentSelect({ id, experiments, defaultValue, none }: { id: string;
 
 /**
  * Upload a trace or log file: its candidates wait for review; the report says what was kept, dropped and why. The
- * file goes as the body of one request to the import route (app/api/trace-imports), read there as it arrives.
+ * file goes as the body of one request to the import route (app/api/trace-imports), which spools it to disk and
+ * reads it line by line.
  */
 export function ImportTracesForm({ experiments }: { experiments: { id: string; label: string }[] }) {
   const [state, setState] = useState<ActionState>(initial);
@@ -64,8 +65,8 @@ export function ImportTracesForm({ experiments }: { experiments: { id: string; l
     <form onSubmit={submit} className="panel" aria-label="Import traces">
       <h2 style={{ marginTop: 0 }}>Import traces</h2>
       <p className="muted small">
-        A trace (OTLP JSON) or a request/response log (JSONL), up to 1 GiB here (read as it arrives); larger files with <code>tclab cases import</code>. Personal data is
-        redacted before anything is stored; nothing is stored when the file cannot be read.
+        A trace (OTLP JSON) or a request/response log (JSONL), up to 1 GiB here; larger files with <code>tclab cases import</code>. Personal data is redacted before
+        anything is stored; nothing is stored when the file cannot be read.
       </p>
       <div className="field">
         <label htmlFor="trace-format">Format</label>

@@ -7,7 +7,7 @@ import type { FieldIssue } from '@/lib/experiments/import';
 type Parsed<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
 /**
- * The largest file the Traces page imports (1 GiB: its body is read as it arrives, app/api/trace-imports);
+ * The largest file the Traces page imports (1 GiB: its body is spooled to disk and read line by line, app/api/trace-imports);
  * larger ones with `tclab cases import`.
  */
 export const TRACE_UPLOAD_LIMIT = 2 ** 30;
