@@ -78,7 +78,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
     reviewAgreementTables(id),
     reviewProgress(id, exp.spec),
     reviewerAccounts(),
-    assignmentCounts(id, exp.spec, viewer),
+    // only with accounts (single-user mode has one reader and nothing to share)
+    viewer ? assignmentCounts(id, exp.spec, viewer) : { mine: 0, unassigned: 0 },
   ]);
   // with accounts, the pairs can be shared among reviewers: each reviewer's queue then holds theirs
   const shared = reviewers.length > 0;
