@@ -51,7 +51,13 @@ async function cleanup() {
   await dropDatabase(process.env.DATABASE_URL!).catch(() => {});
   await deleteRedisPrefix(process.env.REDIS_URL || 'redis://127.0.0.1:6379', process.env.TCLAB_QUEUE_PREFIX!).catch(() => {});
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+// interrupted: everything is closed, so the open the page was waiting on fails and the JSON line (what was measured
+// so far) is still written; the process then ends on its own, its output drained
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    process.exitCode = 130;
+    void cleanup();
+  });
 
 type Open = {
   openMs: number;
