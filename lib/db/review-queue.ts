@@ -118,10 +118,17 @@ async function unreviewedPage(runId: string, spec: Spec, opts: { page: number; s
 }
 
 /** How many unreviewed pairs are assigned to the account, and how many unreviewed pairs no one has. */
-export async function assignmentCounts(runId: string, spec: Spec, viewer: string | null): Promise<{ mine: number; unassigned: number }> {
+export async function assignmentCounts(
+  runId: string,
+  spec: Spec,
+  viewer: string | null,
+  /** The run's unreviewed pairs when the caller has counted them already (reviewProgress): not counted again. */
+  unreviewed?: number,
+): Promise<{ mine: number; unassigned: number }> {
   // a run no one has shared out (the usual case): every unreviewed pair is unassigned, counted as progress counts them
   const any = await pool().query('SELECT 1 FROM review_assignments WHERE run_id = $1 LIMIT 1', [runId]);
   if (any.rowCount === 0) {
+    if (unreviewed !== undefined) return { mine: 0, unassigned: unreviewed };
     const p = await reviewProgress(runId, spec);
     return { mine: 0, unassigned: p.pairs - p.reviewed };
   }

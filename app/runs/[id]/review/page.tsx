@@ -71,16 +71,16 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   if (!exp) notFound();
   const selected = reviewFilterOf(show);
   const page = Math.max(0, Math.min(1_000_000, Number.parseInt(pageParam ?? '0', 10) || 0));
-  const [counts, shown, agreement, tables, progress, reviewers, assigned] = await Promise.all([
+  const [counts, shown, agreement, tables, progress, reviewers] = await Promise.all([
     reviewPairCounts(id, exp.spec),
     reviewQueuePage(id, exp.spec, { show: selected, page, size: PAGE_SIZE, viewer }),
     reviewAgreement(id),
     reviewAgreementTables(id),
     reviewProgress(id, exp.spec),
     reviewerAccounts(),
-    // only with accounts (single-user mode has one reader and nothing to share)
-    viewer ? assignmentCounts(id, exp.spec, viewer) : { mine: 0, unassigned: 0 },
   ]);
+  // only with accounts (single-user mode has one reader and nothing to share); the progress just read is reused
+  const assigned = viewer ? await assignmentCounts(id, exp.spec, viewer, progress.pairs - progress.reviewed) : { mine: 0, unassigned: 0 };
   // with accounts, the pairs can be shared among reviewers: each reviewer's queue then holds theirs
   const shared = reviewers.length > 0;
   const reviewed = agreement.reviewed > 0 ? await reviewedCells(id, exp.spec) : null;
