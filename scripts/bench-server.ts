@@ -90,11 +90,15 @@ export function benchEnvironment(name: string, opts: { database?: string; single
   process.env.DATABASE_URL = base.toString();
   process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-${name}-${suffix}`;
   process.env.TCLAB_LOG_LEVEL = 'warn';
-  if (opts.singleUser) {
-    process.env.HOST = '127.0.0.1';
-    delete process.env.TCLAB_ADMIN_EMAIL;
-    delete process.env.TCLAB_ADMIN_PASSWORD;
-  }
+  if (opts.singleUser) singleUserMode();
   resetEnvCache();
   return { url: base.toString(), suffix };
+}
+
+/** The built app's single-user mode for a server this process starts: loopback, and no first admin made at start. */
+export function singleUserMode(): void {
+  process.env.HOST = '127.0.0.1';
+  delete process.env.TCLAB_ADMIN_EMAIL;
+  delete process.env.TCLAB_ADMIN_PASSWORD;
+  resetEnvCache();
 }

@@ -27,7 +27,7 @@ import { resetEnvCache } from '../lib/env';
 import { startLoopbackServer } from '../lib/testing/loopback-server';
 import { createReadStream } from 'node:fs';
 import { request } from 'node:http';
-import { openSingleUserLink, peakRssMb, startBuiltApp, stopBuiltApp } from './bench-server';
+import { openSingleUserLink, peakRssMb, singleUserMode, startBuiltApp, stopBuiltApp } from './bench-server';
 import { askWithTools, recordingFetch, restaurantScript, TRACE_USER, type ExchangeLine } from '../lib/testing/trace-traffic';
 
 const TIME = '/usr/bin/time';
@@ -143,9 +143,7 @@ try {
  */
 async function overHttp(): Promise<{ peakRssMb: number; wallMs: number; cliExit: number; report: Record<string, number> | null }> {
   const port = Number(process.env.PORT ?? 3070);
-  process.env.HOST = '127.0.0.1';
-  delete process.env.TCLAB_ADMIN_EMAIL;
-  delete process.env.TCLAB_ADMIN_PASSWORD;
+  singleUserMode();
   process.env.TCLAB_LOG_LEVEL = 'warn';
   process.env.TCLAB_QUEUE_PREFIX = `tclab-bench-traces-${process.pid}`;
   const app = await startBuiltApp(port);
