@@ -5,6 +5,7 @@ import { canonicalJson, sha256 } from '../hash';
 import { unstorableText } from '../schema/common';
 import { REFUSAL_REASONS, SKIP_REASONS, type ImportItem, type RefusalReason, type SkipReason, type TraceCandidate } from '../schema/trace-candidate';
 import { Redactor, type RedactionCounts } from './redact';
+import { FingerprintSet } from './fingerprints';
 import { NearDuplicateIndex } from './near';
 
 /** Two conversations over the same catalog at least this similar (1 − edit distance / length) are one group. */
@@ -95,7 +96,7 @@ const conversationText = (c: TraceCandidate) =>
 export class ImportSession {
   readonly report: ImportReport;
   private readonly redactor: Redactor;
-  private readonly seen = new Set<string>();
+  private readonly seen = new FingerprintSet();
   private readonly heads = new Map<string, NearDuplicateIndex>();
   private readonly reservoirs = new Map<string, { seen: number; kept: StoredCandidate[] }>();
   private readonly members = new Map<string, StoredCandidate[]>();
@@ -150,11 +151,10 @@ export class ImportSession {
       return [];
     }
     const hash = sha256(canonicalJson({ conversation: c.conversation, system: c.system, tools: c.tools }));
-    if (this.seen.has(hash)) {
+    if (!this.seen.add(hash)) {
       this.report.duplicate++;
       return [];
     }
-    this.seen.add(hash);
     const catalogKey = c.tools
       .map((t) => t.name)
       .sort()
