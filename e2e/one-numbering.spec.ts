@@ -2,9 +2,11 @@ import { expect, test } from '@playwright/test';
 import { runReferenceStudy } from './helpers';
 
 // One numbering (docs/results.md): a trial's order and replicate carry the same label — 1-based, `o2 / r1` —
-// on the grid of what the model did, its trial page, its pair page and the review list.
+// on the grid of what the model did, its trial page, its pair page and the review list, and the same numbers in
+// the exports (the run JSON's and the choices CSV's `orderNumber`; the CLI's JUnit names, `o2 / r1`, are held by
+// lib/export/junit.test.ts and the golden exports).
 
-test('one numbering: the same trial has the same order label on the grid, the trial page, the pair page and the review list', async ({ page }) => {
+test('one numbering: the same trial has the same order label on the grid, the trial page, the pair page, the review list and in the exports', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const runId = await runReferenceStudy(page);
@@ -20,6 +22,20 @@ test('one numbering: the same trial has the same order label on the grid, the tr
   await page.getByRole('link', { name: 'side by side' }).first().click();
   await page.waitForURL(/\/pairs\//);
   await expect(page.getByTestId('trial-place')).toHaveText(label);
+
+  // the exports number the same trial the same way
+  const [order, replicate] = /^o(\d+) \/ r(\d+)$/.exec(label)!.slice(1).map(Number);
+  const download = async (format: string) => {
+    const res = await page.request.get(`/api/runs/${encodeURIComponent(runId)}/export/${format}`);
+    expect(res.status(), format).toBe(200);
+    return res.text();
+  };
+  const exported = JSON.parse(await download('json')) as { trials: { id: string; orderNumber: number; replicate: number }[] };
+  expect(exported.trials.find((t) => t.id === trialId)).toMatchObject({ orderNumber: order, replicate });
+  const csv = (await download('choices.csv')).split('\n');
+  const columns = csv[0].split(',');
+  const csvRow = csv.find((l) => l.startsWith(`${trialId},`))!.split(',');
+  expect([csvRow[columns.indexOf('orderNumber')], csvRow[columns.indexOf('replicate')]]).toEqual([String(order), String(replicate)]);
 
   // the review list → the pair page → the trial page, for a pair of the second order
   await page.goto(`/runs/${encodeURIComponent(runId)}/review`);

@@ -69,7 +69,7 @@ test('reference study: matrix, simulated run, Table 1 with published reference, 
   const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
   expect(json.suggestedFilename()).toBe(`run-${runId}.json`);
   const exported = JSON.parse(await readFile((await json.path())!, 'utf8')) as { format: string; trials: unknown[]; prechecks: unknown[] };
-  expect(exported.format).toBe('tclab.run/v1');
+  expect(exported.format).toBe('tclab.run/v2');
   expect(exported.trials).toHaveLength(152);
   expect(exported.prechecks).toHaveLength(2);
 

@@ -6,7 +6,7 @@ import { ciOptions, ciOutputs, parseGates, type CiOptions } from './ci-outputs';
 import { err, setExitCode } from '../output';
 
 export function register(program: Command): void {
-  const cmd = program.command('export <runId>').description('write a stored run as JSON (tclab.run/v1) and CSV; print its Table 1');
+  const cmd = program.command('export <runId>').description('write a stored run as JSON (tclab.run/v2) and CSV; print its Table 1');
   // the file formats: the one table of export formats (lib/runs/export.ts)
   for (const f of EXPORT_FORMATS) if ('cli' in f) cmd.option(f.cli.flag, f.cli.description);
   cmd

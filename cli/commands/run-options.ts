@@ -42,7 +42,7 @@ export function runOptions(cmd: Command): Command {
     .option('--template <id>', 'a built-in template, e.g. reference-study')
     .option('--experiment <file>', 'an experiment spec JSON file (tclab.experiment/v1)')
     .option('--experiment-id <id>', 'a stored experiment version, e.g. reference-study-v1')
-    .option('--out <file>', 'write the run as JSON (tclab.run/v1)')
+    .option('--out <file>', 'write the run as JSON (tclab.run/v2)')
     .option('--csv <file>', 'write one CSV row per trial')
     .option('--checks-csv <file>', 'write one CSV row per check')
     .option('--no-wait', 'print the run id and return once the run has started')

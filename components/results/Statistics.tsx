@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { Clustered, OrderConsistency, PassCount, RunSummary, StudySummary } from '@/lib/schema/table1';
 import { wilson } from '@/lib/stats/wilson';
-import { clusteredCi, differenceCi, formatP, orderLabel, pct, plural, pts, wilsonCi } from '../format';
+import { clusteredCi, differenceCi, formatP, numberedOrderLabel, pct, plural, pts, wilsonCi } from '../format';
 import { Interval } from '../Interval';
 import { OrderConsistencyChart, PairedFlowChart, PassRateChart, type FlowBar, type OrderBar, type RateBar } from './Charts';
 import { urls } from '@/lib/urls';
@@ -145,7 +145,7 @@ export function OrderConsistencyPanel({ s, runId }: { s: StudySummary; runId: st
                   <span key={t.id}>
                     {i > 0 && ' · '}
                     <Link href={trialHref(t.id)} data-testid="flipped-trial">
-                      {orderLabel(t.orderIndex)}: {t.decision}
+                      {numberedOrderLabel(t.orderNumber)}: {t.decision}
                     </Link>
                   </span>
                 ))}

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { caseDiffers, type ChoiceGridSection, type ChoiceMatrix, type ChoicePositions } from '@/lib/analysis/choices';
 import type { GridPage } from '@/lib/runs/choices';
 import { urls } from '@/lib/urls';
-import { formatInt, orderLabel } from '../format';
+import { formatInt, orderLabel, orderNumber } from '../format';
 
 // What the model did (docs/results.md#what-the-model-did): the grid of cases × conditions for one study × scenario × locale (each cell
 // a trial's decision per order and replicate, coloured by its verdict, linking to the trial), the expected ×
@@ -113,7 +113,7 @@ export function ChoiceGrid({
                             data-chosen={c.chosen}
                             data-tool={c.chosenToolId ?? undefined}
                             data-order={orderLabel(c.orderIndex)}
-                            title={`order ${c.orderIndex + 1}, replicate ${c.replicate}: ${c.status}${c.position ? ` · listed ${ordinal(c.position)} of ${c.toolsSent}` : ''}`}
+                            title={`order ${orderNumber(c.orderIndex)}, replicate ${c.replicate}: ${c.status}${c.position ? ` · listed ${ordinal(c.position)} of ${c.toolsSent}` : ''}`}
                           >
                             {orderLabel(c.orderIndex)}
                             {c.replicate > 1 || cell.some((x) => x.replicate > 1) ? `·r${c.replicate}` : ''} {c.chosen}

@@ -1,4 +1,5 @@
 import type { ClusterBy, TrialOutcome } from '../schema/table1';
+import { orderNumber } from '../schema/trial-place';
 import {
   baselinesOf,
   compareFlipped,
@@ -152,7 +153,7 @@ export function cellsFromTrials(spec: Parameters<typeof baselinesOf>[0], trials:
         locale: t0.locale,
         caseId,
         replicate: t0.replicate ?? 1,
-        trials: [...u].sort(byOrderThenPair).map((t) => ({ id: t.id, orderIndex: t.orderIndex, decision: t.decision! })),
+        trials: [...u].sort(byOrderThenPair).map((t) => ({ id: t.id, orderNumber: orderNumber(t.orderIndex), decision: t.decision! })),
       });
     }
   }

@@ -1,6 +1,7 @@
 import type { Clustered, Difference, PassCount, PassK, RunSummary, StudySummary } from '../schema/table1';
 import { clusteredIntervalReason } from '../stats/clustered';
 import { wilson } from '../stats/wilson';
+import { orderNumber } from '../schema/trial-place';
 
 /*
  * The one format of numbers with intervals (docs/design.md#the-statistics-it-relies-on), shared by the pages, the exports' human text and the
@@ -241,8 +242,14 @@ export function formatTable1Markdown(summary: RunSummary, title: string): string
   return `${out.join('\n')}\n`;
 }
 
-/** A trial's order as every page shows it: 1-based, as the grid numbers it (`o1` is the first order sent). */
-export const orderLabel = (orderIndex: number): string => `o${orderIndex + 1}`;
+/** The order's number, from 1 (lib/schema/trial-place.ts): every page's and export's. */
+export { orderNumber };
+
+/** A trial's order as every page shows it (`o1` is the first order sent), from its number. */
+export const numberedOrderLabel = (n: number): string => `o${n}`;
+
+/** A trial's order as every page shows it, from the stored index. */
+export const orderLabel = (orderIndex: number): string => numberedOrderLabel(orderNumber(orderIndex));
 
 /** A trial's order and replicate as every page shows them (`o1 / r1`; replicates are numbered from 1). */
 export const placeLabel = (orderIndex: number, replicate: number): string => `${orderLabel(orderIndex)} / r${replicate}`;

@@ -82,7 +82,7 @@ describe('stored cells (result_cache) equal the computed ones', () => {
     it(`stores Table 1's cells under the run's results version and reads them back unchanged (clusters by ${by})`, async () => {
       const computed = await runCells(runId, spec, by);
       const first = await storedRunCells(runId, spec, by); // computes and stores
-      const stored = await pool().query<{ version: string }>(`SELECT version FROM result_cache WHERE run_id = $1 AND key LIKE $2`, [runId, `cells|${by}|%`]);
+      const stored = await pool().query<{ version: string }>(`SELECT version FROM result_cache WHERE run_id = $1 AND key LIKE $2`, [runId, `cells2|${by}|%`]);
       expect(stored.rows.map((r) => r.version)).toEqual([await resultsVersion(runId)]);
       const second = await storedRunCells(runId, spec, by); // read back
       expect(sortRunCells(first)).toEqual(sortRunCells(computed));
@@ -93,7 +93,7 @@ describe('stored cells (result_cache) equal the computed ones', () => {
   it('never reads an entry of another version: a stale one is recomputed', async () => {
     await storedRunCells(runId, spec, 'case');
     await pool().query(
-      `UPDATE result_cache SET version = 'stale', value = '{"status": [], "pairs": [], "categories": [], "tasks": [], "orders": [], "flipped": [], "flippedTotal": []}' WHERE run_id = $1 AND key LIKE 'cells|case|%'`,
+      `UPDATE result_cache SET version = 'stale', value = '{"status": [], "pairs": [], "categories": [], "tasks": [], "orders": [], "flipped": [], "flippedTotal": []}' WHERE run_id = $1 AND key LIKE 'cells2|case|%'`,
       [runId],
     );
     expect(sortRunCells(await storedRunCells(runId, spec, 'case'))).toEqual(sortRunCells(await runCells(runId, spec, 'case')));

@@ -1,4 +1,5 @@
 import type { ClusterBy } from '../schema/table1';
+import { orderNumber } from '../schema/trial-place';
 import {
   baselinesOf,
   compareFlipped,
@@ -197,7 +198,7 @@ async function flippedCases(runId: string): Promise<{ flipped: FlippedCase[]; fl
       locale: x.locale as string,
       caseId: x.case_id as string,
       replicate: int(x.replicate),
-      trials: (x.ids as string[]).map((id, i) => ({ id, orderIndex: int(x.orders[i]), decision: x.decisions[i] as string })),
+      trials: (x.ids as string[]).map((id, i) => ({ id, orderNumber: orderNumber(int(x.orders[i])), decision: x.decisions[i] as string })),
     };
   });
   return { flipped: flipped.sort(compareFlipped), flippedTotal };
@@ -230,7 +231,8 @@ function specKey(spec: Spec): string {
  * cells equal to the computed ones.
  */
 export async function storedRunCells(runId: string, spec: Spec, by: ClusterBy = 'case'): Promise<RunCells> {
-  return cachedResult([runId], `cells|${by}|${specKey(spec)}`, () => runCells(runId, spec, by), {
+  // `cells2`: the flipped trials carry orderNumber (from 1) since tclab.run/v2; cells stored before under `cells` are not read
+  return cachedResult([runId], `cells2|${by}|${specKey(spec)}`, () => runCells(runId, spec, by), {
     // flippedTotal's keys hold U+0000, which jsonb cannot: stored as [study, condition, n]
     encode: (c) => ({ ...c, flippedTotal: [...c.flippedTotal].map(([k, n]) => [...k.split('\u0000'), n]) }),
     decode: (stored) => {

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import { trialCategories } from '../scoring/categories';
 import type { ExportAttempt, TrialExportRow } from '../schema/run-export';
 import type { Choice } from '../analysis/choices';
+import { orderNumber } from '../schema/trial-place';
 
 export type { TrialExportRow } from '../schema/run-export';
 
@@ -61,7 +62,7 @@ export const CHOICE_CSV_COLUMNS = [
   'locale',
   'caseId',
   'condition',
-  'orderIndex',
+  'orderNumber',
   'replicate',
   'status',
   'expected',
@@ -157,7 +158,7 @@ export function choicesCsv(rows: Rows<Choice>, options: CsvOptions = {}): Readab
       c.locale,
       c.caseId,
       c.condition,
-      c.orderIndex,
+      orderNumber(c.orderIndex),
       c.replicate,
       c.status,
       c.expected,

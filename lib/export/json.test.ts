@@ -45,7 +45,10 @@ function parts(trials: RunJsonParts['trials']): RunJsonParts {
     },
     prechecks: [{ n: 1, outcome: 'transport_error', errorKind: 'dns', httpStatus: null, latencyMs: 3, request: { model: 'm' }, response: null, caseId: 'read-1' }],
     trials,
-    summary: summarizeRun(fixtureExperiment, list),
+    summary: summarizeRun(
+      fixtureExperiment,
+      list.map((t) => ({ ...t, orderIndex: t.orderNumber - 1 })),
+    ),
   };
 }
 

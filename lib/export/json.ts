@@ -33,7 +33,7 @@ export interface WriteRunJsonOptions {
 }
 
 /**
- * Streams the public run export (`tclab.run/v1`, schema `RunExport` in lib/schema/run-export.ts) to `out`,
+ * Streams the public run export (`tclab.run/v2`, schema `RunExport` in lib/schema/run-export.ts) to `out`,
  * piece by piece: the head, then one trial per line, then the summary. Waits for 'drain' whenever `out`
  * asks it to (backpressure). Rejects if `out` errors or closes early, or if the trials iterator throws —
  * then the output is incomplete and must be discarded. The values are written as given, not re-validated.

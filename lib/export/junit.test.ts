@@ -36,6 +36,8 @@ describe('junitXml', () => {
     expect(doc.testsuites).toMatchObject({ tests: '4', failures: '1', errors: '1', skipped: '1' });
     const [s, u] = doc.testsuites.testsuite;
     expect(s.testcase).toHaveLength(3);
+    // named as every page names the trial: the order from 1
+    expect(s.testcase[0].name).toBe('c1 o1 / r1');
     expect(s.testcase[1].failure).toMatchObject({ message: 'unwanted_write: tool-choice', type: 'unwanted_write' });
     expect(s.testcase[1].failure['#text']).toContain('wrote <b>"&</b> see [link removed]');
     expect(xml).not.toContain('https://');

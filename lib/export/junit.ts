@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { placeLabel } from '../analysis/format';
 import type { JunitTrial } from '../schema/trial-place';
 
 export type { JunitTrial } from '../schema/trial-place';
@@ -28,7 +29,7 @@ export function linkFree(s: string): string {
 }
 
 function caseXml(t: JunitTrial): string {
-  const name = `${t.caseId} o${t.orderIndex} r${t.replicate}`;
+  const name = `${t.caseId} ${placeLabel(t.orderIndex, t.replicate)}`;
   const classname = `${t.study}.${t.scenario}.${t.locale}.${t.condition}`;
   const open = `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" file="${xmlText(t.id)}">`;
   if (t.status === 'passed') return `${open}</testcase>\n`;

@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import { ByteWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import type { ExportAttempt, TrialExportRow } from '../schema/run-export';
 import type { Choice } from '../analysis/choices';
+import { orderNumber } from '../schema/trial-place';
 import { failureCategories } from './csv';
 
 // Parquet tables of a run for notebooks (pandas, polars, DuckDB): docs/export.md#parquet. Rows are pulled from
@@ -146,7 +147,7 @@ export const TRIAL_PARQUET_COLUMNS: readonly ParquetColumn<T>[] = [
   { name: 'caseId', type: 'STRING', value: (t) => t.caseId },
   { name: 'condition', type: 'STRING', value: (t) => t.condition },
   { name: 'order', type: 'STRING', value: (t) => t.order.join(' > ') },
-  { name: 'orderIndex', type: 'INT32', value: (t) => t.orderIndex },
+  { name: 'orderNumber', type: 'INT32', value: (t) => t.orderNumber },
   { name: 'replicate', type: 'INT32', value: (t) => t.replicate },
   { name: 'pairKey', type: 'STRING', value: (t) => t.pairKey },
   { name: 'status', type: 'STRING', value: (t) => t.status },
@@ -223,7 +224,7 @@ export const CHOICE_PARQUET_COLUMNS: readonly ParquetColumn<Choice>[] = [
   { name: 'locale', type: 'STRING', value: (c) => c.locale },
   { name: 'caseId', type: 'STRING', value: (c) => c.caseId },
   { name: 'condition', type: 'STRING', value: (c) => c.condition },
-  { name: 'orderIndex', type: 'INT32', value: (c) => c.orderIndex },
+  { name: 'orderNumber', type: 'INT32', value: (c) => orderNumber(c.orderIndex) },
   { name: 'replicate', type: 'INT32', value: (c) => c.replicate },
   { name: 'status', type: 'STRING', value: (c) => c.status },
   { name: 'expected', type: 'STRING', value: (c) => c.expected },

@@ -3,7 +3,7 @@ import type { StoppingReport } from '../schema/stopping';
 import type { PassCount, RunSummary, StudySummary } from '../schema/table1';
 import type { ExperimentSpec } from '../schema/experiment';
 import type { Choice } from '../analysis/choices';
-import { formatCount, formatDifference, formatP, pct } from '../analysis/format';
+import { formatCount, formatDifference, formatP, orderNumber, pct } from '../analysis/format';
 import { readComparison } from '../analysis/reading';
 import { wilson } from '../stats/wilson';
 
@@ -294,7 +294,7 @@ function grid(r: ReportRun): string {
     byCondition.set(c.condition, [...(byCondition.get(c.condition) ?? []), c]);
   }
   const chip = (c: Choice) =>
-    `<span class="${c.status === 'passed' ? 'pass' : c.status === 'failed' ? 'fail' : 'other'}" title="${esc(`order ${c.orderIndex + 1}, replicate ${c.replicate}: ${c.status}`)}">${esc(c.chosen)}</span>`;
+    `<span class="${c.status === 'passed' ? 'pass' : c.status === 'failed' ? 'fail' : 'other'}" title="${esc(`order ${orderNumber(c.orderIndex)}, replicate ${c.replicate}: ${c.status}`)}">${esc(c.chosen)}</span>`;
   const cut = r.grid.length < r.gridTotal ? `<p class="small muted">The first ${r.grid.length} of ${r.gridTotal} trials; every trial is in the exports.</p>` : '';
   return `<h3>Each case, each condition</h3>${cut}<div class="scroll"><table class="small" data-testid="grid"><thead><tr><th>case</th>${conditions.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${[
     ...rows,

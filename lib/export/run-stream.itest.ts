@@ -61,7 +61,7 @@ afterAll(async () => {
 });
 
 describe('streamed run exports', () => {
-  it('the JSON export writes every trial line as before, redacted, and parses as tclab.run/v1', async () => {
+  it('the JSON export writes every trial line as before, redacted, and parses as tclab.run/v2', async () => {
     const json = await text(await runJsonStream(runId));
     expect(json).not.toContain(SECRET);
     expect(json).not.toContain('Bearer abc');

@@ -23,6 +23,7 @@ import {
   type AttemptRecord,
   type TrialRecord,
 } from '../db/results';
+import { orderNumber } from '../schema/trial-place';
 import { junitXml } from './junit';
 import {
   ATTEMPT_PARQUET_COLUMNS,
@@ -110,7 +111,7 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
     caseId: t.caseId,
     condition: t.condition,
     order: t.order,
-    orderIndex: t.orderIndex,
+    orderNumber: orderNumber(t.orderIndex),
     replicate: t.replicate,
     pairKey: t.pairKey,
     status: t.status,
@@ -184,7 +185,7 @@ function exportRunOf(run: RunRow) {
   };
 }
 
-/** The whole run as `tclab.run/v1` JSON, streamed, with its Table 1 (`summary`) and what the model did (`choices`), computed by the caller. */
+/** The whole run as `tclab.run/v2` JSON, streamed, with its Table 1 (`summary`) and what the model did (`choices`), computed by the caller. */
 export async function runJson({ run, experiment: exp }: RunAndExperiment, summary: ExportSummary, choices: ExportChoices, extras: RunJsonExtras = {}): Promise<Readable> {
   const runId = run.id;
   const [prechecks, audit] = await Promise.all([precheckAttempts(runId), runAudit(runId)]);

@@ -74,7 +74,8 @@ export interface FlippedCase {
   locale: string;
   caseId: string;
   replicate: number;
-  trials: { id: string; orderIndex: number; decision: string }[];
+  /** `orderNumber`: the order numbered from 1, as pages and exports number it. */
+  trials: { id: string; orderNumber: number; decision: string }[];
 }
 
 export interface RunCells {

@@ -10,7 +10,7 @@ import { CheckStatus, Checkpoint, Evidence, FailureCategory } from './verdict';
 import { ExportChoices, ExportTrialChoice } from './choices';
 
 /**
- * The public JSON export of a run (`tclab.run/v1`), written by lib/export/json.ts. The names listed in
+ * The public JSON export of a run (`tclab.run/v2`), written by lib/export/json.ts. The names listed in
  * docs/export.md ("Export fields") are required; the optional ones are extensions. Unknown keys are accepted (and dropped on
  * parse), so newer writers stay readable.
  */
@@ -87,8 +87,8 @@ export const ExportTrial = z.object({
   condition: z.string(),
   /** Tool names in the order they were sent. */
   order: z.array(z.string()),
-  /** The candidate order's index in the design (the `o<i>` of the pair key). */
-  orderIndex: z.number().int().min(0),
+  /** The candidate order, numbered from 1 as every page numbers it (`o1`; the pair key's `o<i>` is the stored index, from 0). */
+  orderNumber: z.number().int().min(1),
   replicate: z.number().int().min(1),
   pairKey: z.string(),
   status: TrialStatus,

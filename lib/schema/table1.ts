@@ -105,7 +105,7 @@ export const StudySummary = z.object({
         locale: z.string(),
         caseId: z.string(),
         replicate: z.number().int(),
-        trials: z.array(z.object({ id: z.string(), orderIndex: z.number().int(), decision: z.string() })),
+        trials: z.array(z.object({ id: z.string(), orderNumber: z.number().int().min(1), decision: z.string() })),
       }),
     )
     .optional(),
@@ -150,4 +150,4 @@ export interface TrialOutcome extends TrialPlace {
   firstPick?: boolean;
 }
 
-export const RUN_EXPORT_FORMAT = 'tclab.run/v1';
+export const RUN_EXPORT_FORMAT = 'tclab.run/v2';

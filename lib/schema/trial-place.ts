@@ -9,10 +9,16 @@ export interface TrialPlace {
   locale: string;
   caseId: string;
   condition: string;
-  /** The candidate order's index in the design (lib/design/matrix.ts TrialSpec.orderIndex). */
+  /** The candidate order's index in the design (lib/design/matrix.ts TrialSpec.orderIndex), from 0: see orderNumber. */
   orderIndex: number;
   replicate: number;
 }
+
+/**
+ * A trial's order as every page and export numbers it: from 1, as the grid does (the first order sent is 1). The
+ * stored index (`orderIndex`, the `o<i>` of a pair key) counts from 0 and stays in the database and the design.
+ */
+export const orderNumber = (orderIndex: number): number => orderIndex + 1;
 
 /** A trial with its status and its verdicts (failed trials only): what a JUnit test case needs of a trial (lib/export/junit.ts). */
 export interface JunitTrial extends TrialPlace {

@@ -20,7 +20,7 @@ export function fixtureTrial(i: number, overrides: Partial<TrialExportRow> = {})
     caseId: 'read-1',
     condition,
     order: ['get_invoice', 'pay_invoice'],
-    orderIndex: 0,
+    orderNumber: 1,
     replicate: Math.floor(i / 2) + 1,
     pairKey,
     status: i % 2 ? 'passed' : 'failed',
