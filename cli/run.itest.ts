@@ -113,7 +113,7 @@ describe('tclab run', () => {
     const runId = /run (r_\w+)/.exec(r.stderr)![1];
     expect(r.stderr).toContain(`run ${runId}: storing what its pages read`);
     const keys = await pool().query<{ key: string }>(`SELECT split_part(key, '|', 1) AS key FROM result_cache WHERE run_id = $1`, [runId]);
-    expect(new Set(keys.rows.map((k) => k.key))).toEqual(new Set(['cells', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
+    expect(new Set(keys.rows.map((k) => k.key))).toEqual(new Set(['cells2', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
     expect((await pool().query(`SELECT 1 FROM review_pairs WHERE run_id = $1`, [runId])).rowCount).toBeGreaterThan(0);
     // the export read back from the stored values is the one written before, byte for byte
     const again = path.join(dir, 'catalog-scale-again.json');

@@ -44,7 +44,7 @@ describe('warming a completed run', () => {
     expect(warmed).toContain(runId);
     expect(warmed.filter((id) => id === runId)).toHaveLength(1);
     const after = await stored(runId);
-    expect(new Set(after.keys)).toEqual(new Set(['cells', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
+    expect(new Set(after.keys)).toEqual(new Set(['cells2', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
     const run = (await getRun(runId))!;
     const spec = (await getExperiment(run.experimentId))!.spec;
     const counts = await reviewPairCounts(runId, spec);
