@@ -1,5 +1,6 @@
 'use client';
 
+import { kindHasCaseField } from '@/lib/schema/kind-fields';
 import { ErrorsAt, SelectField, TextField, useDesigner } from './context';
 import { JsonEditor } from './JsonEditor';
 import { Section, sectionKey, useSections } from './sections';
@@ -236,7 +237,7 @@ function CaseCard({ study, si, kase, ki }: { study: DStudy; si: number; kase: DC
           )}
       </div>
 
-      {study.kind === 'interpretation' && (
+      {kindHasCaseField(study.kind, 'fixedCall') && (
         <>
           <h4>Fixed call and injected result</h4>
           <SelectField

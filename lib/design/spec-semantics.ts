@@ -11,6 +11,9 @@ import { expectedValueProblems, parameterTypes, wantedDefs } from './argument-ty
 // schema gives it (lib/design/argument-types.ts), and every parameters object is a JSON Schema that compiles.
 // Each issue carries its path. Pure: no env, no database.
 
+/** The kinds whose studies may add a distractor catalog (KindSpec.catalog). */
+const CATALOG_KINDS = Object.values(KIND_SPECS).flatMap((k) => (k.catalog ? [k.kind] : []));
+
 type Spec = z.output<typeof ExperimentSpecShape>;
 type Study = Spec['studies'][number];
 type Kase = Study['cases'][number];
@@ -109,8 +112,7 @@ export function checkSpecSemantics(spec: Spec): PathIssue[] {
     study.cases.forEach((c, ci) => checkCase(spec, study, c, [...base, 'cases', ci], [...base], issue));
     if (study.catalog) {
       const cp: Path = [...base, 'catalog'];
-      // one request, one answer: a conversation's later turns would need the discovery repeated per turn
-      if (study.kind !== 'selection') issue(cp, `a distractor catalog is supported in selection studies only (this study is ${study.kind})`);
+      if (!KIND_SPECS[study.kind].catalog) issue(cp, `a distractor catalog is supported in ${CATALOG_KINDS.join(' and ')} studies only (this study is ${study.kind})`);
       dupes(study.catalog.sizes.map(String)).forEach((d) => issue([...cp, 'sizes'], `duplicate catalog size ${d}`));
       dupes(study.catalog.discovery.map((d) => d.id)).forEach((d) => issue([...cp, 'discovery'], `duplicate discovery id "${d}"`));
       if ('tools' in study.catalog.source)

@@ -8,8 +8,7 @@ import { TccObservations, type TccCard } from '../schema/tcc';
 import { findStudyCase, naturalDefinitions, resolveSent } from '../design/matrix';
 import { toScoringTool } from '../design/catalog';
 import { exportTrialTcc, tccFileNames, trialCard } from './tcc';
-import { taskEvidenceGate, taskTccChecks, taskTccObservations } from '../studies/task/tcc';
-import type { TaskDetails } from '../studies/task';
+import { kindModule } from '../studies/registry';
 import type { ExportAttempt, ExportPrecheck, ExportSummary, TrialExportRow } from '../schema/run-export';
 import type { ExperimentRow } from '../db/experiments';
 import type { RunRow } from '../db/runs';
@@ -283,22 +282,18 @@ function tccOf(t: TrialRecord, spec: ExperimentSpec, run: RunRow): { card: TccCa
   const s = run.settings;
   const model = `${run.provider}/${run.model} temperature=${s.temperature ?? 'default'}${s.seed != null ? ` seed=${s.seed}` : ''}`;
   const observation: Observation | null = t.observation ? { ...t.observation, finishReason: null } : null;
-  if (study.kind === 'task' && t.details) {
-    const details = t.details as TaskDetails;
-    const handlers = spec.scenarios.find((x) => x.id === t.scenario)?.fixture?.handlers ?? {};
-    const checks = checksFor(kase, t.condition);
-    const verified = details.verified?.status ?? null;
-    const card = trialCard({
-      kase: { ...kase, checks: taskTccChecks(checks), evidenceGate: [...kase.evidenceGate, ...taskEvidenceGate(t.id, details.log, verified)] },
-      model,
-      tools,
-      observation,
-      fixtureRef: details.fixtureRef,
-      mode: 'fixture',
-    });
-    return { card, observations: TccObservations.parse(taskTccObservations(checks, observation, tools, details, handlers)) };
-  }
-  return exportTrialTcc({ kase: { ...kase, checks: checksFor(kase, t.condition) }, model, tools, observation });
+  const checks = checksFor(kase, t.condition);
+  const own = kindModule(study.kind).tcc?.({ id: t.id, details: t.details, checks, observation, tools, scenario: spec.scenarios.find((x) => x.id === t.scenario) });
+  if (!own) return exportTrialTcc({ kase: { ...kase, checks }, model, tools, observation });
+  const card = trialCard({
+    kase: { ...kase, checks: own.checks, evidenceGate: [...kase.evidenceGate, ...own.evidenceGate] },
+    model,
+    tools,
+    observation,
+    fixtureRef: own.fixtureRef,
+    mode: own.mode,
+  });
+  return { card, observations: own.observations };
 }
 
 /** Every trial of a run as TCC files in `dir` (`<trialId>.card.json`, `<trialId>.observations.json`). */

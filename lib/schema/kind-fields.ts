@@ -33,6 +33,11 @@ export const KIND_SCENARIO_FIELDS = {
   task: { fixture: FixtureSpec.optional() },
 } satisfies Record<StudyKind, z.ZodRawShape>;
 
+/** Whether a case of a study of this kind has the field (false for a kind this build does not know): the designer shows the kind's own fields by it. */
+export function kindHasCaseField(kind: string, field: string): boolean {
+  return Object.hasOwn(KIND_CASE_FIELDS, kind) && Object.hasOwn(KIND_CASE_FIELDS[kind as StudyKind], field);
+}
+
 /** Every kind's case fields, merged into the one case shape (each optional there; the kind's validation requires). */
 export const kindCaseFields = { ...KIND_CASE_FIELDS.interpretation, ...KIND_CASE_FIELDS.task };
 

@@ -28,6 +28,11 @@ export interface KindSpec {
   kind: StudyKind;
   /** Fields this kind adds to a case (optional in the zod shape; `validateCase` says which it requires). */
   caseFields: z.ZodRawShape;
+  /**
+   * Its studies may add a distractor catalog (docs/discovery.md): a kind whose trial is one request and one
+   * answer. A conversation's later turns would need the discovery repeated per turn.
+   */
+  catalog?: boolean;
   /** Fields this kind adds to a scenario (optional in the zod shape). */
   scenarioFields?: z.ZodRawShape;
   /** Semantic checks of one scenario (every scenario of the spec, whichever kinds use it). */

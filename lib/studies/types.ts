@@ -1,4 +1,6 @@
-import type { Case, Condition, ExperimentSpec, Study, ToolDefinition } from '../schema/experiment';
+import type { z } from 'zod';
+import type { Case, Condition, ExperimentSpec, Scenario, Study, ToolDefinition } from '../schema/experiment';
+import type { EvidenceGateItem, TccCheck, TccObservations } from '../schema/tcc';
 import type { Observation, ToolCall } from '../schema/observation';
 import type { ProviderRequest, SimulatedRules, TurnToolResult, WireToolResult } from '../schema/request';
 import type { ScoringTool, TrialScore } from '../scoring/score';
@@ -72,6 +74,32 @@ export interface KindModule {
   start(ctx: ConversationContext): Conversation;
   /** The kind's own case fields for the trial page (shown as JSON text), or null when it has none. */
   caseDetails(kase: Case): Record<string, unknown> | null;
+  /**
+   * The kind's own parts of a stored trial's TCC case card and observation file (docs/export.md); absent, or
+   * null for a trial: the card every kind shares (the checks as the case states them, mode "proposal").
+   */
+  tcc?(trial: TrialForTcc): KindTcc | null;
+}
+
+/** A stored trial as a kind's TCC part reads it. */
+export interface TrialForTcc {
+  id: string;
+  /** The kind's details stored with the trial (ConversationScore.details); null when none were stored. */
+  details: unknown;
+  /** The case's checks for the trial's condition. */
+  checks: TccCheck[];
+  observation: Observation | null;
+  tools: readonly ScoringTool[];
+  scenario: Scenario | undefined;
+}
+
+/** A kind's TCC part: the card's checks and extra evidence-gate items, its fixture reference and mode, the observations. */
+export interface KindTcc {
+  checks: TccCheck[];
+  evidenceGate: z.infer<typeof EvidenceGateItem>[];
+  fixtureRef: string;
+  mode: 'fixture';
+  observations: TccObservations;
 }
 
 export type { WireToolResult };

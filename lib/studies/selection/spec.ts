@@ -5,5 +5,6 @@ import type { KindSpec } from '../spec-types';
 export const selectionSpec: KindSpec = {
   kind: 'selection',
   caseFields: KIND_CASE_FIELDS.selection,
+  catalog: true,
   validateCase() {},
 };

@@ -1,23 +1,15 @@
-import { FixtureBackend, type LogEntry } from '../../fixture/backend';
-import { verifyState, type ExpectedState, type StateProblem } from '../../fixture/verify';
+import { FixtureBackend } from '../../fixture/backend';
+import { verifyState, type ExpectedState } from '../../fixture/verify';
 import { fixtureRef as fixtureRefOf } from '../../fixture';
 import { checksFor } from '../../schema/experiment';
 import type { KindModule } from '../types';
 import { DEFAULT_MAX_TURNS, taskSpec } from './spec';
 import { conversationObservation, scoreTask } from './score';
+import type { TaskDetails } from './details';
+import { taskTcc } from './tcc';
 
 export { taskChecks, scoreTask, claimsSuccess } from './score';
-
-/** What a task trial's scoring keeps beside its verdicts (the trial page and the export show it). */
-export interface TaskDetails {
-  fixtureRef: string;
-  principal: { id: string; permissions: string[] };
-  before: unknown;
-  after: unknown;
-  log: LogEntry[];
-  /** The verified gate: the final state against each state the card expects (null: the card expects none). */
-  verified: { status: 'pass' | 'fail'; problems: StateProblem[] } | null;
-}
+export type { TaskDetails } from './details';
 
 export const task: KindModule = {
   spec: taskSpec,
@@ -26,6 +18,7 @@ export const task: KindModule = {
   summary: "a conversation whose proposed calls run against the scenario's fixture back-end; scored on the final state",
   extendRequest() {},
   caseDetails: (kase) => ({ principal: kase.principal, faults: kase.faults ?? [], maxTurns: kase.maxTurns ?? DEFAULT_MAX_TURNS }),
+  tcc: taskTcc,
   start({ spec, study, kase, condition, tools }) {
     const scenario = spec.scenarios.find((s) => s.id === kase.scenario);
     const fixture = scenario?.fixture;

@@ -1,9 +1,10 @@
 import type { GateResult, LogEntry } from '../../fixture/backend';
 import type { Observation } from '../../schema/observation';
-import type { EvidenceGateItem, TccCheck, TccObservations } from '../../schema/tcc';
+import { TccObservations, type EvidenceGateItem, type TccCheck } from '../../schema/tcc';
 import { observationToTcc, type ScoringTool } from '../../scoring/observe';
 import type { z } from 'zod';
-import type { TaskDetails } from './index';
+import type { KindTcc, TrialForTcc } from '../types';
+import type { TaskDetails } from './details';
 import { TASK_FIELDS, taskChecks, taskObserved } from './score';
 
 // A task trial as TCC v0.1: mode "fixture", fixture_ref = SHA-256 of the initial state and handlers, the
@@ -57,4 +58,17 @@ export function taskEvidenceGate(trialId: string, log: readonly LogEntry[], veri
       };
     }),
   );
+}
+
+/** The task kind's TCC part (KindModule.tcc): a trial scored on its fixture; null when no details were stored. */
+export function taskTcc(t: TrialForTcc): KindTcc | null {
+  if (!t.details) return null;
+  const details = t.details as TaskDetails;
+  return {
+    checks: taskTccChecks(t.checks),
+    evidenceGate: taskEvidenceGate(t.id, details.log, details.verified?.status ?? null),
+    fixtureRef: details.fixtureRef,
+    mode: 'fixture',
+    observations: TccObservations.parse(taskTccObservations(t.checks, t.observation, t.tools, details, t.scenario?.fixture?.handlers ?? {})),
+  };
 }
