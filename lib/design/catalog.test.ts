@@ -31,6 +31,17 @@ function unseenSpec(k = 3) {
 }
 
 describe('distractor catalogs', () => {
+  it('is refused in a study whose kind takes no catalog (KindSpec.catalog), naming the path and the kinds that take one', () => {
+    const input = tinyExperiment('task-catalog');
+    const study = (input.studies as Record<string, unknown>[])[0];
+    study.kind = 'interpretation';
+    study.catalog = { source: { builtin: 'github-mcp-server' }, sizes: [32], seed: 's1', discovery: [{ id: 'all', mechanism: 'all' }] };
+    const r = ExperimentSpec.safeParse(input);
+    expect(r.success).toBe(false);
+    const issue = r.error!.issues.find((i) => i.path.join('.') === 'studies.0.catalog');
+    expect(issue?.message).toBe('a distractor catalog is supported in selection studies only (this study is interpretation)');
+  });
+
   it('draws N distractors reproducibly from the seed, nested across sizes, recorded in the order sent and the tool set ref', () => {
     const spec = catalogScale();
     const study = spec.studies[0];

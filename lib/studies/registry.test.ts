@@ -3,6 +3,7 @@ import { ExperimentSpec } from '../design/experiment-spec';
 import { tinyExperiment } from '../testing/tiny-experiment';
 import { KINDS, STUDY_KINDS, kindModule } from './registry';
 import { KIND_SPECS } from './specs';
+import { kindHasCaseField } from '../schema/kind-fields';
 
 describe('study kinds registry', () => {
   it('has one module and one spec part per kind, each naming its own kind', () => {
@@ -12,6 +13,13 @@ describe('study kinds registry', () => {
       expect(KINDS[k].spec.kind).toBe(k);
       expect(KINDS[k].spec).toBe(KIND_SPECS[k]);
     }
+  });
+
+  it("tells the designer a kind's own case fields: the fixed call is interpretation's, nothing of an unknown kind", () => {
+    expect(STUDY_KINDS.filter((k) => kindHasCaseField(k, 'fixedCall'))).toEqual(['interpretation']);
+    expect(STUDY_KINDS.filter((k) => kindHasCaseField(k, 'principal'))).toEqual(['task']);
+    expect(kindHasCaseField('no-such-kind', 'fixedCall')).toBe(false);
+    expect(kindHasCaseField('selection', 'toString')).toBe(false);
   });
 
   it('fails fast on a kind no module defines', () => {
