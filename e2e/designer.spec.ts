@@ -257,4 +257,9 @@ test('a large draft opens collapsed, and its contents jump to a tool description
   // a collapsed section opens by its summary too
   await page.getByTestId('case-restaurant-en-read-1').locator('summary').click();
   await expect(page.getByTestId('case-restaurant-en-read-1').getByLabel('Task text (restaurant-en-read-1)', { exact: true })).toBeVisible();
+  // a kind's own case fields show by the kind's case fields: the fixed call is an interpretation case's, not a selection case's
+  await expect(page.getByTestId('case-restaurant-en-read-1').getByLabel(/^Fixed call: tool/)).toHaveCount(0);
+  await page.locator('summary', { hasText: /^interpretation \(interpretation\)$/ }).click();
+  await page.getByTestId('case-invoice-en-code-41').locator('summary').click();
+  await expect(page.getByTestId('case-invoice-en-code-41').getByLabel(/^Fixed call: tool/)).toBeVisible();
 });
