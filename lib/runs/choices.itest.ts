@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb } from '../db/client';
+import { closeDb, pool } from '../db/client';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
 import { iterateTrialRecords, type TrialRecord } from '../db/results';
@@ -55,6 +55,26 @@ function recomputed(t: TrialRecord): { chosen: string; expected: string | null; 
   const i = first ? t.order.indexOf(first) : -1;
   return { chosen, expected, position: i < 0 ? null : i + 1 };
 }
+
+describe('the stored trials read in pages', () => {
+  it('come once each, in key order, whatever the page size: one, a divisor of the count, more than the count', async () => {
+    const keys = trials.map((t) => t.trialKey);
+    expect(keys).toEqual([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(trials.length).toBe(152);
+    for (const size of [1, 8, 7, 151, 152, 500]) {
+      const got: string[] = [];
+      for await (const t of iterateTrialRecords(runId, size, { bodies: false })) got.push(t.trialKey);
+      expect(got, `page size ${size}`).toEqual(keys);
+    }
+    // a reader slower than the database (an export writing to a file): the pages ahead are all in before it asks
+    const slow: string[] = [];
+    for await (const t of iterateTrialRecords(runId, 8, { bodies: false })) {
+      slow.push(t.trialKey);
+      if (slow.length % 8 === 0) await pool().query('SELECT pg_sleep(0.01)');
+    }
+    expect(slow).toEqual(keys);
+  });
+});
 
 describe('what the model did', () => {
   it('the grid of every section holds each trial once, with the decision its observation records', async () => {
