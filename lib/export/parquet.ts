@@ -23,7 +23,7 @@ export interface ParquetColumn<R> {
 /** Rows per row group: about a megabyte or two of a trials table. */
 export const PARQUET_ROW_GROUP = 10_000;
 /**
- * Rows per row group when three tables fill at once from one pass (writeTrialTables): three groups are held
+ * Rows per row group when the tables fill at once from one pass (writeTrialTables): their groups are held
  * together, so each is half as long (the server's peak over the exports of 100,000 trials: 260 MB with 10,000).
  */
 export const PARQUET_ROW_GROUP_SHARED = 5_000;
@@ -101,25 +101,31 @@ export function parquetStream<R>(rows: AsyncIterable<R> | Iterable<R>, columns: 
 }
 
 /**
- * `trials.parquet`, `attempts.parquet` and `checks.parquet` from one pass over the trials: each trial is read
- * once and its rows go to the three files as they come (waiting whenever an output asks to: backpressure).
+ * `trials.parquet`, `attempts.parquet`, `checks.parquet` and `choices.parquet` from one pass over the trials: each
+ * trial is read once and its rows go to the four files as they come (waiting whenever an output asks to:
+ * backpressure).
  * The outputs are ended when done.
  */
-export async function writeTrialTables(trials: AsyncIterable<T>, out: { trials: Writable; attempts: Writable; checks: Writable }): Promise<void> {
+export async function writeTrialTables(
+  trials: AsyncIterable<{ trial: T; choice: Choice }>,
+  out: { trials: Writable; attempts: Writable; checks: Writable; choices: Writable },
+): Promise<void> {
   const sinks = {
     trials: new ParquetSink(TRIAL_PARQUET_COLUMNS, PARQUET_ROW_GROUP_SHARED),
     attempts: new ParquetSink(ATTEMPT_PARQUET_COLUMNS, PARQUET_ROW_GROUP_SHARED),
     checks: new ParquetSink(CHECK_PARQUET_COLUMNS, PARQUET_ROW_GROUP_SHARED),
+    choices: new ParquetSink(CHOICE_PARQUET_COLUMNS, PARQUET_ROW_GROUP_SHARED),
   };
   const put = async (w: Writable, chunks: Buffer[]) => {
     for (const c of chunks) if (!w.write(c)) await once(w, 'drain');
   };
-  for await (const trial of trials) {
+  for await (const { trial, choice } of trials) {
     await put(out.trials, sinks.trials.add(trial));
     for (const attempt of trial.attempts) await put(out.attempts, sinks.attempts.add({ trial, attempt }));
     for (const verdict of trial.verdicts) await put(out.checks, sinks.checks.add({ trial, verdict }));
+    await put(out.choices, sinks.choices.add(choice));
   }
-  for (const k of ['trials', 'attempts', 'checks'] as const) {
+  for (const k of ['trials', 'attempts', 'checks', 'choices'] as const) {
     await put(out[k], sinks[k].end());
     out[k].end();
     await finished(out[k]);

@@ -7,7 +7,7 @@ import { RunExport } from '../schema/run-export';
 import { runCli } from '../testing/engine';
 import { closeDb, pool } from '../db/client';
 import { getTrialRecord } from '../db/results';
-import { toExportTrial } from './run';
+import { choiceOfTrial, toExportTrial } from './run';
 import { checksCsvStream, runJsonStream, trialsCsvStream } from '../runs/export';
 import { checksCsv, trialsCsv } from './csv';
 import { choiceResolver, type Choice, type ChoiceRow } from '../analysis/choices';
@@ -34,7 +34,10 @@ async function text(s: Readable): Promise<string> {
 // each trial line carries its choice (what the model did), resolved against the run's spec
 let choice: (r: ChoiceRow) => Choice;
 async function* before(): AsyncGenerator<ReturnType<typeof toExportTrial>> {
-  for (const id of ids) yield toExportTrial((await getTrialRecord(runId, id))!, false, choice);
+  for (const id of ids) {
+    const t = (await getTrialRecord(runId, id))!;
+    yield toExportTrial(t, false, choiceOfTrial(t, choice));
+  }
 }
 
 beforeAll(async () => {

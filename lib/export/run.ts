@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { checksFor, type ExperimentSpec } from '../schema/experiment';
 import type { Observation } from '../schema/observation';
 import { TccObservations, type TccCard } from '../schema/tcc';
@@ -24,15 +23,7 @@ import {
 } from '../db/results';
 import { orderNumber } from '../schema/trial-place';
 import { junitXml } from './junit';
-import {
-  ATTEMPT_PARQUET_COLUMNS,
-  CHECK_PARQUET_COLUMNS,
-  CHOICE_PARQUET_COLUMNS,
-  parquetStream,
-  writeTrialTables,
-  TRIAL_PARQUET_COLUMNS,
-  type ParquetColumn,
-} from './parquet';
+import { ATTEMPT_PARQUET_COLUMNS, CHECK_PARQUET_COLUMNS, CHOICE_PARQUET_COLUMNS, writeTrialTables, TRIAL_PARQUET_COLUMNS, type ParquetColumn } from './parquet';
 import { jsonMayHoldSecret, redactSecrets } from '../providers/secrets';
 import { checksCsv, choicesCsv, trialsCsv } from './csv';
 import { choiceResolver, type Choice, type ChoiceRow } from '../analysis/choices';
@@ -98,9 +89,13 @@ function choiceRowOf(t: TrialRecord): ChoiceRow {
   };
 }
 
-/** `choice`: resolves the trial's expected and chosen decision (exports that have the spec pass it). */
-export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: ChoiceRow) => Choice): TrialExportRow {
-  const c = choice?.(choiceRowOf(t));
+/** What the model did in a stored trial, resolved against the run's spec (choiceResolver). */
+export function choiceOfTrial(t: TrialRecord, resolve: (r: ChoiceRow) => Choice): Choice {
+  return resolve(choiceRowOf(t));
+}
+
+/** `c`: the trial's expected and chosen decision (choiceOfTrial; exports that have the spec pass it). */
+export function toExportTrial(t: TrialRecord, clean = false, c?: Choice): TrialExportRow {
   return {
     id: t.id,
     study: t.study,
@@ -140,11 +135,18 @@ export function toExportTrial(t: TrialRecord, clean = false, choice?: (r: Choice
   };
 }
 
-async function* exportTrials(runId: string, opts: { bodies?: boolean; spec?: ExperimentSpec } = {}): AsyncGenerator<TrialExportRow> {
-  const choice = opts.spec ? choiceResolver(opts.spec) : undefined;
+/** The stored trials as exported, each with what the model did when the spec is given. */
+async function* exportRows(runId: string, opts: { bodies?: boolean; spec?: ExperimentSpec } = {}): AsyncGenerator<{ trial: TrialExportRow; choice?: Choice }> {
+  const resolve = opts.spec ? choiceResolver(opts.spec) : undefined;
   // without bodies a trial is small: larger pages, fewer round trips
-  for await (const { record, text } of iterateTrialRecordsWithText(runId, opts.bodies === false ? 500 : 100, opts))
-    yield toExportTrial(record, !jsonMayHoldSecret(text), choice);
+  for await (const { record, text } of iterateTrialRecordsWithText(runId, opts.bodies === false ? 500 : 100, opts)) {
+    const choice = resolve && choiceOfTrial(record, resolve);
+    yield { trial: toExportTrial(record, !jsonMayHoldSecret(text), choice), choice };
+  }
+}
+
+async function* exportTrials(runId: string, opts: { bodies?: boolean; spec?: ExperimentSpec } = {}): AsyncGenerator<TrialExportRow> {
+  for await (const { trial } of exportRows(runId, opts)) yield trial;
 }
 
 /** A run and its experiment version, loaded once by the use case (lib/runs/export.ts) and passed to every export. */
@@ -231,18 +233,16 @@ export const PARQUET_TABLES = ['trials', 'attempts', 'checks', 'choices'] as con
 export type ParquetTable = (typeof PARQUET_TABLES)[number];
 
 /**
- * The Parquet tables of a run written to `out` (one Writable per table, each ended): trials, attempts and
- * checks from one pass over the stored trials (writeTrialTables), then choices from the choice rows. A failure
- * destroys every output not yet finished and rethrows.
+ * The Parquet tables of a run written to `out` (one Writable per table, each ended): trials, attempts, checks
+ * and choices from one pass over the stored trials (writeTrialTables; a second pass over the choice rows cost a
+ * tenth of the export, docs/benchmarks.md). A failure destroys every output not yet finished and rethrows.
  */
 export async function writeParquetTables({ run, experiment }: RunAndExperiment, out: Record<ParquetTable, Writable>): Promise<void> {
+  async function* rows(): AsyncGenerator<{ trial: TrialExportRow; choice: Choice }> {
+    for await (const { trial, choice } of exportRows(run.id, { bodies: false, spec: experiment.spec })) yield { trial, choice: choice! };
+  }
   try {
-    await writeTrialTables(exportTrials(run.id, { bodies: false, spec: experiment.spec }), out);
-    const resolve = choiceResolver(experiment.spec);
-    async function* choices(): AsyncGenerator<Choice> {
-      for await (const r of iterateChoiceRows(run.id)) yield resolve(r);
-    }
-    await pipeline(parquetStream(choices(), CHOICE_PARQUET_COLUMNS), out.choices);
+    await writeTrialTables(rows(), out);
   } catch (e) {
     for (const w of Object.values(out)) if (!w.writableFinished) w.destroy();
     throw e;
