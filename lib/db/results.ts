@@ -93,6 +93,40 @@ export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly 
 
 export type { AttemptRecord, TrialRecord } from '../schema/trial-record';
 
+// An attempt's catalog is put back into its request here, in JavaScript, not by tclab_attempt_request in the
+// query (lib/db/catalogs.ts): each catalog is read and parsed once per read instead of once per attempt — a
+// tenth of the database's time in a run's export (docs/benchmarks.md, "Results at scale"). The query says which
+// catalog to put back only where tclab_attempt_request would (the stored text holds `null` at catalog_at), and
+// the catalog goes where that `null` stands: the request's top-level `tools` (splitCatalog cuts nothing else).
+const CATALOG_TO_JOIN_SQL = `CASE WHEN a.catalog_id IS NOT NULL AND substr(a.request::text, a.catalog_at + 1, 4) = 'null' THEN a.catalog_id END`;
+
+/** Catalogs by id, each parsed once, with its text (a secret scan reads it with the trial's text). */
+type Catalogs = Map<number, { text: string; value: unknown }>;
+
+/** Reads into `catalogs` the catalogs of these ids it does not hold yet. */
+async function loadCatalogs(catalogs: Catalogs, ids: Iterable<number>): Promise<void> {
+  const missing = [...new Set(ids)].filter((id) => !catalogs.has(id));
+  if (missing.length === 0) return;
+  const r = await pool().query<{ id: number; body: string }>(`SELECT id, body FROM tool_catalogs WHERE id = ANY($1::int[])`, [missing]);
+  for (const row of r.rows) catalogs.set(row.id, { text: row.body, value: JSON.parse(row.body) });
+  for (const id of missing) if (!catalogs.has(id)) throw new Error(`tool_catalogs: no catalog ${id}, which an attempt refers to`);
+}
+
+/** The catalog ids these stored attempts refer to. */
+function* catalogIdsOf(attempts: readonly StoredAttempt[]): Generator<number> {
+  for (const a of attempts) if (a.catalogId != null) yield a.catalogId;
+}
+
+/** The request with its catalog put back: the value of its top-level `tools`, a `null` where it was cut out. */
+function joinedRequest(a: StoredAttempt, catalogs: Catalogs): unknown {
+  const request = a.request;
+  if (a.catalogId == null || !isRecord(request) || request.tools !== null) return request;
+  request.tools = catalogs.get(a.catalogId)!.value; // in place: the key keeps its position, so the request's JSON is the text sent
+  return request;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 // `text`: the JSON columns as JSON text (not parsed by the driver), so the export can see in one scan whether
 // any of it could hold a secret (lib/providers jsonMayHoldSecret) and skip the deep-copying redaction if not.
 const trialSelect = (bodies: boolean, text = false) => {
@@ -104,21 +138,23 @@ const trialSelect = (bodies: boolean, text = false) => {
       FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
     COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
         'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
-        'request', ${bodies ? attemptRequestSql('a') : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'},
+        'request', ${bodies ? 'a.request' : 'NULL'}, 'catalogId', ${bodies ? CATALOG_TO_JOIN_SQL : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'},
         'responseRaw', ${bodies ? "encode(a.response_raw, 'base64')" : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json)${c} AS attempts,
-    (SELECT jsonb_build_object('toolCalls', o.tool_calls, 'marker', o.marker, 'label', o.label, 'text', o.text, 'refusal', o.refusal, 'malformed', o.malformed)
+    (SELECT json_build_object('text', o.text, 'label', o.label, 'marker', o.marker, 'refusal', o.refusal, 'malformed', o.malformed, 'toolCalls', o.tool_calls)
        FROM observations o WHERE o.trial_id = t.id)${c} AS observation,
-    COALESCE((SELECT jsonb_agg(jsonb_build_object('checkId', v.check_id, 'axis', v.axis, 'status', v.status, 'category', v.category, 'reason', v.reason, 'evidence', v.evidence,
-        'review', (SELECT jsonb_build_object('humanStatus', r.human_status, 'graderStatus', r.grader_status, 'reviewer', r.reviewer, 'note', r.note, 'reviewedAt', r.reviewed_at)
-                     FROM reviews r WHERE r.trial_id = v.trial_id AND r.check_id = v.check_id)) ORDER BY v.check_id)
-      FROM verdicts v WHERE v.trial_id = t.id), '[]'::jsonb)${c} AS verdicts
+    COALESCE((SELECT json_agg(json_build_object('axis', v.axis, 'reason', v.reason,
+        'review', CASE WHEN r.trial_id IS NOT NULL THEN json_build_object('note', r.note, 'reviewer', r.reviewer, 'reviewedAt', r.reviewed_at, 'humanStatus', r.human_status, 'graderStatus', r.grader_status) END,
+        'status', v.status, 'checkId', v.check_id, 'category', v.category, 'evidence', v.evidence) ORDER BY v.check_id)
+      FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id WHERE v.trial_id = t.id), '[]'::json)${c} AS verdicts
   FROM trials t`;
 };
 const TRIAL_SELECT = trialSelect(true);
 
 /** An attempt as the JSON of trialSelect holds it: the union columns still text, the times as stored. */
 type StoredAttempt = Omit<AttemptRecord, 'kind' | 'outcome' | 'errorKind' | 'startedAt' | 'finishedAt'> & {
+  /** The catalog to put back into `request` (CATALOG_TO_JOIN_SQL); null when there is none. */
+  catalogId: number | null;
   kind: string;
   outcome: string;
   errorKind: string | null;
@@ -181,7 +217,7 @@ function isoTimestamp(text: string): string {
 // One object literal with every field, not `{...trialPlaceOf(x), …}`: a spread followed by this many more
 // properties leaves V8 a slow object per trial (about 8 KB allocated each, half of it surviving into the old
 // generation: 410 of 430 MB promoted over a 100,000-trial export), where a plain literal is built from one map.
-function toRecord(x: Raw): TrialRecord {
+function toRecord(x: Raw, catalogs: Catalogs): TrialRecord {
   const verdicts = x.verdicts;
   assertVerdicts(verdicts);
   // trialPlaceOf's eight fields written out on purpose (see above): with `...trialPlaceOf(x)` here, a 20,000-trial
@@ -207,10 +243,20 @@ function toRecord(x: Raw): TrialRecord {
     visible: x.visible ?? null,
     checkpoints: checkpointsOf(x.checkpoints),
     attempts: x.attempts.map((a) => ({
-      ...a,
+      n: a.n,
+      turn: a.turn,
       kind: attemptKind(a.kind),
       outcome: attemptOutcome(a.outcome),
       errorKind: errorKind(a.errorKind),
+      errorMessage: a.errorMessage,
+      httpStatus: a.httpStatus,
+      retryAfterMs: a.retryAfterMs,
+      latencyMs: a.latencyMs,
+      inputTokens: a.inputTokens,
+      outputTokens: a.outputTokens,
+      request: joinedRequest(a, catalogs),
+      response: a.response,
+      responseRaw: a.responseRaw,
       startedAt: isoTimestamp(a.startedAt),
       finishedAt: a.finishedAt ? isoTimestamp(a.finishedAt) : null,
     })),
@@ -267,25 +313,37 @@ export async function* iterateTrialRecordsWithText(
     q.catch(() => {}); // a reader that stops early must not leave an unhandled rejection; awaiting still throws
     return q;
   };
+  const catalogs: Catalogs = new Map();
   let pending = page('');
   for (;;) {
     const r = await pending;
     const full = r.rows.length === pageSize;
     if (full) pending = page(r.rows[r.rows.length - 1].trial_key);
+    // the page's attempts parsed first: the catalogs they refer to are read before any record is built
+    const attempts = r.rows.map((x) => JSON.parse(x.attempts!) as StoredAttempt[]);
+    await loadCatalogs(
+      catalogs,
+      attempts.flatMap((as) => [...catalogIdsOf(as)]),
+    );
     for (let i = 0; i < r.rows.length; i++) {
       const x = r.rows[i];
       const texts = [x.details, x.turns, x.attempts, x.observation];
       const [visible, verdicts] = [x.visible, x.verdicts];
-      const record = toRecord({
-        ...x,
-        details: texts[0] === null ? null : JSON.parse(texts[0]),
-        turns: JSON.parse(texts[1]!),
-        attempts: JSON.parse(texts[2]!),
-        observation: texts[3] === null ? null : JSON.parse(texts[3]),
-        visible: visible === null ? null : JSON.parse(visible),
-        verdicts: JSON.parse(verdicts!),
-      });
-      yield { record: texts.some(mayHoldEscapes) || mayHoldEscapes(visible) || mayHoldEscapes(verdicts) ? restoredRecord(record) : record, text: texts.join('\n') };
+      const record = toRecord(
+        {
+          ...x,
+          details: texts[0] === null ? null : JSON.parse(texts[0]),
+          turns: JSON.parse(texts[1]!),
+          attempts: attempts[i],
+          observation: texts[3] === null ? null : JSON.parse(texts[3]),
+          visible: visible === null ? null : JSON.parse(visible),
+          verdicts: JSON.parse(verdicts!),
+        },
+        catalogs,
+      );
+      const escaped = texts.some(mayHoldEscapes) || mayHoldEscapes(visible) || mayHoldEscapes(verdicts);
+      for (const id of new Set(catalogIdsOf(attempts[i]))) texts.push(catalogs.get(id)!.text); // what the secret scan reads
+      yield { record: escaped ? restoredRecord(record) : record, text: texts.join('\n') };
     }
     if (!full) return;
   }
@@ -294,7 +352,10 @@ export async function* iterateTrialRecordsWithText(
 /** A trial of this run (null when there is no such trial, or it belongs to another run). */
 export async function getTrialRecord(runId: string, trialId: string): Promise<TrialRecord | null> {
   const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.id = $1 AND t.run_id = $2`, [trialId, runId]);
-  return r.rows[0] ? restoredRecord(toRecord(r.rows[0])) : null;
+  if (!r.rows[0]) return null;
+  const catalogs: Catalogs = new Map();
+  await loadCatalogs(catalogs, catalogIdsOf(r.rows[0].attempts));
+  return restoredRecord(toRecord(r.rows[0], catalogs));
 }
 
 export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> {
