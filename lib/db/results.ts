@@ -129,6 +129,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 // `text`: the JSON columns as JSON text (not parsed by the driver), so the export can see in one scan whether
 // any of it could hold a secret (lib/providers jsonMayHoldSecret) and skip the deep-copying redaction if not.
+// The observation and the verdicts are built as `json` (cheaper than `jsonb`) with their keys written in the order
+// jsonb gave them (shorter keys first, then bytewise), which the exports' bytes follow.
 const trialSelect = (bodies: boolean, text = false) => {
   const c = text ? '::text' : '';
   return `
