@@ -9,6 +9,7 @@ import { catalogCollisions, seededCatalog, toScoringTool } from './catalog';
 import { buildRequest, countMatrix, expandTrials, findStudyCase, naturalDefinitions, resolveSent } from './matrix';
 import { rankTools, splitName } from './retriever';
 import { scoreTrial } from '../scoring/score';
+import { observeAnswer } from '../scoring/answer';
 import { funnel, stageOutcome } from '../analysis/funnel';
 import { simulatedProvider } from '../providers/simulated';
 import { RunSettings } from '../schema/run';
@@ -132,7 +133,7 @@ describe('bm25-top-k', () => {
     const effects = new Map(spec.scenarios[0].tools.map((x) => [x.id, x.effect]));
     const score = scoreTrial({
       checks: checksFor(kase, t.condition),
-      observation: answer.observation,
+      observation: observeAnswer(answer.answer, request.markers),
       attemptN: 1,
       tools: sent.map((s) => toScoringTool(s, effects)),
       markers: study.protocol.markers,

@@ -26,6 +26,7 @@ import { parseSpecValue } from '../experiments/parse';
 import { getProvider } from '../providers/registry';
 import { baseUrlRefusal, baseUrlToFix } from '../providers/configured';
 import { describeProviderFailure } from '../providers/precheck';
+import { observeResult } from '../scoring/answer';
 import { isSimulatedProvider } from '../providers/vendor-descriptors';
 import type { SplitShares } from '../schema/optimisation';
 import { OptimiseInputError } from './errors';
@@ -284,7 +285,7 @@ export async function proposeModelRewrite(input: RewriteInput): Promise<{ experi
 
   const failures = await tuneFailures(source.id, study, split);
   const request = rewriteRequest(source.spec, study, split, failures);
-  const result = await provider.send(request, { settings });
+  const result = observeResult(await provider.send(request, { settings }), request.markers);
   if (result.outcome !== 'ok')
     throw new RewriteRefused(`the rewriter's request failed: ${describeProviderFailure(result, settings.provider, { baseUrl: settings.baseUrl })}`, result);
   const spent = rewriteSpend(await getPriceTable(), settings.provider, settings.model, result.usage);

@@ -1,8 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam, Tool, ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
-import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../schema/observation';
-import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
+import type { ModelAnswer, ToolCall } from '../schema/observation';
+import type { AdapterResult, ProviderRequest, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { anthropicDescriptor } from './vendor-descriptors';
@@ -79,10 +78,11 @@ export function buildAnthropicBody(request: ProviderRequest, settings: RunSettin
 }
 
 /**
- * A Messages response → Observation; null when the body is not a message (malformed_body). `refusal` is
- * the stop reason the API gives when it declined to answer.
+ * A Messages response → what the model answered; null when the body is not a message (malformed_body).
+ * `refusal` is the stop reason the API gives when it declined to answer; its text blocks are the answer's
+ * text all the same, the markers read from them too (`answerText`; lib/scoring/answer.ts).
  */
-export function reshapeAnthropicResponse(message: unknown, request: ProviderRequest): { observation: Observation; usage: TokenUsage | null; visible?: string[] } | null {
+export function reshapeAnthropicResponse(message: unknown, request: ProviderRequest): { answer: ModelAnswer; usage: TokenUsage | null; visible?: string[] } | null {
   if (!isPlainObject(message) || !Array.isArray(message.content)) return null;
   const visible = request.toolSearch && request.toolSearch.mechanism !== 'openai' ? anthropicVisible(message.content as unknown[], request) : undefined;
   const known = new Set(request.tools.map((t) => t.name));
@@ -102,10 +102,9 @@ export function reshapeAnthropicResponse(message: unknown, request: ProviderRequ
     else if (args === null) malformed = 'unparseable_arguments';
   }
   const text = texts.length > 0 ? texts.join('') : null;
-  const parsed = parseFinalText(text, request.markers);
   const stopReason = typeof message.stop_reason === 'string' ? message.stop_reason : null;
   return {
-    observation: { toolCalls, marker: parsed.marker, label: parsed.label, text, refusal: stopReason === 'refusal', malformed, finishReason: stopReason },
+    answer: { toolCalls, text, refusal: stopReason === 'refusal', malformed, finishReason: stopReason, answerText: text },
     usage: anthropicUsage(message.usage),
     ...(visible && { visible }),
   };
@@ -174,7 +173,7 @@ async function clientFor(baseURL: string, apiKey: string): Promise<Anthropic> {
 
 export const anthropicProvider: Provider = {
   descriptor: anthropicDescriptor,
-  async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+  async send(request: ProviderRequest, options: SendOptions): Promise<AdapterResult> {
     const { settings, signal } = options;
     const built = buildAnthropicBody(request, settings);
     const endpoint = resolveEndpoint(anthropicDescriptor, settings);
@@ -187,7 +186,7 @@ export const anthropicProvider: Provider = {
       const message: unknown = await (await clientFor(endpoint.baseUrl, endpoint.key)).messages.create(built, { signal, timeout: settings.timeoutMs, fetchOptions });
       const reshaped = reshapeAnthropicResponse(message, request);
       if (!reshaped) return failedResult(ctx, new Error('the body is not a Messages API message'));
-      const ok = okResult(ctx, reshaped.observation, reshaped.usage);
+      const ok = okResult(ctx, reshaped.answer, reshaped.usage);
       return reshaped.visible ? { ...ok, visible: reshaped.visible } : ok;
     } catch (error) {
       return failedResult(ctx, error);

@@ -1,5 +1,5 @@
-import type { Observation } from '../schema/observation';
-import type { ProviderAnswer, ProviderResult, ProviderTransportError, TokenUsage } from '../schema/request';
+import type { ModelAnswer, ToolCall } from '../schema/observation';
+import type { AdapterAnswer, AdapterResult, ProviderTransportError, TokenUsage } from '../schema/request';
 import { cachedRedaction } from './configured';
 import { classifyFailure, type TransportError } from './errors';
 import { jsonMayHoldSecret, redactSecrets, redactText, type Redaction } from './redact';
@@ -103,7 +103,7 @@ function storedBody(text: string, r: Redaction, parsed?: object): { value: unkno
   }
 }
 
-function storedBodies(ctx: AttemptContext, parsedResponse?: object): Pick<ProviderResult, 'request' | 'response' | 'requestJson' | 'responseJson'> {
+function storedBodies(ctx: AttemptContext, parsedResponse?: object): Pick<AdapterResult, 'request' | 'response' | 'requestJson' | 'responseJson'> {
   const { exchange, redaction } = ctx;
   const req = exchange.requestBody != null ? storedBody(exchange.requestBody, redaction) : { value: redactSecrets(ctx.built, redaction) };
   const res = exchange.bodyText != null ? storedBody(exchange.bodyText, redaction, parsedResponse) : { value: null };
@@ -155,16 +155,17 @@ function descriptorList(d: ProviderDescriptor): readonly ProviderDescriptor[] {
   return list;
 }
 
-export function okResult(ctx: AttemptContext, answered: Observation, usage: TokenUsage | null, parsedResponse?: object): ProviderAnswer {
-  const observation = withinNesting(answered);
+export function okResult(ctx: AttemptContext, answered: ModelAnswer, usage: TokenUsage | null, parsedResponse?: object): AdapterAnswer {
+  const answer = withinNesting(answered);
   return {
     ...storedBodies(ctx, parsedResponse),
     httpStatus: ctx.exchange.status,
     latencyMs: latency(ctx.exchange, ctx.t0),
     usage,
     outcome: 'ok',
-    // the model could echo a key it was shown; observations are stored too
-    observation: redactSecrets(observation, ctx.redaction),
+    // the model could echo a key it was shown; observations are stored too. `answerText` is redacted with
+    // the rest: no key leaves the adapter, and the markers are read from what is stored
+    answer: redactSecrets(answer, ctx.redaction),
   };
 }
 
@@ -212,14 +213,14 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** The observation with arguments nested past MAX_ARGUMENT_NESTING made unparseable (the scoring reads a malformed call). */
-export function withinNesting(observation: Observation): Observation {
-  const tooDeep = (c: Observation['toolCalls'][number]) => c.arguments !== null && nestsDeeperThan(c.arguments, MAX_ARGUMENT_NESTING);
-  if (!observation.toolCalls.some(tooDeep)) return observation;
+/** The answer with arguments nested past MAX_ARGUMENT_NESTING made unparseable (the scoring reads a malformed call). */
+export function withinNesting<T extends { toolCalls: ToolCall[]; malformed: string | null }>(answer: T): T {
+  const tooDeep = (c: ToolCall) => c.arguments !== null && nestsDeeperThan(c.arguments, MAX_ARGUMENT_NESTING);
+  if (!answer.toolCalls.some(tooDeep)) return answer;
   return {
-    ...observation,
-    malformed: observation.malformed ?? 'unparseable_arguments',
-    toolCalls: observation.toolCalls.map((c) => (tooDeep(c) ? { ...c, arguments: null } : c)),
+    ...answer,
+    malformed: answer.malformed ?? 'unparseable_arguments',
+    toolCalls: answer.toolCalls.map((c) => (tooDeep(c) ? { ...c, arguments: null } : c)),
   };
 }
 

@@ -1,7 +1,6 @@
 import type { GoogleGenAI, Content, FunctionDeclaration, GenerateContentConfig, Part } from '@google/genai';
-import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../schema/observation';
-import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
+import type { ModelAnswer, ToolCall } from '../schema/observation';
+import type { AdapterResult, ProviderRequest, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { geminiDescriptor } from './vendor-descriptors';
@@ -74,17 +73,18 @@ export function buildGeminiRequest(request: ProviderRequest, settings: RunSettin
 }
 
 /**
- * A generateContent response → Observation; null when it is not one (malformed_body). A prompt blocked
- * before any candidate (promptFeedback.blockReason) is a refusal, not a transport error.
+ * A generateContent response → what the model answered; null when it is not one (malformed_body). A prompt
+ * blocked before any candidate (promptFeedback.blockReason) is a refusal, not a transport error. The
+ * markers are read from the joined text, refusal or not (`answerText`; lib/scoring/answer.ts).
  */
-export function reshapeGeminiResponse(response: unknown, request: ProviderRequest): { observation: Observation; usage: TokenUsage | null } | null {
+export function reshapeGeminiResponse(response: unknown, request: ProviderRequest): { answer: ModelAnswer; usage: TokenUsage | null } | null {
   if (!isPlainObject(response)) return null;
   const usage = geminiUsage(response.usageMetadata);
   const candidate: unknown = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
   const blockReason = isPlainObject(response.promptFeedback) && typeof response.promptFeedback.blockReason === 'string' ? response.promptFeedback.blockReason : null;
   if (!isPlainObject(candidate)) {
     if (!blockReason) return null;
-    return { observation: { toolCalls: [], marker: null, label: null, text: null, refusal: true, malformed: null, finishReason: blockReason }, usage };
+    return { answer: { toolCalls: [], text: null, refusal: true, malformed: null, finishReason: blockReason, answerText: null }, usage };
   }
   const finishReason = typeof candidate.finishReason === 'string' ? candidate.finishReason : null;
   const parts: unknown[] = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
@@ -105,9 +105,8 @@ export function reshapeGeminiResponse(response: unknown, request: ProviderReques
     else if (call.arguments === null) malformed = 'unparseable_arguments';
   }
   const text = texts.length > 0 ? texts.join('') : null;
-  const parsed = parseFinalText(text, request.markers);
   const refusal = (finishReason !== null && REFUSAL_REASONS.has(finishReason)) || (blockReason !== null && blockReason !== 'BLOCKED_REASON_UNSPECIFIED');
-  return { observation: { toolCalls, marker: parsed.marker, label: parsed.label, text, refusal, malformed, finishReason }, usage };
+  return { answer: { toolCalls, text, refusal, malformed, finishReason, answerText: text }, usage };
 }
 
 /** The wire carries args as a JSON object; a string (some proxies) is parsed; anything else is unusable. */
@@ -149,7 +148,7 @@ async function clientFor(apiKey: string, baseUrl: string): Promise<GoogleGenAI> 
 
 export const geminiProvider: Provider = {
   descriptor: geminiDescriptor,
-  async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+  async send(request: ProviderRequest, options: SendOptions): Promise<AdapterResult> {
     const { settings, signal } = options;
     const { contents, config } = buildGeminiRequest(request, settings);
     const built = { model: settings.model, contents, ...config };
@@ -175,7 +174,7 @@ export const geminiProvider: Provider = {
       });
       const reshaped = reshapeGeminiResponse(response, request);
       if (!reshaped) return failedResult(ctx, new Error('the body is not a generateContent response'));
-      return okResult(ctx, reshaped.observation, reshaped.usage);
+      return okResult(ctx, reshaped.answer, reshaped.usage);
     } catch (error) {
       return failedResult(ctx, error);
     }

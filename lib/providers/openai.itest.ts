@@ -3,6 +3,7 @@ import { failure, FAKE_KEY, observed, providerOverLoopback } from '../testing/pr
 import { interpretationRequest, INVOICE_TOOLS, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
+import { observeResult } from '../scoring/answer';
 
 // The real openai SDK against the loopback server: what the model did ends as the right observation,
 // and the request on the wire has the study's form.
@@ -146,7 +147,8 @@ describe('openai-compatible adapter', () => {
       wire.server.setScript(() => ({ kind: 'toolCalls', calls: [{ name: 'lookup_invoice', arguments: { invoice_number: 'INV-9' } }] }));
       wire.server.clearRequests();
       const settings = settingsFor({ provider: 'openai-compatible', model: 'qwen3:8b', baseUrl: wire.server.openaiBaseUrl, maxOutputTokens: 64 });
-      const r = await openaiCompatibleProvider.send(selectionRequest(), { settings });
+      const request = selectionRequest();
+      const r = observeResult(await openaiCompatibleProvider.send(request, { settings }), request.markers);
       expect(r.outcome).toBe('ok');
       expect(observed(r).toolCalls[0].arguments).toEqual({ invoice_number: 'INV-9' });
       expect(wire.server.requests[0].headers.authorization).toBeUndefined();

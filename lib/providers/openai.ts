@@ -1,9 +1,8 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
-import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../schema/observation';
-import type { ProviderRequest, ProviderResult, TokenUsage } from '../schema/request';
+import type { ModelAnswer, ToolCall } from '../schema/observation';
+import type { AdapterResult, ProviderRequest, TokenUsage } from '../schema/request';
 import type { RunSettings } from '../schema/run';
 import { resolveEndpoint } from './configured';
 import { openaiDescriptor } from './vendor-descriptors';
@@ -13,7 +12,7 @@ import type { Provider, ProviderDescriptor, SendOptions } from './types';
 
 // OpenAI Chat Completions with `tools`, through the official SDK. The same adapter serves any
 // OpenAI-compatible server (vLLM, Ollama, llama.cpp) — see openai-compatible.ts. OpenAI's vendor types
-// stay in this file: requests are built from ProviderRequest, responses reshaped into an Observation.
+// stay in this file: requests are built from ProviderRequest, responses reshaped into a ModelAnswer.
 
 export { OPENAI_DEFAULT_BASE_URL, openaiDescriptor, openaiErrorShape } from './vendor-descriptors';
 
@@ -75,12 +74,14 @@ export function buildOpenAIBody(request: ProviderRequest, settings: RunSettings,
 }
 
 export interface Reshaped {
-  observation: Observation;
+  answer: ModelAnswer;
   usage: TokenUsage | null;
 }
 
 /**
- * A chat completion → Observation; null when the body is not a chat completion at all (malformed_body).
+ * A chat completion → what the model answered; null when the body is not a chat completion at all
+ * (malformed_body). A refusal comes as its own string: it is the answer's `text` when there is no content,
+ * but the markers are read from the content only (`answerText`; lib/scoring/answer.ts).
  * Takes `unknown` on purpose: with a non-JSON content type the SDK hands back a string, and a proxy's
  * JSON error page parses into any shape.
  */
@@ -106,18 +107,15 @@ export function reshapeOpenAIResponse(completion: unknown, request: ProviderRequ
     if (!known.has(name)) malformed = `unknown_tool:${name}`;
     else if (args === null) malformed = 'unparseable_arguments';
   }
-  const text = content ?? refusalText;
-  const parsed = parseFinalText(content, request.markers);
-  const observation: Observation = {
+  const answer: ModelAnswer = {
     toolCalls,
-    marker: parsed.marker,
-    label: parsed.label,
-    text,
+    text: content ?? refusalText,
     refusal: refusalText !== null,
     malformed,
     finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
+    answerText: content,
   };
-  return { observation, usage: openAIUsage(completion.usage) };
+  return { answer, usage: openAIUsage(completion.usage) };
 }
 
 function openAIUsage(usage: unknown): TokenUsage | null {
@@ -172,7 +170,7 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
   const { descriptor } = config;
   return {
     descriptor,
-    async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+    async send(request: ProviderRequest, options: SendOptions): Promise<AdapterResult> {
       // the Responses path only where the descriptor declares OpenAI's tool search (not OpenAI-compatible servers)
       if (request.toolSearch?.mechanism === 'openai' && descriptor.toolSearch.includes('openai')) return sendResponses(descriptor, request, options);
       const { settings, signal } = options;
@@ -188,7 +186,7 @@ export function createOpenAIProvider(config: OpenAIAdapterConfig): Provider {
         const reshaped = reshapeOpenAIResponse(completion, request);
         if (!reshaped) return failedResult(ctx, new Error('the body is not a chat completion'));
         // a chat completion is the SDK's JSON parse of the body: stored without parsing it again
-        return okResult(ctx, reshaped.observation, reshaped.usage, completion as object);
+        return okResult(ctx, reshaped.answer, reshaped.usage, completion as object);
       } catch (error) {
         return failedResult(ctx, error);
       }
@@ -230,7 +228,10 @@ export function buildOpenAIResponsesBody(request: ProviderRequest, settings: Run
   return body;
 }
 
-/** A Responses API response → Observation and `visible`; null when the body is not a response. */
+/**
+ * A Responses API response → what the model answered, and `visible`; null when the body is not a response.
+ * As for a chat completion, a refusal part is the `text` only without output text, and never `answerText`.
+ */
 export function reshapeOpenAIResponsesResponse(response: unknown, request: ProviderRequest): (Reshaped & { visible: string[] }) | null {
   if (!isPlainObject(response) || !Array.isArray(response.output)) return null;
   const known = new Set(request.tools.map((t) => t.name));
@@ -265,19 +266,17 @@ export function reshapeOpenAIResponsesResponse(response: unknown, request: Provi
     }
   }
   const content = texts.length > 0 ? texts.join('') : null;
-  const parsed = parseFinalText(content, request.markers);
   const status = typeof response.status === 'string' ? response.status : null;
-  const observation: Observation = {
+  const answer: ModelAnswer = {
     toolCalls,
-    marker: parsed.marker,
-    label: parsed.label,
     text: content ?? refusalText,
     refusal: refusalText !== null,
     malformed,
     finishReason: toolCalls.length > 0 && status === 'completed' ? 'tool_calls' : status,
+    answerText: content,
   };
   const usage = isPlainObject(response.usage) ? responsesUsage(response.usage) : null;
-  return { observation, usage, visible: visibleNames(splitDeferred(request.tools, request.toolSearch).loaded, found) };
+  return { answer, usage, visible: visibleNames(splitDeferred(request.tools, request.toolSearch).loaded, found) };
 }
 
 function responsesUsage(usage: Record<string, unknown>): TokenUsage {
@@ -285,7 +284,7 @@ function responsesUsage(usage: Record<string, unknown>): TokenUsage {
   return { inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) };
 }
 
-async function sendResponses(descriptor: ProviderDescriptor, request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+async function sendResponses(descriptor: ProviderDescriptor, request: ProviderRequest, options: SendOptions): Promise<AdapterResult> {
   const { settings, signal } = options;
   const built = buildOpenAIResponsesBody(request, settings);
   const endpoint = resolveEndpoint(descriptor, settings);
@@ -302,7 +301,7 @@ async function sendResponses(descriptor: ProviderDescriptor, request: ProviderRe
     });
     const reshaped = reshapeOpenAIResponsesResponse(response, request);
     if (!reshaped) return failedResult(ctx, new Error('the body is not a Responses API response'));
-    return { ...okResult(ctx, reshaped.observation, reshaped.usage), visible: reshaped.visible };
+    return { ...okResult(ctx, reshaped.answer, reshaped.usage), visible: reshaped.visible };
   } catch (error) {
     return failedResult(ctx, error);
   }

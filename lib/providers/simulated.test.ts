@@ -10,6 +10,7 @@ import type { SelectionTrace } from './simulated/select';
 import { tokenize } from './simulated/text';
 import type { ProviderRequest, WireTool } from '../schema/request';
 import { observed } from '../testing/provider-fixtures';
+import { observeResult } from '../scoring/answer';
 
 const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
 const settings = RunSettings.parse({});
@@ -39,7 +40,7 @@ describe('simulatedProvider', () => {
     expect(history).toEqual([]);
     expect(JSON.stringify(res.request)).toBe(JSON.stringify({ kind: simulatedRules, ...rest }));
     expect(res.response).toMatchObject({ simulated: true, engine: 'simulated-lexical-v1', trace: { scores: expect.any(Array) } });
-    expect(observed(res).toolCalls[0]).toMatchObject({ name: 'a', arguments: { party_size: 2, dining_date: '2027-05-01' } });
+    expect(observed(observeResult(res, req.markers)).toolCalls[0]).toMatchObject({ name: 'a', arguments: { party_size: 2, dining_date: '2027-05-01' } });
   });
 
   it('is deterministic: the same request gives the same result', async () => {

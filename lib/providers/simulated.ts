@@ -1,8 +1,7 @@
-import { parseFinalText } from '../scoring/markers';
-import type { Observation, ToolCall } from '../schema/observation';
+import type { ModelAnswer, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
-import { TOOL_SEARCH_MECHANISMS, type ProviderRequest, type ProviderResult, type SimulatedRules } from '../schema/request';
+import { TOOL_SEARCH_MECHANISMS, type AdapterResult, type ProviderRequest, type SimulatedRules } from '../schema/request';
 import { decideTask, type TaskTrace } from './simulated/task';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 import { splitDeferred, termSearch, visibleNames } from './tool-search';
@@ -101,8 +100,11 @@ export function recordedRequest(request: ProviderRequest): unknown {
   return json({ ...base, interpretation: { call: { name: call.name, arguments: call.arguments }, result: step.results[0]?.result } });
 }
 
-export function observationOf(response: SimulatedResponse, request: ProviderRequest): Observation {
-  const parsed = parseFinalText(response.text, request.markers);
+/**
+ * What the simulator answered, as an adapter returns it: its markers are read by scoring like any model's
+ * (lib/scoring/answer.ts), from the text it wrote.
+ */
+export function answerOf(response: SimulatedResponse): ModelAnswer {
   const toolCalls: ToolCall[] = response.toolCalls.map((c) => ({
     name: c.name,
     arguments: { ...c.arguments },
@@ -110,12 +112,11 @@ export function observationOf(response: SimulatedResponse, request: ProviderRequ
   }));
   return {
     toolCalls,
-    marker: parsed.marker,
-    label: parsed.label,
     text: response.text,
     refusal: false,
     malformed: null,
     finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    answerText: response.text,
   };
 }
 
@@ -164,7 +165,7 @@ export function throughToolSearch(request: ProviderRequest): { request: Provider
 
 export const simulatedProvider: Provider = {
   descriptor: simulatedDescriptor,
-  async send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult> {
+  async send(request: ProviderRequest, options: SendOptions): Promise<AdapterResult> {
     const neutral = recordedRequest(request);
     const searched = throughToolSearch(request);
     const response = simulate(searched.request, simulatedEngineOf(options.settings.model));
@@ -176,7 +177,7 @@ export const simulatedProvider: Provider = {
       latencyMs: 0,
       usage: null,
       outcome: 'ok',
-      observation: observationOf(response, request),
+      answer: answerOf(response),
     };
   },
 };

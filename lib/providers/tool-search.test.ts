@@ -37,13 +37,13 @@ describe('the simulated provider under tool search', () => {
     expect(seen.request.tools.map((t) => t.name)).toEqual(['pay_invoice', 'lookup_invoice']);
     const r = await simulatedProvider.send(searchRequest('openai'), { settings });
     expect(r.outcome === 'ok' && r.visible).toEqual(['pay_invoice', 'lookup_invoice']);
-    expect(r.outcome === 'ok' && r.observation.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice']);
+    expect(r.outcome === 'ok' && r.answer.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice']);
   });
 
   it('a needed tool the search misses is neither visible nor chosen', async () => {
     const r = await simulatedProvider.send(searchRequest('anthropic-regex', OPAQUE_LOOKUP), { settings });
     expect(r.outcome === 'ok' && r.visible).toEqual(['pay_invoice']);
-    expect(r.outcome === 'ok' && r.observation.toolCalls.map((c) => c.name)).not.toContain('fetch_bill_state');
+    expect(r.outcome === 'ok' && r.answer.toolCalls.map((c) => c.name)).not.toContain('fetch_bill_state');
   });
 
   it('without toolSearch: every tool, no visible (as before)', async () => {

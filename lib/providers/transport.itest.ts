@@ -6,7 +6,8 @@ import { anthropicProvider } from './anthropic';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
 import { describeProviderFailure } from './precheck';
-import type { ProviderResult } from '../schema/request';
+import type { AdapterResult, ProviderResult } from '../schema/request';
+import { observeResult } from '../scoring/answer';
 import type { Provider } from './types';
 
 // Transport failures end as the right TransportErrorKind, for both SDKs, against a real HTTP server;
@@ -44,7 +45,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function expectNoKey(result: ProviderResult): void {
+function expectNoKey(result: AdapterResult): void {
   expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
   if (result.outcome === 'transport_error') expect(result.error.message).not.toContain(FAKE_KEY);
 }
@@ -64,9 +65,10 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, keyHeader })
   const send = async (reply: Reply, overrides: { timeoutMs?: number; baseUrl?: string } = {}): Promise<ProviderResult> => {
     server.setScript(() => reply);
     const settings = settingsFor({ provider: name, model: 'test-model', baseUrl: overrides.baseUrl ?? baseUrl(), timeoutMs: overrides.timeoutMs ?? 10_000 });
-    const result = await provider.send(selectionRequest(), { settings });
+    const request = selectionRequest();
+    const result = await provider.send(request, { settings });
     expectNoKey(result);
-    return result;
+    return observeResult(result, request.markers);
   };
 
   it('429 with Retry-After in seconds → http_429 with retryAfterMs', async () => {

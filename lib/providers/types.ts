@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import type { ProviderRequest, ProviderResult, ToolSearchMechanism } from '../schema/request';
+import type { ProviderRequest, AdapterResult, ToolSearchMechanism } from '../schema/request';
 import type { ProviderId, RunSettings } from '../schema/run';
 
 // A provider is one file: it declares a ProviderDescriptor (the facts the rest of the product derives —
@@ -62,5 +62,5 @@ export interface SendOptions {
 
 export interface Provider {
   descriptor: ProviderDescriptor;
-  send(request: ProviderRequest, options: SendOptions): Promise<ProviderResult>;
+  send(request: ProviderRequest, options: SendOptions): Promise<AdapterResult>;
 }

@@ -23,6 +23,7 @@ import { batchModeRunIds } from '../db/batches';
 import { kindModule } from '../studies/registry';
 import { DEFAULT_MAX_TURNS } from '../studies/task/spec';
 import { describeProviderFailure, destinationText } from '../providers/precheck';
+import { observeResult } from '../scoring/answer';
 import { enqueueTrials, FIRST_CHUNK_WAIT_MS, pickedUp, type EnqueueOptions } from '../queue/enqueue';
 import { TRIALS_PER_JOB, type TrialJob } from '../queue/contracts';
 import { primeRunContext, withFixedBaseUrl } from './context';
@@ -266,7 +267,8 @@ async function precheckAndEnqueue(stored: RunRow, owner: string, opts: StartOpti
       const n = await markPrecheckSending(runId, owner, precheckLeaseMs(timeoutMs));
       if (n === null) return stopped(runId);
       if (opts.beforePrecheck) await opts.beforePrecheck(n);
-      const result = await provider.send(request, { settings: run.settings });
+      // the answer observed like a trial's (lib/scoring/answer.ts), though a pre-check is never scored
+      const result = observeResult(await provider.send(request, { settings: run.settings }), request.markers);
       await recordPrecheckAttempt(runId, n, result);
       tries++;
       if (result.outcome === 'ok') break;

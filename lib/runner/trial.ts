@@ -20,7 +20,7 @@ import { haltKey, haltRun } from '../queue/halt';
 import type { ScoreTrialInput } from '../scoring/score';
 import { kindModule } from '../studies/registry';
 import { describeProviderFailure } from '../providers/precheck';
-import type { ProviderRequest, ProviderResult, ProviderTransportError } from '../schema/request';
+import type { AdapterResult, ProviderRequest, ProviderTransportError } from '../schema/request';
 import { converse } from '../studies/conversation';
 import { noteUnsent, runContext, type RunContext } from './context';
 import { retryDelayMs } from './retry';
@@ -52,7 +52,7 @@ export interface TrialWorkerOptions {
   /** Test hook (conversations of several turns): called after a turn that does not end the conversation was stored. */
   afterTurn?: (trialId: string, turn: number) => Promise<void>;
   /** Batch mode (lib/runner/batch.ts): the answer the provider's batch gave for this attempt; nothing is sent. */
-  answered?: ProviderResult;
+  answered?: AdapterResult;
 }
 
 /** Lease of a sent request: long enough for one request at the run's timeout, short enough to recover a dead worker quickly. */
@@ -140,7 +140,7 @@ export async function processTrial(job: { trialId: string; runId: string }, opts
  * scored by the study's kind, recorded fenced on the claim, a transport failure retried or closed by the run's
  * policy. Single-turn studies only (createRun refuses batch mode for conversations).
  */
-export function settleAnswered(ctx: RunContext, claim: SendingTrial, result: ProviderResult, owner: string): Promise<TrialOutcome> {
+export function settleAnswered(ctx: RunContext, claim: SendingTrial, result: AdapterResult, owner: string): Promise<TrialOutcome> {
   return send(ctx, claim, prepared(ctx, claim), { owner, answered: result }, undefined);
 }
 

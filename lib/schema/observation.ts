@@ -31,6 +31,19 @@ export const Observation = z.object({
 });
 export type Observation = z.infer<typeof Observation>;
 
+/**
+ * What a model answered, as an adapter reads it off its wire (lib/providers): the Observation without the
+ * protocol's marker and label, plus `answerText`, the text those are read from. Adapters do not read the
+ * experiment's markers; scoring does, in one place (`observeAnswer`, lib/scoring/answer.ts; see
+ * docs/architecture.md › Answer markers). `answerText` is not `text`: OpenAI sends a refusal as its own
+ * string, shown as the answer's text when there is no content, but markers are read from the content only;
+ * Anthropic and Gemini give one text, refusal or not. Never stored: the Observation is.
+ */
+export interface ModelAnswer extends Omit<Observation, 'marker' | 'label'> {
+  /** The text the protocol's markers are read from (null: none). */
+  answerText: string | null;
+}
+
 export function emptyObservation(text: string | null = null): Observation {
   return { toolCalls: [], marker: null, label: null, text, refusal: false, malformed: null, finishReason: null };
 }

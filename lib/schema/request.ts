@@ -1,11 +1,12 @@
 import type { Markers } from './experiment';
-import type { Observation } from './observation';
+import type { ModelAnswer, Observation } from './observation';
 import type { TransportErrorKind } from './run';
 
 // The provider-neutral request and result: what lib/design builds from a trial, what lib/runner hands to a
 // provider and gets back, and what lib/db stores as an attempt. Every adapter in lib/providers turns a
-// ProviderRequest into its own wire format and its answer into a ProviderResult; nothing here is a
-// vendor's type, and nothing here comes from the case card (providers never see expectations).
+// ProviderRequest into its own wire format and its answer into an AdapterResult; scoring reads the
+// protocol's markers from it (lib/scoring/answer.ts), which makes the ProviderResult the engine records.
+// Nothing here is a vendor's type, and nothing here comes from the case card (providers never see expectations).
 
 /** A tool as sent over the wire: hidden metadata (effect, scenario tool id) already stripped. */
 export interface WireTool {
@@ -138,10 +139,9 @@ export interface ExchangeRecord {
   latencyMs: number;
 }
 
-/** A model answered: its observation (what it did) and what it cost. */
-export interface ProviderAnswer extends ExchangeRecord {
+/** What any answer carries besides what the model did: what it cost, and what it could see. */
+interface AnswerRecord extends ExchangeRecord {
   outcome: 'ok';
-  observation: Observation;
   usage: TokenUsage | null;
   /**
    * Observed visibility, set only for a request with `toolSearch`: the tools the model could see before it
@@ -151,6 +151,20 @@ export interface ProviderAnswer extends ExchangeRecord {
   visible?: string[];
 }
 
+/**
+ * A model answered, as the adapter returns it: what the model answered (ModelAnswer: calls, text, refusal,
+ * malformed, finish reason; no markers read) and what it cost. `observeResult` (lib/scoring/answer.ts) turns
+ * it into a ProviderAnswer.
+ */
+export interface AdapterAnswer extends AnswerRecord {
+  answer: ModelAnswer;
+}
+
+/** A model answered, with its observation (what it did, the protocol's markers read) and what it cost. */
+export interface ProviderAnswer extends AnswerRecord {
+  observation: Observation;
+}
+
 /** No model answer: the transport failure, never scored as a model failure. */
 export interface ProviderTransportError extends ExchangeRecord {
   outcome: 'transport_error';
@@ -158,10 +172,13 @@ export interface ProviderTransportError extends ExchangeRecord {
   usage: null;
 }
 
-/** What one HTTP exchange produced. Failures are values, not exceptions (promptfoo's habit). */
+/** What one HTTP exchange produced, as the adapter returns it. Failures are values, not exceptions (promptfoo's habit). */
+export type AdapterResult = AdapterAnswer | ProviderTransportError;
+
+/** An exchange's result with the answer observed (lib/scoring/answer.ts observeResult): what the engine records. */
 export type ProviderResult = ProviderAnswer | ProviderTransportError;
 
 /** The failure of a result, or null for an answer (for code that stores both alike). */
-export function transportFailureOf(result: ProviderResult): TransportFailure | null {
+export function transportFailureOf(result: ProviderResult | AdapterResult): TransportFailure | null {
   return result.outcome === 'transport_error' ? result.error : null;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseSpecValue } from '../experiments/parse';
 import { checksFor } from '../schema/experiment';
 import { buildRequest, countMatrix, expandTrials, naturalDefinitions } from '../design/matrix';
-import { simulate, observationOf } from '../providers/simulated';
+import { simulate, answerOf } from '../providers/simulated';
+import { observeAnswer } from './answer';
 import { compareCard, scoreTrial } from './score';
 import { canonicalJson } from '../hash';
 import { tinyExperiment } from '../testing/tiny-experiment';
@@ -68,7 +69,7 @@ describe('ids named after Object.prototype members', () => {
   it('the simulated provider answers and scoring reads every check by its own id', () => {
     for (const t of expandTrials(spec)) {
       const request = buildRequest(spec, { study: t.study, caseId: t.caseId, condition: t.condition, toolOrder: t.toolOrder });
-      const observation = observationOf(simulate(request), request);
+      const observation = observeAnswer(answerOf(simulate(request)), request.markers);
       expect(observation.toolCalls[0]).toMatchObject({ name: 'look_up', arguments: { constructor: 'X-7' } });
       const tools = naturalDefinitions(
         spec,

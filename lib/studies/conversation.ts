@@ -1,12 +1,15 @@
 import { canonicalJson } from '../hash';
 import type { Observation } from '../schema/observation';
-import { GENERATED_CALL_ID, type HistoryStep, type ProviderAnswer, type ProviderRequest, type ProviderResult, type ProviderTransportError } from '../schema/request';
+import { GENERATED_CALL_ID, type AdapterResult, type HistoryStep, type ProviderAnswer, type ProviderRequest, type ProviderTransportError } from '../schema/request';
+import { observeResult } from '../scoring/answer';
 import type { Conversation, ConversationScore, StoredTurn } from './types';
 
 // The turn loop of every trial, pure: the engine (lib/runner) gives it the provider, the turns already
 // stored and where to store new ones; the offline tests give it arrays. A trial → turns → attempts: a turn
 // is one model answer; each send is one attempt; a transport error ends this pass (the engine retries it as
 // another attempt of the same turn, never a new turn). A single-answer kind is a conversation of one turn.
+// Each answer's markers are read here, with the request's markers (lib/scoring/answer.ts), whatever sent it:
+// the live engine, a batch's results, the offline runs.
 
 export interface ConverseOptions {
   conversation: Conversation;
@@ -18,8 +21,8 @@ export interface ConverseOptions {
   firstAttemptN: number;
   /** Book the attempt number of a later send in this pass; null: the trial is no longer ours. */
   nextAttemptN(): Promise<number | null>;
-  /** Send the request of turn `turnN` as attempt `attemptN`. */
-  send(request: ProviderRequest, attemptN: number, turnN: number): Promise<ProviderResult>;
+  /** Send the request of turn `turnN` as attempt `attemptN`: the adapter's result (its markers are read here). */
+  send(request: ProviderRequest, attemptN: number, turnN: number): Promise<AdapterResult>;
   /** Store a completed turn (with the final score when it ends the conversation); false: fenced out. */
   store(turn: StoredTurn, result: ProviderAnswer | null, final: ConversationScore | null): Promise<boolean>;
 }
@@ -67,7 +70,7 @@ export async function converse(o: ConverseOptions): Promise<ConverseOutcome> {
     if (attemptN === null) return { kind: 'fenced' };
     const n = turns.length + 1;
     const request: ProviderRequest = { ...o.request, history: [...o.request.history, ...turns.map(historyStep)], turn: n };
-    const result = await o.send(request, attemptN, n);
+    const result = observeResult(await o.send(request, attemptN, n), request.markers);
     if (result.outcome !== 'ok') return { kind: 'transport_error', result, attemptN, turns };
     const calls = callsWithIds(result.observation, n);
     // the ids pair calls with their results: an answer whose calls nothing runs is kept as it came

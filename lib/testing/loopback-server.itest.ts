@@ -4,6 +4,7 @@ import { openaiProvider } from '../providers/openai';
 import { DESCRIPTORS } from '../providers/registry';
 import { defaultErrorBody, echoScript, LOOPBACK_WIRES, startLoopbackServer } from './loopback-server';
 import { FAKE_KEY, INVOICE_TOOLS, interpretationRequest, observed, selectionRequest, setProviderEnv, settingsFor } from './provider-fixtures';
+import { observeResult } from '../scoring/answer';
 
 let restoreEnv: () => void;
 beforeAll(() => {
@@ -21,9 +22,11 @@ describe('loopback server', () => {
         [geminiProvider, server.geminiBaseUrl],
       ] as const) {
         const settings = settingsFor({ provider: provider.descriptor.id, model: 'm', baseUrl });
-        const sel = await provider.send(selectionRequest([...INVOICE_TOOLS].reverse()), { settings });
+        const selection = selectionRequest([...INVOICE_TOOLS].reverse());
+        const sel = observeResult(await provider.send(selection, { settings }), selection.markers);
         expect(observed(sel).toolCalls).toEqual([expect.objectContaining({ name: 'pay_invoice', arguments: {} })]);
-        const interp = await provider.send(interpretationRequest(), { settings });
+        const interpretation = interpretationRequest();
+        const interp = observeResult(await provider.send(interpretation, { settings }), interpretation.markers);
         expect(observed(interp)).toMatchObject({ toolCalls: [], label: 'CANNOT_DETERMINE' });
       }
       expect(server.requests.map((r) => r.wire)).toEqual(['openai-chat', 'openai-chat', 'gemini-generate-content', 'gemini-generate-content']);

@@ -33,7 +33,6 @@ export async function runOffline(spec: ExperimentSpec, model?: string): Promise<
       return tool;
     });
     const conversation = kindModule(study.kind).start({ spec, study, kase, condition: t.condition, tools, visible: t.visible ?? 'unknown' });
-    let last: ProviderResult | null = null;
     let attempt = 1;
     const r = await converse({
       conversation,
@@ -41,11 +40,12 @@ export async function runOffline(spec: ExperimentSpec, model?: string): Promise<
       stored: [],
       firstAttemptN: 1,
       nextAttemptN: async () => ++attempt,
-      send: async (req) => (last = await simulatedProvider.send(req, { settings })),
+      send: (req) => simulatedProvider.send(req, { settings }),
       store: async () => true,
     });
-    if (r.kind !== 'finished' || !last) throw new Error(`trial ${i}: the simulated conversation did not finish (${r.kind})`);
-    results.push(last);
+    // the last turn's answer, observed by the conversation (lib/scoring/answer.ts) as the engine's is
+    if (r.kind !== 'finished' || !r.result) throw new Error(`trial ${i}: the simulated conversation did not finish (${r.kind})`);
+    results.push(r.result);
     sent.push([...t.order]);
     const { verdicts } = r.score;
     outcomes.push({

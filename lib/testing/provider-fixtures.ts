@@ -3,7 +3,8 @@ import { resetEnvCache } from '../env';
 import type { EnvVar, Provider } from '../providers/types';
 import { startLoopbackServer, type LoopbackServer, type Reply } from './loopback-server';
 import type { Observation } from '../schema/observation';
-import type { ProviderRequest, ProviderResult, TransportFailure, WireTool } from '../schema/request';
+import { observeResult } from '../scoring/answer';
+import type { AdapterResult, ProviderRequest, ProviderResult, TransportFailure, WireTool } from '../schema/request';
 import { RunSettings, type RunSettingsInput } from '../schema/run';
 
 // Small provider-neutral requests for adapter tests (the invoice scenario of the reference study).
@@ -93,7 +94,7 @@ export function observed(result: ProviderResult): Observation {
 }
 
 /** The failure of a result that must be a transport error (fails the test otherwise). */
-export function failure(result: ProviderResult): TransportFailure {
+export function failure(result: ProviderResult | AdapterResult): TransportFailure {
   if (result.outcome !== 'transport_error') throw new Error('expected a transport error, got an answer');
   return result.error;
 }
@@ -104,7 +105,7 @@ export interface ProviderWire {
   readonly server: LoopbackServer;
   /** The provider's run settings against the server; `extra` overrides any of them. */
   settings(extra?: Partial<RunSettingsInput>): RunSettings;
-  /** Scripts the server's reply, sends the request through the provider and checks the key is in no part of the result. */
+  /** Scripts the server's reply, sends the request through the provider, checks the key is in no part of the result, and observes it. */
   send(reply: Reply, request?: ProviderRequest, extra?: Partial<RunSettingsInput>): Promise<ProviderResult>;
   /** The body of the last request the server received. */
   lastBody(): Record<string, unknown>;
@@ -140,7 +141,8 @@ export function providerOverLoopback(opts: {
       wire.server.clearRequests();
       const result = await opts.provider.send(request, { settings: wire.settings(extra) });
       expect(JSON.stringify(result)).not.toContain(FAKE_KEY);
-      return result;
+      // the answer observed as the engine observes it: its markers read by scoring (lib/scoring/answer.ts)
+      return observeResult(result, request.markers);
     },
     lastBody() {
       const body = wire.server.requests.at(-1)?.body;

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ProviderResult } from '../../schema/request';
+import type { AdapterResult } from '../../schema/request';
 import { buildAnthropicBody, reshapeAnthropicResponse } from '../anthropic';
 import { nodeFetch, type FetchFn, type ReadResponse } from '../http';
 import { jsonValueSpan } from '../../json/span';
@@ -77,7 +77,7 @@ export const anthropicBatchVendor: BatchVendor = {
   },
   async results(conn, batchId, items, settings) {
     const requests = requestsById(items);
-    const out = new Map<string, ProviderResult>();
+    const out = new Map<string, AdapterResult>();
     // the last body the client reads is the results file: each answer is kept as its line holds it
     let received: Uint8Array | null = null;
     const results = await client(conn, (bytes) => (received = bytes)).messages.batches.results(batchId);

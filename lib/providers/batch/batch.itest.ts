@@ -78,7 +78,7 @@ describe.each(CASES)('batch mode over the $provider SDK', ({ provider, wire, mod
         expect(r.outcome === 'transport_error' && r.error.kind).toBe('http_5xx');
       } else {
         expect(r.outcome).toBe('ok');
-        expect(r.outcome === 'ok' && r.observation.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice']);
+        expect(r.outcome === 'ok' && r.answer.toolCalls.map((c) => c.name)).toEqual(['lookup_invoice']);
       }
       // the stored request is the body the adapter would have sent alone
       expect(r.request).toEqual(vendor.body(it.request, settings));

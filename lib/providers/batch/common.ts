@@ -1,5 +1,5 @@
-import type { ProviderRequest, ProviderResult, TokenUsage } from '../../schema/request';
-import type { Observation } from '../../schema/observation';
+import type { AdapterResult, ProviderRequest, TokenUsage } from '../../schema/request';
+import type { ModelAnswer } from '../../schema/observation';
 import { kindForStatus } from '../errors';
 import { withinNesting } from '../exchange';
 import { jsonValueSpan } from '../../json/span';
@@ -21,9 +21,9 @@ export function answerText(line: string | undefined, path: readonly string[]): {
 export function answerResult(
   body: unknown,
   response: unknown,
-  reshaped: { observation: Observation; usage: TokenUsage | null } | null,
+  reshaped: { answer: ModelAnswer; usage: TokenUsage | null } | null,
   kept: { responseJson?: string } = {},
-): ProviderResult {
+): AdapterResult {
   if (!reshaped) {
     return {
       outcome: 'transport_error',
@@ -36,11 +36,11 @@ export function answerResult(
       usage: null,
     };
   }
-  return { outcome: 'ok', observation: withinNesting(reshaped.observation), usage: reshaped.usage, request: body, response, ...kept, httpStatus: 200, latencyMs: 0 };
+  return { outcome: 'ok', answer: withinNesting(reshaped.answer), usage: reshaped.usage, request: body, response, ...kept, httpStatus: 200, latencyMs: 0 };
 }
 
 /** A result line's error → the adapter's normal transport failure, by the status the vendor gave. */
-export function itemErrorResult(body: unknown, response: unknown, status: number | null, message: string, kept: { responseJson?: string } = {}): ProviderResult {
+export function itemErrorResult(body: unknown, response: unknown, status: number | null, message: string, kept: { responseJson?: string } = {}): AdapterResult {
   return {
     outcome: 'transport_error',
     error: { kind: status === null ? 'http_5xx' : kindForStatus(status), message },

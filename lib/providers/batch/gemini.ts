@@ -1,5 +1,5 @@
 import { GoogleGenAI, type BatchJob } from '@google/genai';
-import type { ProviderResult } from '../../schema/request';
+import type { AdapterResult } from '../../schema/request';
 import { buildGeminiRequest, reshapeGeminiResponse } from '../gemini';
 import { answerResult, itemErrorResult, messageOf, requestsById } from './common';
 import { unansweredResult, type BatchConnection, type BatchPoll, type BatchVendor, type ProviderBatchState } from './types';
@@ -53,7 +53,7 @@ export const geminiBatchVendor: BatchVendor = {
   async results(conn, batchId, items, settings) {
     const job = await client(conn).batches.get({ name: batchId });
     const requests = requestsById(items);
-    const out = new Map<string, ProviderResult>();
+    const out = new Map<string, AdapterResult>();
     for (const r of job.dest?.inlinedResponses ?? []) {
       const key = r.metadata?.key;
       const request = key === undefined ? undefined : requests.get(key);

@@ -1,5 +1,5 @@
 import OpenAI, { toFile } from 'openai';
-import type { ProviderResult } from '../../schema/request';
+import type { AdapterResult } from '../../schema/request';
 import type { RunSettings } from '../../schema/run';
 import { buildOpenAIBody, reshapeOpenAIResponse, type MaxTokensField } from '../openai';
 import { answerResult, answerText, itemErrorResult, messageOf, requestsById } from './common';
@@ -63,7 +63,7 @@ export function openaiBatchVendor(maxTokensField: MaxTokensField = 'max_completi
       const c = client(conn);
       const b = await c.batches.retrieve(batchId);
       const requests = requestsById(items);
-      const out = new Map<string, ProviderResult>();
+      const out = new Map<string, AdapterResult>();
       for (const { line, text } of [...(await readLines(c, b.output_file_id)), ...(await readLines(c, b.error_file_id))]) {
         const request = requests.get(line.custom_id);
         if (!request) continue;

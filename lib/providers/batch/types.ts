@@ -1,10 +1,10 @@
-import type { ProviderRequest, ProviderResult } from '../../schema/request';
+import type { ProviderRequest, AdapterResult } from '../../schema/request';
 import type { RunSettings } from '../../schema/run';
 import type { WireId } from '../types';
 
 // Batch mode (docs/batch.md): the same request bodies the adapters send one by one, written into a vendor's
 // batch format with `<trial id>.<attempt n>` as the custom id, submitted once, polled, and each result line
-// turned back into the adapter's normal ProviderResult — so the engine records a batch answer through the
+// turned back into the adapter's normal AdapterResult — so the engine records a batch answer through the
 // same fenced path as an answer sent alone.
 
 /** Where the batch goes: the provider's resolved base URL and key (lib/providers/configured.ts). */
@@ -41,7 +41,7 @@ export interface BatchVendor {
   submit(conn: BatchConnection, settings: RunSettings, items: readonly BatchItemInput[]): Promise<string>;
   poll(conn: BatchConnection, batchId: string): Promise<BatchPoll>;
   /** The results of an ended batch, by custom id: each the adapter's normal result. Items missing from the map had none. */
-  results(conn: BatchConnection, batchId: string, items: readonly BatchItemInput[], settings: RunSettings): Promise<Map<string, ProviderResult>>;
+  results(conn: BatchConnection, batchId: string, items: readonly BatchItemInput[], settings: RunSettings): Promise<Map<string, AdapterResult>>;
   cancel(conn: BatchConnection, batchId: string): Promise<void>;
 }
 
@@ -56,7 +56,7 @@ export function parseBatchCustomId(customId: string): { trialId: string; attempt
 }
 
 /** An item the batch ended without answering (expired, cancelled): a transport failure, retried by the run's policy. */
-export function unansweredResult(request: unknown, state: ProviderBatchState): ProviderResult {
+export function unansweredResult(request: unknown, state: ProviderBatchState): AdapterResult {
   const message = state === 'expired' ? 'the batch expired before this request ran' : `the batch ended (${state}) before this request ran`;
   return { outcome: 'transport_error', error: { kind: 'timeout', message }, request, response: null, httpStatus: null, latencyMs: 0, usage: null };
 }
