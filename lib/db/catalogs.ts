@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 // tool list's); the attempt keeps the request with the catalog's value replaced by `null` and, beside it,
 // which catalog (`catalog_id`, the catalog's 4-byte id: `tclab_catalog_id(ref, body)` finds or stores it) and
 // where it goes (`catalog_at`, in characters). Reading puts it back (`tclab_attempt_request` in PostgreSQL,
-// migrations 20261202121000_tool_catalogs and 20261202133000_catalog_ids): byte for byte the text that was
-// stored before, so exports and the trial page do not change. Rows stored before keep their request whole
+// migrations 20261202121000_tool_catalogs and 20261202133000_catalog_ids; the exports and the trial page do it
+// in JavaScript, each catalog parsed once: lib/db/results.ts): byte for byte the text that was stored before,
+// so exports and the trial page do not change. Rows stored before keep their request whole
 // (catalog_id NULL) and read as before.
 
 /** What an attempt stores of its request: the text (catalog cut out) and, when cut, the catalog. */
