@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { STUDY_KINDS } from '../lib/schema/study-kind';
+
+// A study kind is one module (docs/architecture.md): what a kind needs in the export, the designer, the spec's
+// checks or scoring is a hook of its KindModule (lib/studies), and its names are declared in lib/schema. Code
+// elsewhere asks the kind's module; it never branches on a kind's name. Specs written as data (the templates, the
+// importers, the designer's new study) name kinds as values, which is not a branch and is not looked for.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FOLDERS = ['lib', 'app', 'components', 'cli', 'workers'];
+/** Where a kind's name may decide what code does. */
+const HOME = ['lib/studies/', 'lib/schema/'];
+/**
+ * What is left, and why: the simulator answers each kind's requests by its own rule set, chosen by the
+ * request's `simulatedRules` (lib/providers/simulated.ts), and records that name in its raw request.
+ */
+const LEFT = new Set(['lib/providers/simulated.ts']);
+const SKIP = new Set(['node_modules', 'generated', '.next', 'golden']);
+const names = STUDY_KINDS.join('|');
+const BRANCH = new RegExp(
+  [
+    `\\b(?:kind|simulatedRules)\\s*[!=]==?\\s*['"](?:${names})['"]`,
+    `['"](?:${names})['"]\\s*[!=]==?\\s*[\\w.?]*\\b(?:kind|simulatedRules)\\b`,
+    `\\bcase\\s+['"](?:${names})['"]\\s*:`,
+  ].join('|'),
+  'g',
+);
+
+/** Each `file:line: match` of a branch on a study kind's name in `text`. */
+export function kindBranches(file: string, text: string): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(BRANCH)) found.push(`${file}:${i + 1}: ${m[0]}`);
+  });
+  return found;
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(entry.name)) continue;
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(p);
+    else if (/\.tsx?$/.test(entry.name) && !/\.(test|itest|spec)\.tsx?$/.test(entry.name)) yield p;
+  }
+}
+
+describe('the study kind stays in its module', () => {
+  it('finds a comparison with a kind, either way round, and a switch case, and not a kind named as data', () => {
+    const text = [
+      "if (study.kind === 'task') x();",
+      "const y = 'interpretation' !== s.kind;",
+      "  case 'selection':",
+      "if (request.simulatedRules == 'task') {}",
+      "const spec = { kind: 'selection', id: 'selection' };",
+      "if (v.checkpoint === 'selection') {}",
+    ].join('\n');
+    expect(kindBranches('x.ts', text)).toEqual([
+      "x.ts:1: kind === 'task'",
+      "x.ts:2: 'interpretation' !== s.kind",
+      "x.ts:3: case 'selection':",
+      "x.ts:4: simulatedRules == 'task'",
+    ]);
+  });
+
+  it(`no branch on a kind's name in ${FOLDERS.join(', ')} outside ${HOME.join(' and ')}`, () => {
+    const files = FOLDERS.flatMap((f) => [...walk(path.join(root, f))]).map((f) => path.relative(root, f).split(path.sep).join('/'));
+    expect(files.length).toBeGreaterThan(100);
+    const outside = files.filter((f) => !HOME.some((h) => f.startsWith(h)));
+    const found = outside.filter((f) => !LEFT.has(f)).flatMap((f) => kindBranches(f, fs.readFileSync(path.join(root, f), 'utf8')));
+    expect(found).toEqual([]);
+    // what is left still is: once it goes, so does its line above
+    for (const f of LEFT) expect(kindBranches(f, fs.readFileSync(path.join(root, f), 'utf8')), f).not.toEqual([]);
+  });
+});
