@@ -94,8 +94,8 @@ export async function trialOutcomes(runId: string, opts: { trialKeys?: readonly 
 export type { AttemptRecord, TrialRecord } from '../schema/trial-record';
 
 // An attempt's catalog is put back into its request here, in JavaScript, not by tclab_attempt_request in the
-// query (lib/db/catalogs.ts): each catalog is read and parsed once per read instead of once per attempt — a
-// tenth of the database's time in a run's export (docs/benchmarks.md, "Results at scale"). The query says which
+// query (lib/db/catalogs.ts): each catalog is read and parsed once per read instead of once per attempt — about
+// 1 s of the database's 6–7 s in a run's export (docs/benchmarks.md, "Results at scale"). The query says which
 // catalog to put back only where tclab_attempt_request would (the stored text holds `null` at catalog_at), and
 // the catalog goes where that `null` stands: the request's top-level `tools` (splitCatalog cuts nothing else).
 const CATALOG_TO_JOIN_SQL = `CASE WHEN a.catalog_id IS NOT NULL AND substr(a.request::text, a.catalog_at + 1, 4) = 'null' THEN a.catalog_id END`;
