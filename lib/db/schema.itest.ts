@@ -124,14 +124,4 @@ describe('migrations match prisma/schema.prisma', () => {
           `${m.table}(${u.join(', ')})`,
         ).toBe(true);
   });
-
-  it('leaves room on the pages of the tables every trial updates (schema.prisma cannot say it: a migration does)', async () => {
-    const r = await pool().query<{ relname: string; reloptions: string[] | null }>(
-      `SELECT relname, reloptions FROM pg_class WHERE relname IN ('trials', 'attempts') AND relkind = 'r' ORDER BY relname`,
-    );
-    expect(r.rows).toEqual([
-      { relname: 'attempts', reloptions: ['fillfactor=70'] },
-      { relname: 'trials', reloptions: ['fillfactor=80'] },
-    ]);
-  });
 });
