@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { headingSlugs } from './docs-links';
+import { lineMatches, walkFiles } from './scan';
 
 // The code explains itself from the repository: a comment (or a string) cites a page of docs/ — the design
 // is docs/design.md — never a design paper or an issue tracker someone who clones the project cannot read.
@@ -18,21 +19,10 @@ const OUTSIDE = /DESIGN(?:\.md)? ?§|RESEARCH(?:\.md)? ?§|\bshared\/(?:DESIGN|R
 
 /** Each `file:line: match` of a reference to something outside the repository in `text`. */
 export function outsideReferences(file: string, text: string): string[] {
-  const found: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    for (const m of line.matchAll(OUTSIDE)) found.push(`${file}:${i + 1}: ${m[0]}`);
-  });
-  return found;
+  return lineMatches(file, text, OUTSIDE);
 }
 
-function* walk(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
-    else if (TEXT.test(entry.name)) yield p;
-  }
-}
+const walk = (dir: string) => walkFiles(dir, SKIP, (name) => TEXT.test(name));
 
 describe('references outside the repository', () => {
   it('finds a design section, a research section and an issue number, and nothing else', () => {

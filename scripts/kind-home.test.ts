@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { STUDY_KINDS } from '../lib/schema/study-kind';
+import { lineMatches, walkFiles } from './scan';
 
 // A study kind is one module (docs/architecture.md): what a kind needs in the export, the designer, the spec's
 // checks or scoring is a hook of its KindModule (lib/studies), and its names are declared in lib/schema. Code
@@ -31,21 +32,10 @@ const BRANCH = new RegExp(
 
 /** Each `file:line: match` of a branch on a study kind's name in `text`. */
 export function kindBranches(file: string, text: string): string[] {
-  const found: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    for (const m of line.matchAll(BRANCH)) found.push(`${file}:${i + 1}: ${m[0]}`);
-  });
-  return found;
+  return lineMatches(file, text, BRANCH);
 }
 
-function* walk(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
-    else if (/\.tsx?$/.test(entry.name) && !/\.(test|itest|spec)\.tsx?$/.test(entry.name)) yield p;
-  }
-}
+const walk = (dir: string) => walkFiles(dir, SKIP, (name) => /\.tsx?$/.test(name) && !/\.(test|itest|spec)\.tsx?$/.test(name));
 
 describe('the study kind stays in its module', () => {
   it('finds a comparison with a kind, either way round, and a switch case, and not a kind named as data', () => {
