@@ -14,19 +14,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['lib', 'app', 'components', 'cli', 'workers'];
 /** Where a kind's name may decide what code does. */
 const HOME = ['lib/studies/', 'lib/schema/'];
-/**
- * What is left, and why: the simulator answers each kind's requests by its own rule set, chosen by the
- * request's `simulatedRules` (lib/providers/simulated.ts), and records that name in its raw request.
- */
-const LEFT = new Set(['lib/providers/simulated.ts']);
 const SKIP = new Set(['node_modules', 'generated', '.next', 'golden']);
 const names = STUDY_KINDS.join('|');
 const BRANCH = new RegExp(
-  [
-    `\\b(?:kind|simulatedRules)\\s*[!=]==?\\s*['"](?:${names})['"]`,
-    `['"](?:${names})['"]\\s*[!=]==?\\s*[\\w.?]*\\b(?:kind|simulatedRules)\\b`,
-    `\\bcase\\s+['"](?:${names})['"]\\s*:`,
-  ].join('|'),
+  [`\\bkind\\s*[!=]==?\\s*['"](?:${names})['"]`, `['"](?:${names})['"]\\s*[!=]==?\\s*[\\w.?]*\\bkind\\b`, `\\bcase\\s+['"](?:${names})['"]\\s*:`].join('|'),
   'g',
 );
 
@@ -43,25 +34,18 @@ describe('the study kind stays in its module', () => {
       "if (study.kind === 'task') x();",
       "const y = 'interpretation' !== s.kind;",
       "  case 'selection':",
-      "if (request.simulatedRules == 'task') {}",
+      "if (request.kind == 'task') {}",
       "const spec = { kind: 'selection', id: 'selection' };",
       "if (v.checkpoint === 'selection') {}",
     ].join('\n');
-    expect(kindBranches('x.ts', text)).toEqual([
-      "x.ts:1: kind === 'task'",
-      "x.ts:2: 'interpretation' !== s.kind",
-      "x.ts:3: case 'selection':",
-      "x.ts:4: simulatedRules == 'task'",
-    ]);
+    expect(kindBranches('x.ts', text)).toEqual(["x.ts:1: kind === 'task'", "x.ts:2: 'interpretation' !== s.kind", "x.ts:3: case 'selection':", "x.ts:4: kind == 'task'"]);
   });
 
   it(`no branch on a kind's name in ${FOLDERS.join(', ')} outside ${HOME.join(' and ')}`, () => {
     const files = FOLDERS.flatMap((f) => [...walk(path.join(root, f))]).map((f) => path.relative(root, f).split(path.sep).join('/'));
     expect(files.length).toBeGreaterThan(100);
     const outside = files.filter((f) => !HOME.some((h) => f.startsWith(h)));
-    const found = outside.filter((f) => !LEFT.has(f)).flatMap((f) => kindBranches(f, fs.readFileSync(path.join(root, f), 'utf8')));
+    const found = outside.flatMap((f) => kindBranches(f, fs.readFileSync(path.join(root, f), 'utf8')));
     expect(found).toEqual([]);
-    // what is left still is: once it goes, so does its line above
-    for (const f of LEFT) expect(kindBranches(f, fs.readFileSync(path.join(root, f), 'utf8')), f).not.toEqual([]);
   });
 });

@@ -255,7 +255,7 @@ export function buildRequest(spec: ExperimentSpec, t: TrialCoordinates): Provide
   const mod = kindModule(study.kind);
   const tools = t.names ? resolveSent(study, defs, kase.scenario, t.names).map(sentWire) : ordered.map(toWireTool);
   const request: ProviderRequest = {
-    simulatedRules: mod.simulatedRules,
+    callsRun: mod.turns === 'conversation',
     locale: kase.locale,
     system: (Object.hasOwn(study.protocol.system, kase.locale) ? study.protocol.system[kase.locale] : undefined) ?? Object.values(study.protocol.system)[0],
     markers: study.protocol.markers,

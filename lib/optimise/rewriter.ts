@@ -160,7 +160,7 @@ export function rewriteRequest(spec: ExperimentSpec, study: Study, split: StudyS
       : []),
   ].join('\n');
   return {
-    simulatedRules: 'selection',
+    callsRun: false,
     locale: study.cases.find((c) => tune.has(c.id))?.locale ?? study.cases[0]?.locale ?? 'en',
     system: SYSTEM,
     markers: { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' },

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RunSettings } from '../schema/run';
-import { recordedRequest, simulate, simulatedProvider } from './simulated';
+import { recordedRequest, rulesFor, simulate, simulatedProvider } from './simulated';
 import { extractArguments, readSchema } from './simulated/extract';
 import type { InterpretationTrace } from './simulated/interpret';
 import type { SelectionTrace } from './simulated/select';
@@ -16,7 +16,7 @@ const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
 const settings = RunSettings.parse({});
 
 function selection(task: string, tools: WireTool[], locale = 'en'): ProviderRequest {
-  return { simulatedRules: 'selection', locale, system: 'Use a tool when appropriate.', markers, labels: [], tools, task, history: [] };
+  return { callsRun: false, locale, system: 'Use a tool when appropriate.', markers, labels: [], tools, task, history: [] };
 }
 function wire(name: string, description: string, properties: Record<string, unknown>, required: string[] = Object.keys(properties)): WireTool {
   return { name, description, parameters: { type: 'object', properties, required } };
@@ -36,9 +36,9 @@ describe('simulatedProvider', () => {
     const res = await simulatedProvider.send(req, { settings });
     expect(res).toMatchObject({ outcome: 'ok', httpStatus: null, usage: null, latencyMs: 0 });
     // stored as exports have always carried it: the rule set's name as `kind` first, no history for a single answer
-    const { simulatedRules, history, ...rest } = req;
+    const { callsRun: _run, history, ...rest } = req;
     expect(history).toEqual([]);
-    expect(JSON.stringify(res.request)).toBe(JSON.stringify({ kind: simulatedRules, ...rest }));
+    expect(JSON.stringify(res.request)).toBe(JSON.stringify({ kind: 'selection', ...rest }));
     expect(res.response).toMatchObject({ simulated: true, engine: 'simulated-lexical-v1', trace: { scores: expect.any(Array) } });
     expect(observed(observeResult(res, req.markers)).toolCalls[0]).toMatchObject({ name: 'a', arguments: { party_size: 2, dining_date: '2027-05-01' } });
   });
@@ -210,19 +210,38 @@ describe('the stored request keeps the form exports carry', () => {
   it("an injected step is stored as `interpretation: {call, result}`, a conversation's turns as `history`", () => {
     const call = { name: tool.name, arguments: { party_size: 2 } };
     const injected = recordedRequest({
-      simulatedRules: 'interpretation',
+      callsRun: false,
       ...base,
       history: [{ text: null, calls: [call], results: [{ name: tool.name, result: { status_code: 12 } }] }],
     });
     expect(JSON.stringify(injected)).toBe(JSON.stringify({ kind: 'interpretation', ...base, interpretation: { call, result: { status_code: 12 } } }));
     const turn = { text: null, calls: [{ id: 'c1', ...call }], results: [{ id: 'c1', name: tool.name, result: { isError: false, content: {} }, isError: false }] };
     const stored = { text: null, calls: [{ id: 'c1', ...call }], results: [{ id: 'c1', name: tool.name, result: { isError: false, content: {} } }] };
-    expect(JSON.stringify(recordedRequest({ simulatedRules: 'task', ...base, history: [turn], turn: 2 }))).toBe(
-      JSON.stringify({ kind: 'task', ...base, history: [stored] }),
-    );
-    expect(JSON.stringify(recordedRequest({ simulatedRules: 'task', ...base, history: [], turn: 1 }))).toBe(JSON.stringify({ kind: 'task', ...base, history: [] }));
+    expect(JSON.stringify(recordedRequest({ callsRun: true, ...base, history: [turn], turn: 2 }))).toBe(JSON.stringify({ kind: 'task', ...base, history: [stored] }));
+    expect(JSON.stringify(recordedRequest({ callsRun: true, ...base, history: [], turn: 1 }))).toBe(JSON.stringify({ kind: 'task', ...base, history: [] }));
     // a pre-check is no conversation: stored without history
-    expect(JSON.stringify(recordedRequest({ simulatedRules: 'task', ...base, history: [] }))).toBe(JSON.stringify({ kind: 'task', ...base }));
+    expect(JSON.stringify(recordedRequest({ callsRun: true, ...base, history: [] }))).toBe(JSON.stringify({ kind: 'task', ...base }));
+  });
+});
+
+describe('the rule set is chosen by what the simulator is sent, never by a kind', () => {
+  const tool = wire('find_available_tables', 'Looks up tables.', booking);
+  const base = { locale: 'en', system: 's', markers, labels: [], tools: [tool], task: 'Is there a table for 2 at Riverside on 2027-05-01?' };
+  const looked = { text: null, calls: [{ name: tool.name, arguments: {} }], results: [{ name: tool.name, result: { status_code: 12 } }] };
+  it('calls that are run: the task rules, whatever the transcript; one answer: interpretation after a transcript, else selection', () => {
+    expect(rulesFor({ ...base, callsRun: true, history: [] })).toBe('task');
+    expect(rulesFor({ ...base, callsRun: true, history: [looked], turn: 2 })).toBe('task');
+    expect(rulesFor({ ...base, callsRun: false, history: [looked] })).toBe('interpretation');
+    expect(rulesFor({ ...base, callsRun: false, history: [] })).toBe('selection');
+    // the answer and its record name the same rule set
+    for (const r of [
+      { ...base, callsRun: true, history: [] },
+      { ...base, callsRun: false, history: [looked] },
+      { ...base, callsRun: false, history: [] },
+    ]) {
+      expect(simulate(r).kind).toBe(rulesFor(r));
+      expect((recordedRequest(r) as { kind: string }).kind).toBe(rulesFor(r));
+    }
   });
 });
 
@@ -232,7 +251,7 @@ describe('interpretation: codes are mapped only when their meanings are defined'
   function interp(description: string, code: number, locale = 'en'): { label: string | null; rule: string } {
     const tool = wire('find_available_tables', description, booking);
     const req: ProviderRequest = {
-      simulatedRules: 'interpretation',
+      callsRun: false,
       locale,
       system,
       markers,

@@ -1,7 +1,7 @@
 import type { ModelAnswer, ToolCall } from '../schema/observation';
 import { decideInterpretation, type InterpretationTrace } from './simulated/interpret';
 import { decideSelection, type SelectionTrace } from './simulated/select';
-import { TOOL_SEARCH_MECHANISMS, type AdapterResult, type ProviderRequest, type SimulatedRules } from '../schema/request';
+import { TOOL_SEARCH_MECHANISMS, type AdapterResult, type ProviderRequest } from '../schema/request';
 import { decideTask, type TaskTrace } from './simulated/task';
 import type { Provider, ProviderDescriptor, SendOptions } from './types';
 import { splitDeferred, termSearch, visibleNames } from './tool-search';
@@ -9,8 +9,9 @@ import { splitDeferred, termSearch, visibleNames } from './tool-search';
 /**
  * The simulated provider (docs/design.md#providers-and-the-simulated-models): deterministic, offline, no key — a transparent heuristic, NOT a
  * language model. It sees only the provider-neutral request (task, tool definitions in their order,
- * protocol markers and labels, the transcript so far, and the name of the rule set that answers it); it
- * never sees a case card or an expected answer, and imports nothing that holds them.
+ * protocol markers and labels, the transcript so far, and whether its calls are run); it never sees a case
+ * card, an expected answer or a study's kind, and imports nothing that holds them. What it is sent chooses the
+ * rule set that answers (rulesFor).
  *
  * - selection: lexical similarity picks a tool (ties go to the first listed), schema-guided extraction
  *   fills the arguments, CLARIFY only when the definition says to ask, STOP only when the definitions deny
@@ -43,8 +44,8 @@ const SELECTION_MODEL = {
 export interface SimulatedResponse {
   simulated: true;
   engine: SimulatedEngine;
-  /** The rule set that answered (named as the request's `simulatedRules`). */
-  kind: SimulatedRules;
+  /** The rule set that answered (rulesFor), under the name its records have always carried. */
+  kind: RuleSet;
   toolCalls: { name: string; arguments: Record<string, unknown> }[];
   text: string | null;
   label: string | null;
@@ -53,8 +54,10 @@ export interface SimulatedResponse {
 
 type Answer = Pick<SimulatedResponse, 'toolCalls' | 'text' | 'label' | 'trace'>;
 
-/** The simulator's three rule sets, by the name a request gives (the study's module chooses it). */
-const RULES: Record<SimulatedRules, (request: ProviderRequest, engine: SimulatedEngine) => Answer> = {
+/** The simulator's three rule sets. */
+export type RuleSet = 'selection' | 'interpretation' | 'task';
+
+const RULES: Record<RuleSet, (request: ProviderRequest, engine: SimulatedEngine) => Answer> = {
   selection(request, engine) {
     const d = decideSelection(request, SELECTION_MODEL[engine]);
     return { toolCalls: d.call ? [d.call] : [], text: d.text, label: null, trace: d.trace };
@@ -69,23 +72,33 @@ const RULES: Record<SimulatedRules, (request: ProviderRequest, engine: Simulated
   },
 };
 
+/**
+ * The rule set that answers a request, from what it is sent: a conversation whose calls are run (`callsRun`)
+ * → the task rules; one answer after a transcript (a lookup already called, and its result) → the
+ * interpretation rules; one answer to the task alone → the selection rules.
+ */
+export function rulesFor(request: ProviderRequest): RuleSet {
+  if (request.callsRun) return 'task';
+  return request.history.length > 0 ? 'interpretation' : 'selection';
+}
+
 /** The simulator's answer to one request: pure and synchronous. */
 export function simulate(request: ProviderRequest, engine: SimulatedEngine = SIMULATED_ENGINE): SimulatedResponse {
-  const rules = request.simulatedRules;
+  const rules = rulesFor(request);
   return { simulated: true, engine, kind: rules, ...RULES[rules](request, engine) };
 }
 
 /**
- * The request as the simulator stores it (its "raw request"): the neutral request under the name of its rule
- * set, in the form exports have always carried — an injected step of history as `interpretation: {call,
- * result}`, a task conversation's turns as `history` (a pre-check, outside any conversation, without it), a
- * single answer's request without either.
+ * The request as the simulator stores it (its "raw request"): the neutral request under the name of the rule
+ * set that answered it, in the form exports have always carried — an injected step of history as
+ * `interpretation: {call, result}`, a conversation's turns as `history` (a pre-check, outside any
+ * conversation, without it), a single answer's request without either.
  */
 export function recordedRequest(request: ProviderRequest): unknown {
-  const { simulatedRules, locale, system, markers, labels, tools, task, history } = request;
-  const base = { kind: simulatedRules, locale, system, markers, labels, tools, task, ...(request.toolSearch && { toolSearch: request.toolSearch }) };
+  const { locale, system, markers, labels, tools, task, history } = request;
+  const base = { kind: rulesFor(request), locale, system, markers, labels, tools, task, ...(request.toolSearch && { toolSearch: request.toolSearch }) };
   const json = (record: object): unknown => JSON.parse(JSON.stringify(record));
-  if (simulatedRules === 'task') {
+  if (request.callsRun) {
     if (request.turn === undefined) return json(base);
     const steps = history.map((h) => ({
       text: h.text,

@@ -16,20 +16,19 @@ export interface WireTool {
 }
 
 /**
- * The simulated provider's rule set for a request (a heuristic, docs/design.md#providers-and-the-simulated-models): which of its three rule sets
- * answers, and the name it records the request under. Set by the study's module; no real adapter reads it.
- */
-export type SimulatedRules = 'selection' | 'interpretation' | 'task';
-
-/**
  * One formal request or pre-check, provider-neutral: a transcript. The protocol (system), the user's task,
  * then `history` — the steps before the answer asked for, oldest first (a study's injected call and its
  * result, a conversation's earlier turns) — and the tools the model may call. Adapters turn it into their
  * wire format knowing messages, tools and tool results only.
  */
 export interface ProviderRequest {
-  /** For the simulated provider only (see SimulatedRules). */
-  simulatedRules: SimulatedRules;
+  /**
+   * Whether the answer's calls are run and their results given back to the model (a conversation in which the
+   * model acts: lib/studies, a kind whose `turns` is 'conversation'), or are the answer itself, run by nothing.
+   * No real wire carries it (a model learns it from the protocol); the simulated models read it
+   * (docs/design.md#providers-and-the-simulated-models).
+   */
+  callsRun: boolean;
   locale: string;
   /** The study's response protocol (system instruction). */
   system: string;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Case, Condition, ExperimentSpec, Scenario, Study, ToolDefinition } from '../schema/experiment';
 import type { EvidenceGateItem, TccCheck, TccObservations } from '../schema/tcc';
 import type { Observation, ToolCall } from '../schema/observation';
-import type { ProviderRequest, SimulatedRules, TurnToolResult, WireToolResult } from '../schema/request';
+import type { ProviderRequest, TurnToolResult, WireToolResult } from '../schema/request';
 import type { ScoringTool, TrialScore } from '../scoring/score';
 import type { KindSpec } from './spec-types';
 import type { StoredTurn } from '../schema/turn';
@@ -64,10 +64,8 @@ export interface KindModule {
   spec: KindSpec;
   /** One line shown with the study on pages and in docs. */
   summary: string;
-  /** 'conversation': its trials can take several turns (the trial page shows them); 'single': one answer. */
+  /** 'conversation': its trials can take several turns, its calls run (the request's `callsRun`; the trial page shows them); 'single': one answer. */
   turns: 'single' | 'conversation';
-  /** Which rule set of the simulated provider answers its requests (docs/design.md#providers-and-the-simulated-models). */
-  simulatedRules: SimulatedRules;
   /** Add the kind's parts to the provider-neutral request — e.g. an injected step of history (never anything from the case card). */
   extendRequest(request: ProviderRequest, ctx: RequestContext): void;
   /** Start one trial's conversation. */

@@ -35,7 +35,7 @@ export const INVOICE_TOOLS: WireTool[] = [
 
 export function selectionRequest(tools: WireTool[] = INVOICE_TOOLS): ProviderRequest {
   return {
-    simulatedRules: 'selection',
+    callsRun: false,
     locale: 'en',
     system: 'Use a tool when one fits. If required data is missing, answer "CLARIFY: <question>". If no tool can do it, answer "STOP: <reason>".',
     markers: MARKERS,
@@ -48,7 +48,7 @@ export function selectionRequest(tools: WireTool[] = INVOICE_TOOLS): ProviderReq
 
 export function interpretationRequest(result: unknown = { invoice_number: 'INV-2041', status_code: 17 }): ProviderRequest {
   return {
-    simulatedRules: 'interpretation',
+    callsRun: false,
     locale: 'en',
     system: 'Report the lookup result as "STATUS: <LABEL>" with one of PAID, OPEN, TIMEOUT, CANNOT_DETERMINE.',
     markers: MARKERS,

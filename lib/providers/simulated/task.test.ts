@@ -10,7 +10,7 @@ const tool = (name: string, description: string, extra: Record<string, unknown> 
 });
 const markers = { clarify: 'CLARIFY:', stop: 'STOP:', status: 'STATUS:' };
 const request = (tools: WireTool[], history: HistoryStep[] = [], task = 'Please pay invoice INV-2027-0042, 12,500 TWD.'): ProviderRequest => ({
-  simulatedRules: 'task',
+  callsRun: true,
   locale: 'en',
   system: 's',
   markers,

@@ -6,7 +6,6 @@ export const interpretation: KindModule = {
   spec: interpretationSpec,
   summary: 'the lookup call is fixed and a tool result injected; the model must report a label',
   turns: 'single',
-  simulatedRules: 'interpretation',
   // the fixed call and its result are one step of history: an assistant tool call (given no id — each
   // adapter names it in its own format) and the tool result answering it
   extendRequest(request, { kase, condition, definitions }) {

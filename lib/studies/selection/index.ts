@@ -6,7 +6,6 @@ export const selection: KindModule = {
   spec: selectionSpec,
   summary: 'the model sees the candidate tools and decides: call which tool with which arguments, or CLARIFY, or STOP',
   turns: 'single',
-  simulatedRules: 'selection',
   extendRequest() {},
   start: oneAnswer,
   caseDetails: () => null,

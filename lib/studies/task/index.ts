@@ -14,7 +14,6 @@ export type { TaskDetails } from './details';
 export const task: KindModule = {
   spec: taskSpec,
   turns: 'conversation',
-  simulatedRules: 'task',
   summary: "a conversation whose proposed calls run against the scenario's fixture back-end; scored on the final state",
   extendRequest() {},
   caseDetails: (kase) => ({ principal: kase.principal, faults: kase.faults ?? [], maxTurns: kase.maxTurns ?? DEFAULT_MAX_TURNS }),
