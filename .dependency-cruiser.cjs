@@ -52,6 +52,14 @@ module.exports = {
       to: { path: PRISMA },
     },
     {
+      name: 'simulator-reads-what-a-model-is-sent',
+      comment:
+        'The simulated models (lib/simulator) answer from what a model is sent, as a model on its server does: they import only lib/schema (the request and answer types) and their own files, never a case card, a template, scoring or a study kind (docs/design.md#providers-and-the-simulated-models).',
+      severity: 'error',
+      from: { path: '^lib/simulator/', pathNot: TESTS },
+      to: { path: OURS, pathNot: ['^lib/simulator/', '^lib/schema/'] },
+    },
+    {
       name: 'lib-framework-free',
       comment: 'lib/ is framework-free: no Next.js or React.',
       severity: 'error',

@@ -71,7 +71,7 @@ const { anyUser } = await import('../lib/db/users');
 const { closeDb, pool } = await import('../lib/db/client');
 const { closeQueues } = await import('../lib/queue/connection');
 const { benchSpec } = await import('../lib/testing/bench-spec');
-const { SIMULATED_POSITION_BIASED } = await import('../lib/providers/simulated');
+const { SIMULATED_POSITION_BIASED } = await import('../lib/simulator');
 
 let server: ChildProcess | undefined;
 let keptRun = '';

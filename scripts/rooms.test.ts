@@ -97,6 +97,11 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
       roomToParse: probe(`lib/runner/${TAG}-u.ts`, "import { parseSpecValue } from '../experiments/parse';\nexport const y = parseSpecValue;\n"),
       doorToExportRoom: probe(`cli/${TAG}-v.ts`, "import { runJson } from '../lib/export/run';\nexport const y = runJson;\n"),
       doorToExportUseCase: probe(`cli/${TAG}-w.ts`, "import { exportStream } from '../lib/runs/export';\nexport const y = exportStream;\n"),
+      simulatorToScoring: probe(`lib/simulator/${TAG}-x.ts`, "import { parseFinalText } from '../scoring/markers';\nexport const y = parseFinalText;\n"),
+      simulatorToSchema: probe(
+        `lib/simulator/${TAG}-y.ts`,
+        "import { STUDY_KINDS } from '../schema/study-kind';\nimport { tokenize } from './text';\nexport const y = [STUDY_KINDS, tokenize];\n",
+      ),
     };
     // as `npm run lint` runs it: the known violations softened to 'ignore', every other one an error
     const all = cruise(['--ignore-known', '.dependency-cruiser-known-violations.json', ...SOURCES]);
@@ -136,6 +141,9 @@ describe('the room rules (dependency-cruiser, npm run lint)', () => {
     expect(rulesOf(files.roomToParse)).toEqual([]);
     expect(rulesOf(files.doorToExportRoom)).toEqual(['doors-export-through-the-use-case']);
     expect(rulesOf(files.doorToExportUseCase)).toEqual([]);
+    // the simulated models read what a model is sent: lib/schema and their own files only
+    expect(rulesOf(files.simulatorToScoring)).toEqual(['simulator-reads-what-a-model-is-sent']);
+    expect(rulesOf(files.simulatorToSchema)).toEqual([]);
     // no error but the probes' (the tree itself passes the lint)
     expect(errors.filter((v) => !v.from.includes(TAG)).map(key)).toEqual([]);
 

@@ -4,7 +4,7 @@ import { closeDb } from '../db/client';
 import { getExperiment } from '../db/experiments';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
-import { SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_GENERIC_PREFERRING } from '../simulator';
 import { closeQueues } from '../queue/connection';
 import { runJsonStream } from '../runs/export';
 import { createRun, startRun } from '../runner/start';

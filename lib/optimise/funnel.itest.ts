@@ -5,7 +5,7 @@ import { getExperiment } from '../db/experiments';
 import { getRun } from '../db/runs';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
-import { SIMULATED_ENGINE } from '../providers/simulated';
+import { SIMULATED_ENGINE } from '../simulator';
 import { checksFor } from '../schema/experiment';
 import { closeQueues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';

@@ -6,7 +6,7 @@ import { getOptimisation } from '../db/optimisations';
 import { caseSetHash } from '../design/splits';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
-import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../simulator';
 import { closeQueues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import type { ExperimentSpec } from '../schema/experiment';

@@ -41,7 +41,7 @@ import { startRuns } from '../runs/start';
 import { startRun } from '../runner/start';
 import { newRunGroupId, newRunId } from '../db/runs';
 import { templateOf } from '../templates';
-import { SIMULATED_ENGINE } from '../providers/simulated';
+import { SIMULATED_ENGINE } from '../simulator';
 import { ensureDatabase, migrate } from '../db/migrate';
 import { env } from '../env';
 import { checkSpendConfirmation, estimateSpend, priceOf, type SpendConfirmation, type SpendEstimate } from '../runner/spend';

@@ -11,7 +11,7 @@ import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
 import { splitStudy } from '../design/splits';
 import { baselineOf, type ExperimentSpec } from '../schema/experiment';
-import { SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_GENERIC_PREFERRING } from '../simulator';
 import { closeQueues } from '../queue/connection';
 import { startWorker, type WorkerHandle } from '../runner/worker';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';

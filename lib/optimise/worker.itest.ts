@@ -5,7 +5,7 @@ import { getOptimisation } from '../db/optimisations';
 import { getExperiment } from '../db/experiments';
 import { ensureTemplateExperiment } from '../experiments/templates';
 import { saveExperiment } from '../experiments/versions';
-import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../simulator';
 import { closeQueues } from '../queue/connection';
 import { enqueueOptimisation } from '../queue/enqueue';
 import { startWorker, type WorkerHandle } from '../runner/worker';

@@ -11,7 +11,7 @@ import type { Provider, SendOptions } from './types';
 
 // Anthropic's Messages API with tools, through the official @anthropic-ai/sdk (1.10.0). Tools go as
 // `{name, description, input_schema}`; the model's calls come back as `tool_use` content blocks, its words
-// (and the protocol's markers) as `text` blocks. Vendor types stay in this file.
+// (and the protocol's CLARIFY / STOP / STATUS lines) as `text` blocks. Vendor types stay in this file.
 //
 // What this API version has and has not: no `temperature` and no `seed` (the run's values are not sent;
 // the request as stored shows it); `max_tokens` is required, so a run without an output limit sends
@@ -80,7 +80,7 @@ export function buildAnthropicBody(request: ProviderRequest, settings: RunSettin
 /**
  * A Messages response → what the model answered; null when the body is not a message (malformed_body).
  * `refusal` is the stop reason the API gives when it declined to answer; its text blocks are the answer's
- * text all the same, the markers read from them too (`answerText`; lib/scoring/answer.ts).
+ * text all the same, and scoring reads them too (`answerText`; lib/scoring/answer.ts).
  */
 export function reshapeAnthropicResponse(message: unknown, request: ProviderRequest): { answer: ModelAnswer; usage: TokenUsage | null; visible?: string[] } | null {
   if (!isPlainObject(message) || !Array.isArray(message.content)) return null;

@@ -164,7 +164,7 @@ export function okResult(ctx: AttemptContext, answered: ModelAnswer, usage: Toke
     usage,
     outcome: 'ok',
     // the model could echo a key it was shown; observations are stored too. `answerText` is redacted with
-    // the rest: no key leaves the adapter, and the markers are read from what is stored
+    // the rest: no key leaves the adapter, and scoring reads what is stored
     answer: redactSecrets(answer, ctx.redaction),
   };
 }

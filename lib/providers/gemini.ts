@@ -75,7 +75,7 @@ export function buildGeminiRequest(request: ProviderRequest, settings: RunSettin
 /**
  * A generateContent response → what the model answered; null when it is not one (malformed_body). A prompt
  * blocked before any candidate (promptFeedback.blockReason) is a refusal, not a transport error. The
- * markers are read from the joined text, refusal or not (`answerText`; lib/scoring/answer.ts).
+ * scoring reads the joined text, refusal or not (`answerText`; lib/scoring/answer.ts).
  */
 export function reshapeGeminiResponse(response: unknown, request: ProviderRequest): { answer: ModelAnswer; usage: TokenUsage | null } | null {
   if (!isPlainObject(response)) return null;

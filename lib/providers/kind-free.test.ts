@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Provider adapters know messages, tools and tool results, never study kinds. Every study
+// Provider adapters know messages, tools and tool results, never study kinds, and neither do the simulated models (lib/simulator). Every study
 // kind reaches a provider as a transcript (lib/schema/request.ts); what a kind adds (the interpretation
 // study's injected call) is a step of that transcript, built by the kind's module in lib/studies.
 
@@ -24,19 +24,30 @@ const FORBIDDEN: [string, RegExp][] = [
   ['the old interpretation field of a request', /\.interpretation\b/],
 ];
 
-describe('lib/providers knows no study kind', () => {
-  const files = sources(DIR);
+describe('lib/providers and the simulated models know no study kind', () => {
+  const LIB = path.join(DIR, '..');
+  const files = [...sources(DIR), ...sources(path.join(LIB, 'simulator'))];
 
   it('finds the adapters it checks', () => {
-    const names = files.map((f) => path.relative(DIR, f));
-    expect(names).toEqual(expect.arrayContaining(['openai.ts', 'anthropic.ts', 'gemini.ts', 'openai-compatible.ts', 'simulated.ts', 'simulated/task.ts']));
+    const names = files.map((f) => path.relative(LIB, f));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'providers/openai.ts',
+        'providers/anthropic.ts',
+        'providers/gemini.ts',
+        'providers/openai-compatible.ts',
+        'providers/simulated.ts',
+        'simulator/index.ts',
+        'simulator/task.ts',
+      ]),
+    );
   });
 
   it('has no kind branch in any adapter (request.kind, study.kind, kind === "…", StudyKind, lib/studies)', () => {
     const hits = files.flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')
-        .flatMap((line, i) => FORBIDDEN.filter(([, re]) => re.test(line)).map(([what]) => `${path.relative(DIR, f)}:${i + 1}: ${what}: ${line.trim()}`)),
+        .flatMap((line, i) => FORBIDDEN.filter(([, re]) => re.test(line)).map(([what]) => `${path.relative(LIB, f)}:${i + 1}: ${what}: ${line.trim()}`)),
     );
     expect(hits).toEqual([]);
   });

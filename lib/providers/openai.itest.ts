@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failure, FAKE_KEY, observed, providerOverLoopback } from '../testing/provider-fixtures';
+import { failure, FAKE_KEY, MARKERS, observed, providerOverLoopback } from '../testing/provider-fixtures';
 import { interpretationRequest, INVOICE_TOOLS, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { openaiProvider } from './openai';
 import { openaiCompatibleProvider } from './openai-compatible';
@@ -148,7 +148,7 @@ describe('openai-compatible adapter', () => {
       wire.server.clearRequests();
       const settings = settingsFor({ provider: 'openai-compatible', model: 'qwen3:8b', baseUrl: wire.server.openaiBaseUrl, maxOutputTokens: 64 });
       const request = selectionRequest();
-      const r = observeResult(await openaiCompatibleProvider.send(request, { settings }), request.markers);
+      const r = observeResult(await openaiCompatibleProvider.send(request, { settings }), MARKERS);
       expect(r.outcome).toBe('ok');
       expect(observed(r).toolCalls[0].arguments).toEqual({ invoice_number: 'INV-9' });
       expect(wire.server.requests[0].headers.authorization).toBeUndefined();

@@ -81,7 +81,7 @@ export interface Reshaped {
 /**
  * A chat completion → what the model answered; null when the body is not a chat completion at all
  * (malformed_body). A refusal comes as its own string: it is the answer's `text` when there is no content,
- * but the markers are read from the content only (`answerText`; lib/scoring/answer.ts).
+ * but scoring reads the content only (`answerText`; lib/scoring/answer.ts).
  * Takes `unknown` on purpose: with a non-JSON content type the SDK hands back a string, and a proxy's
  * JSON error page parses into any shape.
  */

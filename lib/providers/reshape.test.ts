@@ -3,8 +3,7 @@ import { interpretationRequest, selectionRequest, settingsFor } from '../testing
 import { reshapeAnthropicResponse } from './anthropic';
 import { parseArguments } from './exchange';
 import { buildGeminiRequest, needsThoughtSignature, reshapeGeminiResponse } from './gemini';
-import { buildOpenAIBody, reshapeOpenAIResponse, reshapeOpenAIResponsesResponse } from './openai';
-import { observeAnswer } from '../scoring/answer';
+import { buildOpenAIBody, reshapeOpenAIResponse } from './openai';
 
 // The pure halves of the adapters: request building and response reshaping (edge cases the loopback
 // server does not produce). The SDK paths are covered by the *.itest.ts files.
@@ -62,7 +61,6 @@ describe('reshapeGeminiResponse', () => {
       req,
     );
     expect(r?.answer).toMatchObject({ text: 'STOP: no tool voids invoices', answerText: 'STOP: no tool voids invoices' });
-    expect(observeAnswer(r!.answer, req.markers)).toMatchObject({ text: 'STOP: no tool voids invoices', marker: 'STOP' });
     expect(r?.usage).toEqual({ inputTokens: 50, outputTokens: 37 });
   });
   it('a call without args has {} arguments; non-object args are unparseable', () => {
@@ -114,52 +112,6 @@ describe('reshapeAnthropicResponse', () => {
       req,
     );
     expect(r?.answer).toMatchObject({ text: 'STOP: no tool voids invoices', answerText: 'STOP: no tool voids invoices', toolCalls: [], finishReason: 'end_turn' });
-    expect(observeAnswer(r!.answer, req.markers)).toMatchObject({ marker: 'STOP', label: null });
     expect(r?.usage).toEqual({ inputTokens: 7, outputTokens: 3 });
-  });
-});
-
-// Which text the markers are read from differs by wire (lib/scoring/answer.ts): OpenAI sends a refusal as its
-// own string, shown as the text when there is no content but never read for markers; Anthropic's text blocks
-// are read whatever the stop reason. The adapters say which text in `answerText`; observeAnswer reads it.
-describe('answer markers: which text they are read from, per wire', () => {
-  const stop = `${req.markers.stop} I will not void invoices.`;
-  it('OpenAI chat: a refusal only, starting with the stop marker, is shown as the text but gives no marker', () => {
-    const r = reshapeOpenAIResponse({ choices: [{ finish_reason: 'stop', message: { content: null, refusal: stop } }] }, req);
-    expect(r?.answer).toMatchObject({ text: stop, answerText: null, refusal: true });
-    expect(observeAnswer(r!.answer, req.markers)).toEqual({ toolCalls: [], marker: null, label: null, text: stop, refusal: true, malformed: null, finishReason: 'stop' });
-  });
-  it('OpenAI chat: content beside a refusal is what the markers are read from', () => {
-    const r = reshapeOpenAIResponse({ choices: [{ finish_reason: 'stop', message: { content: `${req.markers.clarify} which invoice?`, refusal: stop } }] }, req);
-    expect(observeAnswer(r!.answer, req.markers)).toMatchObject({ marker: 'CLARIFY', refusal: true });
-  });
-  it('OpenAI Responses: a refusal part only gives no marker either', () => {
-    const r = reshapeOpenAIResponsesResponse(
-      { status: 'completed', output: [{ type: 'message', content: [{ type: 'refusal', refusal: stop }] }] },
-      { ...req, toolSearch: { mechanism: 'openai', deferred: [] } },
-    );
-    expect(r?.answer).toMatchObject({ text: stop, answerText: null, refusal: true });
-    expect(observeAnswer(r!.answer, req.markers)).toMatchObject({ marker: null, label: null, text: stop, refusal: true });
-  });
-  it("Anthropic: stop_reason 'refusal' with text starting with the stop marker gives marker STOP", () => {
-    const r = reshapeAnthropicResponse({ content: [{ type: 'text', text: stop }], stop_reason: 'refusal' }, req);
-    expect(r?.answer).toMatchObject({ text: stop, answerText: stop, refusal: true });
-    expect(observeAnswer(r!.answer, req.markers)).toEqual({
-      toolCalls: [],
-      marker: 'STOP',
-      label: null,
-      text: stop,
-      refusal: true,
-      malformed: null,
-      finishReason: 'refusal',
-    });
-  });
-  it('Gemini: a SAFETY finish with text starting with the stop marker gives marker STOP', () => {
-    const r = reshapeGeminiResponse({ candidates: [{ finishReason: 'SAFETY', content: { parts: [{ text: stop }] } }] }, req);
-    expect(observeAnswer(r!.answer, req.markers)).toMatchObject({ marker: 'STOP', text: stop, refusal: true });
-  });
-  it('the helper field is not part of the Observation', () => {
-    const r = reshapeAnthropicResponse({ content: [{ type: 'text', text: stop }], stop_reason: 'end_turn' }, req);
-    expect(Object.keys(observeAnswer(r!.answer, req.markers))).toEqual(['toolCalls', 'marker', 'label', 'text', 'refusal', 'malformed', 'finishReason']);
   });
 });

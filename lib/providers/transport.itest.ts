@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../testing/loopback-server';
-import { FAKE_KEY, failure, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
+import { FAKE_KEY, failure, MARKERS, selectionRequest, setProviderEnv, settingsFor } from '../testing/provider-fixtures';
 import { anthropicProvider } from './anthropic';
 import { geminiProvider } from './gemini';
 import { openaiProvider } from './openai';
@@ -68,7 +68,7 @@ describe.each(cases)('$name transport taxonomy', ({ name, provider, keyHeader })
     const request = selectionRequest();
     const result = await provider.send(request, { settings });
     expectNoKey(result);
-    return observeResult(result, request.markers);
+    return observeResult(result, MARKERS);
   };
 
   it('429 with Retry-After in seconds → http_429 with retryAfterMs', async () => {

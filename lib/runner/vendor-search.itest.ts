@@ -5,7 +5,7 @@ import { ExperimentSpec } from '../design/experiment-spec';
 import { resetEnvCache } from '../env';
 import { saveExperiment } from '../experiments/versions';
 import { termSearch } from '../providers/tool-search';
-import { SIMULATED_ENGINE } from '../providers/simulated';
+import { SIMULATED_ENGINE } from '../simulator';
 import { closeQueues } from '../queue/connection';
 import { runJsonStream } from '../runs/export';
 import { parseOrThrow, SpecError } from '../schema/common';

@@ -3,7 +3,7 @@ import { REFERENCE_STUDY_ID, referenceStudy } from './reference-study';
 import { POLITELY_IGNORED_ID, politelyIgnored } from './politely-ignored';
 import { TASK_COMPLETION_ID, taskCompletion } from './task-completion';
 import { CATALOG_SCALE_ID, catalogScale } from './catalog-scale';
-import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../simulator';
 
 export { PUBLISHED_REFERENCE, REFERENCE_STUDY_PUBLISHED } from './reference-study/published';
 export type { PublishedCount, PublishedReferenceData, PublishedRow, PublishedStudy } from './reference-study/published';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../analysis/summary';
-import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../providers/simulated';
+import { SIMULATED_ENGINE, SIMULATED_GENERIC_PREFERRING } from '../simulator';
 import { ExperimentSpec } from '../design/experiment-spec';
 import { runOffline } from '../testing/offline-run';
 import { observed } from '../testing/provider-fixtures';

@@ -7,7 +7,7 @@ import { can } from '@/lib/auth/roles';
 import { getExperiment } from '@/lib/experiments/read';
 import { listOptimisations } from '@/lib/optimise/read';
 import { templateOf } from '@/lib/templates';
-import { SIMULATED_ENGINE } from '@/lib/providers/simulated';
+import { SIMULATED_ENGINE } from '@/lib/simulator';
 import { urls } from '@/lib/urls';
 import { DocLink } from '@/components/DocLink';
 import { OptimiseForm, RefreshWhileRunning } from '@/components/optimise/OptimiseForm';

@@ -1,4 +1,4 @@
-import type { ProviderRequest, WireTool } from '../../schema/request';
+import type { ProviderRequest, WireTool } from '../schema/request';
 import { ABSTAIN_LABEL, ERROR_LABEL } from './lexicon';
 import { sentences } from './text';
 

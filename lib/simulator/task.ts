@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { HistoryCall, HistoryStep, ProviderRequest, TurnToolResult, WireTool, WireToolResult } from '../../schema/request';
+import type { HistoryCall, HistoryStep, ProviderRequest, TurnToolResult, WireTool, WireToolResult } from '../schema/request';
 import { extractArguments } from './extract';
 import { decideSelection, profileTool, scoreTools, type SelectionTrace } from './select';
 import { sentences } from './text';
