@@ -114,14 +114,13 @@ async function loadCatalogs(catalogs: Catalogs, ids: Iterable<number>): Promise<
 
 /** The catalog ids these stored attempts refer to. */
 function* catalogIdsOf(attempts: readonly StoredAttempt[]): Generator<number> {
-  for (const a of attempts) if (a.catalogId != null) yield a.catalogId;
+  for (const a of attempts) if (a[CATALOG_ID] != null) yield a[CATALOG_ID];
 }
 
 /** The request with its catalog put back: the value of its top-level `tools`, a `null` where it was cut out. */
-function joinedRequest(a: StoredAttempt, catalogs: Catalogs): unknown {
-  const request = a.request;
-  if (a.catalogId == null || !isRecord(request) || request.tools !== null) return request;
-  request.tools = catalogs.get(a.catalogId)!.value; // in place: the key keeps its position, so the request's JSON is the text sent
+function joinedRequest(request: unknown, catalogId: number | null, catalogs: Catalogs): unknown {
+  if (catalogId == null || !isRecord(request) || request.tools !== null) return request;
+  request.tools = catalogs.get(catalogId)!.value; // in place: the key keeps its position, so the request's JSON is the text sent
   return request;
 }
 
@@ -130,18 +129,24 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 // `text`: the JSON columns as JSON text (not parsed by the driver), so the export can see in one scan whether
 // any of it could hold a secret (lib/providers jsonMayHoldSecret) and skip the deep-copying redaction if not.
 // The observation and the verdicts are built as `json` (cheaper than `jsonb`) with their keys written in the order
-// jsonb gave them (shorter keys first, then bytewise), which the exports' bytes follow.
-const trialSelect = (bodies: boolean, text = false) => {
+// jsonb gave them (shorter keys first, then bytewise), which the exports' bytes follow. An attempt is an array
+// (StoredAttempt): no key written and parsed per attempt (docs/benchmarks.md, "Results at scale", session 23).
+// `lean`: no bodies, turns or details (empty, null), which the Parquet tables do not show — no subquery on `turns`.
+const trialSelect = (bodies: boolean, text = false, lean = false) => {
   const c = text ? '::text' : '';
+  const body = (sql: string) => (bodies && !lean ? sql : 'NULL');
   return `
-  SELECT ${TRIAL_PLACE_COLUMNS}, t.run_id, t.trial_key, t.checkpoints, t.details${c} AS details, t.kind, t."order", t.pair_key, t.status, t.tool_set_ref,
+  SELECT ${TRIAL_PLACE_COLUMNS}, t.run_id, t.trial_key, t.checkpoints, ${lean ? 'NULL' : `t.details${c}`} AS details, t.kind, t."order", t.pair_key, t.status, t.tool_set_ref,
     t.catalog_size, t.discovery, t.visible${c} AS visible,
-    COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
-      FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c} AS turns,
-    COALESCE((SELECT json_agg(json_build_object('n', a.n, 'turn', a.turn, 'kind', a.kind, 'outcome', a.outcome, 'errorKind', a.error_kind, 'errorMessage', a.error_message,
-        'httpStatus', a.http_status, 'retryAfterMs', a.retry_after_ms, 'latencyMs', a.latency_ms, 'inputTokens', a.input_tokens, 'outputTokens', a.output_tokens,
-        'request', ${bodies ? 'a.request' : 'NULL'}, 'catalogId', ${bodies ? CATALOG_TO_JOIN_SQL : 'NULL'}, 'response', ${bodies ? 'a.response' : 'NULL'},
-        'responseRaw', ${bodies ? "encode(a.response_raw, 'base64')" : 'NULL'}, 'startedAt', a.started_at, 'finishedAt', a.finished_at) ORDER BY a.n)
+    ${
+      lean
+        ? `'[]'${c === '' ? '::jsonb' : ''}`
+        : `COALESCE((SELECT jsonb_agg(jsonb_build_object('n', u.n, 'attemptN', u.attempt_n, 'observation', u.observation, 'calls', u.calls, 'results', u.results, 'evidence', u.evidence) ORDER BY u.n)
+      FROM turns u WHERE u.trial_id = t.id), '[]'::jsonb)${c}`
+    } AS turns,
+    COALESCE((SELECT json_agg(json_build_array(a.n, a.turn, a.kind, a.outcome, a.error_kind, a.error_message, a.http_status, a.retry_after_ms, a.latency_ms,
+        a.input_tokens, a.output_tokens, ${body('a.request')}, ${body(CATALOG_TO_JOIN_SQL)}, ${body('a.response')}, ${body("encode(a.response_raw, 'base64')")},
+        a.started_at, a.finished_at) ORDER BY a.n)
       FROM attempts a WHERE a.trial_id = t.id), '[]'::json)${c} AS attempts,
     (SELECT json_build_object('text', o.text, 'label', o.label, 'marker', o.marker, 'refusal', o.refusal, 'malformed', o.malformed, 'toolCalls', o.tool_calls)
        FROM observations o WHERE o.trial_id = t.id)${c} AS observation,
@@ -153,16 +158,30 @@ const trialSelect = (bodies: boolean, text = false) => {
 };
 const TRIAL_SELECT = trialSelect(true);
 
-/** An attempt as the JSON of trialSelect holds it: the union columns still text, the times as stored. */
-type StoredAttempt = Omit<AttemptRecord, 'kind' | 'outcome' | 'errorKind' | 'startedAt' | 'finishedAt'> & {
-  /** The catalog to put back into `request` (CATALOG_TO_JOIN_SQL); null when there is none. */
-  catalogId: number | null;
-  kind: string;
-  outcome: string;
-  errorKind: string | null;
-  startedAt: string;
-  finishedAt: string | null;
-};
+/**
+ * An attempt as the JSON of trialSelect holds it: an array of its fields in this order, the union columns still
+ * text, the times as stored; `catalogId`: the catalog to put back into `request` (CATALOG_TO_JOIN_SQL), or null.
+ */
+type StoredAttempt = [
+  n: number,
+  turn: number,
+  kind: string,
+  outcome: string,
+  errorKind: string | null,
+  errorMessage: string | null,
+  httpStatus: number | null,
+  retryAfterMs: number | null,
+  latencyMs: number | null,
+  inputTokens: number | null,
+  outputTokens: number | null,
+  request: unknown,
+  catalogId: number | null,
+  response: unknown,
+  responseRaw: string | null,
+  startedAt: string,
+  finishedAt: string | null,
+];
+const CATALOG_ID = 12;
 type StoredVerdict = Omit<TrialRecord['verdicts'][number], 'axis' | 'status' | 'category' | 'evidence' | 'review'> & {
   axis: string;
   status: string;
@@ -244,24 +263,44 @@ function toRecord(x: Raw, catalogs: Catalogs): TrialRecord {
     discovery: x.discovery ?? null,
     visible: x.visible ?? null,
     checkpoints: checkpointsOf(x.checkpoints),
-    attempts: x.attempts.map((a) => ({
-      n: a.n,
-      turn: a.turn,
-      kind: attemptKind(a.kind),
-      outcome: attemptOutcome(a.outcome),
-      errorKind: errorKind(a.errorKind),
-      errorMessage: a.errorMessage,
-      httpStatus: a.httpStatus,
-      retryAfterMs: a.retryAfterMs,
-      latencyMs: a.latencyMs,
-      inputTokens: a.inputTokens,
-      outputTokens: a.outputTokens,
-      request: joinedRequest(a, catalogs),
-      response: a.response,
-      responseRaw: a.responseRaw,
-      startedAt: isoTimestamp(a.startedAt),
-      finishedAt: a.finishedAt ? isoTimestamp(a.finishedAt) : null,
-    })),
+    attempts: x.attempts.map(
+      ([
+        n,
+        turn,
+        kind,
+        outcome,
+        errKind,
+        errorMessage,
+        httpStatus,
+        retryAfterMs,
+        latencyMs,
+        inputTokens,
+        outputTokens,
+        request,
+        catalogId,
+        response,
+        responseRaw,
+        startedAt,
+        finishedAt,
+      ]) => ({
+        n,
+        turn,
+        kind: attemptKind(kind),
+        outcome: attemptOutcome(outcome),
+        errorKind: errorKind(errKind),
+        errorMessage,
+        httpStatus,
+        retryAfterMs,
+        latencyMs,
+        inputTokens,
+        outputTokens,
+        request: joinedRequest(request, catalogId, catalogs),
+        response,
+        responseRaw,
+        startedAt: isoTimestamp(startedAt),
+        finishedAt: finishedAt ? isoTimestamp(finishedAt) : null,
+      }),
+    ),
     turns: x.turns,
     details: x.details ?? null,
     observation: x.observation && { ...x.observation, marker: observationMarker(x.observation.marker) },
@@ -300,13 +339,14 @@ export async function* iterateTrialRecords(runId: string, pageSize = 500, opts: 
 /**
  * As iterateTrialRecords, each record with `text`: the JSON text its details, turns, attempts and
  * observation were parsed from (all the exports redact), so a check on the text can stand in for a walk.
+ * `lean`: without bodies, turns or details (trialSelect), what the Parquet tables read.
  */
 export async function* iterateTrialRecordsWithText(
   runId: string,
   pageSize = 500,
-  opts: { bodies?: boolean } = {},
+  opts: { bodies?: boolean; lean?: boolean } = {},
 ): AsyncGenerator<{ record: TrialRecord; text: string }> {
-  const sql = `${trialSelect(opts.bodies !== false, true)} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
+  const sql = `${trialSelect(opts.bodies !== false, true, opts.lean)} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
   const page = (after: string) => {
     const q = pool().query<
       Omit<Raw, 'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts'> &

@@ -135,11 +135,17 @@ export function toExportTrial(t: TrialRecord, clean = false, c?: Choice): TrialE
   };
 }
 
-/** The stored trials as exported, each with what the model did when the spec is given. */
-async function* exportRows(runId: string, opts: { bodies?: boolean; spec?: ExperimentSpec } = {}): AsyncGenerator<{ trial: TrialExportRow; choice?: Choice }> {
+/**
+ * The stored trials as exported, each with what the model did when the spec is given. `lean`: without bodies,
+ * turns or details (the Parquet tables).
+ */
+async function* exportRows(
+  runId: string,
+  opts: { bodies?: boolean; lean?: boolean; spec?: ExperimentSpec } = {},
+): AsyncGenerator<{ trial: TrialExportRow; choice?: Choice }> {
   const resolve = opts.spec ? choiceResolver(opts.spec) : undefined;
   // without bodies a trial is small: larger pages, fewer round trips
-  for await (const { record, text } of iterateTrialRecordsWithText(runId, opts.bodies === false ? 500 : 100, opts)) {
+  for await (const { record, text } of iterateTrialRecordsWithText(runId, opts.bodies === false || opts.lean ? 500 : 100, opts)) {
     const choice = resolve && choiceOfTrial(record, resolve);
     yield { trial: toExportTrial(record, !jsonMayHoldSecret(text), choice), choice };
   }
@@ -239,7 +245,7 @@ export type ParquetTable = (typeof PARQUET_TABLES)[number];
  */
 export async function writeParquetTables({ run, experiment }: RunAndExperiment, out: Record<ParquetTable, Writable>): Promise<void> {
   async function* rows(): AsyncGenerator<{ trial: TrialExportRow; choice: Choice }> {
-    for await (const { trial, choice } of exportRows(run.id, { bodies: false, spec: experiment.spec })) yield { trial, choice: choice! };
+    for await (const { trial, choice } of exportRows(run.id, { lean: true, spec: experiment.spec })) yield { trial, choice: choice! };
   }
   try {
     await writeTrialTables(rows(), out);
