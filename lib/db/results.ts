@@ -347,28 +347,20 @@ export async function* iterateTrialRecordsWithText(
   opts: { bodies?: boolean; lean?: boolean } = {},
 ): AsyncGenerator<{ record: TrialRecord; text: string }> {
   const sql = `${trialSelect(opts.bodies !== false, true, opts.lean)} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
-  const page = (after: string) => {
-    const q = pool().query<
-      Omit<Raw, 'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts'> &
-        Record<'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts', string | null>
-    >(sql, [runId, after, pageSize]);
-    q.catch(() => {}); // a reader that stops early must not leave an unhandled rejection; awaiting still throws
-    return q;
-  };
+  type Row = Omit<Raw, 'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts'> &
+    Record<'details' | 'turns' | 'attempts' | 'observation' | 'visible' | 'verdicts', string | null>;
+  const page = async (after: string) => (await pool().query<Row>(sql, [runId, after, pageSize])).rows;
   const catalogs: Catalogs = new Map();
-  let pending = page('');
-  for (;;) {
-    const r = await pending;
-    const full = r.rows.length === pageSize;
-    if (full) pending = page(r.rows[r.rows.length - 1].trial_key);
+  // a lean page is small and its consumer (the Parquet writer) works in bursts: several pages read ahead
+  for await (const rows of keysetPages(page, pageSize, opts.lean ? 4 : 1)) {
     // the page's attempts parsed first: the catalogs they refer to are read before any record is built
-    const attempts = r.rows.map((x) => JSON.parse(x.attempts!) as StoredAttempt[]);
+    const attempts = rows.map((x) => JSON.parse(x.attempts!) as StoredAttempt[]);
     await loadCatalogs(
       catalogs,
       attempts.flatMap((as) => [...catalogIdsOf(as)]),
     );
-    for (let i = 0; i < r.rows.length; i++) {
-      const x = r.rows[i];
+    for (let i = 0; i < rows.length; i++) {
+      const x = rows[i];
       const texts = [x.details, x.turns, x.attempts, x.observation];
       const [visible, verdicts] = [x.visible, x.verdicts];
       const record = toRecord(
@@ -387,7 +379,55 @@ export async function* iterateTrialRecordsWithText(
       for (const id of new Set(catalogIdsOf(attempts[i]))) texts.push(catalogs.get(id)!.text); // what the secret scan reads
       yield { record: escaped ? restoredRecord(record) : record, text: texts.join('\n') };
     }
-    if (!full) return;
+  }
+}
+
+/**
+ * The pages of a keyset read by trial key, up to `depth` of them read ahead of the one being consumed: each page
+ * is asked for as soon as the one before it is in (one query at a time), until `depth` pages wait. With one page ahead
+ * the database sat idle while the Parquet writer worked through a row group, and the writer then waited on it
+ * (docs/benchmarks.md, "Results at scale", session 23). A failed page is thrown after the pages before it.
+ */
+async function* keysetPages<R extends { trial_key: string }>(page: (after: string) => Promise<R[]>, pageSize: number, depth: number): AsyncGenerator<R[]> {
+  const ready: R[][] = [];
+  let after = '';
+  let fetching = false;
+  let ended = false;
+  let stopped = false;
+  let failure = null as { error: unknown } | null; // set by the callback below
+  let wake: (() => void) | null = null;
+  const pump = () => {
+    if (fetching || ended || stopped || ready.length >= depth) return;
+    fetching = true;
+    page(after)
+      .then(
+        (rows) => {
+          ready.push(rows);
+          if (rows.length < pageSize) ended = true;
+          else after = rows[rows.length - 1].trial_key;
+        },
+        (error: unknown) => {
+          failure = { error };
+          ended = true;
+        },
+      )
+      .finally(() => {
+        fetching = false;
+        pump();
+        wake?.();
+      });
+  };
+  try {
+    for (;;) {
+      const rows = ready.shift();
+      pump(); // before the page is consumed: with a depth of 1, the next page is read while this one is
+      if (rows) yield rows;
+      else if (failure) throw failure.error;
+      else if (ended && !fetching) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    stopped = true; // a reader that stops early: no further page is asked for
   }
 }
 

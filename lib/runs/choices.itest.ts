@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
 import { getRun } from '../db/runs';
 import { getExperiment } from '../db/experiments';
-import { iterateTrialRecords, type TrialRecord } from '../db/results';
+import { iterateTrialRecords, iterateTrialRecordsWithText, type TrialRecord } from '../db/results';
 import { choicesCsvStream, runJsonStream } from './export';
 import { RunExport } from '../schema/run-export';
 import type { ExperimentSpec } from '../schema/experiment';
@@ -73,6 +73,24 @@ describe('the stored trials read in pages', () => {
       if (slow.length % 8 === 0) await pool().query('SELECT pg_sleep(0.01)');
     }
     expect(slow).toEqual(keys);
+  });
+
+  it('read lean (the Parquet tables: several pages read ahead), are the same records without turns or details', async () => {
+    const lean = trials.map((t) => ({ ...t, turns: [], details: null }));
+    for (const size of [1, 7, 152, 500]) {
+      const got: TrialRecord[] = [];
+      for await (const { record } of iterateTrialRecordsWithText(runId, size, { lean: true })) {
+        got.push(record);
+        if (got.length % 16 === 0) await pool().query('SELECT pg_sleep(0.01)'); // the pages ahead come in meanwhile
+      }
+      expect(got, `page size ${size}`).toEqual(lean);
+    }
+    // a reader that stops early leaves nothing behind: the pool serves the next query
+    for await (const { record } of iterateTrialRecordsWithText(runId, 2, { lean: true })) {
+      expect(record.trialKey).toBe(lean[0].trialKey);
+      break;
+    }
+    expect((await pool().query('SELECT 1 AS x')).rows).toEqual([{ x: 1 }]);
   });
 });
 
