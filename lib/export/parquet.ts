@@ -85,7 +85,7 @@ export class ParquetSink<R> {
   }
 
   private writeGroup(): void {
-    // min/max statistics for the numbers and times only: a string's (its first 16 bytes) cost a tenth of the
+    // min/max statistics for the numbers and times only: a string's (its first 16 bytes) cost about a tenth of the
     // writer's time, and no reader needs them to read the file (docs/benchmarks.md, "Results at scale", session 23)
     const columnData = this.columns.map((c, i) => ({ name: c.name, data: this.group[i], statistics: c.type !== 'STRING' }));
     this.pq.write({ columnData, rowGroupSize: this.size });
