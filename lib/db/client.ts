@@ -6,6 +6,12 @@ import { env } from '../env';
 // hand-written SQL of the hot path (claim, result), so a worker holds one set of connections. The Prisma
 // client is loaded and made on first use: a worker and the exports never use it, so they load neither
 // its runtime and adapter (about 30 MB of a `tclab export`'s RSS) nor its query engine.
+// A `timestamp` column (without time zone) holds UTC, as Prisma reads and writes it: every session's TimeZone is UTC
+// (what now() stores), a Date sent is written in UTC and one read is parsed as UTC, whatever the time zone of this
+// process or of the server (docs/architecture.md#times).
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (text: string) => utcTimestamp(text));
+pg.defaults.parseInputDatesAsUTC = true;
+
 type Handles = { pool: pg.Pool; prisma?: Promise<PrismaClient>; url: string };
 const globalForDb = globalThis as unknown as { __tclabDb?: Handles };
 
@@ -14,7 +20,7 @@ function handles(): Handles {
   const existing = globalForDb.__tclabDb;
   if (existing && existing.url === url) return existing;
   // jit=off: PostgreSQL's JIT added up to 2 s to one grouped query over 100,000 trials (docs/benchmarks.md › Results at scale)
-  const pool = new pg.Pool({ connectionString: url, max: env().TCLAB_DB_POOL, options: '-c jit=off' });
+  const pool = new pg.Pool({ connectionString: url, max: env().TCLAB_DB_POOL, options: '-c jit=off -c TimeZone=UTC' });
   pool.on('error', () => {}); // idle client errors (server restart) must not crash the process
   globalForDb.__tclabDb = { pool, url };
   return globalForDb.__tclabDb;

@@ -151,7 +151,7 @@ const trialSelect = (bodies: boolean, text = false, lean = false) => {
     (SELECT json_build_object('text', o.text, 'label', o.label, 'marker', o.marker, 'refusal', o.refusal, 'malformed', o.malformed, 'toolCalls', o.tool_calls)
        FROM observations o WHERE o.trial_id = t.id)${c} AS observation,
     COALESCE((SELECT json_agg(json_build_object('axis', v.axis, 'reason', v.reason,
-        'review', CASE WHEN r.trial_id IS NOT NULL THEN json_build_object('note', r.note, 'reviewer', r.reviewer, 'reviewedAt', r.reviewed_at, 'humanStatus', r.human_status, 'graderStatus', r.grader_status) END,
+        'review', CASE WHEN r.trial_id IS NOT NULL THEN json_build_object('note', r.note, 'reviewer', r.reviewer, 'reviewedAt', to_char(r.reviewed_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'humanStatus', r.human_status, 'graderStatus', r.grader_status) END,
         'status', v.status, 'checkId', v.check_id, 'category', v.category, 'evidence', v.evidence) ORDER BY v.check_id)
       FROM verdicts v LEFT JOIN reviews r ON r.trial_id = v.trial_id AND r.check_id = v.check_id WHERE v.trial_id = t.id), '[]'::json)${c} AS verdicts
   FROM trials t`;
@@ -224,14 +224,14 @@ function assertVerdicts(vs: StoredVerdict[]): asserts vs is TrialRecord['verdict
   }
 }
 
-// A stored timestamp's text as `new Date(text).toISOString()` gives it, without a Date per call: the Next
+// A stored timestamp's text (UTC: docs/architecture.md#times) as `new Date(`${text}Z`).toISOString()` gives it, without a Date per call: the Next
 // server replaces the global Date with a wrapper (node-environment-extensions/date.js) whose `new Date(…)`
 // allocates straight into the old generation — 200,000 of them left 11 MB there that only a mark-compact
 // frees, and an export of 100,000 trials made 400,000 (two per attempt, here and in the export). Date.parse
 // is the constructor's own parser (ECMA-262: "in exactly the same manner as for the parse method").
 const scratch = new Date(0);
 function isoTimestamp(text: string): string {
-  scratch.setTime(Date.parse(text));
+  scratch.setTime(Date.parse(`${text}Z`)); // a `timestamp` holds UTC (./client.ts); without the Z it would be read as local time
   return scratch.toISOString();
 }
 
