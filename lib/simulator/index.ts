@@ -6,17 +6,17 @@ import { decideTask, type TaskTrace } from './task';
 /**
  * The simulated models (docs/design.md#providers-and-the-simulated-models): deterministic, offline, no key — transparent heuristics, NOT
  * language models. They stand where a model's server stands: the simulated provider (lib/providers/simulated.ts) is the wire
- * that sends them a request in-process and returns their answer as an adapter does. It sees only the provider-neutral request (task, tool definitions in their order,
- * protocol markers and labels, the transcript so far, and whether its calls are run); it never sees a case
- * card, an expected answer or a study's kind, and imports nothing that holds them. What it is sent chooses the
- * rule set that answers (rulesFor).
+ * that sends them a request in-process and returns their answer as an adapter does. They see only the provider-neutral request (task, tool definitions in
+ * their order, protocol markers and labels, the transcript so far, and whether their calls are run); they never see
+ * a case card, an expected answer or a study's kind, and import nothing that holds them (a rule of `npm run lint`).
+ * What they are sent chooses the rule set that answers (rulesFor).
  *
  * - selection: lexical similarity picks a tool (ties go to the first listed), schema-guided extraction
  *   fills the arguments, CLARIFY only when the definition says to ask, STOP only when the definitions deny
- *   the task's action — see simulated/select.ts for the exact rules.
+ *   the task's action — see ./select.ts for the exact rules.
  * - interpretation: the result of the transcript's last call is read; status codes are mapped only when the
- *   definition gives their meanings; without them a stated positional guess — see simulated/interpret.ts.
- * - task: a conversation over the transcript so far — see simulated/task.ts.
+ *   definition gives their meanings; without them a stated positional guess — see ./interpret.ts.
+ * - task: a conversation over the transcript so far — see ./task.ts.
  *
  * The response body is the simulator's whole answer including a `trace` (scores per tool, extraction
  * rules, the interpretation rule), so every verdict on it can be explained.
@@ -24,7 +24,7 @@ import { decideTask, type TaskTrace } from './task';
 export const SIMULATED_ENGINE = 'simulated-lexical-v1' as const;
 /** The second simulated model: the same heuristic, except that among plausible tools the first listed wins. */
 export const SIMULATED_POSITION_BIASED = 'simulated-position-biased-v1' as const;
-/** The third: the lexical pick, unless a generic tool is offered and the pick's definition gives no checkable reason (simulated/generic.ts). */
+/** The third: the lexical pick, unless a generic tool is offered and the pick's definition gives no checkable reason (./generic.ts). */
 export const SIMULATED_GENERIC_PREFERRING = 'simulated-generic-preferring-v1' as const;
 export type SimulatedEngine = typeof SIMULATED_ENGINE | typeof SIMULATED_POSITION_BIASED | typeof SIMULATED_GENERIC_PREFERRING;
 
