@@ -10,6 +10,7 @@ import {
   markExhausted,
   markSending,
   pendingBatches,
+  pendingBatchPages,
   stillPending,
   recordResult,
   recordTransportError,
@@ -252,6 +253,32 @@ describe('the start of a run', () => {
     expect(await has()).toEqual({ batch, trialIds: trials, notBefore: null });
     await Promise.all(held.slice(1).map((c) => unclaimTrial(c)));
     expect(await stillPending([...trials, ids[0]])).toEqual(trials); // ids[0] was recorded by an earlier test
+  });
+
+  it('reads the batches that need a job in pages, in batch order, from one snapshot; a reader that stops early leaves no connection held', async () => {
+    const whole = await pendingBatches(runId);
+    expect(whole.length).toBeGreaterThan(5);
+    const pages: number[][] = [];
+    for await (const page of pendingBatchPages(runId, 3)) {
+      pages.push(page.map((p) => p.batch));
+      // a trial recorded between two pages: the pages still read the snapshot taken when the first was asked
+      if (pages.length === 1) await pool().query(`UPDATE trials SET status = 'cancelled' WHERE run_id = $1 AND batch = $2`, [runId, whole.at(-1)!.batch]);
+    }
+    expect(pages.slice(0, -1).every((p) => p.length === 3)).toBe(true);
+    expect(pages.flat()).toEqual(whole.map((p) => p.batch));
+    await pool().query(`UPDATE trials SET status = 'queued' WHERE run_id = $1 AND batch = $2`, [runId, whole.at(-1)!.batch]);
+    for await (const page of pendingBatchPages(runId, 2)) {
+      expect(page).toHaveLength(2);
+      break;
+    }
+    expect(pool().totalCount - pool().idleCount).toBe(0);
+    // the pool hands out its most recently released connection: the one the cursor was on has none left open
+    const c = await pool().connect();
+    try {
+      expect((await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_cursors`)).rows[0].n).toBe(0);
+    } finally {
+      c.release();
+    }
   });
 
   it('adds the rest of a run once its first chunk is sent: it waits for every sending mark, at most its deadline', async () => {

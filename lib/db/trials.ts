@@ -685,24 +685,70 @@ export function recordTransportError(t: Holder, result: ProviderResult, next: Af
   return records.load({ holder: t, result, next });
 }
 
+export interface PendingBatch {
+  batch: number;
+  trialIds: string[];
+  notBefore: Date | null;
+}
+
+const PENDING_BATCHES_SQL = `
+  WITH p AS (
+    SELECT batch, id, not_before, (status = 'queued' OR lease_expires_at < now() OR ${lapsedHolder('trials.lease_owner')}) AS claimable
+      FROM trials WHERE run_id = $1 AND status = ANY($2::text[]))
+  SELECT batch, array_agg(id ORDER BY id) AS ids,
+         CASE WHEN bool_and(not_before IS NOT NULL AND not_before > now()) FILTER (WHERE claimable)
+              THEN min(not_before) FILTER (WHERE claimable) END AS not_before
+    FROM p GROUP BY batch HAVING bool_or(claimable) ORDER BY batch`;
+
+/** Batches a page of pendingBatchPages holds: a page's trial ids are what this process holds at once. */
+export const PENDING_PAGE = 1024;
+let cursors = 0;
+
 /**
  * The batches of a run that may need a job (start, resume, reconcile): those with a trial that can be claimed
  * now or later (queued, or running under an expired lease). A job carries every trial of its batch that is not
  * final, held ones too: a holder that dies leaves its trials to this job once their leases end. `notBefore` is
  * set when every claimable trial waits for a retry (the earliest).
+ *
+ * In pages of `pageSize` batches, in batch order, from one snapshot: a cursor WITH HOLD (the result is kept by
+ * PostgreSQL once the statement's transaction commits, so no transaction stays open while the caller enqueues
+ * a page), so a run of a million trials is never held here whole.
  */
-export async function pendingBatches(runId: string): Promise<{ batch: number; trialIds: string[]; notBefore: Date | null }[]> {
-  const r = await pool().query<{ batch: number; ids: string[]; not_before: Date | null }>(
-    `WITH p AS (
-       SELECT batch, id, not_before, (status = 'queued' OR lease_expires_at < now() OR ${lapsedHolder('trials.lease_owner')}) AS claimable
-         FROM trials WHERE run_id = $1 AND status = ANY($2::text[]))
-     SELECT batch, array_agg(id ORDER BY id) AS ids,
-            CASE WHEN bool_and(not_before IS NOT NULL AND not_before > now()) FILTER (WHERE claimable)
-                 THEN min(not_before) FILTER (WHERE claimable) END AS not_before
-       FROM p GROUP BY batch HAVING bool_or(claimable) ORDER BY batch`,
-    [runId, PENDING_TRIAL_STATUSES],
-  );
-  return r.rows.map((x) => ({ batch: x.batch, trialIds: x.ids, notBefore: x.not_before }));
+export async function* pendingBatchPages(runId: string, pageSize = PENDING_PAGE): AsyncGenerator<PendingBatch[]> {
+  const client = await pool().connect();
+  const name = `tclab_pending_${++cursors}`;
+  let open = false;
+  let broken: unknown;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${PENDING_BATCHES_SQL}`, [runId, PENDING_TRIAL_STATUSES]);
+    open = true;
+    await client.query('COMMIT');
+    for (;;) {
+      const r = await client.query<{ batch: number; ids: string[]; not_before: Date | null }>(`FETCH ${pageSize} FROM ${name}`);
+      if (r.rows.length > 0) yield r.rows.map((x) => ({ batch: x.batch, trialIds: x.ids, notBefore: x.not_before }));
+      if (r.rows.length < pageSize) break;
+    }
+  } catch (e) {
+    broken = e;
+    throw e;
+  } finally {
+    // a cursor left open would outlive this call on the pooled connection: closed, or the connection dropped
+    if (open && broken === undefined)
+      await client.query(`CLOSE ${name}`).then(
+        () => client.release(),
+        (e: Error) => client.release(e),
+      );
+    else if (broken !== undefined) client.release(broken instanceof Error ? broken : true);
+    else client.release();
+  }
+}
+
+/** Every page of pendingBatchPages at once (small runs and tests). */
+export async function pendingBatches(runId: string): Promise<PendingBatch[]> {
+  const all: PendingBatch[] = [];
+  for await (const page of pendingBatchPages(runId)) all.push(...page);
+  return all;
 }
 
 /** Which of these trials are not final: what a job delivers when it arrives (the claim decides which can be taken). */

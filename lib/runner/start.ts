@@ -13,7 +13,7 @@ import { checkSpecBounds } from '../schema/bounds';
 import { specBounds } from '../experiments/parse';
 import { getExperiment } from '../db/experiments';
 import { getRun, insertRun, newRunGroupId, newRunId, setUnsentReason, type RunRow } from '../db/runs';
-import { insertTrials, pendingBatches, unsentTrialCount, type NewTrial } from '../db/trials';
+import { insertTrials, pendingBatchPages, unsentTrialCount, type NewTrial } from '../db/trials';
 import { claimPrecheck, failPrecheck, finishPrecheck, markPrecheckSending, precheckProgress, recordPrecheckAttempt, renewPrecheckLease } from '../db/prechecks';
 import { baseUrlRefusal, baseUrlToFix, sendRefusal } from '../providers/configured';
 import { redactText } from '../providers/secrets';
@@ -287,7 +287,11 @@ async function precheckAndEnqueue(stored: RunRow, owner: string, opts: StartOpti
   log('info', 'run started', { runId, status: 'running', trials: run.totalTrials });
   primeRunContext(runId, exp.spec, run.settings, run.budget); // the first trials are often taken by this very process
   // first chunk: what the run can have in flight (a worker starts what it fetched once the queue is empty)
-  await enqueuePending(runId, { first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB), afterFirst: async (jobs) => void (await firstChunkSent(jobs)) });
+  const batches = await enqueuePending(runId, {
+    first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB),
+    afterFirst: async (jobs) => void (await firstChunkSent(jobs)),
+  });
+  log('info', 'run enqueued', { runId, batches });
   return { ok: true };
 }
 
@@ -323,17 +327,24 @@ async function stopped(runId: string): Promise<StartResult> {
   return { ok: false, reason: `run is ${now?.status ?? 'missing'}` };
 }
 
-/** (Re-)add a job for every batch with a trial that is not final (BullMQ ignores ids that already have a job); returns how many. */
+/**
+ * (Re-)add a job for every batch with a trial that is not final (BullMQ ignores ids that already have a job);
+ * returns how many. A page of batches at a time (lib/db/trials.ts pendingBatchPages): `opts` (the first chunk and
+ * what follows it) applies to the first page, which is larger than any first chunk.
+ */
 export async function enqueuePending(runId: string, opts?: EnqueueOptions): Promise<number> {
   // a batch-mode run has no trial jobs: lib/runner/batch.ts takes its trials
   if ((await batchModeRunIds([runId])).length > 0) return 0;
-  const pending = await pendingBatches(runId);
-  const now = Date.now();
-  await enqueueTrials(
-    pending.map((p) => ({ runId, batch: p.batch, trialIds: p.trialIds, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })),
-    opts,
-  );
-  return pending.length;
+  let n = 0;
+  for await (const page of pendingBatchPages(runId)) {
+    const now = Date.now();
+    await enqueueTrials(
+      page.map((p) => ({ runId, batch: p.batch, trialIds: p.trialIds, delayMs: p.notBefore ? p.notBefore.getTime() - now : undefined })),
+      n === 0 ? opts : undefined,
+    );
+    n += page.length;
+  }
+  return n;
 }
 
 /** The design's trials with their ids (deterministic per run and trial key), as lib/db/trials.ts insertTrials stores them. */
