@@ -29,12 +29,15 @@
 //   BENCH_COMPARE=0   skip the second run of the same experiment version (the position-biased simulated
 //                     model) that the compare page is timed on; comparePageMs is then null
 //   BENCH_BUILD_ONLY=1  stop after building (with BENCH_DB or BENCH_KEEP, to build once for later)
+// After the CLI's exports, their Parquet tables are read back by DuckDB and compared with their JSON row for row
+// (detail.parquetEqualsJson: {trials, differences}; a difference is reported in missedTargets).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureDatabase, migrate, dropDatabase } from '../lib/db/migrate';
 import { deleteRedisPrefix } from '../lib/testing/cleanup';
+import { parquetAgainstJson, runJsonFileTrials } from '../lib/testing/parquet-json';
 import { benchEnvironment, startBuiltApp, stopBuiltApp, openSingleUserLink, peakRssMb } from './bench-server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -301,6 +304,10 @@ try {
     detail.cliExportJson = await measure('cliExportJson', () => cli(['--out', path.join(dir, 'run.json')]));
     detail.cliExportCsv = await measure('cliExportCsv', () => cli(['--csv', path.join(dir, 'trials.csv')]));
     detail.cliExportParquet = await measure('cliExportParquet', () => cli(['--parquet', path.join(dir, 'parquet')]));
+    // the Parquet tables read back by DuckDB against the JSON, row for row (lib/testing/parquet-json.ts): what they
+    // hold, not a time
+    if (detail.cliExportJson && detail.cliExportParquet)
+      detail.parquetEqualsJson = await measure('parquetEqualsJson', () => parquetAgainstJson(path.join(dir, 'parquet'), runJsonFileTrials(path.join(dir, 'run.json'))));
   }
   const peaks = [
     detail.httpExportPeakRssMb,
@@ -356,6 +363,9 @@ try {
     ...['cliExportJson', 'cliExportCsv'].filter((k) => !MILLION && (cliMs(k) ?? 0) >= 8_000).map((k) => `${k}.ms ${cliMs(k)} ≥ 8000`),
     ...['cliExportParquet'].filter((k) => !MILLION && (cliMs(k) ?? 0) >= 4_000).map((k) => `${k}.ms ${cliMs(k)} ≥ 4000`),
     ...(typeof detail.parquetToJsonBytes === 'number' && detail.parquetToJsonBytes > 0.125 ? [`parquetToJsonBytes ${detail.parquetToJsonBytes} > 1/8`] : []),
+    ...((detail.parquetEqualsJson as { differences?: string[] } | null)?.differences?.length
+      ? [`parquetEqualsJson: ${(detail.parquetEqualsJson as { differences: string[] }).differences[0]}`]
+      : []),
   ];
   const keys = [
     'trials',

@@ -2,7 +2,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
 import { ensureTemplateExperiment } from '../experiments/templates';
@@ -11,6 +10,7 @@ import { TEMPLATES } from '../templates';
 import { runToCompletion } from '../testing/engine';
 import { ExportSession, exportStream, loadRunForExport, runJsonStream, writeRunParquet } from '../runs/export';
 import type { TrialExportRow } from '../schema/run-export';
+import { parquetAgainstJson } from '../testing/parquet-json';
 
 // The Parquet export of a stored run, read back by DuckDB (an independent reader), equals the JSON export row
 // for row: counts, statuses, verdicts, tokens; the zip download holds the same files.
@@ -28,17 +28,6 @@ async function bytes(s: Readable | Promise<Readable>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function duck<T = Record<string, unknown>>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try {
-    return (await c.runAndReadAll(sql.replaceAll('$DIR', dir))).getRowObjectsJson() as T[];
-  } finally {
-    c.closeSync();
-    db.closeSync();
-  }
-}
-
 describe('Parquet export', () => {
   it('reference study: trials, attempts, checks and choices equal the JSON export; the zip holds the same files', async () => {
     const exp = await ensureTemplateExperiment('reference-study');
@@ -47,45 +36,19 @@ describe('Parquet export', () => {
     const files = await writeRunParquet(new ExportSession(await loadRunForExport(runId)), dir);
     expect(files.map((f) => path.basename(f))).toEqual(['trials.parquet', 'attempts.parquet', 'checks.parquet', 'choices.parquet', 'run.json']);
 
-    const trials = await duck<{
-      id: string;
-      status: string;
-      attempts: number;
-      verdicts: string;
-      inputTokens: number | null;
-      outputTokens: number | null;
-      passed: boolean | null;
-    }>(`SELECT id, status, attempts, verdicts, "inputTokens", "outputTokens", passed FROM read_parquet('$DIR/trials.parquet') ORDER BY id`);
-    const sum = (xs: (number | null | undefined)[]) => (xs.some((x) => x != null) ? xs.reduce<number>((s, x) => s + (x ?? 0), 0) : null);
-    const want = [...json.trials]
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map((t) => ({
-        id: t.id,
-        status: t.status,
-        attempts: t.attempts.length,
-        verdicts: t.verdicts.map((v) => `${v.checkId}=${v.status}${v.category ? `(${v.category})` : ''}`).join('; '),
-        inputTokens: sum(t.attempts.map((a) => a.inputTokens)),
-        outputTokens: sum(t.attempts.map((a) => a.outputTokens)),
-        passed: t.verdicts.length === 0 ? null : t.verdicts.every((v) => v.status === 'pass'),
-      }));
-    expect(trials).toHaveLength(152);
-    expect(trials).toEqual(want);
-
-    const [attempts] = await duck<{ n: string; ok: string }>(`SELECT count(*) AS n, count(*) FILTER (outcome = 'ok') AS ok FROM read_parquet('$DIR/attempts.parquet')`);
-    expect(Number(attempts.n)).toBe(json.trials.reduce((s, t) => s + t.attempts.length, 0));
-    expect(Number(attempts.ok)).toBe(json.trials.reduce((s, t) => s + t.attempts.filter((a) => a.outcome === 'ok').length, 0));
-
-    const checks = await duck<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM read_parquet('$DIR/checks.parquet') GROUP BY status ORDER BY status`);
-    const byStatus = new Map<string, number>();
-    for (const t of json.trials) for (const v of t.verdicts) byStatus.set(v.status, (byStatus.get(v.status) ?? 0) + 1);
-    expect(checks.map((c) => [c.status, Number(c.n)])).toEqual([...byStatus].sort());
-
-    const choices = await duck<{ trialId: string; chosen: string; position: number | null }>(
-      `SELECT "trialId", chosen, position FROM read_parquet('$DIR/choices.parquet') ORDER BY "trialId"`,
-    );
-    expect(choices).toEqual(
-      [...json.trials].sort((a, b) => (a.id < b.id ? -1 : 1)).map((t) => ({ trialId: t.id, chosen: t.choice!.chosen, position: t.choice!.position })),
-    );
+    // trials, attempts, checks and choices against the JSON, row for row (the comparison bench:results runs at 100,000 trials)
+    expect(await parquetAgainstJson(dir, json.trials)).toEqual({ trials: 152, differences: [] });
+    // and it sees a difference: one trial's tokens off by one, one trial left out of the JSON
+    const [first, second, ...rest] = json.trials;
+    const off = { ...first, attempts: first.attempts.map((a, i) => (i === 0 ? { ...a, inputTokens: (a.inputTokens ?? 0) + 1 } : a)) };
+    const seen = await parquetAgainstJson(dir, [off, ...rest]);
+    expect(seen.trials).toBe(151);
+    expect(seen.differences).toEqual([
+      'trials: 152 in Parquet, 151 in the JSON',
+      ...[first.id, second.id].sort().map((id) => (id === first.id ? expect.stringMatching(`^trial ${id}: Parquet .*"inputTokens"`) : `trial ${id}: in Parquet only`)),
+      expect.stringMatching(/^attempts: /),
+      expect.stringMatching(/^checks by status: /),
+    ]);
 
     const sidecar = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as {
       format: string;
