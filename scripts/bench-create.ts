@@ -90,7 +90,7 @@ try {
         : referenceCopies(COPIES, R),
     ),
   );
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, TCLAB_LOG_LEVEL: values.start ? 'info' : 'warn', TCLAB_QUEUE_PREFIX: PREFIX };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, TCLAB_LOG_LEVEL: values.start ? 'debug' : 'warn', TCLAB_QUEUE_PREFIX: PREFIX };
   delete env.NODE_OPTIONS; // the defaults: no heap cap by hand
   delete env.OPENAI_API_KEY; // the pre-check fails for want of a key: nothing is sent, nothing is enqueued
   delete env.OPENAI_BASE_URL;

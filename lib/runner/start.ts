@@ -291,7 +291,7 @@ async function precheckAndEnqueue(stored: RunRow, owner: string, opts: StartOpti
     first: Math.ceil(run.settings.concurrency / TRIALS_PER_JOB),
     afterFirst: async (jobs) => void (await firstChunkSent(jobs)),
   });
-  log('info', 'run enqueued', { runId, batches });
+  log('debug', 'run enqueued', { runId, batches });
   return { ok: true };
 }
 
