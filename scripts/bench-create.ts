@@ -14,7 +14,6 @@
 // --copies K: the reference study's cases K times under new ids instead (152 × K × R trials; --trials is then
 // ignored): a spec of many distinct cases, each richer than benchSpec's.
 import { spawn } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -24,6 +23,7 @@ import { dropDatabase, ensureDatabase, migrate } from '../lib/db/migrate';
 import { closeDb, pool } from '../lib/db/client';
 import { resetEnvCache } from '../lib/env';
 import { benchSpec } from '../lib/testing/bench-spec';
+import { deleteRedisPrefix } from '../lib/testing/cleanup';
 import { referenceStudyInput } from '../lib/templates/reference-study';
 import type { ExperimentSpecInput } from '../lib/schema/experiment';
 
@@ -108,7 +108,7 @@ try {
   process.exitCode = rows === N && peakRssMb < LIMIT_MB ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  await dropQueueKeys();
+  await deleteRedisPrefix(process.env.REDIS_URL || 'redis://127.0.0.1:6379', `${PREFIX}:`); // the killed CLI's run left its jobs
   if (values.keep) process.stderr.write(`bench-create: kept database ${db.pathname.slice(1)}\n`);
   else await dropDatabase(url);
 }
@@ -156,15 +156,4 @@ async function createAndEnqueue(spec: string, env: NodeJS.ProcessEnv): Promise<{
   });
   if (peakKb === 0) process.stderr.write('bench-create: the CLI ended before its run was enqueued\n');
   return { cliExit, peakKb };
-}
-
-/** The run's queue keys (the killed CLI's run left its jobs). */
-async function dropQueueKeys(): Promise<void> {
-  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { lazyConnect: true });
-  await redis.connect();
-  try {
-    for await (const keys of redis.scanStream({ match: `${PREFIX}:*`, count: 1000 }) as AsyncIterable<string[]>) if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
 }
