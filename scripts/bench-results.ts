@@ -6,7 +6,8 @@
 //    exportPeakRssMb, progressMs, homeMs, experimentPageMs, designerOpenMs, …, missedTargets, errors, detail}
 // always, to the end: a measurement that fails or passes BENCH_TIMEOUT_MS is null, with its reason in
 // `errors`, and the others are still taken.
-// Page and API times are server time as a client on the same machine sees it (request to last byte),
+// Page and API times are server time as a client on the same machine sees it (request to last byte, read by
+// node:http; the client's own CPU per export in detail.clientCpuMs),
 // the median of 5 after one warm-up. Exports are timed first on a fresh server, so its peak RSS (VmHWM of
 // the server's processes) is the exports'; the CLI's export (`tclab export`) is timed as its own process.
 // The server runs in single-user mode (loopback, no account: HOST=127.0.0.1, no TCLAB_ADMIN_*), so no
@@ -32,6 +33,7 @@
 // After the CLI's exports, their Parquet tables are read back by DuckDB and compared with their JSON row for row
 // (detail.parquetEqualsJson: {trials, differences}; a difference is reported in missedTargets).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -231,14 +233,27 @@ try {
     // single-user mode admits the client that opened the link the server printed (docs/access.md): open it once
     const cookie = mode === 'single-user' ? await openSingleUserLink(PORT) : '';
     // a redirect (to sign-in) or any status but 200 is an error, never a timed page
+    // node:http, not fetch: on two cores the client shares the machine with the server and PostgreSQL, and
+    // fetch's web stream spent 2.4–3.1 s of CPU taking in the 271 MB JSON export where node:http spends about 1 s
+    // and curl 0.05 s — an export timed through fetch was partly the client's time (docs/benchmarks.md,
+    // "Results at scale", session 25). `clientCpuMs`: what this client spent, beside each export's time.
     const get = async (p: string) => {
       if (mode !== 'single-user') throw new Error('the database holds accounts, so the server asks for a session: use a database without users');
       const s = performance.now();
-      const res = await fetch(url(p), { redirect: 'manual', headers: { cookie }, signal: AbortSignal.timeout(TIMEOUT_MS) });
-      let bytes = 0;
-      for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
-      if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}${res.headers.get('location') ? ` → ${res.headers.get('location')}` : ''}`);
-      return { ms: performance.now() - s, bytes };
+      const cpu = process.cpuUsage();
+      const { status, location, bytes } = await new Promise<{ status: number; location?: string; bytes: number }>((resolve, reject) => {
+        const req = http.get(url(p), { headers: { cookie }, timeout: TIMEOUT_MS }, (res) => {
+          let n = 0;
+          res.on('data', (chunk: Buffer) => (n += chunk.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, bytes: n }));
+          res.on('error', reject);
+        });
+        req.on('timeout', () => req.destroy(new Error(`${p}: nothing received for ${TIMEOUT_MS} ms`)));
+        req.on('error', reject);
+      });
+      if (status !== 200) throw new Error(`${p}: HTTP ${status}${location ? ` → ${location}` : ''}`);
+      const used = process.cpuUsage(cpu);
+      return { ms: performance.now() - s, bytes, clientCpuMs: Math.round((used.user + used.system) / 1000) };
     };
     if (ONLY.has('exports')) {
       const csv = await measure('exportCsvMs', () => get(`/api/runs/${rid}/export/trials.csv`));
@@ -255,6 +270,7 @@ try {
       result.exportParquetMs = parquet && round(parquet.ms);
       if (parquet) detail.parquetMb = Math.round(parquet.bytes / 1e5) / 10;
       if (parquet && json) detail.parquetToJsonBytes = Math.round((1000 * parquet.bytes) / json.bytes) / 1000;
+      detail.clientCpuMs = { csv: csv?.clientCpuMs ?? null, json: json?.clientCpuMs ?? null, parquet: parquet?.clientCpuMs ?? null };
       // the one-file report (docs/report.md)
       const report = await measure('reportMs', () => get(`/api/runs/report?ids=${rid}`));
       result.reportMs = report && round(report.ms);

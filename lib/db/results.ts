@@ -1,5 +1,6 @@
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { pool } from './client';
 import { restoreFromJsonb } from './jsonb-escape';
 import { attemptRequestSql } from './catalogs';
@@ -421,6 +422,11 @@ async function* keysetPages<R extends { trial_key: string }>(page: (after: strin
     for (;;) {
       const rows = ready.shift();
       pump(); // before the page is consumed: with a depth of 1, the next page is read while this one is
+      // The page in flight is received only when the event loop gets to its socket, and the next one is asked for
+      // only then: a consumer that works through pages without waiting on I/O (the Parquet writer between row
+      // groups) left the database idle and then waited on it, page after page. One turn of the loop per page
+      // lets it in (docs/benchmarks.md, "Results at scale", session 25).
+      if (rows && fetching) await setImmediatePromise();
       if (rows) yield rows;
       else if (failure) throw failure.error;
       else if (ended && !fetching) return;
