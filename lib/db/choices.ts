@@ -1,5 +1,6 @@
 import type { ChoiceRow } from '../schema/choices';
 import { pool } from './client';
+import { keysetPages } from './keyset';
 
 // The stored trials as the choice views need them (lib/analysis/choices.ts): ids, place, the order sent, the
 // status and the first tool call, marker and label of the observation — never a request or response body.
@@ -27,13 +28,9 @@ const toRow = (x: Record<string, unknown>): ChoiceRow => ({
 
 /** Every trial of a run, in trial-key order, read in keyset pages. */
 export async function* iterateChoiceRows(runId: string, pageSize = 2000): AsyncGenerator<ChoiceRow> {
-  let after = '';
-  for (;;) {
-    const r = await pool().query<Record<string, unknown>>(`${SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`, [runId, after, pageSize]);
-    for (const x of r.rows) yield toRow(x);
-    if (r.rows.length < pageSize) return;
-    after = r.rows[r.rows.length - 1].trial_key as string;
-  }
+  const sql = `${SELECT} WHERE t.run_id = $1 AND t.trial_key > $2 ORDER BY t.trial_key LIMIT $3`;
+  const page = async (after: string) => (await pool().query<Record<string, unknown> & { trial_key: string }>(sql, [runId, after, pageSize])).rows;
+  for await (const rows of keysetPages(page, pageSize, 1)) for (const x of rows) yield toRow(x);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { TrialOutcome } from '../schema/table1';
 import type { TrialPlace } from '../schema/trial-place';
-import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { pool } from './client';
+import { keysetPages } from './keyset';
 import { restoreFromJsonb } from './jsonb-escape';
 import { attemptRequestSql } from './catalogs';
 import { DECISION_SQL } from './aggregate';
@@ -383,60 +383,6 @@ export async function* iterateTrialRecordsWithText(
   }
 }
 
-/**
- * The pages of a keyset read by trial key, up to `depth` of them read ahead of the one being consumed: each page
- * is asked for as soon as the one before it is in (one query at a time), until `depth` pages wait. With one page ahead
- * the database sat idle while the Parquet writer worked through a row group, and the writer then waited on it
- * (docs/benchmarks.md, "Results at scale", session 23). A failed page is thrown after the pages before it.
- */
-async function* keysetPages<R extends { trial_key: string }>(page: (after: string) => Promise<R[]>, pageSize: number, depth: number): AsyncGenerator<R[]> {
-  const ready: R[][] = [];
-  let after = '';
-  let fetching = false;
-  let ended = false;
-  let stopped = false;
-  let failure = null as { error: unknown } | null; // set by the callback below
-  let wake: (() => void) | null = null;
-  const pump = () => {
-    if (fetching || ended || stopped || ready.length >= depth) return;
-    fetching = true;
-    page(after)
-      .then(
-        (rows) => {
-          ready.push(rows);
-          if (rows.length < pageSize) ended = true;
-          else after = rows[rows.length - 1].trial_key;
-        },
-        (error: unknown) => {
-          failure = { error };
-          ended = true;
-        },
-      )
-      .finally(() => {
-        fetching = false;
-        pump();
-        wake?.();
-      });
-  };
-  try {
-    for (;;) {
-      const rows = ready.shift();
-      pump(); // before the page is consumed: with a depth of 1, the next page is read while this one is
-      // The page in flight is received only when the event loop gets to its socket, and the next one is asked for
-      // only then: a consumer that works through pages without waiting on I/O (the Parquet writer between row
-      // groups) left the database idle and then waited on it, page after page. One turn of the loop per page
-      // lets it in (docs/benchmarks.md, "Results at scale", session 25).
-      if (rows && fetching) await setImmediatePromise();
-      if (rows) yield rows;
-      else if (failure) throw failure.error;
-      else if (ended && !fetching) return;
-      else await new Promise<void>((resolve) => (wake = resolve));
-    }
-  } finally {
-    stopped = true; // a reader that stops early: no further page is asked for
-  }
-}
-
 /** A trial of this run (null when there is no such trial, or it belongs to another run). */
 export async function getTrialRecord(runId: string, trialId: string): Promise<TrialRecord | null> {
   const r = await pool().query<Raw>(`${TRIAL_SELECT} WHERE t.id = $1 AND t.run_id = $2`, [trialId, runId]);
@@ -495,28 +441,26 @@ export async function precheckAttempts(runId: string): Promise<AttemptRecord[]> 
  * the study, so trials come grouped by study: what a JUnit report needs.
  */
 export async function* iterateTrialVerdicts(runId: string, pageSize = 2000): AsyncGenerator<JunitTrial> {
-  let after = '';
-  for (;;) {
-    const r = await pool().query<
-      TrialPlaceColumns & { status: string; trial_key: string; verdicts: { checkId: string; status: string; category: string | null; reason: string }[] }
-    >(
-      `SELECT ${TRIAL_PLACE_COLUMNS}, t.status, t.trial_key,
+  type Row = TrialPlaceColumns & { status: string; trial_key: string; verdicts: { checkId: string; status: string; category: string | null; reason: string }[] };
+  const page = async (after: string) =>
+    (
+      await pool().query<Row>(
+        `SELECT ${TRIAL_PLACE_COLUMNS}, t.status, t.trial_key,
               COALESCE((SELECT json_agg(json_build_object('checkId', v.check_id, 'status', v.status, 'category', v.category, 'reason', v.reason) ORDER BY v.check_id)
                           FROM verdicts v WHERE v.trial_id = t.id AND t.status = 'failed'), '[]'::json) AS verdicts
          FROM trials t
         WHERE t.run_id = $1 AND t.trial_key > $2
         ORDER BY t.trial_key LIMIT $3`,
-      [runId, after, pageSize],
-    );
-    for (const x of r.rows)
+        [runId, after, pageSize],
+      )
+    ).rows;
+  for await (const rows of keysetPages(page, pageSize, 1))
+    for (const x of rows)
       yield {
         ...trialPlaceOf(x),
         status: trialStatus(x.status),
         verdicts: x.verdicts.map((v) => ({ ...v, status: verdictStatus(v.status), category: verdictCategory(v.category) })),
       };
-    if (r.rows.length < pageSize) return;
-    after = r.rows[r.rows.length - 1].trial_key;
-  }
 }
 
 /** Per study: trials, and how many failed, ended unresolved, or have no result (untested or unfinished). */
