@@ -242,14 +242,15 @@ try {
       const s = performance.now();
       const cpu = process.cpuUsage();
       const { status, location, bytes } = await new Promise<{ status: number; location?: string; bytes: number }>((resolve, reject) => {
-        const req = http.get(url(p), { headers: { cookie }, timeout: TIMEOUT_MS }, (res) => {
+        const signal = AbortSignal.timeout(TIMEOUT_MS);
+        const failed = (e: Error) => reject(signal.aborted ? new Error(`${p}: longer than ${TIMEOUT_MS} ms (BENCH_TIMEOUT_MS)`) : e);
+        const req = http.get(url(p), { headers: { cookie }, signal }, (res) => {
           let n = 0;
           res.on('data', (chunk: Buffer) => (n += chunk.length));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, bytes: n }));
-          res.on('error', reject);
+          res.on('error', failed);
         });
-        req.on('timeout', () => req.destroy(new Error(`${p}: nothing received for ${TIMEOUT_MS} ms`)));
-        req.on('error', reject);
+        req.on('error', failed);
       });
       if (status !== 200) throw new Error(`${p}: HTTP ${status}${location ? ` → ${location}` : ''}`);
       const used = process.cpuUsage(cpu);
