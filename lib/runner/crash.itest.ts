@@ -38,7 +38,7 @@ describe('crashes and scale-out', () => {
       workers.push(w);
       await waitFor(`progress before kill ${kill}`, async () => (await doneCount(run.id)) >= lastDone + 10, 60_000);
       // killed while the provider holds one of its requests (each is answered after 150 ms), so that kill has a
-      // sending mark to book as lost: on a loaded machine a kill between sends left none, three times in a row
+      // sending mark to book as lost: with both cores busy, all three kills of one run once landed between sends
       await waitFor(`a request in flight before kill ${kill}`, async () => engine.server.inFlight > 0, 30_000, 2);
       await w.kill('SIGKILL');
       lastDone = await doneCount(run.id);
