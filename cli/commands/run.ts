@@ -119,7 +119,7 @@ async function runCommand(opts: RunOptions): Promise<number> {
   if (worker)
     for (const final of finals)
       if (worthWarming(final)) {
-        err(`run ${final.id}: storing what its pages read…\n`);
+        err(`run ${final.id}: storing what its pages read and its Parquet tables…\n`);
         await withDatabaseRetry(() => warmRunResults(final.id), reconnecting());
       }
   return ok ? 0 : 1;

@@ -48,6 +48,8 @@ export const UNARCHIVED_TABLES = [
   'trace_imports',
   'trace_candidates',
   'review_assignments',
+  'stored_exports',
+  'stored_export_chunks',
 ] as const;
 
 /** $1: the runs' ids, $2: the experiments' ids. */

@@ -34,6 +34,9 @@ export async function resultsVersion(runId: string): Promise<string> {
   return liveResultsVersion(runId);
 }
 
+/** Whether a results version is a completed run's (fixed: its trials change no more). */
+export const isFrozenResultsVersion = (version: string): boolean => version.startsWith(`${RESULT_CACHE_FORMAT};completed;`);
+
 /** The results version counted from the trials (what a run in progress is keyed by). */
 export async function liveResultsVersion(runId: string): Promise<string> {
   const r = await pool().query<{ version: string }>(VERSION_SQL, [runId, `${RESULT_CACHE_FORMAT};`]);
@@ -73,7 +76,7 @@ export async function cachedResult<T>(
 ): Promise<T> {
   const version = await versionsOf(runIds);
   // a value cheap enough to count each time while a run moves (it would be stale at the next poll anyway)
-  if (opts.onlyCompleted && !version.split('|').every((v) => v.startsWith(`${RESULT_CACHE_FORMAT};completed;`))) return compute();
+  if (opts.onlyCompleted && !version.split('|').every(isFrozenResultsVersion)) return compute();
   const hit = await pool().query<{ value: unknown }>(`SELECT value FROM result_cache WHERE run_id = $1 AND key = $2 AND version = $3`, [runIds[0], key, version]);
   if (hit.rows.length > 0) return codec.decode(hit.rows[0].value);
   const value = await compute();

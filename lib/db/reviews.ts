@@ -180,6 +180,19 @@ export function withReviewedStatuses(outcomes: readonly TrialOutcome[], byTrial:
   return { outcomes: adjusted, changed };
 }
 
+/**
+ * A digest of every review of the run, whole rows (what a stored export of the run is built from besides its
+ * trials: lib/runs/export.ts parquetStoreVersion). Reviews are only added or changed, never removed.
+ */
+export async function reviewsDigest(runId: string): Promise<string> {
+  const r = await pool().query<{ digest: string }>(
+    `SELECT count(*)::text || ':' || coalesce(md5(string_agg(row_to_json(r)::text, E'\\n' ORDER BY r.trial_id, r.check_id)), '') AS digest
+       FROM reviews r WHERE r.run_id = $1`,
+    [runId],
+  );
+  return r.rows[0].digest;
+}
+
 const COLUMNS = 'trial_id, check_id, grader_status, human_status, reviewer, note, reviewed_at';
 
 const UPSERT = `INSERT INTO reviews (trial_id, check_id, run_id, grader_status, human_status, reviewer, reviewer_user_id, note)

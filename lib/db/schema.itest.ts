@@ -79,6 +79,8 @@ describe('migrations match prisma/schema.prisma', () => {
       'reviews',
       'runs',
       'sessions',
+      'stored_export_chunks',
+      'stored_exports',
       'tool_catalogs',
       'tool_snapshots',
       'trace_candidates',

@@ -1,11 +1,19 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import yazl from 'yazl';
 import { getExperiment } from '../db/experiments';
-import { getRun } from '../db/runs';
+import { getRun, type RunRow } from '../db/runs';
+import { resultsVersion, isFrozenResultsVersion } from '../db/result-cache';
+import { reviewsDigest } from '../db/reviews';
+import { readStoredExport, storedExportVersion, storeExport } from '../db/stored-exports';
+import { knownSecrets } from '../providers/secrets';
+import pkg from '../../package.json';
+import { worthWarming } from './large-run';
+import { log } from '../log/logger';
 import type { ClusterBy, RunSummary } from '../schema/table1';
 import { runChoiceSummary } from './choices';
 import { exportFunnelRow, runFunnel } from './funnel';
@@ -59,6 +67,11 @@ export class ExportSession {
     readonly loaded: RunAndExperiment,
     readonly clusterBy: ClusterBy = 'case',
     known?: RunSummary,
+    /**
+     * Stored Parquet tables (docs/export.md#stored-parquet): from how many trials a completed run's are stored
+     * (TCLAB_WARM_MIN_TRIALS unless given), and the most bytes of them a download stores (DOWNLOAD_STORE_MAX_BYTES).
+     */
+    readonly store: { minTrials?: number; downloadMaxBytes?: number } = {},
   ) {
     if (known) this.summary = Promise.resolve(known);
   }
@@ -228,11 +241,16 @@ export const PARQUET_FILES = [...PARQUET_TABLES.map((t) => `${t}.parquet`), 'run
  * feeds three of them at once, which a zip's one-entry-at-a-time reading could not take), then zipped from
  * there; the folder is removed when the zip has been read or abandoned.
  */
+/** The most bytes of Parquet tables a download stores (parquetZip): 100,000 trials' are 13.5 MB. */
+export const DOWNLOAD_STORE_MAX_BYTES = 32 * 1024 * 1024;
+
 async function parquetZip(s: ExportSession): Promise<Readable> {
   const dir = await mkdtemp(path.join(tmpdir(), 'tclab-parquet-'));
   const remove = () => void rm(dir, { recursive: true, force: true });
+  let store: (() => Promise<void>) | null;
   try {
-    await writeRunParquet(s, dir);
+    store = await parquetTablesIn(s, dir);
+    await writeFile(path.join(dir, 'run.json'), parquetSidecarOf(s.loaded, await s.table1()));
   } catch (e) {
     remove();
     throw e;
@@ -242,20 +260,106 @@ async function parquetZip(s: ExportSession): Promise<Readable> {
   for (const f of PARQUET_FILES) zip.addReadStream(createReadStream(path.join(dir, f)), f, { compress: f.endsWith('.parquet') ? false : undefined, mtime });
   zip.end();
   const out = zip.outputStream as Readable;
-  out.once('close', remove);
-  out.once('end', remove);
-  out.once('error', remove);
+  // tables built here are stored once the zip has been read or abandoned (the files are whole either way), after
+  // what building them held has had time to go; and only up to DOWNLOAD_STORE_MAX_BYTES: every byte stored is copied
+  // into a buffer of the driver's that is freed at a later collection only, which on a large set the server's peak
+  // would carry (docs/export.md#stored-parquet; a worker stores a large run's tables as it completes)
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    const stored = (async () => {
+      if (!store) return;
+      const sizes = await Promise.all(PARQUET_TABLES.map(async (t) => (await stat(path.join(dir, `${t}.parquet`))).size));
+      if (sizes.reduce((a, b) => a + b, 0) <= (s.store.downloadMaxBytes ?? DOWNLOAD_STORE_MAX_BYTES)) await store();
+    })().catch((e: unknown) => log('warn', 'storing the Parquet tables failed', { runId: s.loaded.run.id, error: String(e) }));
+    void stored.finally(remove);
+  };
+  out.once('close', finish);
+  out.once('end', finish);
+  out.once('error', finish);
   return out;
 }
 
-/** The Parquet tables and their sidecar as files in `dir` (made if missing). */
-export async function writeRunParquet(s: ExportSession, dir: string): Promise<string[]> {
+/** Bumped whenever the Parquet tables' bytes for the same records change (columns, cells, writer): an older stored set is never read. */
+export const STORED_PARQUET_FORMAT = 'p1';
+
+/**
+ * The version a run's Parquet tables are stored under (docs/export.md#stored-parquet): the format and the product's
+ * version, the run's results version (frozen once it completed), a digest of its reviews and one of the secrets an
+ * export redacts. Null when they are not stored: the run is not completed (its trials still move) or has fewer
+ * than `minTrials` trials (TCLAB_WARM_MIN_TRIALS: a small run's tables take less than reading them back).
+ */
+export async function parquetStoreVersion(run: Pick<RunRow, 'id' | 'status' | 'totalTrials'>, minTrials?: number): Promise<string | null> {
+  if (!worthWarming(run, minTrials)) return null;
+  const results = await resultsVersion(run.id);
+  if (!isFrozenResultsVersion(results)) return null;
+  const secrets = createHash('sha256').update(knownSecrets().join('\0')).digest('hex');
+  const parts = [STORED_PARQUET_FORMAT, pkg.version, results, await reviewsDigest(run.id), secrets];
+  return createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+/**
+ * The four Parquet tables as files in `dir` (made if missing). A large completed run's tables are read back as
+ * stored when stored under its current version (parquetStoreVersion), else built from its trials. Returns, when
+ * they were built for a run whose tables are stored, the step that stores them — unless the version moved while
+ * they were built — for the caller to take when it suits it (the zip: once sent, when what building them held is
+ * gone); null when there is nothing to store.
+ */
+async function parquetTablesIn(s: ExportSession, dir: string): Promise<(() => Promise<void>) | null> {
   await mkdir(dir, { recursive: true });
+  const { run } = s.loaded;
+  const version = await parquetStoreVersion(run, s.store.minTrials);
+  if (version && (await readStoredExport(run.id, 'parquet', version, dir))) return null;
   const file = (t: ParquetTable): Writable => createWriteStream(path.join(dir, `${t}.parquet`));
   const out = { trials: file('trials'), attempts: file('attempts'), checks: file('checks'), choices: file('choices') } satisfies Record<ParquetTable, Writable>;
   await writeParquetTables(s.loaded, out);
+  if (!version) return null;
+  return async () => {
+    if ((await parquetStoreVersion(run, s.store.minTrials)) !== version) return;
+    await storeExport(
+      run.id,
+      'parquet',
+      version,
+      PARQUET_TABLES.map((t) => path.join(dir, `${t}.parquet`)),
+    );
+  };
+}
+
+/**
+ * The Parquet tables and their sidecar as files in `dir` (made if missing): the tables as stored, or built and
+ * then stored (parquetTablesIn; docs/export.md#stored-parquet). The sidecar is written afresh each time.
+ */
+export async function writeRunParquet(s: ExportSession, dir: string): Promise<string[]> {
+  const store = await parquetTablesIn(s, dir);
+  await store?.();
   await writeFile(path.join(dir, 'run.json'), parquetSidecarOf(s.loaded, await s.table1()));
   return PARQUET_FILES.map((f) => path.join(dir, f));
+}
+
+/**
+ * A large completed run's Parquet tables stored (built in a folder of their own, then removed) unless they are
+ * stored under its current version already: what a worker does as the run completes (lib/runs/warm.ts). Returns
+ * whether they are stored now (false: the run is small, not completed, or gone).
+ */
+export async function storeRunParquet(runId: string, opts: { minTrials?: number } = {}): Promise<boolean> {
+  let loaded: RunAndExperiment;
+  try {
+    loaded = await loadRunForExport(runId);
+  } catch (e) {
+    if (e instanceof RunNotFoundError) return false;
+    throw e;
+  }
+  const version = await parquetStoreVersion(loaded.run, opts.minTrials);
+  if (!version) return false;
+  if ((await storedExportVersion(runId, 'parquet')) === version) return true;
+  const dir = await mkdtemp(path.join(tmpdir(), 'tclab-parquet-'));
+  try {
+    await writeRunParquet(new ExportSession(loaded, 'case', undefined, opts), dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return (await storedExportVersion(runId, 'parquet')) === version;
 }
 
 /** Every trial of a loaded run as TCC files in `dir`. */

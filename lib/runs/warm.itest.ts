@@ -12,6 +12,8 @@ import { runFunnel } from './funnel';
 import { loadRunSummary } from './summary';
 import { env } from '../env';
 import { warmRunResults } from './warm';
+import { storedExportVersion } from '../db/stored-exports';
+import { parquetStoreVersion } from './export';
 
 // A large run's pages are computed as the run completes (the worker's onRunCompleted), so its
 // first view reads stored values — and what is stored is what the page would have computed.
@@ -50,6 +52,8 @@ describe('warming a completed run', () => {
     const counts = await reviewPairCounts(runId, spec);
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(after.pairs);
     expect(after.pairs).toBeGreaterThan(0);
+    // and the Parquet tables of its download (lib/runs/stored-parquet.itest.ts reads them back)
+    expect(await storedExportVersion(runId, 'parquet')).toBe(await parquetStoreVersion(run, 1));
 
     const read = async () => ({
       summary: await loadRunSummary(run, spec),

@@ -1,22 +1,21 @@
 import { getExperiment } from '../db/experiments';
-import { getRun, type RunRow } from '../db/runs';
-import { isCompletedRunStatus } from '../schema/run-status';
-import { env } from '../env';
+import { getRun } from '../db/runs';
 import { reviewPairCounts } from '../db/review-pairs';
 import { runChoiceSummary } from './choices';
 import { runFunnel } from './funnel';
 import { loadRunSummary } from './summary';
+import { worthWarming } from './large-run';
+import { storeRunParquet } from './export';
 
 /** Whether warmRunResults stores anything for this run: a completed run of at least `minTrials` trials (TCLAB_WARM_MIN_TRIALS). */
-export const worthWarming = (run: Pick<RunRow, 'status' | 'totalTrials'>, minTrials = env().TCLAB_WARM_MIN_TRIALS) =>
-  isCompletedRunStatus(run.status) && run.totalTrials >= minTrials;
+export { worthWarming };
 
 /**
  * What the pages of a large run read, computed and stored (lib/db/result-cache.ts) as the run completes, so
  * that its first view reads them instead of aggregating every trial: Table 1 with its outcomes (a million
  * trials: ~80 s), the matrices and positions of What the model did, the review list classed and ordered
- * (review_pairs) and the visibility funnel. Each is what the first view would have stored, under the same key
- * and version. Returns whether it did (false: the run is small, not completed, or gone).
+ * (review_pairs), the visibility funnel, and the Parquet tables of its download (docs/export.md#stored-parquet).
+ * Each is what the first view would have stored, under the same key and version. Returns whether it did (false: the run is small, not completed, or gone).
  */
 export async function warmRunResults(runId: string, opts: { minTrials?: number } = {}): Promise<boolean> {
   const run = await getRun(runId);
@@ -28,5 +27,6 @@ export async function warmRunResults(runId: string, opts: { minTrials?: number }
   await runChoiceSummary(runId, exp.spec);
   await reviewPairCounts(runId, exp.spec);
   await runFunnel(run, exp.spec);
+  await storeRunParquet(runId, opts);
   return true;
 }
