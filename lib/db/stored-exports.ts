@@ -11,8 +11,14 @@ import { pool, withTransaction } from './client';
 // A set is replaced whole in one transaction; a reader that finds a chunk missing or a file's bytes not what
 // the set says (it was replaced while being read) reports a miss, never a partial file.
 
-/** Bytes per stored chunk. */
-export const STORED_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes per stored chunk. Small on purpose: every chunk written or read passes through buffers and strings of the
+ * driver's (a chunk's hex text is twice its size), and at this size they are young objects, collected as they go;
+ * at 1 MiB they waited for a full collection and the server's peak carried a whole set's (docs/benchmarks.md).
+ */
+export const STORED_CHUNK_BYTES = 48 * 1024;
+/** Chunks per query when reading a set back. */
+const CHUNKS_PER_READ = 16;
 
 export interface StoredFile {
   name: string;
@@ -42,15 +48,15 @@ export async function readStoredExport(runId: string, kind: string, version: str
     let bytes = 0;
     let seq = 0;
     try {
-      // two chunks per query (their hex text is parsed whole: a few MiB held, never the file)
+      // CHUNKS_PER_READ chunks per query (each one's hex text a string small enough for the young generation)
       read: while (seq < f.chunks) {
-        const page = await pool().query<{ seq: number; bytes: Buffer }>(
+        const r = await pool().query<{ seq: number; bytes: Buffer }>(
           `SELECT c.seq, c.bytes FROM stored_export_chunks c JOIN stored_exports s USING (run_id, kind)
-            WHERE c.run_id = $1 AND c.kind = $2 AND s.version = $3 AND c.file = $4 AND c.seq >= $5 ORDER BY c.seq LIMIT 2`,
-          [runId, kind, version, f.name, seq],
+            WHERE c.run_id = $1 AND c.kind = $2 AND s.version = $3 AND c.file = $4 AND c.seq >= $5 ORDER BY c.seq LIMIT $6`,
+          [runId, kind, version, f.name, seq, CHUNKS_PER_READ],
         );
-        if (page.rows.length === 0) break;
-        for (const row of page.rows) {
+        if (r.rows.length === 0) break;
+        for (const row of r.rows) {
           if (row.seq !== seq) break read;
           hash.update(row.bytes);
           bytes += row.bytes.length;

@@ -261,9 +261,8 @@ async function parquetZip(s: ExportSession): Promise<Readable> {
   zip.end();
   const out = zip.outputStream as Readable;
   // tables built here are stored once the zip has been read or abandoned (the files are whole either way), after
-  // what building them held has had time to go; and only up to DOWNLOAD_STORE_MAX_BYTES: every byte stored is copied
-  // into a buffer of the driver's that is freed at a later collection only, which on a large set the server's peak
-  // would carry (docs/export.md#stored-parquet; a worker stores a large run's tables as it completes)
+  // what building them held has had time to go; and only up to DOWNLOAD_STORE_MAX_BYTES (docs/export.md#stored-parquet:
+  // the server's peak while storing a larger set is not measured; a worker stores a large run's as it completes)
   let done = false;
   const finish = () => {
     if (done) return;

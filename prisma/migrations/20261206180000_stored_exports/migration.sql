@@ -1,7 +1,7 @@
 -- Exports stored once built (docs/export.md#stored-parquet): the Parquet tables of a completed run, kept under the
 -- version of what they were built from (the run's frozen results version, its reviews, the secrets redacted and
 -- the format) and read back only while that version is still the run's. Derived data: rebuilt when missing or
--- stale, left out of a lab's archive. Each file in chunks of at most 1 MiB, in order.
+-- stale, left out of a lab's archive. Each file in chunks (lib/db/stored-exports.ts), in order.
 CREATE TABLE "stored_exports" (
   "run_id" TEXT NOT NULL REFERENCES "runs"("id") ON DELETE CASCADE,
   "kind" TEXT NOT NULL,
