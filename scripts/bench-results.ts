@@ -16,7 +16,7 @@
 // Needs `npm run build` first. `--trials N` (or BENCH_TRIALS): trials of each run (default 100000). The targets:
 // pages < 300 ms, the trials table's first page and the progress API < 150 ms, the JSON and CSV exports < 8 s,
 // the Parquet zip < 4 s and at most 1/8 of the JSON's bytes (docs/export.md#parquet) — a completed run's, its
-// tables stored as it completed (docs/export.md#stored-parquet); the same export with nothing stored, built from
+// tables stored as it completed (docs/export.md#stored-parquet-tables); the same export with nothing stored, built from
 // the trials, is timed too (detail.exportParquetBuiltMs, detail.cliExportParquetBuilt: no target); from 1,000,000
 // trials the pages and the progress API < 1 s, the trials table's first page < 300 ms, and
 // no target on an export's time. Every export's peak RSS < 256 MB. Env:
@@ -222,7 +222,7 @@ try {
   // what a worker stores as a large run completes (lib/runs/warm.ts, its onRunCompleted), stored here too before
   // the pages and exports are timed, as in production (Table 1 above is timed as computed on a fresh build; a
   // run already warmed reads its stored values back)
-  // (the Parquet tables among them: docs/export.md#stored-parquet; `parquetStoredBefore`: already stored by an
+  // (the Parquet tables among them: docs/export.md#stored-parquet-tables; `parquetStoredBefore`: already stored by an
   // earlier invocation on this database, so warmMs did not build them)
   detail.parquetStoredBefore = (await storedExportVersion(runId, 'parquet')) !== null;
   const w0 = performance.now();
@@ -274,7 +274,7 @@ try {
       if (json) detail.jsonMb = Math.round(json.bytes / 1e5) / 10;
       // the Parquet tables in one zip (docs/export.md#parquet) with nothing stored: built from the trials (and stored
       // again), as the first export after a review or of a run below TCLAB_WARM_MIN_TRIALS is (no target:
-      // docs/export.md#stored-parquet); then as a completed run's download is, read back as stored — its time, and
+      // docs/export.md#stored-parquet-tables); then as a completed run's download is, read back as stored — its time, and
       // its bytes against the JSON's
       await dropStoredExport(runId, 'parquet');
       const built = await measure('exportParquetBuiltMs', () => get(`/api/runs/${rid}/export/parquet.zip`));

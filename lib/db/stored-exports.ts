@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { pool, withTransaction } from './client';
 
-// Exports stored once built (docs/export.md#stored-parquet): the files of one export of a run, kept in
+// Exports stored once built (docs/export.md#stored-parquet-tables): the files of one export of a run, kept in
 // chunks under the version they were built from and read back only while the caller's version is that one.
 // A set is replaced whole in one transaction; a reader that finds a chunk missing or a file's bytes not what
 // the set says (it was replaced while being read) reports a miss, never a partial file.

@@ -255,15 +255,20 @@ export async function writeParquetTables({ run, experiment }: RunAndExperiment, 
   }
 }
 
-/** The Parquet tables' sidecar (`run.json`): the run, its experiment spec and Table 1, and each table's columns. */
-export function parquetSidecarOf({ run, experiment }: RunAndExperiment, summary: ExportSummary): string {
+/** Each Parquet table's column names and types, in order (the sidecar's `tables`). */
+export function parquetTableColumns(): Record<ParquetTable, { name: string; type: string }[]> {
   const columns = (cs: readonly ParquetColumn<never>[]) => cs.map((c) => ({ name: c.name, type: c.type }));
-  const tables = {
+  return {
     trials: columns(TRIAL_PARQUET_COLUMNS),
     attempts: columns(ATTEMPT_PARQUET_COLUMNS),
     checks: columns(CHECK_PARQUET_COLUMNS),
     choices: columns(CHOICE_PARQUET_COLUMNS),
   };
+}
+
+/** The Parquet tables' sidecar (`run.json`): the run, its experiment spec and Table 1, and each table's columns. */
+export function parquetSidecarOf({ run, experiment }: RunAndExperiment, summary: ExportSummary): string {
+  const tables = parquetTableColumns();
   return `${JSON.stringify(redactSecrets({ format: PARQUET_EXPORT_FORMAT, run: exportRunOf(run), experiment: experiment.spec, summary, tables }), null, 2)}\n`;
 }
 

@@ -28,6 +28,7 @@ import {
   writeParquetTables,
   type ParquetTable,
   parquetSidecarOf,
+  parquetTableColumns,
   runJson,
   trialsCsvOf,
   trialTccOf,
@@ -68,8 +69,9 @@ export class ExportSession {
     readonly clusterBy: ClusterBy = 'case',
     known?: RunSummary,
     /**
-     * Stored Parquet tables (docs/export.md#stored-parquet): from how many trials a completed run's are stored
-     * (TCLAB_WARM_MIN_TRIALS unless given), and the most bytes of them a download stores (DOWNLOAD_STORE_MAX_BYTES).
+     * Stored Parquet tables (docs/export.md#stored-parquet-tables): from how many trials a completed run's are
+     * stored (TCLAB_WARM_MIN_TRIALS unless given), and the most bytes of them a download stores
+     * (DOWNLOAD_STORE_MAX_BYTES unless given).
      */
     readonly store: { minTrials?: number; downloadMaxBytes?: number } = {},
   ) {
@@ -261,8 +263,8 @@ async function parquetZip(s: ExportSession): Promise<Readable> {
   zip.end();
   const out = zip.outputStream as Readable;
   // tables built here are stored once the zip has been read or abandoned (the files are whole either way), after
-  // what building them held has had time to go; and only up to DOWNLOAD_STORE_MAX_BYTES (docs/export.md#stored-parquet:
-  // the server's peak while storing a larger set is not measured; a worker stores a large run's as it completes)
+  // what building them held has had time to go; and only up to DOWNLOAD_STORE_MAX_BYTES (the server's peak while
+  // storing a larger set is not measured; a worker stores a large run's as it completes: docs/export.md#stored-parquet-tables)
   let done = false;
   const finish = () => {
     if (done) return;
@@ -280,21 +282,24 @@ async function parquetZip(s: ExportSession): Promise<Readable> {
   return out;
 }
 
-/** Bumped whenever the Parquet tables' bytes for the same records change (columns, cells, writer): an older stored set is never read. */
+/**
+ * Bumped whenever the Parquet tables' bytes for the same records change (cells, writer): an older stored set is
+ * never read. (A column added, renamed or retyped changes the version by itself: parquetTableColumns is in it.)
+ */
 export const STORED_PARQUET_FORMAT = 'p1';
 
 /**
- * The version a run's Parquet tables are stored under (docs/export.md#stored-parquet): the format and the product's
- * version, the run's results version (frozen once it completed), a digest of its reviews and one of the secrets an
+ * The version a run's Parquet tables are stored under (docs/export.md#stored-parquet-tables): the format, the
+ * product's version and the tables' columns, the run's results version (frozen once it completed), a digest of its reviews and one of the secrets an
  * export redacts. Null when they are not stored: the run is not completed (its trials still move) or has fewer
- * than `minTrials` trials (TCLAB_WARM_MIN_TRIALS: a small run's tables take less than reading them back).
+ * than `minTrials` trials (TCLAB_WARM_MIN_TRIALS: a small run's tables are built in well under a second).
  */
 export async function parquetStoreVersion(run: Pick<RunRow, 'id' | 'status' | 'totalTrials'>, minTrials?: number): Promise<string | null> {
   if (!worthWarming(run, minTrials)) return null;
   const results = await resultsVersion(run.id);
   if (!isFrozenResultsVersion(results)) return null;
   const secrets = createHash('sha256').update(knownSecrets().join('\0')).digest('hex');
-  const parts = [STORED_PARQUET_FORMAT, pkg.version, results, await reviewsDigest(run.id), secrets];
+  const parts = [STORED_PARQUET_FORMAT, pkg.version, JSON.stringify(parquetTableColumns()), results, await reviewsDigest(run.id), secrets];
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
@@ -327,7 +332,7 @@ async function parquetTablesIn(s: ExportSession, dir: string): Promise<(() => Pr
 
 /**
  * The Parquet tables and their sidecar as files in `dir` (made if missing): the tables as stored, or built and
- * then stored (parquetTablesIn; docs/export.md#stored-parquet). The sidecar is written afresh each time.
+ * then stored (parquetTablesIn; docs/export.md#stored-parquet-tables). The sidecar is written afresh each time.
  */
 export async function writeRunParquet(s: ExportSession, dir: string): Promise<string[]> {
   const store = await parquetTablesIn(s, dir);

@@ -18,7 +18,7 @@ import { PARQUET_TABLES } from '../export/run';
 import { exportFormat, ExportSession, loadRunForExport, parquetStoreVersion, runJsonStream, storeRunParquet, writeRunParquet } from './export';
 import { warmRunResults } from './warm';
 
-// A large completed run's Parquet tables are stored once built (docs/export.md#stored-parquet) and read back
+// A large completed run's Parquet tables are stored once built (docs/export.md#stored-parquet-tables) and read back
 // while nothing they were built from has changed: the same bytes as built afresh; a review, a lost chunk or a
 // run still moving means building them again from the trials.
 

@@ -1,4 +1,4 @@
--- Exports stored once built (docs/export.md#stored-parquet): the Parquet tables of a completed run, kept under the
+-- Exports stored once built (docs/export.md#stored-parquet-tables): the Parquet tables of a completed run, kept under the
 -- version of what they were built from (the run's frozen results version, its reviews, the secrets redacted and
 -- the format) and read back only while that version is still the run's. Derived data: rebuilt when missing or
 -- stale, left out of a lab's archive. Each file in chunks (lib/db/stored-exports.ts), in order.
