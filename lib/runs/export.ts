@@ -237,15 +237,15 @@ export async function trialTcc(runId: string, trialId: string): Promise<Awaited<
 /** The Parquet files of a run (docs/export.md#parquet): `<table>.parquet` for each of PARQUET_TABLES, and the sidecar `run.json`. */
 export const PARQUET_FILES = [...PARQUET_TABLES.map((t) => `${t}.parquet`), 'run.json'];
 
-/**
- * The Parquet tables and their sidecar in one zip, streamed (the tables are stored, not compressed again:
- * Parquet is compressed). The tables are written first to a folder of their own (one pass over the trials
- * feeds three of them at once, which a zip's one-entry-at-a-time reading could not take), then zipped from
- * there; the folder is removed when the zip has been read or abandoned.
- */
 /** The most bytes of Parquet tables a download stores (parquetZip): 100,000 trials' are 13.5 MB. */
 export const DOWNLOAD_STORE_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The Parquet tables and their sidecar in one zip, streamed (the tables are stored, not compressed again:
+ * Parquet is compressed). The tables (read back as stored, or built: parquetTablesIn) are written first to a
+ * folder of their own (one pass over the trials feeds the four at once, which a zip's one-entry-at-a-time reading
+ * could not take), then zipped from there; the folder is removed when the zip has been read or abandoned.
+ */
 async function parquetZip(s: ExportSession): Promise<Readable> {
   const dir = await mkdtemp(path.join(tmpdir(), 'tclab-parquet-'));
   const remove = () => void rm(dir, { recursive: true, force: true });
@@ -264,7 +264,8 @@ async function parquetZip(s: ExportSession): Promise<Readable> {
   const out = zip.outputStream as Readable;
   // tables built here are stored once the zip has been read or abandoned (the files are whole either way), after
   // what building them held has had time to go; and only up to DOWNLOAD_STORE_MAX_BYTES (the server's peak while
-  // storing a larger set is not measured; a worker stores a large run's as it completes: docs/export.md#stored-parquet-tables)
+  // storing a larger set is not measured; a worker stores a large run's as it completes:
+  // docs/export.md#stored-parquet-tables)
   let done = false;
   const finish = () => {
     if (done) return;
@@ -290,8 +291,8 @@ export const STORED_PARQUET_FORMAT = 'p1';
 
 /**
  * The version a run's Parquet tables are stored under (docs/export.md#stored-parquet-tables): the format, the
- * product's version and the tables' columns, the run's results version (frozen once it completed), a digest of its reviews and one of the secrets an
- * export redacts. Null when they are not stored: the run is not completed (its trials still move) or has fewer
+ * product's version and the tables' columns, the run's results version (frozen once it completed), a digest of
+ * its reviews and one of the secrets an export redacts. Null when they are not stored: the run is not completed (its trials still move) or has fewer
  * than `minTrials` trials (TCLAB_WARM_MIN_TRIALS: a small run's tables are built in well under a second).
  */
 export async function parquetStoreVersion(run: Pick<RunRow, 'id' | 'status' | 'totalTrials'>, minTrials?: number): Promise<string | null> {

@@ -14,8 +14,9 @@ export { worthWarming };
  * What the pages of a large run read, computed and stored (lib/db/result-cache.ts) as the run completes, so
  * that its first view reads them instead of aggregating every trial: Table 1 with its outcomes (a million
  * trials: ~80 s), the matrices and positions of What the model did, the review list classed and ordered
- * (review_pairs), the visibility funnel, and the Parquet tables of its download (docs/export.md#stored-parquet-tables).
- * Each is what the first view would have stored, under the same key and version. Returns whether it did (false: the run is small, not completed, or gone).
+ * (review_pairs), the visibility funnel, and the Parquet tables of its download
+ * (docs/export.md#stored-parquet-tables). Each is what the first view would have stored, under the same key and
+ * version. Returns whether it did (false: the run is small, not completed, or gone).
  */
 export async function warmRunResults(runId: string, opts: { minTrials?: number } = {}): Promise<boolean> {
   const run = await getRun(runId);
