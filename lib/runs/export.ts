@@ -58,6 +58,16 @@ export async function loadRunForExport(runId: string): Promise<RunAndExperiment>
   return { run, experiment };
 }
 
+/** loadRunForExport, or null when the run (or its experiment version) is not there. */
+async function loadRunIfThere(runId: string): Promise<RunAndExperiment | null> {
+  try {
+    return await loadRunForExport(runId);
+  } catch (e) {
+    if (e instanceof RunNotFoundError) return null;
+    throw e;
+  }
+}
+
 /**
  * What an export of a loaded run may share with the others of one request: Table 1 (computed on first use,
  * once per cluster choice) and the cluster choice.
@@ -224,14 +234,8 @@ export async function table1Document(runId: string, format: 'md' | 'tex', cluste
 
 /** A stored trial as its TCC case card and observation file; null when the run or the trial is not there. */
 export async function trialTcc(runId: string, trialId: string): Promise<Awaited<ReturnType<typeof trialTccOf>>> {
-  let loaded: RunAndExperiment;
-  try {
-    loaded = await loadRunForExport(runId);
-  } catch (e) {
-    if (e instanceof RunNotFoundError) return null;
-    throw e;
-  }
-  return trialTccOf(loaded, trialId);
+  const loaded = await loadRunIfThere(runId);
+  return loaded && trialTccOf(loaded, trialId);
 }
 
 /** The Parquet files of a run (docs/export.md#parquet): `<table>.parquet` for each of PARQUET_TABLES, and the sidecar `run.json`. */
@@ -348,13 +352,8 @@ export async function writeRunParquet(s: ExportSession, dir: string): Promise<st
  * whether they are stored now (false: the run is small, not completed, or gone).
  */
 export async function storeRunParquet(runId: string, opts: { minTrials?: number } = {}): Promise<boolean> {
-  let loaded: RunAndExperiment;
-  try {
-    loaded = await loadRunForExport(runId);
-  } catch (e) {
-    if (e instanceof RunNotFoundError) return false;
-    throw e;
-  }
+  const loaded = await loadRunIfThere(runId);
+  if (!loaded) return false;
   const version = await parquetStoreVersion(loaded.run, opts.minTrials);
   if (!version) return false;
   if ((await storedExportVersion(runId, 'parquet')) === version) return true;
