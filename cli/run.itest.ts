@@ -115,7 +115,7 @@ describe('tclab run', () => {
     const keys = await pool().query<{ key: string }>(`SELECT split_part(key, '|', 1) AS key FROM result_cache WHERE run_id = $1`, [runId]);
     expect(new Set(keys.rows.map((k) => k.key))).toEqual(new Set(['cells2', 'usage', 'summary', 'choice-summary.json', 'review-pairs', 'funnel']));
     expect((await pool().query(`SELECT 1 FROM review_pairs WHERE run_id = $1`, [runId])).rowCount).toBeGreaterThan(0);
-    // and its Parquet tables, four files (docs/export.md#stored-parquet)
+    // and its Parquet tables, four files (docs/export.md#stored-parquet-tables)
     const stored = await pool().query<{ files: { name: string }[] }>(`SELECT files FROM stored_exports WHERE run_id = $1 AND kind = 'parquet'`, [runId]);
     expect(stored.rows[0].files.map((f) => f.name)).toEqual(['trials.parquet', 'attempts.parquet', 'checks.parquet', 'choices.parquet']);
     // the export read back from the stored values is the one written before, byte for byte
