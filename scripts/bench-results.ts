@@ -34,7 +34,8 @@
 //   BENCH_BUILD_ONLY=1  stop after building (with BENCH_DB or BENCH_KEEP, to build once for later)
 // After the CLI's exports, their Parquet tables are read back by DuckDB and compared with their JSON row for row
 // (detail.parquetEqualsJson: {trials, differences}; a difference is reported in missedTargets), and the stored
-// tables' bytes with those built afresh (detail.parquetStoredEqualsBuilt).
+// tables' bytes with those built afresh (detail.parquetStoredEqualsBuilt), and the CLI's stored export is checked
+// to have read them back (detail.parquetReadBack).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -336,7 +337,13 @@ try {
     };
     detail.cliExportJson = await measure('cliExportJson', () => cli(['--out', path.join(dir, 'run.json')]));
     detail.cliExportCsv = await measure('cliExportCsv', () => cli(['--csv', path.join(dir, 'trials.csv')]));
+    // read back as stored (`parquetReadBack`: the stored set untouched — an export that could not read it builds and
+    // stores the tables again), then with nothing stored
+    const storedAt = async () =>
+      (await pool().query<{ at: string }>(`SELECT stored_at::text AS at FROM stored_exports WHERE run_id = $1 AND kind = 'parquet'`, [runId])).rows[0]?.at ?? null;
+    const before = await storedAt();
     detail.cliExportParquet = await measure('cliExportParquet', () => cli(['--parquet', path.join(dir, 'parquet')]));
+    detail.parquetReadBack = before !== null && (await storedAt()) === before;
     // with nothing stored: built from the trials (and stored again)
     await dropStoredExport(runId, 'parquet');
     detail.cliExportParquetBuilt = await measure('cliExportParquetBuilt', () => cli(['--parquet', path.join(dir, 'parquet-built')]));
@@ -406,6 +413,7 @@ try {
     ...['cliExportParquet'].filter((k) => !MILLION && (cliMs(k) ?? 0) >= 4_000).map((k) => `${k}.ms ${cliMs(k)} ≥ 4000`),
     ...(typeof detail.parquetToJsonBytes === 'number' && detail.parquetToJsonBytes > 0.125 ? [`parquetToJsonBytes ${detail.parquetToJsonBytes} > 1/8`] : []),
     ...(detail.parquetStoredEqualsBuilt === false ? ['parquetStoredEqualsBuilt: the stored tables differ from those built'] : []),
+    ...(detail.parquetReadBack === false ? ['parquetReadBack: `tclab export --parquet` built the tables instead of reading them back'] : []),
     ...((detail.parquetEqualsJson as { differences?: string[] } | null)?.differences?.length
       ? [`parquetEqualsJson: ${(detail.parquetEqualsJson as { differences: string[] }).differences[0]}`]
       : []),
