@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../db/client';
 import { ensureTemplateExperiment } from '../experiments/templates';
@@ -22,11 +23,8 @@ afterAll(async () => {
   await closeDb();
 });
 
-async function bytes(s: Readable | Promise<Readable>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of await s) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
-}
+/** Every byte of a stream (node:stream/consumers). */
+const bytes = async (s: Readable | Promise<Readable>): Promise<Buffer> => buffer(await s);
 
 describe('Parquet export', () => {
   it('reference study: trials, attempts, checks and choices equal the JSON export; the zip holds the same files', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parquetStream, type ParquetColumn } from './parquet';
@@ -11,11 +12,8 @@ import { parquetStream, type ParquetColumn } from './parquet';
 const dir = mkdtempSync(path.join(tmpdir(), 'tclab-parquet-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function bytes(s: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of s) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
+/** Every byte of a stream (node:stream/consumers). */
+const bytes = async (s: Readable | Promise<Readable>): Promise<Buffer> => buffer(await s);
 
 async function query(file: string, sql: string): Promise<Record<string, unknown>[]> {
   const db = await DuckDBInstance.create(':memory:');

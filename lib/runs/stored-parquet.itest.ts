@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDb, pool } from '../db/client';
 import { saveReview } from '../db/reviews';
@@ -36,16 +37,11 @@ const chunksOf = (bs: Buffer[]) => bs.reduce((n, b) => n + Math.ceil(b.length / 
 const chunkCount = async (runId: string) =>
   (await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM stored_export_chunks WHERE run_id = $1 AND kind = 'parquet'`, [runId])).rows[0].n;
 
-async function bytes(s: Readable | Promise<Readable>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of await s) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
-}
+/** Every byte of a stream (node:stream/consumers). */
+const bytes = async (s: Readable | Promise<Readable>): Promise<Buffer> => buffer(await s);
 
 async function jsonTrials(runId: string): Promise<TrialExportRow[]> {
-  const chunks: Buffer[] = [];
-  for await (const c of (await runJsonStream(runId)) as Readable) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { trials: TrialExportRow[] }).trials;
+  return (JSON.parse((await bytes(runJsonStream(runId))).toString('utf8')) as { trials: TrialExportRow[] }).trials;
 }
 
 describe('stored Parquet tables', () => {
