@@ -20,6 +20,8 @@
 // peakRssMb is the worker process's peak resident set (VmHWM). bytesPerTrial: what the run added to the disk of
 // the product's tables (heap, TOAST, indexes, dead row versions; before any vacuum) per trial. Uses a database
 // and key prefix of its own.
+// BENCH_SERIES=1: a `series` line on standard error, every 250 ms of the engine's run the requests in flight at
+// the loopback server and those answered so far (where the run served in waves).
 // BENCH_BATCH=1 (`npm run bench -- N` with it; default N = 5000): the same run in batch mode (docs/batch.md) —
 // one provider batch of N items through the OpenAI SDK's files + batches calls to the loopback server, polled
 // every 200 ms. Its wall time is the polling, not the engine: the figures are CPU and rows per trial
@@ -232,6 +234,8 @@ try {
     const cpu0 = { worker: w0.user + w0.sys, redis: redisPids.reduce((s, p) => s + cpuMs(p), 0), pg: await backendCpu() };
     const own0 = process.cpuUsage();
     const t0 = performance.now();
+    const series: [number, number, number][] = [];
+    const tracer = process.env.BENCH_SERIES ? setInterval(() => series.push([Math.round(performance.now() - t0), server.inFlight, server.load().finished]), 250) : null;
     await enqueueRunStart(run.id); // as the Run button does: the worker runs the pre-checks and enqueues the trials
     for (;;) {
       polls++;
@@ -245,6 +249,10 @@ try {
       await new Promise((res) => setTimeout(res, 20));
     }
     const t1 = performance.now();
+    if (tracer) {
+      clearInterval(tracer);
+      console.error(JSON.stringify({ diagnostics: 'series', series }));
+    }
     const own = process.cpuUsage(own0);
     const wallMs = Math.round(t1 - t0);
     const w1 = workerCpu();
