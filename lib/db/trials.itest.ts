@@ -104,6 +104,28 @@ describe('batched claim and record', () => {
     expect(r.rows).toEqual(batch.map(() => ({ status: 'passed', obs: 1, v: 1, a: 1 })));
   });
 
+  it('stores each request and response text as given, in a batch of several: quotes, backslashes, escapes spelt out, a lone surrogate as a text parameter makes it', async () => {
+    const texts = [
+      String.raw`{"text":"quote \" backslash \\ pair \ud83d\ude00 nul \u0000 tab \t","raw":"😀 é 中"}`,
+      String.raw`{"alone":"\ud800 spelt out, and \u0000"}`,
+      // a raw lone surrogate cannot be written as UTF-8: the driver writes a text parameter's as U+FFFD
+      `{"raw":"a\ud800b"}`,
+    ];
+    const batch = take(texts.length);
+    const sent = await Promise.all(batch.map(async (id) => sending(claimed(await claimTrial(id, 'w1', 30_000, 3)))));
+    const won = await Promise.all(
+      sent.map((c, i) => recordResult(c, { ...ok('x'), requestJson: texts[i], responseJson: texts[i] }, observation, [verdict], checkpoints, 'passed')),
+    );
+    expect(won).toEqual(texts.map(() => true));
+    const r = await pool().query<{ trial_id: string; request: string; response: string }>(
+      `SELECT trial_id, request::text AS request, response::text AS response FROM attempts WHERE trial_id = ANY($1)`,
+      [batch],
+    );
+    const stored = new Map(r.rows.map((x) => [x.trial_id, x]));
+    const expected = [texts[0], texts[1], '{"raw":"a\ufffdb"}'];
+    batch.forEach((id, i) => expect(stored.get(id)).toEqual({ trial_id: id, request: expected[i], response: expected[i] }));
+  });
+
   it('fences every row on its own token: a stale holder in the same batch records its attempt and nothing else', async () => {
     const [a, b] = take(2);
     const staleA = await sending(claimed(await claimTrial(a, 'old', 30_000, 3)));

@@ -286,8 +286,20 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
   });
   const out: (ClaimedTrial | ClaimRefusal | undefined)[] = new Array(items.length);
   for (const x of r.rows) {
+    // built at once (not a spread of trialPlaceOf's object): one object per claim on the hot path
     out[Number(x.idx) - 1] = {
-      ...trialPlaceOf(x),
+      id: x.id,
+      runId: x.run_id,
+      trialKey: x.trial_key,
+      study: x.study,
+      kind: x.kind,
+      scenario: x.scenario,
+      locale: x.locale,
+      caseId: x.case_id,
+      condition: x.condition,
+      order: x.order,
+      visible: x.visible,
+      discovery: x.discovery,
       leaseToken: x.lease_token,
       attemptN: x.attempt_count + 1,
       attemptId: attemptIdOf(x.id, x.attempt_count + 1),
@@ -435,9 +447,11 @@ const RECORD_SQL = `
       retry_after_ms int, latency_ms int, input_tokens int, output_tokens int,
       scored boolean, status text, not_before_ms float8, checkpoints jsonb, obs jsonb, verdicts jsonb)
   ), b AS (
-    -- the bodies, each its own JSON text: json_to_recordset would decode their strings (and refuse an escaped NUL)
+    -- the bodies, each its own JSON text (json_to_recordset would decode their strings, and refuse an escaped NUL),
+    -- given as JSON arrays of those texts: the driver writes a text[] element by escaping it in two more copies
     SELECT b.ord - 1 AS i, b.request::json AS request, b.catalog, b.response::json AS response, decode(b.raw, 'base64') AS raw
-      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS b(request, catalog, response, raw, ord)
+      FROM ROWS FROM (json_array_elements_text($3::json), json_array_elements_text($4::json), json_array_elements_text($5::json), unnest($6::text[]))
+           WITH ORDINALITY AS b(request, catalog, response, raw, ord)
   ), c AS (
     -- each catalog of the batch once (its text comes with its first row only): its id, stored if new
     SELECT x.catalog_ref AS ref, tclab_catalog_id(x.catalog_ref, b.catalog) AS id
@@ -551,11 +565,33 @@ function recordRow(i: number, r: RecordInput, known: Set<string>): RecordRow {
   };
 }
 
+/** JSON.stringify writes a lone surrogate as an escape, which PostgreSQL refuses to decode. */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/i;
+
+/**
+ * Texts as a JSON array of strings for RECORD_SQL, stored as a `text` parameter would have been: a lone surrogate
+ * (which JSON.stringify only escapes when it is lone) becomes U+FFFD, as the driver's UTF-8 encoding of a text
+ * makes it. The test may also match an escape the text itself holds (`\ud83d` spelt out): the round trip then
+ * changes nothing.
+ */
+function textsJson(texts: (string | null)[]): string {
+  const json = JSON.stringify(texts);
+  if (!LONE_SURROGATE_ESCAPE.test(json)) return json;
+  return JSON.stringify(texts.map((t) => (t === null ? null : Buffer.from(t, 'utf8').toString('utf8'))));
+}
+
 function runRecord(rows: RecordRow[], ids: string[]) {
   return pool().query<{ i: number }>({
-    name: 'tclab_record_v3',
+    name: 'tclab_record_v4',
     text: RECORD_SQL,
-    values: [`[${rows.map((x) => x.head).join(',')}]`, ids, rows.map((x) => x.request), rows.map((x) => x.catalog), rows.map((x) => x.response), rows.map((x) => x.raw)],
+    values: [
+      `[${rows.map((x) => x.head).join(',')}]`,
+      ids,
+      textsJson(rows.map((x) => x.request)),
+      textsJson(rows.map((x) => x.catalog)),
+      textsJson(rows.map((x) => x.response)),
+      rows.map((x) => x.raw),
+    ],
   });
 }
 
@@ -653,7 +689,7 @@ export async function warmUpTrialStatements(connections: number): Promise<void> 
       clients.map(async (c) => {
         await c.query({ name: 'tclab_claim_v3', text: CLAIM_SQL, values: [[], [], [], []] });
         await c.query({ name: 'tclab_mark_v1', text: MARK_SQL, values: [[], [], [], []] });
-        await c.query({ name: 'tclab_record_v3', text: RECORD_SQL, values: ['[]', [], [], [], [], []] });
+        await c.query({ name: 'tclab_record_v4', text: RECORD_SQL, values: ['[]', [], '[]', '[]', '[]', []] });
       }),
     );
   } finally {
