@@ -286,26 +286,14 @@ async function claimBatch(items: ClaimInput[]): Promise<(ClaimedTrial | ClaimRef
   });
   const out: (ClaimedTrial | ClaimRefusal | undefined)[] = new Array(items.length);
   for (const x of r.rows) {
-    // built at once (not a spread of trialPlaceOf's object): one object per claim on the hot path
-    out[Number(x.idx) - 1] = {
-      id: x.id,
-      runId: x.run_id,
-      trialKey: x.trial_key,
-      study: x.study,
-      kind: x.kind,
-      scenario: x.scenario,
-      locale: x.locale,
-      caseId: x.case_id,
-      condition: x.condition,
-      order: x.order,
-      visible: x.visible,
-      discovery: x.discovery,
+    // the place's own object, completed (not copied by a spread: a claim is on the hot path)
+    out[Number(x.idx) - 1] = Object.assign(trialPlaceOf(x), {
       leaseToken: x.lease_token,
       attemptN: x.attempt_count + 1,
       attemptId: attemptIdOf(x.id, x.attempt_count + 1),
       lostAttempts: x.lost,
       claimedAtMs: x.now_ms,
-    };
+    });
   }
   const refused = items.map((x, i) => (out[i] ? null : x.trialId)).filter((id): id is string => id !== null);
   if (refused.length > 0) {
