@@ -84,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // integration files share one database and one queue, and every worker reconciles every running run: once this
   // file is done, no other file's worker may claim the trials its tests left in the states they needed
-  await pool().query(`UPDATE runs SET status = 'cancelled' WHERE id = $1 AND status = 'running'`, [runId]);
+  await setRunStatus(runId, ['running'], 'cancelled');
   await closeQueues();
   await closeDb();
 });
